@@ -1,0 +1,151 @@
+//! GNU Backgammon Position IDs: 14 base64 characters for an 80-bit key.
+//!
+//! The key lists, for the player NOT on roll and then the player on roll, each point 1..=24
+//! and the bar in that player's own numbering as a run of 1-bits (one per checker) closed
+//! by a 0-bit, packed from the least significant bit of the first byte. This is what gnubg's
+//! code does; its manual's prose names the player on roll first.
+
+use core::fmt;
+
+use crate::position::{Position, PositionError};
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/// Characters in a Position ID.
+pub const ID_LEN: usize = 14;
+
+/// Why a string is not a Position ID.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum IdError {
+    /// Not 14 characters.
+    Length(usize),
+    /// A character outside the base64 alphabet, at this byte index.
+    Character(usize),
+    /// The 80 bits do not hold two runs of 25 counts, or the last character has stray bits.
+    Malformed,
+    /// The counts decode but break the rules.
+    Invalid(PositionError),
+}
+
+impl fmt::Display for IdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IdError::Length(n) => write!(f, "a Position ID has 14 characters, not {n}"),
+            IdError::Character(i) => write!(f, "character {i} is not base64"),
+            IdError::Malformed => {
+                write!(f, "the key's 80 bits do not encode 50 counts (more than 80 bits needed)")
+            }
+            IdError::Invalid(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for IdError {}
+
+/// The 10-byte key of a position.
+pub fn key(position: &Position) -> [u8; 10] {
+    let mut key = [0u8; 10];
+    let mut bit = 0usize;
+    for side in [position.opponent(), position.mover()] {
+        for point in 1..=25u8 {
+            for _ in 0..side.count(point) {
+                key[bit / 8] |= 1 << (bit % 8);
+                bit += 1;
+            }
+            bit += 1;
+        }
+    }
+    key
+}
+
+/// The Position ID of a position.
+pub fn encode(position: &Position) -> String {
+    let key = key(position);
+    let mut out = String::with_capacity(ID_LEN);
+    // 10 bytes = 80 bits = 13 full sextets and 2 bits.
+    let mut acc: u32 = 0;
+    let mut nbits = 0;
+    for &byte in &key {
+        acc = (acc << 8) | byte as u32;
+        nbits += 8;
+        while nbits >= 6 {
+            nbits -= 6;
+            out.push(ALPHABET[((acc >> nbits) & 63) as usize] as char);
+        }
+    }
+    out.push(ALPHABET[((acc << (6 - nbits)) & 63) as usize] as char);
+    out
+}
+
+/// Decodes a 10-byte key into counts (not yet validated): `[not on roll, on roll]`.
+pub fn counts_from_key(key: &[u8; 10]) -> Result<[[i32; 25]; 2], IdError> {
+    let mut counts = [[0i32; 25]; 2];
+    let mut side = 0;
+    let mut point = 0;
+    for bit in 0..80 {
+        if side == 2 {
+            if key[bit / 8] >> (bit % 8) & 1 != 0 {
+                return Err(IdError::Malformed);
+            }
+            continue;
+        }
+        if key[bit / 8] >> (bit % 8) & 1 != 0 {
+            counts[side][point] += 1;
+        } else {
+            point += 1;
+            if point == 25 {
+                point = 0;
+                side += 1;
+            }
+        }
+    }
+    if side != 2 {
+        return Err(IdError::Malformed);
+    }
+    Ok(counts)
+}
+
+/// Decodes and validates a Position ID.
+pub fn decode(id: &str) -> Result<Position, IdError> {
+    let bytes = id.as_bytes();
+    if bytes.len() != ID_LEN {
+        return Err(IdError::Length(id.chars().count()));
+    }
+    let mut key = [0u8; 10];
+    let mut acc: u32 = 0;
+    let mut nbits = 0;
+    let mut out = 0;
+    for (i, &c) in bytes.iter().enumerate() {
+        let v = ALPHABET.iter().position(|&a| a == c).ok_or(IdError::Character(i))? as u32;
+        acc = (acc << 6) | v;
+        nbits += 6;
+        if nbits >= 8 {
+            nbits -= 8;
+            if out < 10 {
+                key[out] = (acc >> nbits) as u8;
+                out += 1;
+            }
+        }
+    }
+    if acc & ((1 << nbits) - 1) != 0 {
+        return Err(IdError::Malformed);
+    }
+    let [opponent, mover] = counts_from_key(&key)?;
+    Position::from_counts(&mover, &opponent).map_err(IdError::Invalid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_is_the_manual_example() {
+        assert_eq!(encode(&Position::START), "4HPwATDgc/ABMA");
+        assert_eq!(decode("4HPwATDgc/ABMA"), Ok(Position::START));
+    }
+
+    #[test]
+    fn rejects_bad_text() {
+        assert_eq!(decode("4HPwATDgc/ABM"), Err(IdError::Length(13)));
+        assert_eq!(decode("4HPwATDgc/AB!A"), Err(IdError::Character(12)));
+    }
+}

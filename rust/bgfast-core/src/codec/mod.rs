@@ -1,0 +1,4 @@
+//! Text and binary forms of positions and moves, one module per notation.
+
+pub mod gnubg_id;
+pub mod move_text;

@@ -1,0 +1,42 @@
+//! Perft: leaves of the tree of distinct results, each of the 21 distinct rolls once a ply.
+
+use crate::dice::Dice;
+use crate::movegen::MoveList;
+use crate::position::Position;
+
+/// Counts the leaves `depth` plies below `position`, taking each of the 21 distinct rolls
+/// once per ply; a pass counts as one child, a finished game as a leaf.
+pub fn perft(position: &Position, depth: u32) -> u64 {
+    let mut lists: Vec<MoveList> = (0..depth).map(|_| MoveList::new()).collect();
+    perft_with(position, depth, &mut lists)
+}
+
+fn perft_with(position: &Position, depth: u32, lists: &mut [MoveList]) -> u64 {
+    if depth == 0 || position.outcome().is_some() {
+        return 1;
+    }
+    let (list, deeper) = lists.split_first_mut().expect("one list per ply");
+    let mut total = 0;
+    for dice in Dice::ALL_21 {
+        position.generate_moves(dice, list);
+        if depth == 1 {
+            total += list.len() as u64;
+        } else {
+            for i in 0..list.len() {
+                total += perft_with(&list.result(i), depth - 1, deeper);
+            }
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_depth_1_and_2() {
+        assert_eq!(perft(&Position::START, 1), 447);
+        assert_eq!(perft(&Position::START, 2), 202_782);
+    }
+}

@@ -1,0 +1,254 @@
+//! A validated position, always seen from the side to move.
+
+use core::fmt;
+
+use crate::checkers::{Checkers, BAR, CHECKERS};
+use crate::outcome::{Outcome, Side, WinKind};
+
+/// One violation found while validating raw counts. Every violation is reported at once.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Violation {
+    /// A count is below zero.
+    NegativeCount {
+        /// Whose count.
+        side: Side,
+        /// The point (1..=24) or 25 for the bar, in that side's numbering.
+        point: u8,
+        /// The count given.
+        count: i32,
+    },
+    /// A side has more than 15 checkers on the points and bar (R1).
+    TooManyCheckers {
+        /// Whose checkers.
+        side: Side,
+        /// How many were given.
+        count: i32,
+    },
+    /// Both sides have checkers on one point (R6, R7: a point holds one side's checkers).
+    SharedPoint {
+        /// The point in the mover's numbering.
+        point: u8,
+    },
+    /// Both sides have borne off all their checkers (R15: the game ends at the first).
+    BothFinished,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Violation::NegativeCount { side, point, count } => {
+                let place = if point == BAR { "bar".to_string() } else { format!("point {point}") };
+                write!(f, "{side} has a negative count {count} on the {place}")
+            }
+            Violation::TooManyCheckers { side, count } => {
+                write!(f, "R1: {side} has {count} checkers on the board, more than 15")
+            }
+            Violation::SharedPoint { point } => write!(
+                f,
+                "R6: both sides have checkers on the mover's point {point} (the opponent's {})",
+                25 - point
+            ),
+            Violation::BothFinished => {
+                write!(f, "R15: both sides have borne off all 15 checkers")
+            }
+        }
+    }
+}
+
+/// Why raw counts do not make a position: every violation found.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PositionError {
+    /// The violations, in the order found.
+    pub violations: Vec<Violation>,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid position: ")?;
+        for (i, v) in self.violations.iter().enumerate() {
+            if i > 0 {
+                write!(f, "; ")?;
+            }
+            write!(f, "{v}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A legal arrangement of both sides' checkers, seen from the side to move.
+///
+/// Each side is in its own numbering (it moves from 24 toward 1, R1). Equal positions have
+/// equal bits, so `==` and `Hash` compare checkers and side to move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Position {
+    mover: Checkers,
+    opponent: Checkers,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::START
+    }
+}
+
+impl Position {
+    /// The standard start (R1), either side to move.
+    pub const START: Position = Position { mover: Checkers::START, opponent: Checkers::START };
+
+    /// Validates counts for the mover and the opponent, each in its own numbering: index
+    /// 0..=23 is that side's point 1..=24 and index 24 its bar. Reports every violation.
+    pub fn from_counts(mover: &[i32; 25], opponent: &[i32; 25]) -> Result<Position, PositionError> {
+        let mut violations = Vec::new();
+        for (side, counts) in [(Side::Mover, mover), (Side::Opponent, opponent)] {
+            for (i, &c) in counts.iter().enumerate() {
+                if c < 0 {
+                    violations.push(Violation::NegativeCount { side, point: i as u8 + 1, count: c });
+                }
+            }
+            let total: i32 = counts.iter().map(|&c| c.max(0)).sum();
+            if total > CHECKERS as i32 {
+                violations.push(Violation::TooManyCheckers { side, count: total });
+            }
+        }
+        for p in 1..=24usize {
+            if mover[p - 1] > 0 && opponent[24 - p] > 0 {
+                violations.push(Violation::SharedPoint { point: p as u8 });
+            }
+        }
+        let on_board = |c: &[i32; 25]| c.iter().map(|&x| x.max(0)).sum::<i32>();
+        if on_board(mover) == 0 && on_board(opponent) == 0 {
+            violations.push(Violation::BothFinished);
+        }
+        if !violations.is_empty() {
+            return Err(PositionError { violations });
+        }
+        let pack = |c: &[i32; 25]| {
+            let counts: [u8; 25] = core::array::from_fn(|i| c[i] as u8);
+            Checkers::from_counts(&counts).expect("totals checked above")
+        };
+        Ok(Position { mover: pack(mover), opponent: pack(opponent) })
+    }
+
+    /// Builds from two packed sides that the caller knows are valid together.
+    #[inline]
+    pub(crate) const fn from_sides_unchecked(mover: Checkers, opponent: Checkers) -> Position {
+        Position { mover, opponent }
+    }
+
+    /// The side to move's checkers, in its own numbering.
+    #[inline]
+    pub const fn mover(&self) -> Checkers {
+        self.mover
+    }
+
+    /// The other side's checkers, in its own numbering.
+    #[inline]
+    pub const fn opponent(&self) -> Checkers {
+        self.opponent
+    }
+
+    /// The same checkers with the other side to move (the turn passes).
+    #[inline]
+    pub const fn flipped(&self) -> Position {
+        Position { mover: self.opponent, opponent: self.mover }
+    }
+
+    /// Counts in the `(2, 25)` layout: row 0 the mover, row 1 the opponent.
+    pub fn to_counts(&self) -> [[u8; 25]; 2] {
+        [self.mover.to_counts(), self.opponent.to_counts()]
+    }
+
+    /// Pip counts of the mover and the opponent.
+    pub fn pips(&self) -> (u32, u32) {
+        (self.mover.pips(), self.opponent.pips())
+    }
+
+    /// Whether contact is broken: no checker of either side can ever meet the other's again.
+    pub fn is_race(&self) -> bool {
+        // The mover's rearmost checker (highest point, bar = 25) must have passed the
+        // opponent's rearmost one, which stands on the mover's point 25 - q.
+        let mover_back = self.mover.occupied().highest();
+        let opp_back = self.opponent.occupied().highest();
+        match (mover_back, opp_back) {
+            (Some(m), Some(o)) => m < 25 - o,
+            _ => true,
+        }
+    }
+
+    /// `None` while the game goes on; else who won and how (R15, R16).
+    pub fn outcome(&self) -> Option<Outcome> {
+        let (winner, loser) = if self.opponent.on_board() == 0 {
+            (Side::Opponent, self.mover)
+        } else if self.mover.on_board() == 0 {
+            (Side::Mover, self.opponent)
+        } else {
+            return None;
+        };
+        let kind = if loser.off() > 0 {
+            WinKind::Single
+        } else if loser.bar() > 0 || (19..=24).any(|p| loser.count(p) > 0) {
+            // The winner's home board is the loser's points 19..=24.
+            WinKind::Backgammon
+        } else {
+            WinKind::Gammon
+        };
+        Some(Outcome { winner, kind })
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", crate::codec::gnubg_id::encode(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(pairs: &[(usize, i32)]) -> [i32; 25] {
+        let mut c = [0; 25];
+        for &(p, n) in pairs {
+            c[p - 1] = n;
+        }
+        c
+    }
+
+    #[test]
+    fn start_round_trips() {
+        let c = Position::START.to_counts();
+        let widen = |r: [u8; 25]| r.map(i32::from);
+        assert_eq!(Position::from_counts(&widen(c[0]), &widen(c[1])), Ok(Position::START));
+    }
+
+    #[test]
+    fn reports_every_violation() {
+        let mover = counts(&[(1, 16), (2, -1)]);
+        let opponent = counts(&[(24, 2)]);
+        let err = Position::from_counts(&mover, &opponent).unwrap_err();
+        assert_eq!(err.violations.len(), 3, "{err}");
+    }
+
+    #[test]
+    fn race_and_contact() {
+        assert!(!Position::START.is_race());
+        let pos = Position::from_counts(&counts(&[(6, 15)]), &counts(&[(6, 15)])).unwrap();
+        assert!(pos.is_race());
+        let pos = Position::from_counts(&counts(&[(20, 15)]), &counts(&[(6, 15)])).unwrap();
+        assert!(!pos.is_race());
+    }
+
+    #[test]
+    fn outcome_kinds_r16() {
+        let none = [0; 25];
+        let single = Position::from_counts(&counts(&[(1, 1)]), &none).unwrap();
+        assert_eq!(single.outcome(), Some(Outcome { winner: Side::Opponent, kind: WinKind::Single }));
+        let gammon = Position::from_counts(&counts(&[(1, 15)]), &none).unwrap();
+        assert_eq!(gammon.outcome().unwrap().kind, WinKind::Gammon);
+        let bg = Position::from_counts(&counts(&[(1, 14), (19, 1)]), &none).unwrap();
+        assert_eq!(bg.outcome().unwrap().kind, WinKind::Backgammon);
+        assert_eq!(Position::START.outcome(), None);
+    }
+}
