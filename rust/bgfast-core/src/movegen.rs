@@ -4,17 +4,38 @@
 //! occupied points, and the opponent's blocked points and blots as masks. Blocked points
 //! cannot change during a turn (only blots can be hit), so the checkers a die can move are a
 //! few mask operations. Results are keyed by 128 bits (the mover's packed checkers and the
-//! blots hit), which identifies the resulting position exactly.
+//! blots hit), which identifies the resulting position exactly; each result also keeps a
+//! 32-bit code of its source points, from which [`MoveList::mv`] rebuilds the steps.
 //!
-//! Doubles are enumerated with non-increasing source points only: every play of a double
-//! can be reordered that way and stay legal (moving a rearmost checker first never blocks
-//! another, and bearing off only needs the points above to be empty), and two different
-//! multisets of sources never reach the same position, so doubles need no deduplication.
-//! Non-doubles try both dice orders and drop repeats with a small stamped hash table.
+//! **Doubles** are enumerated with non-increasing source points only, as four nested loops:
+//! every play of a double can be reordered that way and stay legal (moving a rearmost
+//! checker first never blocks another, and bearing off only needs the points above to be
+//! empty), and two different multisets of sources never reach the same position, so doubles
+//! need no deduplication.
+//!
+//! **Non-doubles** `a > b` are built directly in a canonical form whenever no checker can be
+//! borne off this turn (a checker on the bar, or at least two outside the home board). A play
+//! of both dice then changes the board in exactly one of two ways:
+//! - *two checkers*: one from `x` to `x - a`, one from `y` to `y - b`, with `y != x - a` and
+//!   `x != y - b` (else one checker really made both moves). Without a checker on the bar
+//!   both single moves are legal from the start in either order, so each pair `(x, y)` with
+//!   `x` able to move `a` and `y` able to move `b` (two checkers there if `x == y`) is one
+//!   result, and distinct pairs give distinct boards (the removed and added points differ).
+//!   With one checker on the bar, that checker is `x` or `y` (it enters first).
+//! - *one checker* from `z` to `z - a - b`, through `z - a` or `z - b`: one result per open
+//!   intermediate point, except that both routes give the same result when neither
+//!   intermediate point holds a blot (nothing is hit on the way).
+//!
+//! Every sequence of two steps maps to one of these forms (a second step from the first
+//! step's landing point, or onto its starting point, is one checker moving twice), so the
+//! forms list each result exactly once. When a bear-off is possible the two dice orders are
+//! tried and repeats dropped by a small stamped hash table that stays in L1. Debug builds
+//! check every constructive non-double list against that hashed generator.
 
 use crate::checkers::{Checkers, BAR};
 use crate::dice::Dice;
 use crate::mv::{Move, Step, OFF};
+use crate::pointset::PointSet;
 use crate::position::Position;
 
 /// The most complete plays any position and roll can have: four moves chosen from at most 15
@@ -33,6 +54,64 @@ const TABLE_SIZE: usize = 1 << TABLE_BITS;
 const INDEX_BITS: u32 = 12;
 const _: () = assert!(MAX_PLAYS < (1 << INDEX_BITS));
 
+/// Move codes: bits 0..3 the number of steps, bit 3 set when the low die moves first, then
+/// five bits per step for its source point.
+const LOW_FIRST: u32 = 1 << 3;
+const LEN_BITS: u32 = 0b111;
+
+#[inline(always)]
+const fn unit(point: u32) -> u128 {
+    1u128 << (4 * point)
+}
+
+/// `STEPS[d][p]`: what moving one checker `d` pips from point `p` subtracts from the packed
+/// board (a table lookup is cheaper than two variable 128-bit shifts); bearing off for
+/// `p <= d`. Indexed with `& 7` and `& 31` so that no bounds check remains.
+static STEPS: [[u128; 32]; 8] = {
+    let mut table = [[0u128; 32]; 8];
+    let mut d = 1;
+    while d <= 6 {
+        let mut p = 1;
+        while p <= BAR as u32 {
+            table[d as usize][p as usize] = if p > d {
+                unit(p) - unit(p - d)
+            } else {
+                unit(p)
+            };
+            p += 1;
+        }
+        d += 1;
+    }
+    table
+};
+
+/// `NIBBLES[p]`: the packed board's bits for point `p`.
+static NIBBLES: [u128; 32] = {
+    let mut table = [0u128; 32];
+    let mut p = 0;
+    while p < 26 {
+        table[p] = 0xF << (4 * p);
+        p += 1;
+    }
+    table
+};
+
+#[inline(always)]
+fn step_delta(from: u32, die: u32) -> u128 {
+    STEPS[(die & 7) as usize][(from & 31) as usize]
+}
+
+/// The key bits recording the blots hit (bit `p` of `hits` = point `p`).
+#[inline(always)]
+const fn hit_key(hits: u32) -> u128 {
+    ((hits >> 1) as u128) << 104
+}
+
+#[inline(always)]
+const fn code2(first: u32, second: u32, low_first: bool) -> u32 {
+    2 | (if low_first { LOW_FIRST } else { 0 }) | (first << 4) | (second << 9)
+}
+
 /// The mover's side of the board while a play is built.
 #[derive(Clone, Copy)]
 struct Scratch {
@@ -43,17 +122,21 @@ struct Scratch {
 }
 
 impl Scratch {
-    #[inline]
+    #[inline(always)]
     fn key(&self) -> u128 {
-        self.own | (((self.hits >> 1) as u128) << 104)
+        self.own | hit_key(self.hits)
     }
 
     /// The source points from which a checker can legally move `die` pips (R6, R7, R12–R14).
-    #[inline]
+    #[inline(always)]
     fn movable(&self, die: u32, blocked: u32) -> u32 {
         let occupied = self.occupied;
         // R12: while a checker is on the bar, it is the only one that may move.
-        let sources = if occupied & BAR_BIT != 0 { BAR_BIT } else { occupied };
+        let sources = if occupied & BAR_BIT != 0 {
+            BAR_BIT
+        } else {
+            occupied
+        };
         let mut movable = sources & !(blocked << die) & (!0u32 << (die + 1));
         // R13: bearing off only once every checker is home.
         if occupied & !HOME_BITS == 0 && occupied != 0 {
@@ -68,32 +151,26 @@ impl Scratch {
     }
 
     /// Moves one checker `die` pips from `from`; the caller knows the step is legal.
-    #[inline]
-    fn step(&self, from: u32, die: u32) -> (Scratch, Step) {
+    #[inline(always)]
+    fn step(&self, from: u32, die: u32) -> Scratch {
         let mut next = *self;
-        next.own -= 1u128 << (4 * from);
-        if (next.own >> (4 * from)) & 0xF == 0 {
+        next.own -= step_delta(from, die);
+        if next.own & NIBBLES[(from & 31) as usize] == 0 {
             next.occupied &= !(1 << from);
         }
+        // Bearing off lands on bit 0, which no mask keeps.
         let to = from.saturating_sub(die);
-        let mut hit = false;
-        if to != OFF as u32 {
-            next.own += 1u128 << (4 * to);
-            next.occupied |= 1 << to;
-            if next.blots & (1 << to) != 0 {
-                hit = true;
-                next.blots &= !(1 << to);
-                next.hits |= 1 << to;
-            }
-        }
-        (next, Step { from: from as u8, to: to as u8, hit })
+        next.occupied = (next.occupied | (1 << to)) & !1;
+        next.hits |= next.blots & (1 << to);
+        next
     }
-}
 
-#[derive(Clone, Copy)]
-struct Play {
-    key: u128,
-    mv: Move,
+    /// The key after one more legal step, without building the scratch board.
+    #[inline(always)]
+    fn key_after(&self, from: u32, die: u32) -> u128 {
+        let to = from.saturating_sub(die);
+        (self.own - step_delta(from, die)) | hit_key(self.hits | (self.blots & (1 << to)))
+    }
 }
 
 /// A reusable buffer of legal moves: the distinct results of one position and roll, each with
@@ -101,8 +178,11 @@ struct Play {
 /// allocates again.
 pub struct MoveList {
     origin: Position,
-    plays: Vec<Play>,
-    /// Stamped slots for deduplicating non-doubles: `stamp << INDEX_BITS | index`.
+    dice: Dice,
+    len: usize,
+    keys: Box<[u128]>,
+    codes: Box<[u32]>,
+    /// Stamped slots for deduplicating bear-off non-doubles: `stamp << INDEX_BITS | index`.
     table: Box<[u32; TABLE_SIZE]>,
     stamp: u32,
 }
@@ -113,12 +193,37 @@ impl Default for MoveList {
     }
 }
 
+impl Clone for MoveList {
+    fn clone(&self) -> Self {
+        let mut copy = MoveList::new();
+        copy.origin = self.origin;
+        copy.dice = self.dice;
+        copy.len = self.len;
+        copy.keys[..self.len].copy_from_slice(&self.keys[..self.len]);
+        copy.codes[..self.len].copy_from_slice(&self.codes[..self.len]);
+        copy
+    }
+}
+
+impl core::fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("MoveList")
+            .field("origin", &self.origin)
+            .field("dice", &self.dice)
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+
 impl MoveList {
     /// An empty list with room for [`MAX_PLAYS`] moves.
     pub fn new() -> MoveList {
         MoveList {
             origin: Position::START,
-            plays: Vec::with_capacity(MAX_PLAYS),
+            dice: Dice::ALL_21[0],
+            len: 0,
+            keys: vec![0; MAX_PLAYS].into_boxed_slice(),
+            codes: vec![0; MAX_PLAYS].into_boxed_slice(),
             table: Box::new([0; TABLE_SIZE]),
             stamp: 0,
         }
@@ -127,13 +232,13 @@ impl MoveList {
     /// The number of distinct results.
     #[inline]
     pub fn len(&self) -> usize {
-        self.plays.len()
+        self.len
     }
 
     /// Whether there is no result (only when the game is already over).
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.plays.is_empty()
+        self.len == 0
     }
 
     /// The position the moves were generated from.
@@ -142,22 +247,43 @@ impl MoveList {
         self.origin
     }
 
-    /// The `i`-th move.
+    /// The roll the moves were generated for.
     #[inline]
-    pub fn mv(&self, i: usize) -> Move {
-        self.plays[i].mv
+    pub fn dice(&self) -> Dice {
+        self.dice
     }
 
-    /// The position after the `i`-th move, with the opponent to move.
+    /// The `i`-th move, rebuilt from its source points. Panics if `i >= len()`.
+    pub fn mv(&self, i: usize) -> Move {
+        let code = self.codes[..self.len][i];
+        let (high, low) = (self.dice.high().pips(), self.dice.low().pips());
+        let (first, second) = if code & LOW_FIRST != 0 {
+            (low, high)
+        } else {
+            (high, low)
+        };
+        let mut blots = self.origin.opponent().blots().mirrored().bits();
+        let mut mv = Move::PASS;
+        for k in 0..code & LEN_BITS {
+            let from = ((code >> (4 + 5 * k)) & 0x1F) as u8;
+            let die = if k % 2 == 0 { first } else { second };
+            let to = from.saturating_sub(die);
+            let hit = to != OFF && blots & (1 << to) != 0;
+            blots &= !(1 << to);
+            mv.push(Step { from, to, hit });
+        }
+        mv
+    }
+
+    /// The position after the `i`-th move, with the opponent to move. Panics if `i >= len()`.
     #[inline]
     pub fn result(&self, i: usize) -> Position {
-        let key = self.plays[i].key;
+        let key = self.keys[..self.len][i];
         let mover = Checkers::from_bits_unchecked(key & CHECKER_KEY_BITS);
         let hits = ((key >> 104) as u32) << 1;
         let mut opponent = self.origin.opponent();
         if hits != 0 {
-            let mirrored = crate::pointset::PointSet(hits).mirrored();
-            for point in mirrored {
+            for point in PointSet(hits).mirrored() {
                 opponent = opponent.minus(point, 1);
             }
             opponent = opponent.plus(BAR, hits.count_ones() as u8);
@@ -166,9 +292,16 @@ impl MoveList {
     }
 
     /// The 128-bit key of the `i`-th result: equal keys for one origin mean equal results.
+    /// Panics if `i >= len()`.
     #[inline]
     pub fn key(&self, i: usize) -> u128 {
-        self.plays[i].key
+        self.keys[..self.len][i]
+    }
+
+    /// The keys of every result, in list order (see [`MoveList::key`]).
+    #[inline]
+    pub fn keys(&self) -> &[u128] {
+        &self.keys[..self.len]
     }
 
     /// Every (move, result) pair, results with the opponent to move.
@@ -176,9 +309,17 @@ impl MoveList {
         (0..self.len()).map(move |i| (self.mv(i), self.result(i)))
     }
 
-    fn begin(&mut self, origin: Position) {
-        self.origin = origin;
-        self.plays.clear();
+    #[inline(always)]
+    fn push(&mut self, key: u128, code: u32) {
+        let i = self.len;
+        debug_assert!(i < MAX_PLAYS);
+        self.keys[i] = key;
+        self.codes[i] = code;
+        self.len = i + 1;
+    }
+
+    /// Starts a new round of the hash table: slots with an older stamp count as empty.
+    fn new_table_round(&mut self) {
         self.stamp += 1;
         if self.stamp >= 1 << (32 - INDEX_BITS) {
             self.table.fill(0);
@@ -186,25 +327,19 @@ impl MoveList {
         }
     }
 
-    #[inline]
-    fn push(&mut self, key: u128, mv: Move) {
-        debug_assert!(self.plays.len() < MAX_PLAYS);
-        self.plays.push(Play { key, mv });
-    }
-
     /// Adds the play unless its result is already listed.
-    #[inline]
-    fn insert(&mut self, key: u128, mv: Move) {
+    #[inline(always)]
+    fn insert(&mut self, key: u128, code: u32) {
         let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
         let mut slot = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TABLE_BITS)) as usize;
         loop {
             let entry = self.table[slot];
             if entry >> INDEX_BITS != self.stamp {
-                self.table[slot] = (self.stamp << INDEX_BITS) | self.plays.len() as u32;
-                self.push(key, mv);
+                self.table[slot] = (self.stamp << INDEX_BITS) | self.len as u32;
+                self.push(key, code);
                 return;
             }
-            if self.plays[(entry & ((1 << INDEX_BITS) - 1)) as usize].key == key {
+            if self.keys[(entry & ((1 << INDEX_BITS) - 1)) as usize] == key {
                 return;
             }
             slot = (slot + 1) & (TABLE_SIZE - 1);
@@ -217,13 +352,17 @@ impl Position {
     ///
     /// Each distinct resulting position appears once, with one move reaching it. A roll
     /// with no legal play gives one result, the pass (R10). A finished game gives none.
+    #[inline]
     pub fn generate_moves(&self, dice: Dice, list: &mut MoveList) {
-        list.begin(*self);
-        if self.outcome().is_some() {
-            return;
-        }
+        list.origin = *self;
+        list.dice = dice;
+        list.len = 0;
         let mover = self.mover();
         let opponent = self.opponent();
+        // R15: a side with no checker left on the board has won.
+        if mover.bits() == 0 || opponent.bits() == 0 {
+            return;
+        }
         let start = Scratch {
             own: mover.bits(),
             occupied: mover.occupied().bits(),
@@ -231,20 +370,17 @@ impl Position {
             hits: 0,
         };
         let blocked = opponent.made().mirrored().bits();
-        if dice.is_double() {
-            generate_double(list, start, blocked, dice.high().pips() as u32);
+        let (high, low) = (dice.high().pips() as u32, dice.low().pips() as u32);
+        if high == low {
+            generate_double(list, &start, blocked, high);
         } else {
-            generate_non_double(
-                list,
-                start,
-                blocked,
-                dice.high().pips() as u32,
-                dice.low().pips() as u32,
-            );
+            generate_non_double(list, &start, blocked, high, low);
         }
-        if list.plays.is_empty() {
-            list.push(start.key(), Move::PASS);
+        if list.len == 0 {
+            list.push(start.key(), 0);
         }
+        #[cfg(debug_assertions)]
+        debug_check(list, &start, blocked);
     }
 
     /// The legal moves for `dice` in a new list; engines should reuse one with
@@ -256,81 +392,277 @@ impl Position {
     }
 }
 
-fn generate_non_double(list: &mut MoveList, start: Scratch, blocked: u32, high: u32, low: u32) {
-    // R8: both dice whenever possible, in either order (R4).
-    for (first, second) in [(high, low), (low, high)] {
-        for from in bits(start.movable(first, blocked)) {
-            let (after_first, step1) = start.step(from, first);
-            for from2 in bits(after_first.movable(second, blocked)) {
-                let (after_both, step2) = after_first.step(from2, second);
-                let mut mv = Move::PASS;
-                mv.push(step1);
-                mv.push(step2);
-                list.insert(after_both.key(), mv);
+/// Debug builds: keys are distinct, and a constructive non-double list has exactly the
+/// results of the hashed generator (which tries every order of the dice).
+#[cfg(debug_assertions)]
+fn debug_check(list: &MoveList, start: &Scratch, blocked: u32) {
+    let mut keys = list.keys().to_vec();
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(
+        keys.len(),
+        list.len(),
+        "duplicate results for {:?} {}",
+        list.origin,
+        list.dice
+    );
+    if !list.dice.is_double() {
+        let mut reference = MoveList::new();
+        reference.origin = list.origin;
+        reference.dice = list.dice;
+        let (high, low) = (
+            list.dice.high().pips() as u32,
+            list.dice.low().pips() as u32,
+        );
+        generate_non_double_hashed(&mut reference, start, blocked, high, low);
+        if reference.len == 0 {
+            reference.push(start.key(), 0);
+        }
+        let mut expected = reference.keys().to_vec();
+        expected.sort_unstable();
+        assert_eq!(
+            keys, expected,
+            "constructive != hashed for {:?} {}",
+            list.origin, list.dice
+        );
+    }
+}
+
+/// Whether a checker might be borne off this turn of a non-double: only when at most one
+/// checker is outside the home board (one move can bring it home) and none is on the bar.
+#[inline(always)]
+fn bear_off_possible(start: &Scratch) -> bool {
+    let outside = start.occupied & !HOME_BITS;
+    if outside == 0 {
+        return true;
+    }
+    if outside & (outside - 1) != 0 || outside & BAR_BIT != 0 {
+        return false;
+    }
+    (start.own >> (4 * outside.trailing_zeros())) & 0xF == 1
+}
+
+fn generate_non_double(list: &mut MoveList, start: &Scratch, blocked: u32, high: u32, low: u32) {
+    if bear_off_possible(start) {
+        generate_non_double_hashed(list, start, blocked, high, low);
+        return;
+    }
+    match (start.own >> (4 * BAR)) & 0xF {
+        0 => both_dice_free(list, start, blocked, high, low),
+        1 => both_dice_one_on_bar(list, start, blocked, high, low),
+        _ => {
+            // R12: two or more on the bar: both dice can only enter.
+            let (ea, eb) = (BAR as u32 - high, BAR as u32 - low);
+            if blocked & ((1 << ea) | (1 << eb)) == 0 {
+                let key = start.own - step_delta(BAR as u32, high) - step_delta(BAR as u32, low);
+                let hits = start.blots & ((1 << ea) | (1 << eb));
+                list.push(key | hit_key(hits), code2(BAR as u32, BAR as u32, false));
             }
         }
     }
-    if !list.plays.is_empty() {
-        return;
+    if list.len == 0 {
+        one_die(list, start, blocked, high, low);
     }
-    // R9: only one die can be played; the higher one if it can. Distinct sources give
-    // distinct results, so no deduplication is needed.
-    for die in [high, low] {
-        for from in bits(start.movable(die, blocked)) {
-            let (after, step) = start.step(from, die);
-            let mut mv = Move::PASS;
-            mv.push(step);
-            list.push(after.key(), mv);
+}
+
+/// R8 with no checker on the bar and no bear-off: the canonical forms of the module doc.
+#[inline(always)]
+fn both_dice_free(list: &mut MoveList, start: &Scratch, blocked: u32, a: u32, b: u32) {
+    let (own, occupied, blots) = (start.own, start.occupied, start.blots);
+    let two_or_more = Checkers::from_bits_unchecked(own).made().bits();
+    let movable_a = occupied & !(blocked << a) & (!0u32 << (a + 1));
+    let movable_b = occupied & !(blocked << b) & (!0u32 << (b + 1));
+    // Two checkers: x moves a, y moves b.
+    for x in bits(movable_a) {
+        let xa = x - a;
+        let after_x = own - step_delta(x, a);
+        let hit_x = blots & (1 << xa);
+        // Not from x - a or onto x (one checker moving twice); from x only if two are there.
+        let mut ys = movable_b & !(1 << xa) & !(1 << (x + b));
+        ys &= !(1 << x) | two_or_more;
+        for y in bits(ys) {
+            let yb = y - b;
+            let key = (after_x - step_delta(y, b)) | hit_key(hit_x | (blots & (1 << yb)));
+            list.push(key, code2(x, y, false));
         }
-        if !list.plays.is_empty() {
+    }
+    // One checker moves a + b.
+    let ab = a + b;
+    let zs = (movable_a | movable_b) & !(blocked << ab) & (!0u32 << (ab + 1));
+    for z in bits(zs) {
+        let moved =
+            (own - step_delta(z, a) - step_delta(z - a, b)) | hit_key(blots & (1 << (z - ab)));
+        chain(list, moved, z, movable_a, movable_b, blots, a, b);
+    }
+}
+
+/// The one or two results of one checker moving from `z` through `z - a` or `z - b`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn chain(
+    list: &mut MoveList,
+    moved: u128,
+    z: u32,
+    movable_a: u32,
+    movable_b: u32,
+    blots: u32,
+    a: u32,
+    b: u32,
+) {
+    let via_a = movable_a & (1 << z) != 0;
+    let hit_a = blots & (1 << (z - a));
+    let hit_b = blots & (1 << (z - b));
+    if via_a {
+        list.push(moved | hit_key(hit_a), code2(z, z - a, false));
+    }
+    // Through z - b: a new result unless the route through z - a hit nothing on the way too.
+    if movable_b & (1 << z) != 0 && !(via_a && hit_a == 0 && hit_b == 0) {
+        list.push(moved | hit_key(hit_b), code2(z, z - b, true));
+    }
+}
+
+/// R8 with exactly one checker on the bar (R12: it enters first); no bear-off is possible.
+#[inline(always)]
+fn both_dice_one_on_bar(list: &mut MoveList, start: &Scratch, blocked: u32, a: u32, b: u32) {
+    let bar = BAR as u32;
+    let (own, blots) = (start.own, start.blots);
+    let board = start.occupied & !BAR_BIT;
+    let (ea, eb) = (bar - a, bar - b);
+    let open_a = if blocked & (1 << ea) == 0 {
+        1u32 << bar
+    } else {
+        0
+    };
+    let open_b = if blocked & (1 << eb) == 0 {
+        1u32 << bar
+    } else {
+        0
+    };
+    // Two checkers: the entering one and one already on the board.
+    for (second, entry, open, low_first) in [(b, ea, open_a, false), (a, eb, open_b, true)] {
+        if open == 0 {
+            continue;
+        }
+        let after = own - step_delta(bar, bar - entry);
+        let hit = blots & (1 << entry);
+        let ys = board & !(blocked << second) & (!0u32 << (second + 1)) & !(1 << entry);
+        for y in bits(ys) {
+            let ys2 = y - second;
+            let key = (after - step_delta(y, second)) | hit_key(hit | (blots & (1 << ys2)));
+            list.push(key, code2(bar, y, low_first));
+        }
+    }
+    // The entering checker moves on with the other die.
+    let fin = bar - a - b;
+    if blocked & (1 << fin) == 0 {
+        let moved =
+            (own - step_delta(bar, a) - step_delta(bar - a, b)) | hit_key(blots & (1 << fin));
+        chain(list, moved, bar, open_a, open_b, blots, a, b);
+    }
+}
+
+/// R9: no play uses both dice; the higher die if it can move, else the lower. Distinct
+/// sources give distinct results, so no deduplication is needed.
+#[inline(always)]
+fn one_die(list: &mut MoveList, start: &Scratch, blocked: u32, high: u32, low: u32) {
+    for (die, flag) in [(high, 0), (low, LOW_FIRST)] {
+        for from in bits(start.movable(die, blocked)) {
+            list.push(start.key_after(from, die), 1 | flag | (from << 4));
+        }
+        if list.len != 0 {
             return;
         }
     }
 }
 
-fn generate_double(list: &mut MoveList, start: Scratch, blocked: u32, die: u32) {
-    let mut longest = 0;
-    let mut mv = Move::PASS;
-    extend_double(list, &start, blocked, die, BAR as u32, &mut mv, &mut longest);
+/// Both orders of the dice, repeats dropped by the hash table (used when a bear-off is
+/// possible, where the canonical forms need more cases than they save).
+fn generate_non_double_hashed(
+    list: &mut MoveList,
+    start: &Scratch,
+    blocked: u32,
+    high: u32,
+    low: u32,
+) {
+    list.new_table_round();
+    // R8: both dice whenever possible, in either order (R4).
+    for (first, second, flag) in [(high, low, false), (low, high, true)] {
+        for from in bits(start.movable(first, blocked)) {
+            let after_first = start.step(from, first);
+            for from2 in bits(after_first.movable(second, blocked)) {
+                list.insert(
+                    after_first.key_after(from2, second),
+                    code2(from, from2, flag),
+                );
+            }
+        }
+    }
+    if list.len == 0 {
+        one_die(list, start, blocked, high, low);
+    }
 }
 
-/// Extends a play of a double with sources no higher than `max_from` (see the module doc),
-/// keeping only the longest plays (R5, R8).
-fn extend_double(
-    list: &mut MoveList,
-    board: &Scratch,
-    blocked: u32,
-    die: u32,
-    max_from: u32,
-    mv: &mut Move,
-    longest: &mut usize,
-) {
-    let depth = mv.steps().len();
-    let movable = if depth == 4 {
-        0
-    } else {
-        board.movable(die, blocked) & ((2u32 << max_from) - 1)
-    };
-    if movable == 0 {
-        if depth > *longest {
-            list.plays.clear();
-            *longest = depth;
-        }
-        if depth == *longest && depth > 0 {
-            list.push(board.key(), *mv);
-        }
-        return;
+/// Doubles as four nested loops over non-increasing sources (see the module doc), keeping only
+/// the longest plays (R5, R8).
+fn generate_double(list: &mut MoveList, start: &Scratch, blocked: u32, die: u32) {
+    // Sources no higher than the previous step's.
+    #[inline(always)]
+    fn up_to(point: u32) -> u32 {
+        (2u32 << point) - 1
     }
-    for from in bits(movable) {
-        let (next, step) = board.step(from, die);
-        mv.push(step);
-        extend_double(list, &next, blocked, die, from, mv, longest);
-        mv.pop();
+    let mut longest = 1;
+    for f1 in bits(start.movable(die, blocked)) {
+        let s1 = start.step(f1, die);
+        let c1 = f1 << 4;
+        let m2 = s1.movable(die, blocked) & up_to(f1);
+        if m2 == 0 {
+            if longest == 1 {
+                list.push(s1.key(), c1 | 1);
+            }
+            continue;
+        }
+        if longest < 2 {
+            list.len = 0;
+            longest = 2;
+        }
+        for f2 in bits(m2) {
+            let s2 = s1.step(f2, die);
+            let c2 = c1 | (f2 << 9);
+            let m3 = s2.movable(die, blocked) & up_to(f2);
+            if m3 == 0 {
+                if longest == 2 {
+                    list.push(s2.key(), c2 | 2);
+                }
+                continue;
+            }
+            if longest < 3 {
+                list.len = 0;
+                longest = 3;
+            }
+            for f3 in bits(m3) {
+                let s3 = s2.step(f3, die);
+                let c3 = c2 | (f3 << 14);
+                let m4 = s3.movable(die, blocked) & up_to(f3);
+                if m4 == 0 {
+                    if longest == 3 {
+                        list.push(s3.key(), c3 | 3);
+                    }
+                    continue;
+                }
+                if longest < 4 {
+                    list.len = 0;
+                    longest = 4;
+                }
+                for f4 in bits(m4) {
+                    list.push(s3.key_after(f4, die), c3 | (f4 << 19) | 4);
+                }
+            }
+        }
     }
 }
 
 /// The set bits of a mask, lowest first.
-#[inline]
+#[inline(always)]
 fn bits(mut mask: u32) -> impl Iterator<Item = u32> {
     core::iter::from_fn(move || {
         if mask == 0 {

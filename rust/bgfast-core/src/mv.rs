@@ -38,7 +38,14 @@ pub struct Move {
 
 impl Move {
     /// The empty move: the roll cannot be played and the turn passes (R10).
-    pub const PASS: Move = Move { steps: [Step { from: 0, to: 0, hit: false }; 4], len: 0 };
+    pub const PASS: Move = Move {
+        steps: [Step {
+            from: 0,
+            to: 0,
+            hit: false,
+        }; 4],
+        len: 0,
+    };
 
     /// A move from its steps; `None` for more than four.
     pub fn from_steps(steps: &[Step]) -> Option<Move> {
@@ -56,11 +63,6 @@ impl Move {
     pub(crate) fn push(&mut self, step: Step) {
         self.steps[self.len as usize] = step;
         self.len += 1;
-    }
-
-    #[inline]
-    pub(crate) fn pop(&mut self) {
-        self.len -= 1;
     }
 
     /// The steps in the order played.
