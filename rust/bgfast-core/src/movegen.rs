@@ -318,6 +318,18 @@ impl MoveList {
         self.len = i + 1;
     }
 
+    /// The key and code arrays with their fixed length, so one bounds check covers both.
+    #[inline(always)]
+    fn buffers(&mut self) -> (&mut [u128; MAX_PLAYS], &mut [u32; MAX_PLAYS]) {
+        let keys = (&mut self.keys[..MAX_PLAYS])
+            .try_into()
+            .expect("MAX_PLAYS keys");
+        let codes = (&mut self.codes[..MAX_PLAYS])
+            .try_into()
+            .expect("MAX_PLAYS codes");
+        (keys, codes)
+    }
+
     /// Starts a new round of the hash table: slots with an older stamp count as empty.
     fn new_table_round(&mut self) {
         self.stamp += 1;
@@ -357,24 +369,17 @@ impl Position {
         list.origin = *self;
         list.dice = dice;
         list.len = 0;
-        let mover = self.mover();
-        let opponent = self.opponent();
-        // R15: a side with no checker left on the board has won.
-        if mover.bits() == 0 || opponent.bits() == 0 {
+        let Some((start, blocked)) = prepare(self) else {
             return;
-        }
-        let start = Scratch {
-            own: mover.bits(),
-            occupied: mover.occupied().bits(),
-            blots: opponent.blots().mirrored().bits(),
-            hits: 0,
         };
-        let blocked = opponent.made().mirrored().bits();
         let (high, low) = (dice.high().pips() as u32, dice.low().pips() as u32);
-        if high == low {
-            generate_double(list, &start, blocked, high);
+        if high != low && bear_off_possible(&start) {
+            generate_non_double_hashed(list, &start, blocked, high, low);
         } else {
-            generate_non_double(list, &start, blocked, high, low);
+            let (keys, codes) = list.buffers();
+            let mut writer = Writer { keys, codes, n: 0 };
+            generate_constructive(&mut writer, &start, blocked, high, low);
+            list.len = writer.n;
         }
         if list.len == 0 {
             list.push(start.key(), 0);
@@ -383,12 +388,108 @@ impl Position {
         debug_check(list, &start, blocked);
     }
 
+    /// The number of legal moves for `dice`: what [`Position::generate_moves`] followed by
+    /// [`MoveList::len`] gives, without storing the moves when it can (perft's last ply).
+    /// `scratch` is needed when a bear-off is possible; its contents are unspecified after.
+    #[inline]
+    pub fn count_moves(&self, dice: Dice, scratch: &mut MoveList) -> usize {
+        let Some((start, blocked)) = prepare(self) else {
+            return 0;
+        };
+        let (high, low) = (dice.high().pips() as u32, dice.low().pips() as u32);
+        if high != low && bear_off_possible(&start) {
+            self.generate_moves(dice, scratch);
+            return scratch.len;
+        }
+        let mut counter = Counter(0);
+        generate_constructive(&mut counter, &start, blocked, high, low);
+        counter.0.max(1)
+    }
+
     /// The legal moves for `dice` in a new list; engines should reuse one with
     /// [`Position::generate_moves`].
     pub fn legal_moves(&self, dice: Dice) -> MoveList {
         let mut list = MoveList::new();
         self.generate_moves(dice, &mut list);
         list
+    }
+}
+
+/// The scratch board and the opponent's blocked points, or `None` once the game is over.
+#[inline(always)]
+fn prepare(position: &Position) -> Option<(Scratch, u32)> {
+    let mover = position.mover();
+    let opponent = position.opponent();
+    // R15: a side with no checker left on the board has won.
+    if mover.bits() == 0 || opponent.bits() == 0 {
+        return None;
+    }
+    let start = Scratch {
+        own: mover.bits(),
+        occupied: mover.occupied().bits(),
+        blots: opponent.blots().mirrored().bits(),
+        hits: 0,
+    };
+    Some((start, opponent.made().mirrored().bits()))
+}
+
+/// Where the constructive generators put results: the list's buffers, or a counter.
+trait Sink {
+    /// Adds one result.
+    fn push(&mut self, key: u128, code: u32);
+    /// Adds one result per set bit `f` of `sources`: `key(f)` with move code `code(f)`.
+    fn push_each(&mut self, sources: u32, key: impl Fn(u32) -> u128, code: impl Fn(u32) -> u32);
+    /// Drops every result so far (a longer play of a double was found, R8).
+    fn clear(&mut self);
+}
+
+/// Writes into a list's buffers; `n` stays in a register while the loops run.
+struct Writer<'a> {
+    keys: &'a mut [u128; MAX_PLAYS],
+    codes: &'a mut [u32; MAX_PLAYS],
+    n: usize,
+}
+
+impl Sink for Writer<'_> {
+    #[inline(always)]
+    fn push(&mut self, key: u128, code: u32) {
+        // MAX_PLAYS bounds every list, so this check never fails; being fixed-size arrays,
+        // one check covers both stores.
+        self.keys[self.n] = key;
+        self.codes[self.n] = code;
+        self.n += 1;
+    }
+
+    #[inline(always)]
+    fn push_each(&mut self, sources: u32, key: impl Fn(u32) -> u128, code: impl Fn(u32) -> u32) {
+        for f in bits(sources) {
+            self.push(key(f), code(f));
+        }
+    }
+
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.n = 0;
+    }
+}
+
+/// Only counts: the constructive forms are distinct by construction.
+struct Counter(usize);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn push(&mut self, _key: u128, _code: u32) {
+        self.0 += 1;
+    }
+
+    #[inline(always)]
+    fn push_each(&mut self, sources: u32, _key: impl Fn(u32) -> u128, _code: impl Fn(u32) -> u32) {
+        self.0 += sources.count_ones() as usize;
+    }
+
+    #[inline(always)]
+    fn clear(&mut self) {
+        self.0 = 0;
     }
 }
 
@@ -406,6 +507,18 @@ fn debug_check(list: &MoveList, start: &Scratch, blocked: u32) {
         list.origin,
         list.dice
     );
+    // The hashed path is what count_moves itself runs; check the constructive ones.
+    if list.dice.is_double() || !bear_off_possible(start) {
+        let mut scratch = MoveList::new();
+        let counted = list.origin.count_moves(list.dice, &mut scratch);
+        assert_eq!(
+            counted,
+            list.len(),
+            "count_moves for {:?} {}",
+            list.origin,
+            list.dice
+        );
+    }
     if !list.dice.is_double() {
         let mut reference = MoveList::new();
         reference.origin = list.origin;
@@ -442,49 +555,66 @@ fn bear_off_possible(start: &Scratch) -> bool {
     (start.own >> (4 * outside.trailing_zeros())) & 0xF == 1
 }
 
-fn generate_non_double(list: &mut MoveList, start: &Scratch, blocked: u32, high: u32, low: u32) {
-    if bear_off_possible(start) {
-        generate_non_double_hashed(list, start, blocked, high, low);
+/// Every roll except a non-double that may bear off: no deduplication needed.
+#[inline(always)]
+fn generate_constructive<S: Sink>(
+    sink: &mut S,
+    start: &Scratch,
+    blocked: u32,
+    high: u32,
+    low: u32,
+) {
+    if high == low {
+        if start.occupied & BAR_BIT == 0 && outside_home(start.own) >= 4 {
+            double_no_bar_no_bear_off(sink, start.own, start.occupied, start.blots, blocked, high);
+        } else {
+            generate_double(sink, start, blocked, high);
+        }
         return;
     }
-    match (start.own >> (4 * BAR)) & 0xF {
-        0 => both_dice_free(list, start, blocked, high, low),
-        1 => both_dice_one_on_bar(list, start, blocked, high, low),
+    let found = match (start.own >> (4 * BAR)) & 0xF {
+        0 => both_dice_free(sink, start, blocked, high, low),
+        1 => both_dice_one_on_bar(sink, start, blocked, high, low),
         _ => {
             // R12: two or more on the bar: both dice can only enter.
             let (ea, eb) = (BAR as u32 - high, BAR as u32 - low);
-            if blocked & ((1 << ea) | (1 << eb)) == 0 {
+            let open = blocked & ((1 << ea) | (1 << eb)) == 0;
+            if open {
                 let key = start.own - step_delta(BAR as u32, high) - step_delta(BAR as u32, low);
                 let hits = start.blots & ((1 << ea) | (1 << eb));
-                list.push(key | hit_key(hits), code2(BAR as u32, BAR as u32, false));
+                sink.push(key | hit_key(hits), code2(BAR as u32, BAR as u32, false));
             }
+            open
         }
-    }
-    if list.len == 0 {
-        one_die(list, start, blocked, high, low);
+    };
+    if !found {
+        one_die(sink, start, blocked, high, low);
     }
 }
 
 /// R8 with no checker on the bar and no bear-off: the canonical forms of the module doc.
+/// Returns whether any play uses both dice.
 #[inline(always)]
-fn both_dice_free(list: &mut MoveList, start: &Scratch, blocked: u32, a: u32, b: u32) {
+fn both_dice_free<S: Sink>(sink: &mut S, start: &Scratch, blocked: u32, a: u32, b: u32) -> bool {
     let (own, occupied, blots) = (start.own, start.occupied, start.blots);
     let two_or_more = Checkers::from_bits_unchecked(own).made().bits();
     let movable_a = occupied & !(blocked << a) & (!0u32 << (a + 1));
     let movable_b = occupied & !(blocked << b) & (!0u32 << (b + 1));
+    let hit_from_b = blots << b;
+    let hit_shift_b = 39 - b;
+    let mut found = false;
     // Two checkers: x moves a, y moves b.
     for x in bits(movable_a) {
         let xa = x - a;
-        let after_x = own - step_delta(x, a);
-        let hit_x = blots & (1 << xa);
+        let after_x = (own - step_delta(x, a)) | hit_key(blots & (1 << xa));
         // Not from x - a or onto x (one checker moving twice); from x only if two are there.
-        let mut ys = movable_b & !(1 << xa) & !(1 << (x + b));
-        ys &= !(1 << x) | two_or_more;
-        for y in bits(ys) {
-            let yb = y - b;
-            let key = (after_x - step_delta(y, b)) | hit_key(hit_x | (blots & (1 << yb)));
-            list.push(key, code2(x, y, false));
-        }
+        let ys = movable_b & !(1 << xa) & !(1 << (x + b)) & (!(1 << x) | two_or_more);
+        found |= ys != 0;
+        sink.push_each(
+            ys,
+            |y| (after_x - step_delta(y, b)) | hit_bit(hit_from_b, y, hit_shift_b),
+            |y| code2(x, y, false),
+        );
     }
     // One checker moves a + b.
     let ab = a + b;
@@ -492,15 +622,16 @@ fn both_dice_free(list: &mut MoveList, start: &Scratch, blocked: u32, a: u32, b:
     for z in bits(zs) {
         let moved =
             (own - step_delta(z, a) - step_delta(z - a, b)) | hit_key(blots & (1 << (z - ab)));
-        chain(list, moved, z, movable_a, movable_b, blots, a, b);
+        chain(sink, moved, z, movable_a, movable_b, blots, a, b);
     }
+    found || zs != 0
 }
 
 /// The one or two results of one checker moving from `z` through `z - a` or `z - b`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn chain(
-    list: &mut MoveList,
+fn chain<S: Sink>(
+    sink: &mut S,
     moved: u128,
     z: u32,
     movable_a: u32,
@@ -513,17 +644,24 @@ fn chain(
     let hit_a = blots & (1 << (z - a));
     let hit_b = blots & (1 << (z - b));
     if via_a {
-        list.push(moved | hit_key(hit_a), code2(z, z - a, false));
+        sink.push(moved | hit_key(hit_a), code2(z, z - a, false));
     }
     // Through z - b: a new result unless the route through z - a hit nothing on the way too.
     if movable_b & (1 << z) != 0 && !(via_a && hit_a == 0 && hit_b == 0) {
-        list.push(moved | hit_key(hit_b), code2(z, z - b, true));
+        sink.push(moved | hit_key(hit_b), code2(z, z - b, true));
     }
 }
 
 /// R8 with exactly one checker on the bar (R12: it enters first); no bear-off is possible.
+/// Returns whether any play uses both dice.
 #[inline(always)]
-fn both_dice_one_on_bar(list: &mut MoveList, start: &Scratch, blocked: u32, a: u32, b: u32) {
+fn both_dice_one_on_bar<S: Sink>(
+    sink: &mut S,
+    start: &Scratch,
+    blocked: u32,
+    a: u32,
+    b: u32,
+) -> bool {
     let bar = BAR as u32;
     let (own, blots) = (start.own, start.blots);
     let board = start.occupied & !BAR_BIT;
@@ -538,45 +676,51 @@ fn both_dice_one_on_bar(list: &mut MoveList, start: &Scratch, blocked: u32, a: u
     } else {
         0
     };
+    let mut found = false;
     // Two checkers: the entering one and one already on the board.
     for (second, entry, open, low_first) in [(b, ea, open_a, false), (a, eb, open_b, true)] {
         if open == 0 {
             continue;
         }
-        let after = own - step_delta(bar, bar - entry);
-        let hit = blots & (1 << entry);
+        let after = (own - step_delta(bar, bar - entry)) | hit_key(blots & (1 << entry));
         let ys = board & !(blocked << second) & (!0u32 << (second + 1)) & !(1 << entry);
-        for y in bits(ys) {
-            let ys2 = y - second;
-            let key = (after - step_delta(y, second)) | hit_key(hit | (blots & (1 << ys2)));
-            list.push(key, code2(bar, y, low_first));
-        }
+        found |= ys != 0;
+        sink.push_each(
+            ys,
+            |y| (after - step_delta(y, second)) | hit_key(blots & (1 << (y - second))),
+            |y| code2(bar, y, low_first),
+        );
     }
     // The entering checker moves on with the other die.
     let fin = bar - a - b;
-    if blocked & (1 << fin) == 0 {
+    if blocked & (1 << fin) == 0 && (open_a | open_b) != 0 {
         let moved =
             (own - step_delta(bar, a) - step_delta(bar - a, b)) | hit_key(blots & (1 << fin));
-        chain(list, moved, bar, open_a, open_b, blots, a, b);
+        chain(sink, moved, bar, open_a, open_b, blots, a, b);
+        found = true;
     }
+    found
 }
 
 /// R9: no play uses both dice; the higher die if it can move, else the lower. Distinct
 /// sources give distinct results, so no deduplication is needed.
 #[inline(always)]
-fn one_die(list: &mut MoveList, start: &Scratch, blocked: u32, high: u32, low: u32) {
+fn one_die<S: Sink>(sink: &mut S, start: &Scratch, blocked: u32, high: u32, low: u32) {
     for (die, flag) in [(high, 0), (low, LOW_FIRST)] {
-        for from in bits(start.movable(die, blocked)) {
-            list.push(start.key_after(from, die), 1 | flag | (from << 4));
-        }
-        if list.len != 0 {
+        let sources = start.movable(die, blocked);
+        sink.push_each(
+            sources,
+            |f| start.key_after(f, die),
+            |f| 1 | flag | (f << 4),
+        );
+        if sources != 0 {
             return;
         }
     }
 }
 
 /// Both orders of the dice, repeats dropped by the hash table (used when a bear-off is
-/// possible, where the canonical forms need more cases than they save).
+/// possible, where the canonical forms would need many more cases).
 fn generate_non_double_hashed(
     list: &mut MoveList,
     start: &Scratch,
@@ -598,18 +742,122 @@ fn generate_non_double_hashed(
         }
     }
     if list.len == 0 {
-        one_die(list, start, blocked, high, low);
+        let (keys, codes) = list.buffers();
+        let mut writer = Writer { keys, codes, n: 0 };
+        one_die(&mut writer, start, blocked, high, low);
+        list.len = writer.n;
+    }
+}
+
+/// How many checkers stand on points 7..=24.
+#[inline(always)]
+fn outside_home(own: u128) -> u8 {
+    Checkers::from_bits_unchecked((own >> 28) << 28).on_board()
+        - Checkers::from_bits_unchecked(own).bar()
+}
+
+/// Sources no higher than `point` (doubles take non-increasing sources).
+#[inline(always)]
+fn up_to(point: u32) -> u32 {
+    (2u32 << point) - 1
+}
+
+/// The key bit recording a hit by the checker moving from `from`, if `hit_from` has it:
+/// bit `from` of `hit_from` moved up by `shift` within the key's high word.
+#[inline(always)]
+fn hit_bit(hit_from: u32, from: u32, shift: u32) -> u128 {
+    (((hit_from & (1 << from)) as u64) << shift) as u128 * (1u128 << 64)
+}
+
+/// Doubles with no checker on the bar and at least four outside the home board, so that no
+/// checker can be borne off this turn (each step brings at most one home): the common case,
+/// where a source only needs a checker and an open landing point. Same enumeration as
+/// [`generate_double`].
+#[inline(always)]
+fn double_no_bar_no_bear_off<S: Sink>(
+    sink: &mut S,
+    own: u128,
+    occupied: u32,
+    blots: u32,
+    blocked: u32,
+    die: u32,
+) {
+    let steps = &STEPS[(die & 7) as usize];
+    // Sources whose landing point is open (and on the board).
+    let open = !(blocked << die) & (!0u32 << (die + 1));
+    // Sources whose landing point holds a blot, and the shift from such a source's bit to
+    // the key bit of the hit: key bit 103 + p (bit 39 + p of the high word) records a hit on
+    // point p = source - die.
+    let hit_from = blots << die;
+    let hit_shift = 39 - die;
+    let mut longest = 1;
+    for f1 in bits(occupied & open) {
+        let key1 = (own - steps[(f1 & 31) as usize]) | hit_bit(hit_from, f1, hit_shift);
+        let mut occ1 = occupied | (1 << (f1 - die));
+        if key1 & NIBBLES[(f1 & 31) as usize] == 0 {
+            occ1 &= !(1 << f1);
+        }
+        let c1 = f1 << 4;
+        let m2 = occ1 & open & up_to(f1);
+        if m2 == 0 {
+            if longest == 1 {
+                sink.push(key1, c1 | 1);
+            }
+            continue;
+        }
+        if longest < 2 {
+            sink.clear();
+            longest = 2;
+        }
+        for f2 in bits(m2) {
+            let key2 = (key1 - steps[(f2 & 31) as usize]) | hit_bit(hit_from, f2, hit_shift);
+            let mut occ2 = occ1 | (1 << (f2 - die));
+            if key2 & NIBBLES[(f2 & 31) as usize] == 0 {
+                occ2 &= !(1 << f2);
+            }
+            let c2 = c1 | (f2 << 9);
+            let m3 = occ2 & open & up_to(f2);
+            if m3 == 0 {
+                if longest == 2 {
+                    sink.push(key2, c2 | 2);
+                }
+                continue;
+            }
+            if longest < 3 {
+                sink.clear();
+                longest = 3;
+            }
+            for f3 in bits(m3) {
+                let key3 = (key2 - steps[(f3 & 31) as usize]) | hit_bit(hit_from, f3, hit_shift);
+                let mut occ3 = occ2 | (1 << (f3 - die));
+                if key3 & NIBBLES[(f3 & 31) as usize] == 0 {
+                    occ3 &= !(1 << f3);
+                }
+                let c3 = c2 | (f3 << 14);
+                let m4 = occ3 & open & up_to(f3);
+                if m4 == 0 {
+                    if longest == 3 {
+                        sink.push(key3, c3 | 3);
+                    }
+                    continue;
+                }
+                if longest < 4 {
+                    sink.clear();
+                    longest = 4;
+                }
+                sink.push_each(
+                    m4,
+                    |f4| (key3 - steps[(f4 & 31) as usize]) | hit_bit(hit_from, f4, hit_shift),
+                    |f4| c3 | 4 | (f4 << 19),
+                );
+            }
+        }
     }
 }
 
 /// Doubles as four nested loops over non-increasing sources (see the module doc), keeping only
-/// the longest plays (R5, R8).
-fn generate_double(list: &mut MoveList, start: &Scratch, blocked: u32, die: u32) {
-    // Sources no higher than the previous step's.
-    #[inline(always)]
-    fn up_to(point: u32) -> u32 {
-        (2u32 << point) - 1
-    }
+/// the longest plays (R5, R8): the general case, with checkers on the bar or bear-offs.
+fn generate_double<S: Sink>(sink: &mut S, start: &Scratch, blocked: u32, die: u32) {
     let mut longest = 1;
     for f1 in bits(start.movable(die, blocked)) {
         let s1 = start.step(f1, die);
@@ -617,12 +865,12 @@ fn generate_double(list: &mut MoveList, start: &Scratch, blocked: u32, die: u32)
         let m2 = s1.movable(die, blocked) & up_to(f1);
         if m2 == 0 {
             if longest == 1 {
-                list.push(s1.key(), c1 | 1);
+                sink.push(s1.key(), c1 | 1);
             }
             continue;
         }
         if longest < 2 {
-            list.len = 0;
+            sink.clear();
             longest = 2;
         }
         for f2 in bits(m2) {
@@ -631,12 +879,12 @@ fn generate_double(list: &mut MoveList, start: &Scratch, blocked: u32, die: u32)
             let m3 = s2.movable(die, blocked) & up_to(f2);
             if m3 == 0 {
                 if longest == 2 {
-                    list.push(s2.key(), c2 | 2);
+                    sink.push(s2.key(), c2 | 2);
                 }
                 continue;
             }
             if longest < 3 {
-                list.len = 0;
+                sink.clear();
                 longest = 3;
             }
             for f3 in bits(m3) {
@@ -645,17 +893,15 @@ fn generate_double(list: &mut MoveList, start: &Scratch, blocked: u32, die: u32)
                 let m4 = s3.movable(die, blocked) & up_to(f3);
                 if m4 == 0 {
                     if longest == 3 {
-                        list.push(s3.key(), c3 | 3);
+                        sink.push(s3.key(), c3 | 3);
                     }
                     continue;
                 }
                 if longest < 4 {
-                    list.len = 0;
+                    sink.clear();
                     longest = 4;
                 }
-                for f4 in bits(m4) {
-                    list.push(s3.key_after(f4, die), c3 | (f4 << 19) | 4);
-                }
+                sink.push_each(m4, |f4| s3.key_after(f4, die), |f4| c3 | 4 | (f4 << 19));
             }
         }
     }

@@ -18,10 +18,10 @@ fn perft_with(position: &Position, depth: u32, lists: &mut [MoveList]) -> u64 {
     let (list, deeper) = lists.split_first_mut().expect("one list per ply");
     let mut total = 0;
     for dice in Dice::ALL_21 {
-        position.generate_moves(dice, list);
         if depth == 1 {
-            total += list.len() as u64;
+            total += position.count_moves(dice, list) as u64;
         } else {
+            position.generate_moves(dice, list);
             for i in 0..list.len() {
                 total += perft_with(&list.result(i), depth - 1, deeper);
             }
