@@ -295,8 +295,11 @@ fn main() {
     bench_start(&mut c);
     bench_perft(&mut c);
     c.final_summary();
-    // `cargo bench` passes --bench; `cargo test --benches` runs each bench once and skips this.
-    if std::env::args().any(|a| a == "--bench") {
+    // `cargo bench` passes --bench; `cargo test --benches` (--test) and runs filtered to some
+    // benches (a plain argument) skip the summary.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let filtered = args.iter().any(|a| !a.starts_with('-'));
+    if args.iter().any(|a| a == "--bench") && !args.iter().any(|a| a == "--test") && !filtered {
         summary(&corpora, &agree);
     }
 }

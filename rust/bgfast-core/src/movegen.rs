@@ -49,11 +49,6 @@ const HOME_BITS: u32 = 0b111_1110;
 /// The mover's packed checkers occupy key bits 4..104; the blots hit fill the rest.
 const CHECKER_KEY_BITS: u128 = (1u128 << 104) - 1;
 
-const TABLE_BITS: u32 = 10;
-const TABLE_SIZE: usize = 1 << TABLE_BITS;
-const INDEX_BITS: u32 = 12;
-const _: () = assert!(MAX_PLAYS < (1 << INDEX_BITS));
-
 /// Move codes: bits 0..3 the number of steps, bit 3 set when the low die moves first, then
 /// five bits per step for its source point.
 const LOW_FIRST: u32 = 1 << 3;
@@ -182,9 +177,9 @@ pub struct MoveList {
     len: usize,
     keys: Box<[u128]>,
     codes: Box<[u32]>,
-    /// Stamped slots for deduplicating bear-off non-doubles: `stamp << INDEX_BITS | index`.
-    table: Box<[u32; TABLE_SIZE]>,
-    stamp: u32,
+    /// The scratch board of `origin`, kept for the next call: engines and perft generate
+    /// all 21 rolls of one position in a row. `None` until the first call.
+    prepared: Option<Prepared>,
 }
 
 impl Default for MoveList {
@@ -201,6 +196,7 @@ impl Clone for MoveList {
         copy.len = self.len;
         copy.keys[..self.len].copy_from_slice(&self.keys[..self.len]);
         copy.codes[..self.len].copy_from_slice(&self.codes[..self.len]);
+        copy.prepared = self.prepared;
         copy
     }
 }
@@ -224,8 +220,7 @@ impl MoveList {
             len: 0,
             keys: vec![0; MAX_PLAYS].into_boxed_slice(),
             codes: vec![0; MAX_PLAYS].into_boxed_slice(),
-            table: Box::new([0; TABLE_SIZE]),
-            stamp: 0,
+            prepared: None,
         }
     }
 
@@ -255,7 +250,11 @@ impl MoveList {
 
     /// The `i`-th move, rebuilt from its source points. Panics if `i >= len()`.
     pub fn mv(&self, i: usize) -> Move {
-        let code = self.codes[..self.len][i];
+        let code = if self.dice.is_double() {
+            self.double_code(self.keys[..self.len][i])
+        } else {
+            self.codes[..self.len][i]
+        };
         let (high, low) = (self.dice.high().pips(), self.dice.low().pips());
         let (first, second) = if code & LOW_FIRST != 0 {
             (low, high)
@@ -273,6 +272,28 @@ impl MoveList {
             mv.push(Step { from, to, hit });
         }
         mv
+    }
+
+    /// The move code of a double's result, which is not stored: the sources follow from the
+    /// change of counts. A point `p` gains the checkers moved from `p + d` and loses those
+    /// moved from it, so from the bar down, `uses(p) = uses(p + d) - change(p)`. Sources
+    /// taken highest first make a legal order (see the module doc).
+    fn double_code(&self, key: u128) -> u32 {
+        let die = self.dice.high().pips() as usize;
+        let before = self.origin.mover();
+        let after = Checkers::from_bits_unchecked(key & CHECKER_KEY_BITS);
+        let mut uses = [0i32; 32];
+        let mut code = 0;
+        let mut k = 0;
+        for p in (1..=BAR as usize).rev() {
+            let change = i32::from(after.count(p as u8)) - i32::from(before.count(p as u8));
+            uses[p] = uses.get(p + die).copied().unwrap_or(0) - change;
+            for _ in 0..uses[p] {
+                code |= (p as u32) << (4 + 5 * k);
+                k += 1;
+            }
+        }
+        code | k
     }
 
     /// The position after the `i`-th move, with the opponent to move. Panics if `i >= len()`.
@@ -329,34 +350,6 @@ impl MoveList {
             .expect("MAX_PLAYS codes");
         (keys, codes)
     }
-
-    /// Starts a new round of the hash table: slots with an older stamp count as empty.
-    fn new_table_round(&mut self) {
-        self.stamp += 1;
-        if self.stamp >= 1 << (32 - INDEX_BITS) {
-            self.table.fill(0);
-            self.stamp = 1;
-        }
-    }
-
-    /// Adds the play unless its result is already listed.
-    #[inline(always)]
-    fn insert(&mut self, key: u128, code: u32) {
-        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
-        let mut slot = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TABLE_BITS)) as usize;
-        loop {
-            let entry = self.table[slot];
-            if entry >> INDEX_BITS != self.stamp {
-                self.table[slot] = (self.stamp << INDEX_BITS) | self.len as u32;
-                self.push(key, code);
-                return;
-            }
-            if self.keys[(entry & ((1 << INDEX_BITS) - 1)) as usize] == key {
-                return;
-            }
-            slot = (slot + 1) & (TABLE_SIZE - 1);
-        }
-    }
 }
 
 impl Position {
@@ -369,18 +362,28 @@ impl Position {
         list.origin = *self;
         list.dice = dice;
         list.len = 0;
-        let Some((start, blocked)) = prepare(self) else {
+        let prepared = match list.prepared {
+            Some(prepared) if prepared.position == *self => prepared,
+            _ => {
+                let prepared = prepare(self);
+                list.prepared = Some(prepared);
+                prepared
+            }
+        };
+        let Some((start, blocked)) = prepared.board else {
             return;
         };
         let (high, low) = (dice.high().pips() as u32, dice.low().pips() as u32);
-        if high != low && bear_off_possible(&start) {
-            generate_non_double_hashed(list, &start, blocked, high, low);
-        } else {
-            let (keys, codes) = list.buffers();
-            let mut writer = Writer { keys, codes, n: 0 };
+        let (keys, codes) = list.buffers();
+        list.len = if high == low {
+            let mut writer = Writer::<false> { keys, codes, n: 0 };
             generate_constructive(&mut writer, &start, blocked, high, low);
-            list.len = writer.n;
-        }
+            writer.n
+        } else {
+            let mut writer = Writer::<true> { keys, codes, n: 0 };
+            generate_constructive(&mut writer, &start, blocked, high, low);
+            writer.n
+        };
         if list.len == 0 {
             list.push(start.key(), 0);
         }
@@ -389,21 +392,10 @@ impl Position {
     }
 
     /// The number of legal moves for `dice`: what [`Position::generate_moves`] followed by
-    /// [`MoveList::len`] gives, without storing the moves when it can (perft's last ply).
-    /// `scratch` is needed when a bear-off is possible; its contents are unspecified after.
+    /// [`MoveList::len`] gives, without storing anything (perft's last ply).
     #[inline]
-    pub fn count_moves(&self, dice: Dice, scratch: &mut MoveList) -> usize {
-        let Some((start, blocked)) = prepare(self) else {
-            return 0;
-        };
-        let (high, low) = (dice.high().pips() as u32, dice.low().pips() as u32);
-        if high != low && bear_off_possible(&start) {
-            self.generate_moves(dice, scratch);
-            return scratch.len;
-        }
-        let mut counter = Counter(0);
-        generate_constructive(&mut counter, &start, blocked, high, low);
-        counter.0.max(1)
+    pub fn count_moves(&self, dice: Dice) -> usize {
+        count_prepared(&prepare(self), dice)
     }
 
     /// The legal moves for `dice` in a new list; engines should reuse one with
@@ -415,22 +407,46 @@ impl Position {
     }
 }
 
-/// The scratch board and the opponent's blocked points, or `None` once the game is over.
+/// A position made ready for generation: the scratch board and the opponent's blocked
+/// points, or `None` once the game is over.
+#[derive(Clone, Copy)]
+pub(crate) struct Prepared {
+    position: Position,
+    board: Option<(Scratch, u32)>,
+}
+
 #[inline(always)]
-fn prepare(position: &Position) -> Option<(Scratch, u32)> {
+pub(crate) fn prepare(position: &Position) -> Prepared {
     let mover = position.mover();
     let opponent = position.opponent();
     // R15: a side with no checker left on the board has won.
-    if mover.bits() == 0 || opponent.bits() == 0 {
-        return None;
-    }
-    let start = Scratch {
-        own: mover.bits(),
-        occupied: mover.occupied().bits(),
-        blots: opponent.blots().mirrored().bits(),
-        hits: 0,
+    let board = if mover.bits() == 0 || opponent.bits() == 0 {
+        None
+    } else {
+        let start = Scratch {
+            own: mover.bits(),
+            occupied: mover.occupied().bits(),
+            blots: opponent.blots().mirrored().bits(),
+            hits: 0,
+        };
+        Some((start, opponent.made().mirrored().bits()))
     };
-    Some((start, opponent.made().mirrored().bits()))
+    Prepared {
+        position: *position,
+        board,
+    }
+}
+
+/// [`Position::count_moves`] for a prepared position.
+#[inline]
+pub(crate) fn count_prepared(prepared: &Prepared, dice: Dice) -> usize {
+    let Some((start, blocked)) = prepared.board else {
+        return 0;
+    };
+    let (high, low) = (dice.high().pips() as u32, dice.low().pips() as u32);
+    let mut counter = Counter(0);
+    generate_constructive(&mut counter, &start, blocked, high, low);
+    counter.0.max(1)
 }
 
 /// Where the constructive generators put results: the list's buffers, or a counter.
@@ -443,20 +459,23 @@ trait Sink {
     fn clear(&mut self);
 }
 
-/// Writes into a list's buffers; `n` stays in a register while the loops run.
-struct Writer<'a> {
+/// Writes into a list's buffers; `n` stays in a register while the loops run. Doubles store
+/// no move codes (`CODES = false`): [`MoveList::mv`] derives them from the key.
+struct Writer<'a, const CODES: bool> {
     keys: &'a mut [u128; MAX_PLAYS],
     codes: &'a mut [u32; MAX_PLAYS],
     n: usize,
 }
 
-impl Sink for Writer<'_> {
+impl<const CODES: bool> Sink for Writer<'_, CODES> {
     #[inline(always)]
     fn push(&mut self, key: u128, code: u32) {
         // MAX_PLAYS bounds every list, so this check never fails; being fixed-size arrays,
         // one check covers both stores.
         self.keys[self.n] = key;
-        self.codes[self.n] = code;
+        if CODES {
+            self.codes[self.n] = code;
+        }
         self.n += 1;
     }
 
@@ -493,50 +512,50 @@ impl Sink for Counter {
     }
 }
 
-/// Debug builds: keys are distinct, and a constructive non-double list has exactly the
-/// results of the hashed generator (which tries every order of the dice).
+/// Debug builds: keys are distinct, [`Position::count_moves`] agrees, and a non-double list
+/// has exactly the results of trying both orders of the dice with a hash set.
 #[cfg(debug_assertions)]
 fn debug_check(list: &MoveList, start: &Scratch, blocked: u32) {
     let mut keys = list.keys().to_vec();
     keys.sort_unstable();
     keys.dedup();
+    let (origin, dice) = (list.origin, list.dice);
     assert_eq!(
         keys.len(),
         list.len(),
-        "duplicate results for {:?} {}",
-        list.origin,
-        list.dice
+        "duplicate results for {origin:?} {dice}"
     );
-    // The hashed path is what count_moves itself runs; check the constructive ones.
-    if list.dice.is_double() || !bear_off_possible(start) {
-        let mut scratch = MoveList::new();
-        let counted = list.origin.count_moves(list.dice, &mut scratch);
-        assert_eq!(
-            counted,
-            list.len(),
-            "count_moves for {:?} {}",
-            list.origin,
-            list.dice
-        );
-    }
-    if !list.dice.is_double() {
-        let mut reference = MoveList::new();
-        reference.origin = list.origin;
-        reference.dice = list.dice;
-        let (high, low) = (
-            list.dice.high().pips() as u32,
-            list.dice.low().pips() as u32,
-        );
-        generate_non_double_hashed(&mut reference, start, blocked, high, low);
-        if reference.len == 0 {
-            reference.push(start.key(), 0);
+    assert_eq!(
+        origin.count_moves(dice),
+        list.len(),
+        "count_moves for {origin:?} {dice}"
+    );
+    if !dice.is_double() {
+        let (high, low) = (dice.high().pips() as u32, dice.low().pips() as u32);
+        let mut expected = std::collections::HashSet::new();
+        // R8: both dice whenever possible, in either order (R4).
+        for (first, second) in [(high, low), (low, high)] {
+            for from in bits(start.movable(first, blocked)) {
+                let after = start.step(from, first);
+                for from2 in bits(after.movable(second, blocked)) {
+                    expected.insert(after.key_after(from2, second));
+                }
+            }
         }
-        let mut expected = reference.keys().to_vec();
+        // R9, R10: else the higher die if it moves, else the lower, else a pass.
+        for die in [high, low] {
+            if expected.is_empty() {
+                expected.extend(bits(start.movable(die, blocked)).map(|f| start.key_after(f, die)));
+            }
+        }
+        if expected.is_empty() {
+            expected.insert(start.key());
+        }
+        let mut expected: Vec<u128> = expected.into_iter().collect();
         expected.sort_unstable();
         assert_eq!(
             keys, expected,
-            "constructive != hashed for {:?} {}",
-            list.origin, list.dice
+            "constructive != both orders for {origin:?} {dice}"
         );
     }
 }
@@ -573,6 +592,7 @@ fn generate_constructive<S: Sink>(
         return;
     }
     let found = match (start.own >> (4 * BAR)) & 0xF {
+        0 if bear_off_possible(start) => both_dice_bear_off(sink, start, blocked, high, low),
         0 => both_dice_free(sink, start, blocked, high, low),
         1 => both_dice_one_on_bar(sink, start, blocked, high, low),
         _ => {
@@ -601,7 +621,6 @@ fn both_dice_free<S: Sink>(sink: &mut S, start: &Scratch, blocked: u32, a: u32, 
     let movable_a = occupied & !(blocked << a) & (!0u32 << (a + 1));
     let movable_b = occupied & !(blocked << b) & (!0u32 << (b + 1));
     let hit_from_b = blots << b;
-    let hit_shift_b = 39 - b;
     let mut found = false;
     // Two checkers: x moves a, y moves b.
     for x in bits(movable_a) {
@@ -610,11 +629,7 @@ fn both_dice_free<S: Sink>(sink: &mut S, start: &Scratch, blocked: u32, a: u32, 
         // Not from x - a or onto x (one checker moving twice); from x only if two are there.
         let ys = movable_b & !(1 << xa) & !(1 << (x + b)) & (!(1 << x) | two_or_more);
         found |= ys != 0;
-        sink.push_each(
-            ys,
-            |y| (after_x - step_delta(y, b)) | hit_bit(hit_from_b, y, hit_shift_b),
-            |y| code2(x, y, false),
-        );
+        push_steps(sink, ys, after_x, b, hit_from_b, |y| code2(x, y, false));
     }
     // One checker moves a + b.
     let ab = a + b;
@@ -685,11 +700,9 @@ fn both_dice_one_on_bar<S: Sink>(
         let after = (own - step_delta(bar, bar - entry)) | hit_key(blots & (1 << entry));
         let ys = board & !(blocked << second) & (!0u32 << (second + 1)) & !(1 << entry);
         found |= ys != 0;
-        sink.push_each(
-            ys,
-            |y| (after - step_delta(y, second)) | hit_key(blots & (1 << (y - second))),
-            |y| code2(bar, y, low_first),
-        );
+        push_steps(sink, ys, after, second, blots << second, |y| {
+            code2(bar, y, low_first)
+        });
     }
     // The entering checker moves on with the other die.
     let fin = bar - a - b;
@@ -708,45 +721,112 @@ fn both_dice_one_on_bar<S: Sink>(
 fn one_die<S: Sink>(sink: &mut S, start: &Scratch, blocked: u32, high: u32, low: u32) {
     for (die, flag) in [(high, 0), (low, LOW_FIRST)] {
         let sources = start.movable(die, blocked);
-        sink.push_each(
-            sources,
-            |f| start.key_after(f, die),
-            |f| 1 | flag | (f << 4),
-        );
+        push_steps(sink, sources, start.key(), die, start.blots << die, |f| {
+            1 | flag | (f << 4)
+        });
         if sources != 0 {
             return;
         }
     }
 }
 
-/// Both orders of the dice, repeats dropped by the hash table (used when a bear-off is
-/// possible, where the canonical forms would need many more cases).
-fn generate_non_double_hashed(
-    list: &mut MoveList,
+/// R8 for a non-double when a bear-off is possible (at most one checker outside home, none
+/// on the bar). The canonical forms of the module doc still list every result, but which
+/// single moves are legal now depends on the order (R14: a higher die bears off only the
+/// rearmost checker), so each form is checked in both orders through the general
+/// [`Scratch::movable`], and a bear-off adds one coincidence: two checkers borne off by
+/// `a` and `b` either way round leave the same board. Returns whether any play uses both
+/// dice.
+#[inline(always)]
+fn both_dice_bear_off<S: Sink>(
+    sink: &mut S,
     start: &Scratch,
     blocked: u32,
-    high: u32,
-    low: u32,
-) {
-    list.new_table_round();
-    // R8: both dice whenever possible, in either order (R4).
-    for (first, second, flag) in [(high, low, false), (low, high, true)] {
-        for from in bits(start.movable(first, blocked)) {
-            let after_first = start.step(from, first);
-            for from2 in bits(after_first.movable(second, blocked)) {
-                list.insert(
-                    after_first.key_after(from2, second),
-                    code2(from, from2, flag),
-                );
+    a: u32,
+    b: u32,
+) -> bool {
+    let movable_a = start.movable(a, blocked);
+    let movable_b = start.movable(b, blocked);
+    // b_after_a[x]: the sources that can move b once a checker has moved a from x; and the
+    // other way round.
+    let mut b_after_a = [0u32; 32];
+    let mut a_after_b = [0u32; 32];
+    for x in bits(movable_a) {
+        b_after_a[(x & 31) as usize] = start.step(x, a).movable(b, blocked);
+    }
+    for y in bits(movable_b) {
+        a_after_b[(y & 31) as usize] = start.step(y, b).movable(a, blocked);
+    }
+    let a_then_b =
+        |x: u32, y: u32| movable_a & (1 << x) != 0 && b_after_a[(x & 31) as usize] & (1 << y) != 0;
+    let b_then_a =
+        |x: u32, y: u32| movable_b & (1 << y) != 0 && a_after_b[(y & 31) as usize] & (1 << x) != 0;
+    // x bears off with a and y with b; the same board as y with a and x with b, listed once:
+    // from the pair whose a-checker stands higher.
+    let repeated_bear_off =
+        |x: u32, y: u32| x <= b && y <= b && x < y && (a_then_b(y, x) || b_then_a(y, x));
+    let key = |x: u32, y: u32| {
+        let landing = |p: u32, d: u32| {
+            if p > d {
+                start.blots & (1 << (p - d))
+            } else {
+                0
+            }
+        };
+        (start.own - step_delta(x, a) - step_delta(y, b)) | hit_key(landing(x, a) | landing(y, b))
+    };
+    let mut found = false;
+    // Two checkers, x moving a and y moving b; a second step from the first one's landing
+    // point or onto its starting point is one checker moving twice (below).
+    for x in bits(movable_a) {
+        let landed = if x > a { 1 << (x - a) } else { 0 };
+        let ys = b_after_a[(x & 31) as usize] & !landed & !(1 << (x + b));
+        for y in bits(ys) {
+            if !repeated_bear_off(x, y) {
+                sink.push(key(x, y), code2(x, y, false));
+                found = true;
             }
         }
     }
-    if list.len == 0 {
-        let (keys, codes) = list.buffers();
-        let mut writer = Writer { keys, codes, n: 0 };
-        one_die(&mut writer, start, blocked, high, low);
-        list.len = writer.n;
+    for y in bits(movable_b) {
+        let landed = if y > b { 1 << (y - b) } else { 0 };
+        let xs = a_after_b[(y & 31) as usize] & !landed & !(1 << (y + a));
+        for x in bits(xs) {
+            if !a_then_b(x, y) && !repeated_bear_off(x, y) {
+                sink.push(key(x, y), code2(y, x, true));
+                found = true;
+            }
+        }
     }
+    // One checker moves a + b, through z - a or z - b (and may bear off at the end).
+    for z in bits((movable_a | movable_b) & !0u32 << (b + 1)) {
+        let via_a = z > a && a_then_b(z, z - a);
+        let via_b = b_then_a(z - b, z);
+        if !(via_a || via_b) {
+            continue;
+        }
+        found = true;
+        let end = z.saturating_sub(a + b);
+        let board = if via_a {
+            start.own - step_delta(z, a) - step_delta(z - a, b)
+        } else {
+            start.own - step_delta(z, b) - step_delta(z - b, a)
+        };
+        let hit_end = if end > 0 { start.blots & (1 << end) } else { 0 };
+        let hit_a = if via_a {
+            start.blots & (1 << (z - a))
+        } else {
+            0
+        };
+        let hit_b = start.blots & (1 << (z - b));
+        if via_a {
+            sink.push(board | hit_key(hit_end | hit_a), code2(z, z - a, false));
+        }
+        if via_b && !(via_a && hit_a == 0 && hit_b == 0) {
+            sink.push(board | hit_key(hit_end | hit_b), code2(z, z - b, true));
+        }
+    }
+    found
 }
 
 /// How many checkers stand on points 7..=24.
@@ -845,11 +925,7 @@ fn double_no_bar_no_bear_off<S: Sink>(
                     sink.clear();
                     longest = 4;
                 }
-                sink.push_each(
-                    m4,
-                    |f4| (key3 - steps[(f4 & 31) as usize]) | hit_bit(hit_from, f4, hit_shift),
-                    |f4| c3 | 4 | (f4 << 19),
-                );
+                push_steps(sink, m4, key3, die, hit_from, |f4| c3 | 4 | (f4 << 19));
             }
         }
     }
@@ -901,9 +977,49 @@ fn generate_double<S: Sink>(sink: &mut S, start: &Scratch, blocked: u32, die: u3
                     sink.clear();
                     longest = 4;
                 }
-                sink.push_each(m4, |f4| s3.key_after(f4, die), |f4| c3 | 4 | (f4 << 19));
+                let hit_from = s3.blots << die;
+                push_steps(sink, m4, s3.key(), die, hit_from, |f4| c3 | 4 | (f4 << 19));
             }
         }
+    }
+}
+
+/// `HIT_KEYS[p]`: the key bit recording a hit on point `p` (1..=24).
+static HIT_KEYS: [u128; 32] = {
+    let mut table = [0u128; 32];
+    let mut p = 1;
+    while p <= 24 {
+        table[p] = hit_key(1 << p);
+        p += 1;
+    }
+    table
+};
+
+/// One result per source `f` in `sources`: `base` with one more checker moved `die` pips
+/// from `f`, hitting the blot there when `hit_from` has `f`. Sources that hit nothing (most)
+/// take a subtraction and a store each.
+#[inline(always)]
+fn push_steps<S: Sink>(
+    sink: &mut S,
+    sources: u32,
+    base: u128,
+    die: u32,
+    hit_from: u32,
+    code: impl Fn(u32) -> u32,
+) {
+    let steps = &STEPS[(die & 7) as usize];
+    sink.push_each(
+        sources & !hit_from,
+        |f| base - steps[(f & 31) as usize],
+        &code,
+    );
+    let hitting = sources & hit_from;
+    if hitting != 0 {
+        sink.push_each(
+            hitting,
+            |f| (base - steps[(f & 31) as usize]) | HIT_KEYS[(f.wrapping_sub(die) & 31) as usize],
+            &code,
+        );
     }
 }
 
