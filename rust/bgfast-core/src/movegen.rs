@@ -747,20 +747,38 @@ fn both_dice_bear_off<S: Sink>(
 ) -> bool {
     let movable_a = start.movable(a, blocked);
     let movable_b = start.movable(b, blocked);
+    // Points left empty when one checker leaves them.
+    let singles = start.occupied & !Checkers::from_bits_unchecked(start.own).made().bits();
+    // The sources that can move `second` once a checker has moved `first` from `from`
+    // (Scratch::step then Scratch::movable, on the masks alone: no bar here).
+    let movable_after = |from: u32, first: u32, second: u32| {
+        let mut occupied = start.occupied & !(singles & (1 << from));
+        if from > first {
+            occupied |= 1 << (from - first);
+        }
+        let mut movable = occupied & !(blocked << second) & (!0u32 << (second + 1));
+        if occupied & !HOME_BITS == 0 && occupied != 0 {
+            movable |= occupied & (1 << second);
+            let highest = 31 - occupied.leading_zeros();
+            if highest < second {
+                movable |= 1 << highest;
+            }
+        }
+        movable
+    };
     // b_after_a[x]: the sources that can move b once a checker has moved a from x; and the
-    // other way round.
-    let mut b_after_a = [0u32; 32];
-    let mut a_after_b = [0u32; 32];
+    // other way round. Sources are home points or the one point outside, which gets slot 7.
+    let slot = |p: u32| p.min(7) as usize;
+    let mut b_after_a = [0u32; 8];
+    let mut a_after_b = [0u32; 8];
     for x in bits(movable_a) {
-        b_after_a[(x & 31) as usize] = start.step(x, a).movable(b, blocked);
+        b_after_a[slot(x)] = movable_after(x, a, b);
     }
     for y in bits(movable_b) {
-        a_after_b[(y & 31) as usize] = start.step(y, b).movable(a, blocked);
+        a_after_b[slot(y)] = movable_after(y, b, a);
     }
-    let a_then_b =
-        |x: u32, y: u32| movable_a & (1 << x) != 0 && b_after_a[(x & 31) as usize] & (1 << y) != 0;
-    let b_then_a =
-        |x: u32, y: u32| movable_b & (1 << y) != 0 && a_after_b[(y & 31) as usize] & (1 << x) != 0;
+    let a_then_b = |x: u32, y: u32| movable_a & (1 << x) != 0 && b_after_a[slot(x)] & (1 << y) != 0;
+    let b_then_a = |x: u32, y: u32| movable_b & (1 << y) != 0 && a_after_b[slot(y)] & (1 << x) != 0;
     // x bears off with a and y with b; the same board as y with a and x with b, listed once:
     // from the pair whose a-checker stands higher.
     let repeated_bear_off =
@@ -780,7 +798,7 @@ fn both_dice_bear_off<S: Sink>(
     // point or onto its starting point is one checker moving twice (below).
     for x in bits(movable_a) {
         let landed = if x > a { 1 << (x - a) } else { 0 };
-        let ys = b_after_a[(x & 31) as usize] & !landed & !(1 << (x + b));
+        let ys = b_after_a[slot(x)] & !landed & !(1 << (x + b));
         for y in bits(ys) {
             if !repeated_bear_off(x, y) {
                 sink.push(key(x, y), code2(x, y, false));
@@ -790,7 +808,7 @@ fn both_dice_bear_off<S: Sink>(
     }
     for y in bits(movable_b) {
         let landed = if y > b { 1 << (y - b) } else { 0 };
-        let xs = a_after_b[(y & 31) as usize] & !landed & !(1 << (y + a));
+        let xs = a_after_b[slot(y)] & !landed & !(1 << (y + a));
         for x in bits(xs) {
             if !a_then_b(x, y) && !repeated_bear_off(x, y) {
                 sink.push(key(x, y), code2(y, x, true));
