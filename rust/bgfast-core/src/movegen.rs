@@ -160,8 +160,8 @@ impl Scratch {
         next
     }
 
-    /// The key after one more legal step, without building the scratch board.
-    #[inline(always)]
+    /// The key after one more legal step, without building the scratch board (debug checks).
+    #[cfg(debug_assertions)]
     fn key_after(&self, from: u32, die: u32) -> u128 {
         let to = from.saturating_sub(die);
         (self.own - step_delta(from, die)) | hit_key(self.hits | (self.blots & (1 << to)))
@@ -925,8 +925,8 @@ fn double_no_bar_no_bear_off<S: Sink>(
                 sink.clear();
                 longest = 3;
             }
-            for f3 in bits(m3) {
-                let key3 = (key2 - steps[(f3 & 31) as usize]) | hit_bit(hit_from, f3, hit_shift);
+            // The third step from each source, those that hit nothing first (no hit bit).
+            let mut third = |f3: u32, key3: u128| {
                 let mut occ3 = occ2 | (1 << (f3 - die));
                 if key3 & NIBBLES[(f3 & 31) as usize] == 0 {
                     occ3 &= !(1 << f3);
@@ -937,13 +937,22 @@ fn double_no_bar_no_bear_off<S: Sink>(
                     if longest == 3 {
                         sink.push(key3, c3 | 3);
                     }
-                    continue;
+                    return;
                 }
                 if longest < 4 {
                     sink.clear();
                     longest = 4;
                 }
                 push_steps(sink, m4, key3, die, hit_from, |f4| c3 | 4 | (f4 << 19));
+            };
+            for f3 in bits(m3 & !hit_from) {
+                third(f3, key2 - steps[(f3 & 31) as usize]);
+            }
+            for f3 in bits(m3 & hit_from) {
+                third(
+                    f3,
+                    (key2 - steps[(f3 & 31) as usize]) | HIT_KEYS[((f3 - die) & 31) as usize],
+                );
             }
         }
     }
