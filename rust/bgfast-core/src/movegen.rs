@@ -4,33 +4,38 @@
 //! occupied points, and the opponent's blocked points and blots as masks. Blocked points
 //! cannot change during a turn (only blots can be hit), so the checkers a die can move are a
 //! few mask operations. Results are keyed by 128 bits (the mover's packed checkers and the
-//! blots hit), which identifies the resulting position exactly; each result also keeps a
-//! 32-bit code of its source points, from which [`MoveList::mv`] rebuilds the steps.
+//! blots hit), which identifies the resulting position exactly. No hash table is needed:
+//! every result is built once, in a canonical form.
 //!
 //! **Doubles** are enumerated with non-increasing source points only, as four nested loops:
 //! every play of a double can be reordered that way and stay legal (moving a rearmost
 //! checker first never blocks another, and bearing off only needs the points above to be
 //! empty), and two different multisets of sources never reach the same position, so doubles
-//! need no deduplication.
+//! need no deduplication. Their moves are not stored: the sources follow from the key (see
+//! [`MoveList::mv`]).
 //!
-//! **Non-doubles** `a > b` are built directly in a canonical form whenever no checker can be
-//! borne off this turn (a checker on the bar, or at least two outside the home board). A play
-//! of both dice then changes the board in exactly one of two ways:
-//! - *two checkers*: one from `x` to `x - a`, one from `y` to `y - b`, with `y != x - a` and
-//!   `x != y - b` (else one checker really made both moves). Without a checker on the bar
-//!   both single moves are legal from the start in either order, so each pair `(x, y)` with
-//!   `x` able to move `a` and `y` able to move `b` (two checkers there if `x == y`) is one
-//!   result, and distinct pairs give distinct boards (the removed and added points differ).
-//!   With one checker on the bar, that checker is `x` or `y` (it enters first).
-//! - *one checker* from `z` to `z - a - b`, through `z - a` or `z - b`: one result per open
-//!   intermediate point, except that both routes give the same result when neither
+//! **Non-doubles** `a > b`: a play of both dice changes the board in exactly one of two ways:
+//! - *two checkers*: one from `x` by `a`, one from `y` by `b`, with `y != x - a` and
+//!   `x != y - b` (else one checker really made both moves). The removed points `{x, y}` and
+//!   the landing points tell the pair apart, so each legal pair `(x, y)` (two checkers there
+//!   if `x == y`) is one result. Without a checker on the bar and without a bear-off both
+//!   single moves are legal from the start in either order; with one checker on the bar,
+//!   that checker is `x` or `y` and enters first.
+//! - *one checker* from `z` to `z - a - b` (or off), through `z - a` or `z - b`: one result
+//!   per legal route, except that both routes give the same result when neither
 //!   intermediate point holds a blot (nothing is hit on the way).
 //!
 //! Every sequence of two steps maps to one of these forms (a second step from the first
 //! step's landing point, or onto its starting point, is one checker moving twice), so the
-//! forms list each result exactly once. When a bear-off is possible the two dice orders are
-//! tried and repeats dropped by a small stamped hash table that stays in L1. Debug builds
-//! check every constructive non-double list against that hashed generator.
+//! forms list each result exactly once. When a bear-off is possible this turn (at most one
+//! checker outside home), single moves depend on the order (R14: a higher die bears off
+//! only the rearmost checker), so each pair is checked in both orders, and bear-offs add one
+//! coincidence: two checkers borne off by `a` and `b` either way round leave the same board;
+//! that result is listed once. Debug builds check every non-double list against a hash set
+//! of both dice orders, and the tests compare everything with a brute-force reference.
+//!
+//! [`MoveList`] remembers the prepared board of its last position, so the 21 rolls of one
+//! position (an engine's 1-ply look-ahead, perft) prepare it once.
 
 use crate::checkers::{Checkers, BAR};
 use crate::dice::Dice;
@@ -42,6 +47,11 @@ use crate::position::Position;
 /// source points with repeats, C(18, 4). Distinct results can never exceed it, so a
 /// [`MoveList`] never grows past its first allocation.
 pub const MAX_PLAYS: usize = 3060;
+
+/// The buffers' length: a power of two above [`MAX_PLAYS`], so that writes index with a mask
+/// instead of a bounds check (the mask never changes an index: lists stay within MAX_PLAYS).
+const BUFFER: usize = 4096;
+const _: () = assert!(MAX_PLAYS <= BUFFER && BUFFER.is_power_of_two());
 
 const BAR_BIT: u32 = 1 << BAR;
 /// Points 1..=6.
@@ -218,8 +228,8 @@ impl MoveList {
             origin: Position::START,
             dice: Dice::ALL_21[0],
             len: 0,
-            keys: vec![0; MAX_PLAYS].into_boxed_slice(),
-            codes: vec![0; MAX_PLAYS].into_boxed_slice(),
+            keys: vec![0; BUFFER].into_boxed_slice(),
+            codes: vec![0; BUFFER].into_boxed_slice(),
             prepared: None,
         }
     }
@@ -341,13 +351,11 @@ impl MoveList {
 
     /// The key and code arrays with their fixed length, so one bounds check covers both.
     #[inline(always)]
-    fn buffers(&mut self) -> (&mut [u128; MAX_PLAYS], &mut [u32; MAX_PLAYS]) {
-        let keys = (&mut self.keys[..MAX_PLAYS])
+    fn buffers(&mut self) -> (&mut [u128; BUFFER], &mut [u32; BUFFER]) {
+        let keys = (&mut self.keys[..BUFFER]).try_into().expect("BUFFER keys");
+        let codes = (&mut self.codes[..BUFFER])
             .try_into()
-            .expect("MAX_PLAYS keys");
-        let codes = (&mut self.codes[..MAX_PLAYS])
-            .try_into()
-            .expect("MAX_PLAYS codes");
+            .expect("BUFFER codes");
         (keys, codes)
     }
 }
@@ -462,19 +470,22 @@ trait Sink {
 /// Writes into a list's buffers; `n` stays in a register while the loops run. Doubles store
 /// no move codes (`CODES = false`): [`MoveList::mv`] derives them from the key.
 struct Writer<'a, const CODES: bool> {
-    keys: &'a mut [u128; MAX_PLAYS],
-    codes: &'a mut [u32; MAX_PLAYS],
+    keys: &'a mut [u128; BUFFER],
+    codes: &'a mut [u32; BUFFER],
     n: usize,
 }
 
 impl<const CODES: bool> Sink for Writer<'_, CODES> {
     #[inline(always)]
     fn push(&mut self, key: u128, code: u32) {
-        // MAX_PLAYS bounds every list, so this check never fails; being fixed-size arrays,
-        // one check covers both stores.
-        self.keys[self.n] = key;
+        // MAX_PLAYS < BUFFER bounds every list (longer plays of a double clear the shorter
+        // ones before they could pile up), so the mask never wraps; it only lets the compiler
+        // drop the bounds checks.
+        debug_assert!(self.n < MAX_PLAYS);
+        let i = self.n & (BUFFER - 1);
+        self.keys[i] = key;
         if CODES {
-            self.codes[self.n] = code;
+            self.codes[i] = code;
         }
         self.n += 1;
     }
@@ -584,10 +595,12 @@ fn generate_constructive<S: Sink>(
     low: u32,
 ) {
     if high == low {
-        if start.occupied & BAR_BIT == 0 && outside_home(start.own) >= 4 {
-            double_no_bar_no_bear_off(sink, start.own, start.occupied, start.blots, blocked, high);
-        } else {
+        if outside_home(start.own) < 4 {
             generate_double(sink, start, blocked, high);
+        } else if start.occupied & BAR_BIT == 0 {
+            double_no_bear_off::<S, false>(sink, start, blocked, high);
+        } else {
+            double_no_bear_off::<S, true>(sink, start, blocked, high);
         }
         return;
     }
@@ -847,11 +860,10 @@ fn both_dice_bear_off<S: Sink>(
     found
 }
 
-/// How many checkers stand on points 7..=24.
+/// How many checkers stand outside the home board: on points 7..=24 or the bar.
 #[inline(always)]
 fn outside_home(own: u128) -> u8 {
     Checkers::from_bits_unchecked((own >> 28) << 28).on_board()
-        - Checkers::from_bits_unchecked(own).bar()
 }
 
 /// Sources no higher than `point` (doubles take non-increasing sources).
@@ -867,19 +879,26 @@ fn hit_bit(hit_from: u32, from: u32, shift: u32) -> u128 {
     (((hit_from & (1 << from)) as u64) << shift) as u128 * (1u128 << 64)
 }
 
-/// Doubles with no checker on the bar and at least four outside the home board, so that no
+/// Doubles with at least four checkers outside the home board (the bar counts), so that no
 /// checker can be borne off this turn (each step brings at most one home): the common case,
-/// where a source only needs a checker and an open landing point. Same enumeration as
-/// [`generate_double`].
+/// where a source only needs a checker and an open landing point, and with `BAR_RULE` to be
+/// the bar while a checker is there (R12). Same enumeration as [`generate_double`].
 #[inline(always)]
-fn double_no_bar_no_bear_off<S: Sink>(
+fn double_no_bear_off<S: Sink, const BAR_RULE: bool>(
     sink: &mut S,
-    own: u128,
-    occupied: u32,
-    blots: u32,
+    start: &Scratch,
     blocked: u32,
     die: u32,
 ) {
+    let (own, occupied, blots) = (start.own, start.occupied, start.blots);
+    // R12: while a checker is on the bar, only the bar is a source.
+    let sources = |movable: u32, occupied: u32| {
+        if BAR_RULE && occupied & BAR_BIT != 0 {
+            movable & BAR_BIT
+        } else {
+            movable
+        }
+    };
     let steps = &STEPS[(die & 7) as usize];
     // Sources whose landing point is open (and on the board).
     let open = !(blocked << die) & (!0u32 << (die + 1));
@@ -889,14 +908,14 @@ fn double_no_bar_no_bear_off<S: Sink>(
     let hit_from = blots << die;
     let hit_shift = 39 - die;
     let mut longest = 1;
-    for f1 in bits(occupied & open) {
+    for f1 in bits(sources(occupied & open, occupied)) {
         let key1 = (own - steps[(f1 & 31) as usize]) | hit_bit(hit_from, f1, hit_shift);
         let mut occ1 = occupied | (1 << (f1 - die));
         if key1 & NIBBLES[(f1 & 31) as usize] == 0 {
             occ1 &= !(1 << f1);
         }
         let c1 = f1 << 4;
-        let m2 = occ1 & open & up_to(f1);
+        let m2 = sources(occ1 & open & up_to(f1), occ1);
         if m2 == 0 {
             if longest == 1 {
                 sink.push(key1, c1 | 1);
@@ -914,7 +933,7 @@ fn double_no_bar_no_bear_off<S: Sink>(
                 occ2 &= !(1 << f2);
             }
             let c2 = c1 | (f2 << 9);
-            let m3 = occ2 & open & up_to(f2);
+            let m3 = sources(occ2 & open & up_to(f2), occ2);
             if m3 == 0 {
                 if longest == 2 {
                     sink.push(key2, c2 | 2);
@@ -932,7 +951,7 @@ fn double_no_bar_no_bear_off<S: Sink>(
                     occ3 &= !(1 << f3);
                 }
                 let c3 = c2 | (f3 << 14);
-                let m4 = occ3 & open & up_to(f3);
+                let m4 = sources(occ3 & open & up_to(f3), occ3);
                 if m4 == 0 {
                     if longest == 3 {
                         sink.push(key3, c3 | 3);
