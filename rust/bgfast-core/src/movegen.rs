@@ -378,18 +378,19 @@ impl Position {
                 prepared
             }
         };
-        let Some((start, blocked)) = prepared.board else {
+        let Some(board) = prepared.board else {
             return;
         };
+        let (start, blocked) = (board.start, board.blocked);
         let (high, low) = (dice.high().pips() as u32, dice.low().pips() as u32);
         let (keys, codes) = list.buffers();
         list.len = if high == low {
             let mut writer = Writer::<false> { keys, codes, n: 0 };
-            generate_constructive(&mut writer, &start, blocked, high, low);
+            generate_constructive(&mut writer, &board, high, low);
             writer.n
         } else {
             let mut writer = Writer::<true> { keys, codes, n: 0 };
-            generate_constructive(&mut writer, &start, blocked, high, low);
+            generate_constructive(&mut writer, &board, high, low);
             writer.n
         };
         if list.len == 0 {
@@ -415,12 +416,24 @@ impl Position {
     }
 }
 
-/// A position made ready for generation: the scratch board and the opponent's blocked
-/// points, or `None` once the game is over.
+/// What generation needs of a position that is still being played, computed once per
+/// position: the scratch board, the opponent's blocked points (in the mover's numbering),
+/// the mover's points with two or more checkers, how many checkers are outside home (the bar
+/// counts), and whether a non-double may bear off.
+#[derive(Clone, Copy)]
+struct Board {
+    start: Scratch,
+    blocked: u32,
+    multi: u32,
+    outside: u8,
+    bear_off: bool,
+}
+
+/// A position made ready for generation: its [`Board`], or `None` once the game is over.
 #[derive(Clone, Copy)]
 pub(crate) struct Prepared {
     position: Position,
-    board: Option<(Scratch, u32)>,
+    board: Option<Board>,
 }
 
 #[inline(always)]
@@ -437,7 +450,13 @@ pub(crate) fn prepare(position: &Position) -> Prepared {
             blots: opponent.blots().mirrored().bits(),
             hits: 0,
         };
-        Some((start, opponent.made().mirrored().bits()))
+        Some(Board {
+            start,
+            blocked: opponent.made().mirrored().bits(),
+            multi: mover.made().bits(),
+            outside: outside_home(start.own),
+            bear_off: bear_off_possible(&start),
+        })
     };
     Prepared {
         position: *position,
@@ -448,12 +467,12 @@ pub(crate) fn prepare(position: &Position) -> Prepared {
 /// [`Position::count_moves`] for a prepared position.
 #[inline]
 pub(crate) fn count_prepared(prepared: &Prepared, dice: Dice) -> usize {
-    let Some((start, blocked)) = prepared.board else {
+    let Some(board) = prepared.board else {
         return 0;
     };
     let (high, low) = (dice.high().pips() as u32, dice.low().pips() as u32);
     let mut counter = Counter(0);
-    generate_constructive(&mut counter, &start, blocked, high, low);
+    generate_constructive(&mut counter, &board, high, low);
     counter.0.max(1)
 }
 
@@ -587,15 +606,10 @@ fn bear_off_possible(start: &Scratch) -> bool {
 
 /// Every roll except a non-double that may bear off: no deduplication needed.
 #[inline(always)]
-fn generate_constructive<S: Sink>(
-    sink: &mut S,
-    start: &Scratch,
-    blocked: u32,
-    high: u32,
-    low: u32,
-) {
+fn generate_constructive<S: Sink>(sink: &mut S, board: &Board, high: u32, low: u32) {
+    let (start, blocked) = (&board.start, board.blocked);
     if high == low {
-        if outside_home(start.own) < 4 {
+        if board.outside < 4 {
             generate_double(sink, start, blocked, high);
         } else if start.occupied & BAR_BIT == 0 {
             double_no_bear_off::<S, false>(sink, start, blocked, high);
@@ -605,8 +619,8 @@ fn generate_constructive<S: Sink>(
         return;
     }
     let found = match (start.own >> (4 * BAR)) & 0xF {
-        0 if bear_off_possible(start) => both_dice_bear_off(sink, start, blocked, high, low),
-        0 => both_dice_free(sink, start, blocked, high, low),
+        0 if board.bear_off => both_dice_bear_off(sink, start, blocked, high, low),
+        0 => both_dice_free(sink, start, blocked, board.multi, high, low),
         1 => both_dice_one_on_bar(sink, start, blocked, high, low),
         _ => {
             // R12: two or more on the bar: both dice can only enter.
@@ -628,9 +642,15 @@ fn generate_constructive<S: Sink>(
 /// R8 with no checker on the bar and no bear-off: the canonical forms of the module doc.
 /// Returns whether any play uses both dice.
 #[inline(always)]
-fn both_dice_free<S: Sink>(sink: &mut S, start: &Scratch, blocked: u32, a: u32, b: u32) -> bool {
+fn both_dice_free<S: Sink>(
+    sink: &mut S,
+    start: &Scratch,
+    blocked: u32,
+    two_or_more: u32,
+    a: u32,
+    b: u32,
+) -> bool {
     let (own, occupied, blots) = (start.own, start.occupied, start.blots);
-    let two_or_more = Checkers::from_bits_unchecked(own).made().bits();
     let movable_a = occupied & !(blocked << a) & (!0u32 << (a + 1));
     let movable_b = occupied & !(blocked << b) & (!0u32 << (b + 1));
     let hit_from_b = blots << b;
