@@ -609,12 +609,12 @@ fn bear_off_possible(start: &Scratch) -> bool {
 fn generate_constructive<S: Sink>(sink: &mut S, board: &Board, high: u32, low: u32) {
     let (start, blocked) = (&board.start, board.blocked);
     if high == low {
-        if board.outside < 4 {
-            generate_double(sink, start, blocked, high);
-        } else if start.occupied & BAR_BIT == 0 {
-            double_no_bear_off::<S, false>(sink, start, blocked, high);
-        } else {
-            double_no_bear_off::<S, true>(sink, start, blocked, high);
+        let on_bar = start.occupied & BAR_BIT != 0;
+        match (board.outside >= 4, on_bar) {
+            (true, false) => double_on_masks::<S, false, false>(sink, start, blocked, high),
+            (true, true) => double_on_masks::<S, true, false>(sink, start, blocked, high),
+            (false, false) => double_on_masks::<S, false, true>(sink, start, blocked, high),
+            (false, true) => generate_double(sink, start, blocked, high),
         }
         return;
     }
@@ -899,43 +899,61 @@ fn hit_bit(hit_from: u32, from: u32, shift: u32) -> u128 {
     (((hit_from & (1 << from)) as u64) << shift) as u128 * (1u128 << 64)
 }
 
-/// Doubles with at least four checkers outside the home board (the bar counts), so that no
-/// checker can be borne off this turn (each step brings at most one home): the common case,
-/// where a source only needs a checker and an open landing point, and with `BAR_RULE` to be
-/// the bar while a checker is there (R12). Same enumeration as [`generate_double`].
+/// Doubles on masks alone, the same enumeration as [`generate_double`]. Without `BEAR_OFF`
+/// at least four checkers are outside the home board (the bar counts), so that none can be
+/// borne off this turn (each step brings at most one home) and a source only needs a checker
+/// and an open landing point: the common case. `BAR_RULE` makes the bar the only source while
+/// a checker is there (R12); `BEAR_OFF` adds R13 and R14 (never with a checker on the bar).
 #[inline(always)]
-fn double_no_bear_off<S: Sink, const BAR_RULE: bool>(
+fn double_on_masks<S: Sink, const BAR_RULE: bool, const BEAR_OFF: bool>(
     sink: &mut S,
     start: &Scratch,
     blocked: u32,
     die: u32,
 ) {
     let (own, occupied, blots) = (start.own, start.occupied, start.blots);
-    // R12: while a checker is on the bar, only the bar is a source.
-    let sources = |movable: u32, occupied: u32| {
-        if BAR_RULE && occupied & BAR_BIT != 0 {
-            movable & BAR_BIT
-        } else {
-            movable
-        }
-    };
     let steps = &STEPS[(die & 7) as usize];
     // Sources whose landing point is open (and on the board).
     let open = !(blocked << die) & (!0u32 << (die + 1));
+    // The sources at a step, no higher than `limit` (the previous step's source); R12:
+    // while a checker is on the bar, only the bar.
+    let sources = |occupied: u32, limit: u32| {
+        let mut movable = occupied & open & limit;
+        if BAR_RULE && occupied & BAR_BIT != 0 {
+            movable &= BAR_BIT;
+        }
+        // R13, R14 as in Scratch::movable.
+        if BEAR_OFF && occupied & !HOME_BITS == 0 && occupied != 0 {
+            movable |= occupied & (1 << die) & limit;
+            let highest = 31 - occupied.leading_zeros();
+            if highest < die {
+                movable |= (1 << highest) & limit;
+            }
+        }
+        movable
+    };
+    // The landing point's bit; bearing off lands on bit 0, which no mask keeps.
+    let landing = |from: u32| {
+        if BEAR_OFF {
+            (1u32 << from.saturating_sub(die)) & !1
+        } else {
+            1 << (from - die)
+        }
+    };
     // Sources whose landing point holds a blot, and the shift from such a source's bit to
     // the key bit of the hit: key bit 103 + p (bit 39 + p of the high word) records a hit on
     // point p = source - die.
     let hit_from = blots << die;
     let hit_shift = 39 - die;
     let mut longest = 1;
-    for f1 in bits(sources(occupied & open, occupied)) {
+    for f1 in bits(sources(occupied, !0)) {
         let key1 = (own - steps[(f1 & 31) as usize]) | hit_bit(hit_from, f1, hit_shift);
-        let mut occ1 = occupied | (1 << (f1 - die));
+        let mut occ1 = occupied | landing(f1);
         if key1 & NIBBLES[(f1 & 31) as usize] == 0 {
             occ1 &= !(1 << f1);
         }
         let c1 = f1 << 4;
-        let m2 = sources(occ1 & open & up_to(f1), occ1);
+        let m2 = sources(occ1, up_to(f1));
         if m2 == 0 {
             if longest == 1 {
                 sink.push(key1, c1 | 1);
@@ -948,12 +966,12 @@ fn double_no_bear_off<S: Sink, const BAR_RULE: bool>(
         }
         for f2 in bits(m2) {
             let key2 = (key1 - steps[(f2 & 31) as usize]) | hit_bit(hit_from, f2, hit_shift);
-            let mut occ2 = occ1 | (1 << (f2 - die));
+            let mut occ2 = occ1 | landing(f2);
             if key2 & NIBBLES[(f2 & 31) as usize] == 0 {
                 occ2 &= !(1 << f2);
             }
             let c2 = c1 | (f2 << 9);
-            let m3 = sources(occ2 & open & up_to(f2), occ2);
+            let m3 = sources(occ2, up_to(f2));
             if m3 == 0 {
                 if longest == 2 {
                     sink.push(key2, c2 | 2);
@@ -966,12 +984,12 @@ fn double_no_bear_off<S: Sink, const BAR_RULE: bool>(
             }
             // The third step from each source, those that hit nothing first (no hit bit).
             let mut third = |f3: u32, key3: u128| {
-                let mut occ3 = occ2 | (1 << (f3 - die));
+                let mut occ3 = occ2 | landing(f3);
                 if key3 & NIBBLES[(f3 & 31) as usize] == 0 {
                     occ3 &= !(1 << f3);
                 }
                 let c3 = c2 | (f3 << 14);
-                let m4 = sources(occ3 & open & up_to(f3), occ3);
+                let m4 = sources(occ3, up_to(f3));
                 if m4 == 0 {
                     if longest == 3 {
                         sink.push(key3, c3 | 3);
