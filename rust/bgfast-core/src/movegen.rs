@@ -185,8 +185,8 @@ pub struct MoveList {
     origin: Position,
     dice: Dice,
     len: usize,
-    keys: Box<[u128]>,
-    codes: Box<[u32]>,
+    keys: Box<[u128; BUFFER]>,
+    codes: Box<[u32; BUFFER]>,
     /// The scratch board of `origin`, kept for the next call: engines and perft generate
     /// all 21 rolls of one position in a row. `None` until the first call.
     prepared: Option<Prepared>,
@@ -228,8 +228,15 @@ impl MoveList {
             origin: Position::START,
             dice: Dice::ALL_21[0],
             len: 0,
-            keys: vec![0; BUFFER].into_boxed_slice(),
-            codes: vec![0; BUFFER].into_boxed_slice(),
+            // Through a Vec, so that the arrays are never built on the stack.
+            keys: vec![0; BUFFER]
+                .into_boxed_slice()
+                .try_into()
+                .expect("BUFFER keys"),
+            codes: vec![0; BUFFER]
+                .into_boxed_slice()
+                .try_into()
+                .expect("BUFFER codes"),
             prepared: None,
         }
     }
@@ -349,14 +356,10 @@ impl MoveList {
         self.len = i + 1;
     }
 
-    /// The key and code arrays with their fixed length, so one bounds check covers both.
+    /// The key and code arrays, fixed-length so that masked indices need no bounds check.
     #[inline(always)]
     fn buffers(&mut self) -> (&mut [u128; BUFFER], &mut [u32; BUFFER]) {
-        let keys = (&mut self.keys[..BUFFER]).try_into().expect("BUFFER keys");
-        let codes = (&mut self.codes[..BUFFER])
-            .try_into()
-            .expect("BUFFER codes");
-        (keys, codes)
+        (&mut self.keys, &mut self.codes)
     }
 }
 
