@@ -33,6 +33,8 @@ mod position;
 
 pub use checkers::{Checkers, BAR, CHECKERS};
 pub use dice::{Dice, Die};
+#[doc(hidden)]
+pub use movegen::force_baseline_isa;
 pub use movegen::{MoveList, MAX_PLAYS};
 pub use mv::{Move, Step, OFF};
 pub use outcome::{Outcome, Side, WinKind};

@@ -370,37 +370,13 @@ impl Position {
     /// with no legal play gives one result, the pass (R10). A finished game gives none.
     #[inline]
     pub fn generate_moves(&self, dice: Dice, list: &mut MoveList) {
-        list.origin = *self;
-        list.dice = dice;
-        list.len = 0;
-        let prepared = match list.prepared {
-            Some(prepared) if prepared.position == *self => prepared,
-            _ => {
-                let prepared = prepare(self);
-                list.prepared = Some(prepared);
-                prepared
-            }
-        };
-        let Some(board) = prepared.board else {
+        #[cfg(target_arch = "x86_64")]
+        if fast_isa() {
+            // SAFETY: fast_isa() detected every feature generate_fast_isa is compiled for.
+            unsafe { generate_fast_isa(self, dice, list) };
             return;
-        };
-        let (start, blocked) = (board.start, board.blocked);
-        let (high, low) = (dice.high().pips() as u32, dice.low().pips() as u32);
-        let (keys, codes) = list.buffers();
-        list.len = if high == low {
-            let mut writer = Writer::<false> { keys, codes, n: 0 };
-            generate_constructive(&mut writer, &board, high, low);
-            writer.n
-        } else {
-            let mut writer = Writer::<true> { keys, codes, n: 0 };
-            generate_constructive(&mut writer, &board, high, low);
-            writer.n
-        };
-        if list.len == 0 {
-            list.push(start.key(), 0);
         }
-        #[cfg(debug_assertions)]
-        debug_check(list, &start, blocked);
+        generate(self, dice, list);
     }
 
     /// The number of legal moves for `dice`: what [`Position::generate_moves`] followed by
@@ -474,9 +450,141 @@ pub(crate) fn count_prepared(prepared: &Prepared, dice: Dice) -> usize {
         return 0;
     };
     let (high, low) = (dice.high().pips() as u32, dice.low().pips() as u32);
+    count_dispatch(&board, high, low).max(1)
+}
+
+/// [`Position::generate_moves`], inlined into each instruction-set build.
+#[inline(always)]
+fn generate(position: &Position, dice: Dice, list: &mut MoveList) {
+    list.origin = *position;
+    list.dice = dice;
+    list.len = 0;
+    let prepared = match list.prepared {
+        Some(prepared) if prepared.position == *position => prepared,
+        _ => {
+            let prepared = prepare(position);
+            list.prepared = Some(prepared);
+            prepared
+        }
+    };
+    let Some(board) = prepared.board else {
+        return;
+    };
+    let (start, blocked) = (board.start, board.blocked);
+    let (high, low) = (dice.high().pips() as u32, dice.low().pips() as u32);
+    let (keys, codes) = list.buffers();
+    list.len = write_all(keys, codes, &board, high, low);
+    if list.len == 0 {
+        list.push(start.key(), 0);
+    }
+    #[cfg(debug_assertions)]
+    debug_check(list, &start, blocked);
+}
+
+/// Writes the results of a roll into the buffers; returns how many.
+#[inline(always)]
+fn write_all(
+    keys: &mut [u128; BUFFER],
+    codes: &mut [u32; BUFFER],
+    board: &Board,
+    high: u32,
+    low: u32,
+) -> usize {
+    if high == low {
+        let mut writer = Writer::<false> { keys, codes, n: 0 };
+        generate_constructive(&mut writer, board, high, low);
+        writer.n
+    } else {
+        let mut writer = Writer::<true> { keys, codes, n: 0 };
+        generate_constructive(&mut writer, board, high, low);
+        writer.n
+    }
+}
+
+/// Counts the results of a roll.
+#[inline(always)]
+fn count_all(board: &Board, high: u32, low: u32) -> usize {
     let mut counter = Counter(0);
-    generate_constructive(&mut counter, &board, high, low);
-    counter.0.max(1)
+    generate_constructive(&mut counter, board, high, low);
+    counter.0
+}
+
+// The generator is all inlined code, so it can be compiled twice: for the x86-64 baseline,
+// and for CPUs with BMI1/BMI2/LZCNT/POPCNT (most x86-64 CPUs since 2013-2015), where
+// variable shifts, leading zeros and bit counts are single instructions (about 8% faster).
+// The choice is made at run time, once.
+
+/// [`generate`] compiled for x86-64-v3 CPUs (AVX2, BMI1, BMI2, LZCNT, POPCNT, ...).
+///
+/// # Safety
+/// The CPU must have those features ([`fast_isa`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,avx2,bmi1,bmi2,fma,lzcnt,movbe,popcnt,sse3,sse4.1,sse4.2,ssse3")]
+unsafe fn generate_fast_isa(position: &Position, dice: Dice, list: &mut MoveList) {
+    generate(position, dice, list)
+}
+
+/// [`count_all`] compiled for x86-64-v3 CPUs, like [`generate_fast_isa`].
+///
+/// # Safety
+/// The CPU must have those features ([`fast_isa`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,avx2,bmi1,bmi2,fma,lzcnt,movbe,popcnt,sse3,sse4.1,sse4.2,ssse3")]
+unsafe fn count_all_fast_isa(board: &Board, high: u32, low: u32) -> usize {
+    count_all(board, high, low)
+}
+
+/// 0: not checked yet, 1: baseline only, 2: BMI1, BMI2, LZCNT and POPCNT available.
+#[cfg(target_arch = "x86_64")]
+static FAST_ISA: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+
+/// Whether the CPU has BMI1, BMI2, LZCNT and POPCNT (checked once).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn fast_isa() -> bool {
+    use core::sync::atomic::Ordering::Relaxed;
+    match FAST_ISA.load(Relaxed) {
+        0 => {
+            let has = std::is_x86_feature_detected!("avx")
+                && std::is_x86_feature_detected!("avx2")
+                && std::is_x86_feature_detected!("bmi1")
+                && std::is_x86_feature_detected!("bmi2")
+                && std::is_x86_feature_detected!("fma")
+                && std::is_x86_feature_detected!("lzcnt")
+                && std::is_x86_feature_detected!("movbe")
+                && std::is_x86_feature_detected!("popcnt")
+                && std::is_x86_feature_detected!("sse3")
+                && std::is_x86_feature_detected!("sse4.1")
+                && std::is_x86_feature_detected!("sse4.2")
+                && std::is_x86_feature_detected!("ssse3");
+            FAST_ISA.store(if has { 2 } else { 1 }, Relaxed);
+            has
+        }
+        state => state == 2,
+    }
+}
+
+/// Tests only: run the baseline code even on a CPU with the faster instructions (`true`), or
+/// detect again (`false`). Both compile the same source; the tests run the corpora both ways.
+#[doc(hidden)]
+pub fn force_baseline_isa(baseline: bool) {
+    #[cfg(target_arch = "x86_64")]
+    FAST_ISA.store(
+        if baseline { 1 } else { 0 },
+        core::sync::atomic::Ordering::Relaxed,
+    );
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = baseline;
+}
+
+#[inline(always)]
+fn count_dispatch(board: &Board, high: u32, low: u32) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if fast_isa() {
+        // SAFETY: fast_isa() detected every feature count_all_fast_isa is compiled for.
+        return unsafe { count_all_fast_isa(board, high, low) };
+    }
+    count_all(board, high, low)
 }
 
 /// Where the constructive generators put results: the list's buffers, or a counter.

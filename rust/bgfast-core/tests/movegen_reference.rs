@@ -220,6 +220,20 @@ fn corpora_sample_match_reference() {
     }
 }
 
+/// The generator is compiled for the x86-64 baseline and for CPUs with BMI2 and friends,
+/// chosen at run time; this runs the baseline build too (on any CPU).
+#[test]
+fn baseline_isa_matches_reference() {
+    bgfast_core::force_baseline_isa(true);
+    let mut list = MoveList::new();
+    for name in ["wildbg_contact.csv", "wildbg_race.csv"] {
+        for pos in corpus(name).iter().skip(5).step_by(50) {
+            compare(pos, &mut list);
+        }
+    }
+    bgfast_core::force_baseline_isa(false);
+}
+
 #[test]
 fn random_playouts_match_reference() {
     let mut list = MoveList::new();
