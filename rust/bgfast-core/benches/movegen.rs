@@ -277,7 +277,7 @@ fn best_of_interleaved(rounds: usize, mut f: impl FnMut(), mut g: impl FnMut()) 
 
 /// A plain side-by-side table (best of interleaved runs), easier to quote than criterion's.
 fn summary(corpora: &[Corpus], agree: &[bool]) {
-    println!("\nsummary (best of 30 interleaved runs, one thread):");
+    println!("\nsummary (best of 60 interleaved runs, one thread):");
     println!(
         "{:<10} {:>16} {:>16} {:>8}",
         "corpus", "bgfast ns/roll", "bkgm ns/roll", "ratio"
@@ -285,7 +285,7 @@ fn summary(corpora: &[Corpus], agree: &[bool]) {
     let mut list = MoveList::new();
     for (corpus, &agree) in corpora.iter().zip(agree) {
         let (ours, theirs) = best_of_interleaved(
-            30,
+            60,
             || {
                 black_box(ours_all21(black_box(&corpus.ours), &mut list));
             },

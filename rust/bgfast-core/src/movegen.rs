@@ -470,15 +470,14 @@ fn generate(position: &Position, dice: Dice, list: &mut MoveList) {
     let Some(board) = prepared.board else {
         return;
     };
-    let (start, blocked) = (board.start, board.blocked);
     let (high, low) = (dice.high().pips() as u32, dice.low().pips() as u32);
     let (keys, codes) = list.buffers();
     list.len = write_all(keys, codes, &board, high, low);
     if list.len == 0 {
-        list.push(start.key(), 0);
+        list.push(board.start.key(), 0);
     }
     #[cfg(debug_assertions)]
-    debug_check(list, &start, blocked);
+    debug_check(list, &board.start, board.blocked);
 }
 
 /// Writes the results of a roll into the buffers; returns how many.
