@@ -346,21 +346,6 @@ impl MoveList {
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (Move, Position)> + '_ {
         (0..self.len()).map(move |i| (self.mv(i), self.result(i)))
     }
-
-    #[inline(always)]
-    fn push(&mut self, key: u128, code: u32) {
-        let i = self.len;
-        debug_assert!(i < MAX_PLAYS);
-        self.keys[i] = key;
-        self.codes[i] = code;
-        self.len = i + 1;
-    }
-
-    /// The key and code arrays, fixed-length so that masked indices need no bounds check.
-    #[inline(always)]
-    fn buffers(&mut self) -> (&mut [u128; BUFFER], &mut [u32; BUFFER]) {
-        (&mut self.keys, &mut self.codes)
-    }
 }
 
 impl Position {
@@ -456,28 +441,37 @@ pub(crate) fn count_prepared(prepared: &Prepared, dice: Dice) -> usize {
 /// [`Position::generate_moves`], inlined into each instruction-set build.
 #[inline(always)]
 fn generate(position: &Position, dice: Dice, list: &mut MoveList) {
-    list.origin = *position;
-    list.dice = dice;
-    list.len = 0;
-    let prepared = match list.prepared {
-        Some(prepared) if prepared.position == *position => prepared,
-        _ => {
-            let prepared = prepare(position);
-            list.prepared = Some(prepared);
-            prepared
-        }
-    };
-    let Some(board) = prepared.board else {
+    // Borrowed field by field, so that the cached board is read in place, not copied.
+    let MoveList {
+        origin,
+        dice: list_dice,
+        len,
+        keys,
+        codes,
+        prepared,
+    } = list;
+    *origin = *position;
+    *list_dice = dice;
+    *len = 0;
+    if !matches!(prepared, Some(p) if p.position == *position) {
+        *prepared = Some(prepare(position));
+    }
+    let Some(board) = prepared.as_ref().and_then(|p| p.board.as_ref()) else {
         return;
     };
     let (high, low) = (dice.high().pips() as u32, dice.low().pips() as u32);
-    let (keys, codes) = list.buffers();
-    list.len = write_all(keys, codes, &board, high, low);
-    if list.len == 0 {
-        list.push(board.start.key(), 0);
+    *len = write_all(keys, codes, board, high, low);
+    if *len == 0 {
+        // R10: no legal play, the pass.
+        keys[0] = board.start.key();
+        codes[0] = 0;
+        *len = 1;
     }
     #[cfg(debug_assertions)]
-    debug_check(list, &board.start, board.blocked);
+    {
+        let (start, blocked) = (board.start, board.blocked);
+        debug_check(list, &start, blocked);
+    }
 }
 
 /// Writes the results of a roll into the buffers; returns how many.
