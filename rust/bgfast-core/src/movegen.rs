@@ -588,6 +588,8 @@ trait Sink {
     fn push_each(&mut self, sources: u32, key: impl Fn(u32) -> u128, code: impl Fn(u32) -> u32);
     /// Drops every result so far (a longer play of a double was found, R8).
     fn clear(&mut self);
+    /// Whether no result was added since the start or the last clear.
+    fn is_empty(&self) -> bool;
 }
 
 /// Writes into a list's buffers; `n` stays in a register while the loops run. Doubles store
@@ -624,6 +626,11 @@ impl<const CODES: bool> Sink for Writer<'_, CODES> {
     fn clear(&mut self) {
         self.n = 0;
     }
+
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        self.n == 0
+    }
 }
 
 /// Only counts: the constructive forms are distinct by construction.
@@ -643,6 +650,11 @@ impl Sink for Counter {
     #[inline(always)]
     fn clear(&mut self) {
         self.0 = 0;
+    }
+
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        self.0 == 0
     }
 }
 
@@ -722,29 +734,27 @@ fn generate_constructive<S: Sink>(sink: &mut S, board: &Board, high: u32, low: u
         }
         return;
     }
-    let found = match (start.own >> (4 * BAR)) & 0xF {
+    match (start.own >> (4 * BAR)) & 0xF {
         0 if board.bear_off => both_dice_bear_off(sink, start, blocked, high, low),
         0 => both_dice_free(sink, start, blocked, board.multi, high, low),
         1 => both_dice_one_on_bar(sink, start, blocked, high, low),
         _ => {
             // R12: two or more on the bar: both dice can only enter.
             let (ea, eb) = (BAR as u32 - high, BAR as u32 - low);
-            let open = blocked & ((1 << ea) | (1 << eb)) == 0;
-            if open {
+            if blocked & ((1 << ea) | (1 << eb)) == 0 {
                 let key = start.own - step_delta(BAR as u32, high) - step_delta(BAR as u32, low);
                 let hits = start.blots & ((1 << ea) | (1 << eb));
                 sink.push(key | hit_key(hits), code2(BAR as u32, BAR as u32, false));
             }
-            open
         }
-    };
-    if !found {
+    }
+    // Nothing uses both dice.
+    if sink.is_empty() {
         one_die(sink, start, blocked, high, low);
     }
 }
 
 /// R8 with no checker on the bar and no bear-off: the canonical forms of the module doc.
-/// Returns whether any play uses both dice.
 #[inline(always)]
 fn both_dice_free<S: Sink>(
     sink: &mut S,
@@ -753,19 +763,17 @@ fn both_dice_free<S: Sink>(
     two_or_more: u32,
     a: u32,
     b: u32,
-) -> bool {
+) {
     let (own, occupied, blots) = (start.own, start.occupied, start.blots);
     let movable_a = occupied & !(blocked << a) & (!0u32 << (a + 1));
     let movable_b = occupied & !(blocked << b) & (!0u32 << (b + 1));
     let hit_from_b = blots << b;
-    let mut found = false;
     // Two checkers: x moves a, y moves b.
     for x in bits(movable_a) {
         let xa = x - a;
         let after_x = (own - step_delta(x, a)) | hit_key(blots & (1 << xa));
         // Not from x - a or onto x (one checker moving twice); from x only if two are there.
         let ys = movable_b & !(1 << xa) & !(1 << (x + b)) & (!(1 << x) | two_or_more);
-        found |= ys != 0;
         push_steps(sink, ys, after_x, b, hit_from_b, |y| code2(x, y, false));
     }
     // One checker moves a + b.
@@ -776,7 +784,6 @@ fn both_dice_free<S: Sink>(
             (own - step_delta(z, a) - step_delta(z - a, b)) | hit_key(blots & (1 << (z - ab)));
         chain(sink, moved, z, movable_a, movable_b, blots, a, b);
     }
-    found || zs != 0
 }
 
 /// The one or two results of one checker moving from `z` through `z - a` or `z - b`.
@@ -805,15 +812,8 @@ fn chain<S: Sink>(
 }
 
 /// R8 with exactly one checker on the bar (R12: it enters first); no bear-off is possible.
-/// Returns whether any play uses both dice.
 #[inline(always)]
-fn both_dice_one_on_bar<S: Sink>(
-    sink: &mut S,
-    start: &Scratch,
-    blocked: u32,
-    a: u32,
-    b: u32,
-) -> bool {
+fn both_dice_one_on_bar<S: Sink>(sink: &mut S, start: &Scratch, blocked: u32, a: u32, b: u32) {
     let bar = BAR as u32;
     let (own, blots) = (start.own, start.blots);
     let board = start.occupied & !BAR_BIT;
@@ -828,7 +828,6 @@ fn both_dice_one_on_bar<S: Sink>(
     } else {
         0
     };
-    let mut found = false;
     // Two checkers: the entering one and one already on the board.
     for (second, entry, open, low_first) in [(b, ea, open_a, false), (a, eb, open_b, true)] {
         if open == 0 {
@@ -836,7 +835,6 @@ fn both_dice_one_on_bar<S: Sink>(
         }
         let after = (own - step_delta(bar, bar - entry)) | hit_key(blots & (1 << entry));
         let ys = board & !(blocked << second) & (!0u32 << (second + 1)) & !(1 << entry);
-        found |= ys != 0;
         push_steps(sink, ys, after, second, blots << second, |y| {
             code2(bar, y, low_first)
         });
@@ -847,9 +845,7 @@ fn both_dice_one_on_bar<S: Sink>(
         let moved =
             (own - step_delta(bar, a) - step_delta(bar - a, b)) | hit_key(blots & (1 << fin));
         chain(sink, moved, bar, open_a, open_b, blots, a, b);
-        found = true;
     }
-    found
 }
 
 /// R9: no play uses both dice; the higher die if it can move, else the lower. Distinct
@@ -872,16 +868,9 @@ fn one_die<S: Sink>(sink: &mut S, start: &Scratch, blocked: u32, high: u32, low:
 /// single moves are legal now depends on the order (R14: a higher die bears off only the
 /// rearmost checker), so each form is checked in both orders through the general
 /// [`Scratch::movable`], and a bear-off adds one coincidence: two checkers borne off by
-/// `a` and `b` either way round leave the same board. Returns whether any play uses both
-/// dice.
+/// `a` and `b` either way round leave the same board.
 #[inline(always)]
-fn both_dice_bear_off<S: Sink>(
-    sink: &mut S,
-    start: &Scratch,
-    blocked: u32,
-    a: u32,
-    b: u32,
-) -> bool {
+fn both_dice_bear_off<S: Sink>(sink: &mut S, start: &Scratch, blocked: u32, a: u32, b: u32) {
     let movable_a = start.movable(a, blocked);
     let movable_b = start.movable(b, blocked);
     // Points left empty when one checker leaves them.
@@ -930,7 +919,6 @@ fn both_dice_bear_off<S: Sink>(
         };
         (start.own - step_delta(x, a) - step_delta(y, b)) | hit_key(landing(x, a) | landing(y, b))
     };
-    let mut found = false;
     // Two checkers, x moving a and y moving b; a second step from the first one's landing
     // point or onto its starting point is one checker moving twice (below).
     for x in bits(movable_a) {
@@ -939,7 +927,6 @@ fn both_dice_bear_off<S: Sink>(
         for y in bits(ys) {
             if !repeated_bear_off(x, y) {
                 sink.push(key(x, y), code2(x, y, false));
-                found = true;
             }
         }
     }
@@ -949,7 +936,6 @@ fn both_dice_bear_off<S: Sink>(
         for x in bits(xs) {
             if !a_then_b(x, y) && !repeated_bear_off(x, y) {
                 sink.push(key(x, y), code2(y, x, true));
-                found = true;
             }
         }
     }
@@ -960,7 +946,6 @@ fn both_dice_bear_off<S: Sink>(
         if !(via_a || via_b) {
             continue;
         }
-        found = true;
         let end = z.saturating_sub(a + b);
         let board = if via_a {
             start.own - step_delta(z, a) - step_delta(z - a, b)
@@ -981,7 +966,6 @@ fn both_dice_bear_off<S: Sink>(
             sink.push(board | hit_key(hit_end | hit_b), code2(z, z - b, true));
         }
     }
-    found
 }
 
 /// How many checkers stand outside the home board: on points 7..=24 or the bar.
