@@ -74,7 +74,9 @@ fn bk_dice(dice: Dice) -> bkgm::Dice {
     bkgm::Dice::new(dice.high().pips() as usize, dice.low().pips() as usize)
 }
 
-/// Our totals over every position and roll, (doubles, non-doubles).
+/// Our totals over every position and roll, (doubles, non-doubles). Never inlined, so that
+/// every measurement below times the same machine code.
+#[inline(never)]
 fn ours_all21(positions: &[Position], list: &mut MoveList) -> (usize, usize) {
     let (mut doubles, mut others) = (0, 0);
     for pos in positions {
@@ -91,6 +93,7 @@ fn ours_all21(positions: &[Position], list: &mut MoveList) -> (usize, usize) {
 }
 
 /// bkgm's totals over every position and roll, (doubles, non-doubles).
+#[inline(never)]
 fn theirs_all21(positions: &[BkPosition]) -> (usize, usize) {
     let (mut doubles, mut others) = (0, 0);
     for pos in positions {
@@ -275,47 +278,53 @@ fn best_of_interleaved(rounds: usize, mut f: impl FnMut(), mut g: impl FnMut()) 
     (best_f, best_g)
 }
 
-/// A plain side-by-side table (best of interleaved runs), easier to quote than criterion's.
+/// The best of `rounds` timed runs of `f`, in seconds.
+fn best_of(rounds: usize, mut f: impl FnMut()) -> f64 {
+    best_of_interleaved(rounds, &mut f, || {}).0
+}
+
+/// A plain side-by-side table, easier to quote than criterion's: each library alone (best of
+/// 60 runs: the least disturbed by other jobs), and the ratio from runs that alternate between
+/// the two (so both see the same load; running bkgm in between costs bgfast a few percent of
+/// cache and branch-predictor warmth, so the interleaved ratio is the conservative one).
 fn summary(corpora: &[Corpus], agree: &[bool]) {
-    println!("\nsummary (best of 60 interleaved runs, one thread):");
+    println!("\nsummary (one thread; best of 60 runs alone, ratio from 30 interleaved rounds):");
     println!(
-        "{:<10} {:>16} {:>16} {:>8}",
-        "corpus", "bgfast ns/roll", "bkgm ns/roll", "ratio"
+        "{:<10} {:>16} {:>16} {:>12} {:>12}",
+        "corpus", "bgfast ns/roll", "bkgm ns/roll", "ratio alone", "interleaved"
     );
     let mut list = MoveList::new();
     for (corpus, &agree) in corpora.iter().zip(agree) {
-        let (ours, theirs) = best_of_interleaved(
-            60,
-            || {
-                black_box(ours_all21(black_box(&corpus.ours), &mut list));
-            },
-            || {
-                black_box(theirs_all21(black_box(&corpus.theirs)));
-            },
-        );
+        let mut ours = || {
+            black_box(ours_all21(black_box(&corpus.ours), &mut list));
+        };
+        let theirs = || {
+            black_box(theirs_all21(black_box(&corpus.theirs)));
+        };
+        let ours_alone = best_of(60, &mut ours);
+        let theirs_alone = best_of(60, theirs);
+        let (ours_mixed, theirs_mixed) = best_of_interleaved(30, &mut ours, theirs);
         let per = |s: f64| s * 1e9 / corpus.lookups() as f64;
         println!(
-            "{:<10} {:>16.1} {:>16.1} {:>7.2}x{}",
+            "{:<10} {:>16.1} {:>16.1} {:>11.2}x {:>11.2}x{}",
             corpus.name,
-            per(ours),
-            per(theirs),
-            theirs / ours,
+            per(ours_alone),
+            per(theirs_alone),
+            theirs_alone / ours_alone,
+            theirs_mixed / ours_mixed,
             if agree {
                 ""
             } else {
-                " (bkgm repeats some results)"
+                "  (bkgm repeats some results)"
             }
         );
     }
-    let (ours, theirs) = best_of_interleaved(
-        3,
-        || assert_eq!(perft(&Position::START, 3), PERFT_3),
-        || {
-            black_box(theirs_perft(&bkgm::BACKGAMMON, 3));
-        },
-    );
+    let ours = best_of(3, || assert_eq!(perft(&Position::START, 3), PERFT_3));
+    let theirs = best_of(3, || {
+        black_box(theirs_perft(&bkgm::BACKGAMMON, 3));
+    });
     println!(
-        "{:<10} {:>15.3}s {:>15.3}s {:>7.2}x",
+        "{:<10} {:>15.3}s {:>15.3}s {:>11.2}x",
         "perft3",
         ours,
         theirs,
