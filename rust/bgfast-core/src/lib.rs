@@ -21,15 +21,20 @@
 //! }
 //! ```
 
+pub mod batch;
 mod checkers;
 pub mod codec;
 mod dice;
+pub mod features;
 mod movegen;
 mod mv;
 mod outcome;
 mod perft;
+pub mod playout;
 mod pointset;
 mod position;
+pub mod pubeval;
+pub mod rng;
 
 pub use checkers::{Checkers, BAR, CHECKERS};
 pub use dice::{Dice, Die};
