@@ -25,6 +25,12 @@ from bgfast._core import (
     perft,
 )
 
+# rollouts
+from bgfast import pubeval
+from bgfast.features import encode
+from bgfast.rollout import RolloutResult, rollout
+from bgfast.vecenv import VecEnv
+
 __all__ = [
     "BgfastError",
     "GameOverError",
@@ -36,4 +42,10 @@ __all__ = [
     "Outcome",
     "Position",
     "perft",
+    # rollouts
+    "RolloutResult",
+    "VecEnv",
+    "encode",
+    "pubeval",
+    "rollout",
 ]

@@ -38,6 +38,14 @@ def _parser() -> argparse.ArgumentParser:
     moves.add_argument("position", help="GNU Backgammon Position ID, e.g. 4HPwATDgc/ABMA")
     moves.add_argument("dice", type=_dice, help="the roll, e.g. 31")
     moves.set_defaults(run=_cmd_moves)
+    # rollouts
+    from bgfast import _cli_rollout
+
+    rollout = commands.add_parser(
+        "rollout", help="roll out a position: win, gammon and backgammon chances, equity"
+    )
+    _cli_rollout.add_arguments(rollout)
+    rollout.set_defaults(run=_cli_rollout.run)
     return parser
 
 

@@ -3,6 +3,7 @@
 
 mod errors;
 mod position;
+mod rollout;
 
 use pyo3::pymodule;
 
@@ -18,4 +19,7 @@ mod _core {
     // positions and moves
     #[pymodule_export]
     use crate::position::{perft, PyMove, PyOutcome, PyPosition};
+    // rollouts
+    #[pymodule_export]
+    use crate::rollout::{encode_into, pubeval_scores, rollout_tally, PyGameBatch};
 }
