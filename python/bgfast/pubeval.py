@@ -2,9 +2,9 @@
 
 Implemented from Gerald Tesauro's published description and weights (``pubeval.c``, 1993),
 the linear evaluator that backgammon programs have been measured against since. ``score``
-gives the same number as GNU Backgammon's ``gnubg_nn.pub_eval_score`` for the same board:
+gives, to the bit, the number GNU Backgammon's ``gnubg_nn.pub_eval_score`` for the same board:
 the score of row 0 (the side to move in bgfast's layout), with race weights when contact is
-broken and contact weights otherwise, and 99999999 when row 0 has borne off all 15.
+broken and contact weights otherwise, and ``WON`` when row 0 has borne off all 15.
 
 As a move-choosing policy (``bgfast.rollout(..., policy="pubeval")``) each legal result is
 scored for the player who moved, with the weights chosen by the position *before* the
@@ -24,8 +24,9 @@ from bgfast.features import as_positions
 
 __all__ = ["WON", "score"]
 
-#: The score of a position whose row 0 has borne off all 15 checkers.
-WON = 99_999_999.0
+#: The score of a position whose row 0 has borne off all 15 checkers (Tesauro's 99999999,
+#: which is 1e8 in single precision).
+WON = 100_000_000.0
 
 
 @overload

@@ -13,16 +13,21 @@
 //!
 //! Race weights apply when contact is broken, contact weights otherwise. A side with all 15
 //! checkers off scores 99999999 (it has won). Row 0's own checkers on the bar have no input.
+//!
+//! Scores are computed as GNU Backgammon computes them (input scalings folded into the
+//! weights, per-point sums in `f32`, from the 24-point down), so they equal its
+//! `pub_eval_score` to the bit and the policy picks the moves its pubeval player picks.
 
 use crate::{Checkers, MoveList, Position};
 
 /// The number of pubeval inputs.
 pub const INPUTS: usize = 122;
 
-/// The score given to a position whose row-0 side has borne off all 15 checkers.
-pub const WON: f32 = 99_999_999.0;
+/// The score given to a position whose row-0 side has borne off all 15 checkers: Tesauro's
+/// `99999999.`, which is 1e8 once stored in an `f32`.
+pub const WON: f32 = 100_000_000.0;
 
-const RACE: [f32; INPUTS] = [
+const RACE: [f64; INPUTS] = [
     0.00000, -0.17160, 0.27010, 0.29906, -0.08471, 0.00000, -1.40375, -1.05121, 0.07217, -0.01351,
     0.00000, -1.29506, -2.16183, 0.13246, -1.03508, 0.00000, -2.29847, -2.34631, 0.17253, 0.08302,
     0.00000, -1.27266, -2.87401, -0.07456, -0.34240, 0.00000, -1.34640, -2.46556, -0.13022,
@@ -38,7 +43,7 @@ const RACE: [f32; INPUTS] = [
     -7.26713, -3.40177, -12.32252, 0.00000, 3.42040,
 ];
 
-const CONTACT: [f32; INPUTS] = [
+const CONTACT: [f64; INPUTS] = [
     0.25696, -0.66937, -1.66135, -2.02487, -2.53398, -0.16092, -1.11725, -1.06654, -0.92830,
     -1.99558, -1.10388, -0.80802, 0.09856, -0.62086, -1.27999, -0.59220, -0.73667, 0.89032,
     -0.38933, -1.59847, -1.50197, -0.60966, 1.56166, -0.47389, -1.80390, -0.83425, -0.97741,
@@ -54,9 +59,9 @@ const CONTACT: [f32; INPUTS] = [
     -1.59529, 0.10438, -1.30206, -4.11520, 5.62596, -2.75800,
 ];
 
-/// The weights for a race (`true`) or a contact position.
+/// Tesauro's weights for a race (`true`) or a contact position, as published.
 #[inline]
-pub const fn weights(race: bool) -> &'static [f32; INPUTS] {
+pub const fn weights(race: bool) -> &'static [f64; INPUTS] {
     if race {
         &RACE
     } else {
@@ -96,40 +101,15 @@ pub fn inputs(pos: &Position, out: &mut [f32]) {
     out[121] = own.off() as f32 / 15.0;
 }
 
-/// The pubeval score of `pos` for its row-0 side, with race or contact weights.
-///
-/// Sums the products in `f64` and rounds once to `f32`, which is what GNU Backgammon's build
-/// of Tesauro's C code computes (its float sum is carried in double precision).
-pub fn score_with(race: bool, pos: &Position) -> f32 {
-    if pos.mover().off() == 15 {
-        return WON;
-    }
-    let mut x = [0.0f32; INPUTS];
-    inputs(pos, &mut x);
-    let w = weights(race);
-    let mut score = 0.0f64;
-    for i in 0..INPUTS {
-        if x[i] != 0.0 {
-            score += w[i] as f64 * x[i] as f64;
-        }
-    }
-    score as f32
-}
-
-/// The pubeval score of `pos` for its row-0 side, with the weights chosen by the position
-/// itself (race weights when contact is broken), as GNU Backgammon's `pub_eval_score` does.
-pub fn score(pos: &Position) -> f32 {
-    score_with(pos.is_race(), pos)
-}
-
-/// Precomputed per-point contributions for fast move choice: the same sum as [`score_with`]
-/// grouped by point (so it may differ from it in the last bits of an `f32`).
+/// One set of weights folded per point, in `f32`, the way GNU Backgammon evaluates pubeval:
+/// the `/ 2` and `/ 15` input scalings folded into the weights in double precision, then
+/// per point the sum of the weights its count switches on.
 #[derive(Clone, Debug)]
 pub struct Table {
-    /// `own[k][n]`: row 0 has `n` checkers on block `k` (its point `24 - k`).
-    own: [[f32; 16]; 24],
-    /// `blot[k]`: an opponent blot on block `k`.
-    blot: [f32; 24],
+    /// `own[p][n]`: row 0 has `n` checkers on its point `p` (1..=24).
+    own: [[f32; 16]; 25],
+    /// `blot[p]`: an opponent blot on row 0's point `p`.
+    blot: [f32; 25],
     bar: f32,
     off: f32,
 }
@@ -138,36 +118,33 @@ impl Table {
     /// The table for race or contact weights.
     pub fn new(race: bool) -> Table {
         let w = weights(race);
-        let mut own = [[0.0f32; 16]; 24];
-        let mut blot = [0.0f32; 24];
-        for k in 0..24 {
-            let b = 5 * k;
-            blot[k] = w[b];
-            for (n, slot) in own[k].iter_mut().enumerate() {
+        let w32 = |i: usize| w[i] as f32;
+        let mut own = [[0.0f32; 16]; 25];
+        let mut blot = [0.0f32; 25];
+        for p in 1..=24usize {
+            let b = 5 * (24 - p);
+            blot[p] = w32(b);
+            let four = (w[b + 4] / 2.0) as f32;
+            for (n, slot) in own[p].iter_mut().enumerate() {
                 *slot = match n {
                     0 => 0.0,
-                    1 => w[b + 1],
-                    3 => w[b + 2] + w[b + 3],
-                    n => {
-                        w[b + 2]
-                            + if n >= 4 {
-                                w[b + 4] * (n as f32 - 3.0) / 2.0
-                            } else {
-                                0.0
-                            }
-                    }
+                    1 => w32(b + 1),
+                    2 => w32(b + 2),
+                    3 => w32(b + 2) + w32(b + 3),
+                    n => w32(b + 2) + four * (n as f32 - 3.0),
                 };
             }
         }
         Table {
             own,
             blot,
-            bar: w[120] / 2.0,
-            off: w[121] / 15.0,
+            bar: (w[120] / 2.0) as f32,
+            off: (w[121] / 15.0) as f32,
         }
     }
 
-    /// The score of row 0 with checkers `own` against `opp` (each in its own numbering).
+    /// The score of row 0 with checkers `own` against `opp` (each in its own numbering),
+    /// summed from row 0's 24-point down to its 1-point, as GNU Backgammon does.
     #[inline]
     pub fn score(&self, own: Checkers, opp: Checkers) -> f32 {
         let off = own.off();
@@ -175,19 +152,15 @@ impl Table {
             return WON;
         }
         let mut s = self.bar * opp.bar() as f32 + self.off * off as f32;
-        // Occupied points 1..=24 (bit p = point p); the bar bit 25 has no input.
-        let mut occ = own.occupied().0 & 0x1FF_FFFE;
-        while occ != 0 {
-            let p = occ.trailing_zeros() as u8;
-            occ &= occ - 1;
-            s += self.own[24 - p as usize][own.count(p) as usize];
-        }
-        // An opponent blot on its point q is on our point 25 - q: block q - 1.
-        let mut blots = opp.blots().0;
-        while blots != 0 {
-            let q = blots.trailing_zeros() as usize;
-            blots &= blots - 1;
-            s += self.blot[q - 1];
+        let own_points = own.occupied().0 & 0x1FF_FFFE;
+        // An opponent blot on its point q is on our point 25 - q: reverse the bits.
+        let blots = opp.blots().0.reverse_bits() >> 6;
+        let mut points = own_points | blots;
+        while points != 0 {
+            let p = 31 - points.leading_zeros() as usize;
+            points &= !(1 << p);
+            let n = own.count(p as u8) as usize;
+            s += if n > 0 { self.own[p][n] } else { self.blot[p] };
         }
         s
     }
@@ -215,6 +188,13 @@ impl Tables {
         }
     }
 
+    /// The pubeval score of `pos` for its row 0 with race or contact weights.
+    #[inline]
+    pub fn score_with(&self, race: bool, pos: &Position) -> f32 {
+        let table = if race { &self.race } else { &self.contact };
+        table.score(pos.mover(), pos.opponent())
+    }
+
     /// The index of pubeval's favourite result in `list` (the first of equals), with the
     /// weights chosen by the position before the move, as Tesauro specifies. `list` must not
     /// be empty.
@@ -239,6 +219,13 @@ impl Tables {
     }
 }
 
+/// The pubeval score of `pos` for its row-0 side, with the weights chosen by the position
+/// itself (race weights when contact is broken), to the bit what GNU Backgammon's
+/// `pub_eval_score` gives. Builds the table each call: batch callers keep a [`Tables`].
+pub fn score(pos: &Position) -> f32 {
+    Table::new(pos.is_race()).score(pos.mover(), pos.opponent())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,8 +239,9 @@ mod tests {
     }
 
     #[test]
-    fn table_agrees_with_reference_sum() {
+    fn table_is_the_linear_form_of_the_inputs() {
         let mut list = MoveList::new();
+        let tables = Tables::new();
         for id in [
             "4HPwATDgc/ABMA",
             "jGfkASjg8wcBMA",
@@ -265,10 +253,16 @@ mod tests {
                 pos.generate_moves(dice, &mut list);
                 for (_, r) in list.iter() {
                     let me = r.flipped();
+                    let mut x = [0.0f32; INPUTS];
+                    inputs(&me, &mut x);
                     for race in [false, true] {
-                        let t = Table::new(race).score(me.mover(), me.opponent());
-                        let s = score_with(race, &me);
-                        assert!((t - s).abs() <= 1e-4 * s.abs().max(1.0), "{id} {t} {s}");
+                        let w = weights(race);
+                        let linear: f64 = (0..INPUTS).map(|i| w[i] * x[i] as f64).sum();
+                        let t = tables.score_with(race, &me) as f64;
+                        assert!(
+                            (t - linear).abs() <= 1e-4 * linear.abs().max(1.0),
+                            "{id} {t} {linear}"
+                        );
                     }
                 }
             }
