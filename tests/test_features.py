@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from bgfast import Position
 from bgfast.pubeval import score
-
 from rollout_corpus import corpus_arrays, random_play
 
 

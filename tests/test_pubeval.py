@@ -6,7 +6,6 @@ import bgfast
 import numpy as np
 import pytest
 from bgfast import Position
-
 from rollout_corpus import corpus_arrays, random_play
 
 gnubg_nn = pytest.importorskip("gnubg_nn")
@@ -39,8 +38,8 @@ def test_random_play_equals_the_oracle() -> None:
 def test_won_side_scores_the_sentinel() -> None:
     board = np.zeros((2, 25), dtype=np.uint8)
     board[1, 3] = 2  # row 0 has borne off all 15 (R15)
-    assert bgfast.pubeval.score(board) == bgfast.pubeval.WON == gnubg_nn.pub_eval_score(
-        board.tolist()
+    assert (
+        bgfast.pubeval.score(board) == bgfast.pubeval.WON == gnubg_nn.pub_eval_score(board.tolist())
     )
 
 

@@ -10,11 +10,10 @@ import bgfast
 import numpy as np
 import pytest
 from bgfast import Position
-
 from boards import position
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def one_checker_win(p: int, q: int) -> float:
     """Exact chance that the side on roll wins a race of one checker each, ``p`` and ``q``
     pips away (a lone checker always uses its whole roll: doubles four times, R5, R14)."""

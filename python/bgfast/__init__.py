@@ -12,6 +12,7 @@ Rule ids (R1..R32) in errors and docs refer to the project's rule book (RULES.md
 
 from __future__ import annotations
 
+from bgfast import pubeval  # rollouts: the pubeval module
 from bgfast._core import (
     BgfastError,
     GameOverError,
@@ -24,12 +25,9 @@ from bgfast._core import (
     Position,
     perft,
 )
-
-# rollouts
-from bgfast import pubeval
-from bgfast.features import encode
-from bgfast.rollout import RolloutResult, rollout
-from bgfast.vecenv import VecEnv
+from bgfast.features import encode  # rollouts
+from bgfast.rollout import RolloutResult, rollout  # rollouts
+from bgfast.vecenv import VecEnv  # rollouts
 
 __all__ = [
     "BgfastError",
@@ -41,11 +39,10 @@ __all__ = [
     "Move",
     "Outcome",
     "Position",
-    "perft",
-    # rollouts
     "RolloutResult",
     "VecEnv",
     "encode",
+    "perft",
     "pubeval",
     "rollout",
 ]

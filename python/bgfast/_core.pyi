@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, final
 
 import numpy as np
 import numpy.typing as npt
@@ -102,3 +102,73 @@ class Position:
 
 def perft(position: Position, depth: int) -> int:
     """Leaves of the tree of distinct results ``depth`` plies deep, 21 rolls a ply."""
+
+# rollouts
+
+def rollout_tally(
+    position: Position,
+    first_game: int,
+    games: int,
+    policy: str,
+    seed: int,
+    threads: int,
+    truncate: int | None,
+    stratify: bool,
+) -> tuple[int, int, int, int, int, int, int]:
+    """Tally of games ``first_game .. first_game + games``: wins single, gammon, backgammon,
+    losses single, gammon, backgammon, truncated. Releases the GIL."""
+
+def pubeval_scores(positions: npt.NDArray[np.int32]) -> npt.NDArray[np.float32]:
+    """Pubeval scores of ``(N, 2, 25)`` positions for their row 0."""
+
+def encode_into(
+    positions: npt.NDArray[np.int32], scheme: str, out: npt.NDArray[np.float32]
+) -> None:
+    """Writes the features of ``(N, 2, 25)`` positions into ``out`` ``(N, width)``."""
+
+@final
+class GameBatch:
+    """Many games advanced one ply at a time (``VecEnv`` and evaluator rollouts)."""
+
+    @staticmethod
+    def env(n: int, seed: int) -> GameBatch:
+        """``n`` endless games from the standard start."""
+    @staticmethod
+    def rollout(
+        position: Position,
+        first_game: int,
+        games: int,
+        seed: int,
+        truncate: int | None,
+        stratify: bool,
+        slots: int,
+    ) -> GameBatch:
+        """Games ``first_game .. first_game + games`` of a rollout on at most ``slots`` slots."""
+    def __len__(self) -> int: ...
+    @property
+    def finished(self) -> bool:
+        """Whether every slot is idle."""
+    def tally(self) -> tuple[int, int, int, int, int, int, int]:
+        """The tally of finished games."""
+    def candidates(self, scheme: str) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+        """``(features (M, width), offsets (n + 1,))`` of every slot's candidates."""
+    def candidate_positions(self) -> npt.NDArray[np.uint8]:
+        """Candidate results ``(M, 2, 25)``, the opponent on roll."""
+    def step(
+        self, choices: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+        """Plays one candidate per active slot; ``(rewards, done)``."""
+    def step_scores(
+        self, scores: npt.NDArray[np.float32]
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+        """Plays the highest-scored candidate per active slot; ``(rewards, done)``."""
+    def positions(self) -> npt.NDArray[np.uint8]:
+        """Current positions ``(n, 2, 25)``."""
+    def dice(self) -> npt.NDArray[np.uint8]:
+        """Rolls to play ``(n, 2)``."""
+    def players(self) -> npt.NDArray[np.uint8]:
+        """Who is on roll ``(n,)``."""
+    def final_positions(self) -> npt.NDArray[np.uint8]:
+        """Final positions of games that ended at the last step, zeros elsewhere."""
+    def observe(self, scheme: str) -> npt.NDArray[np.float32]:
+        """Features of the current positions ``(n, width)``."""

@@ -197,8 +197,7 @@ class RolloutResult:
             f"games {self.games}"
             + (f" ({self.truncated} truncated)" if self.truncated else "")
             + f", {self.games_per_second:,.0f} games/s on {self.threads} thread(s),"
-            f" {self.seconds:.2f} s"
-            + ("  PARTIAL (interrupted)" if self.partial else "")
+            f" {self.seconds:.2f} s" + ("  PARTIAL (interrupted)" if self.partial else "")
         )
         lines.append(tail)
         return "\n".join(lines)
@@ -222,9 +221,15 @@ def _position(position: PositionArg) -> Position:
 
 
 def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, int, int, int, int, int, int]:
-    s = tuple(x + y for x, y in zip(a, b))
-    assert len(s) == 7
-    return s  # type: ignore[return-value]
+    return (
+        a[0] + b[0],
+        a[1] + b[1],
+        a[2] + b[2],
+        a[3] + b[3],
+        a[4] + b[4],
+        a[5] + b[5],
+        a[6] + b[6],
+    )
 
 
 _ZERO = (0, 0, 0, 0, 0, 0, 0)
@@ -335,7 +340,7 @@ def _run_executor(
     progress: Progress | None,
 ) -> tuple[tuple[int, int, int, int, int, int, int], bool]:
     shards = math.ceil(games / SHARD_GAMES)
-    specs = [
+    specs: list[dict[str, Any]] = [
         {
             "version": _version(),
             "position": pos.id,

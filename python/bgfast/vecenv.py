@@ -29,9 +29,7 @@ from bgfast.features import SCHEMES
 __all__ = ["VecEnv", "segment_argmax"]
 
 
-def segment_argmax(
-    scores: npt.ArrayLike, offsets: npt.NDArray[np.int64]
-) -> npt.NDArray[np.int64]:
+def segment_argmax(scores: npt.ArrayLike, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """Per game the index (within its candidates) of the highest score, the first of equals.
 
     ``offsets`` as returned by ``VecEnv.candidates``; games without candidates get 0.
@@ -91,9 +89,7 @@ class VecEnv:
         """The candidate results as ``(M, 2, 25)`` counts, the opponent on roll (row 0)."""
         return self._batch.candidate_positions()
 
-    def step(
-        self, choice: npt.ArrayLike
-    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+    def step(self, choice: npt.ArrayLike) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
         """Plays candidate ``choice[i]`` in game ``i``; returns ``(rewards, done)``.
 
         Games that ended are started again; their last positions are in

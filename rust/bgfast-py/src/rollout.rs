@@ -17,6 +17,12 @@ use pyo3::prelude::*;
 use crate::errors::Error;
 use crate::position::PyPosition;
 
+/// `(rewards, done)` of one step.
+type StepArrays<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<bool>>);
+
+/// `(features, offsets)` of every slot's candidates.
+type CandidateArrays<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<i64>>);
+
 /// `(wins single, gammon, backgammon, losses single, gammon, backgammon, truncated)`.
 type TallyTuple = (u64, u64, u64, u64, u64, u64, u64);
 
@@ -146,10 +152,7 @@ pub struct PyGameBatch {
     steps: Vec<SlotStep>,
 }
 
-fn step_arrays<'py>(
-    py: Python<'py>,
-    steps: &[SlotStep],
-) -> (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<bool>>) {
+fn step_arrays<'py>(py: Python<'py>, steps: &[SlotStep]) -> StepArrays<'py> {
     let rewards: Vec<i8> = steps.iter().map(|s| s.reward).collect();
     let done: Vec<bool> = steps.iter().map(|s| s.done).collect();
     (rewards.into_pyarray(py), done.into_pyarray(py))
@@ -236,11 +239,7 @@ impl PyGameBatch {
 
     /// `(features (M, width) float32, offsets (n + 1,) int64)`: every active slot's candidate
     /// results seen by the chooser; slot `i` owns rows `offsets[i]:offsets[i + 1]`.
-    fn candidates<'py>(
-        &mut self,
-        py: Python<'py>,
-        scheme: &str,
-    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<i64>>)> {
+    fn candidates<'py>(&mut self, py: Python<'py>, scheme: &str) -> PyResult<CandidateArrays<'py>> {
         let scheme = scheme_from(scheme)?;
         let batch = &mut self.batch;
         let (features, offsets) = py.detach(|| {
@@ -268,7 +267,7 @@ impl PyGameBatch {
         &mut self,
         py: Python<'py>,
         choices: PyReadonlyArray1<'py, i64>,
-    ) -> PyResult<(Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<bool>>)> {
+    ) -> PyResult<StepArrays<'py>> {
         let choices = choices.as_array().to_vec();
         let (batch, steps) = (&mut self.batch, &mut self.steps);
         py.detach(|| batch.step(&choices, steps))
@@ -281,7 +280,7 @@ impl PyGameBatch {
         &mut self,
         py: Python<'py>,
         scores: PyReadonlyArray1<'py, f32>,
-    ) -> PyResult<(Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<bool>>)> {
+    ) -> PyResult<StepArrays<'py>> {
         let scores = scores.as_array().to_vec();
         let (batch, steps) = (&mut self.batch, &mut self.steps);
         py.detach(|| batch.step_scores(&scores, steps))
