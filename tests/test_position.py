@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pickle
 
-import bgfast
 import numpy as np
 import pytest
+
+import bgfast
 from bgfast import Position
 
 START_ID = "4HPwATDgc/ABMA"
