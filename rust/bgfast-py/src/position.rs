@@ -144,7 +144,8 @@ impl PyPosition {
 
     /// Plays `move` (a `Move` of this position, or move text) with `dice` and returns the
     /// resulting position, the opponent to move. Raises `IllegalMoveError` naming the rule.
-    fn play(&self, mv: &Bound<'_, PyAny>, dice: (i64, i64)) -> PyResult<Self> {
+    fn play(&self, r#move: &Bound<'_, PyAny>, dice: (i64, i64)) -> PyResult<Self> {
+        let mv = r#move;
         let dice = dice_from(dice.0, dice.1)?;
         let list = self.legal(dice)?;
         if let Ok(m) = mv.cast::<PyMove>() {
