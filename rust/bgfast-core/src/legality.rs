@@ -190,9 +190,18 @@ pub fn resolve(
     dice: Dice,
     parsed: &ParsedMove,
 ) -> Result<(Move, Position), IllegalMove> {
-    let mut list = MoveList::new();
-    position.generate_moves(dice, &mut list);
-    resolve_in(&list, dice, parsed)
+    thread_local! {
+        // One buffer per thread: a MoveList is large, and checked play is called often.
+        static LIST: core::cell::RefCell<MoveList> = core::cell::RefCell::new(MoveList::new());
+    }
+    LIST.with(|list| match list.try_borrow_mut() {
+        Ok(mut list) => {
+            position.generate_moves(dice, &mut list);
+            resolve_in(&list, dice, parsed)
+        }
+        // Unreachable unless resolve re-enters itself on one thread; stay correct anyway.
+        Err(_) => resolve_in(&position.legal_moves(dice), dice, parsed),
+    })
 }
 
 /// [`resolve`] against moves already generated: `list` must hold the moves of its origin for
@@ -369,39 +378,33 @@ fn segments(parsed: &ParsedMove) -> Vec<Segment> {
 /// R5): each segment needs dice summing to its pips, and a segment to `off` may overshoot
 /// with its last die (R14 is checked on the board).
 fn dice_cover(segments: &[Segment], pool: DicePool) -> bool {
-    fn cover(pips: &[(u8, bool)], pool: DicePool) -> bool {
-        let Some((&(first, off), rest)) = pips.split_first() else {
+    /// Ordered choices of dice for the first unfinished segment (`sum` pips of it already
+    /// chosen), then the rest.
+    fn cover(segments: &[Segment], pool: DicePool, sum: u8) -> bool {
+        let Some(first) = segments.iter().position(|s| !s.done()) else {
             return true;
         };
-        // Ordered choices of dice for the first segment, then the rest with what is left.
-        fn extend(pool: DicePool, sum: u8, first: u8, off: bool, rest: &[(u8, bool)]) -> bool {
-            let mut tried = 0u8;
-            for (i, &die) in pool.values().iter().enumerate() {
-                if tried & (1 << die) != 0 {
-                    continue;
-                }
-                tried |= 1 << die;
-                let total = sum + die;
-                let left = pool.without(i);
-                let ok = if total == first || (off && total > first) {
-                    cover(rest, left)
-                } else {
-                    total < first && extend(left, total, first, off, rest)
-                };
-                if ok {
-                    return true;
-                }
+        let seg = segments[first];
+        let mut tried = 0u8;
+        for (i, &die) in pool.values().iter().enumerate() {
+            if tried & (1 << die) != 0 {
+                continue;
             }
-            false
+            tried |= 1 << die;
+            let total = sum + die;
+            let left = pool.without(i);
+            let ok = if total == seg.pips() || (seg.off() && total > seg.pips()) {
+                cover(&segments[first + 1..], left, 0)
+            } else {
+                total < seg.pips() && cover(&segments[first..], left, total)
+            };
+            if ok {
+                return true;
+            }
         }
-        extend(pool, 0, first, off, rest)
+        false
     }
-    let pips: Vec<(u8, bool)> = segments
-        .iter()
-        .filter(|s| !s.done())
-        .map(|s| (s.pips(), s.off()))
-        .collect();
-    cover(&pips, pool)
+    cover(segments, pool, 0)
 }
 
 /// The board while a written play is simulated.

@@ -15,7 +15,7 @@ fn corpus(name: &str) -> Vec<Position> {
 }
 
 /// Checks every legal move of every roll; returns how many moves were checked.
-fn round_trip(positions: &[Position]) -> usize {
+fn round_trip(positions: &[Position], play_every: usize) -> usize {
     let mut list = MoveList::new();
     let mut checked = 0;
     for pos in positions {
@@ -29,8 +29,11 @@ fn round_trip(positions: &[Position]) -> usize {
                     .unwrap_or_else(|e| panic!("{pos:?} {dice}: {text:?}: {e}"));
                 assert_eq!(found_result, result, "{pos:?} {dice}: {text:?}");
                 assert_eq!(found, mv, "{pos:?} {dice}: {text:?} names another move");
-                // Checked play agrees, and the fast path gives the same result.
-                assert_eq!(pos.play(dice, &mv), Ok(result), "{pos:?} {dice}: {text:?}");
+                // Checked play agrees (it regenerates the moves, so sample it on big sets),
+                // and the fast path gives the same result.
+                if checked % play_every == 0 {
+                    assert_eq!(pos.play(dice, &mv), Ok(result), "{pos:?} {dice}: {text:?}");
+                }
                 assert_eq!(pos.play_unchecked(&mv), result, "{pos:?} {dice}: {text:?}");
                 checked += 1;
             }
@@ -42,17 +45,23 @@ fn round_trip(positions: &[Position]) -> usize {
 #[test]
 fn start_position_all_rolls() {
     // 15+16+14+8+10+17+18+8+14+17+9+14+9+14+7 non-doubles and 42+75+73+52+4+11 doubles.
-    assert_eq!(round_trip(&[Position::START]), 190 + 257);
+    assert_eq!(round_trip(&[Position::START], 1), 190 + 257);
 }
 
 #[test]
 fn contact_corpus() {
-    assert_eq!(round_trip(&corpus("wildbg_contact.csv")), 218_356 + 185_957);
+    assert_eq!(
+        round_trip(&corpus("wildbg_contact.csv"), 13),
+        218_356 + 185_957
+    );
 }
 
 #[test]
 fn race_corpus() {
-    assert_eq!(round_trip(&corpus("wildbg_race.csv")), 140_720 + 122_570);
+    assert_eq!(
+        round_trip(&corpus("wildbg_race.csv"), 13),
+        140_720 + 122_570
+    );
 }
 
 #[test]
