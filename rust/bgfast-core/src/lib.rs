@@ -26,6 +26,7 @@ mod checkers;
 pub mod codec;
 mod dice;
 pub mod features;
+mod legality;
 mod movegen;
 mod mv;
 mod outcome;
@@ -37,7 +38,9 @@ pub mod pubeval;
 pub mod rng;
 
 pub use checkers::{Checkers, BAR, CHECKERS};
+pub use codec::move_text::{MoveTextError, ParsedMove};
 pub use dice::{Dice, Die};
+pub use legality::{resolve, resolve_in, IllegalMove};
 pub use movegen::{MoveList, MAX_PLAYS};
 pub use mv::{Move, Step, OFF};
 pub use outcome::{Outcome, Side, WinKind};
