@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import bgfast
 import numpy as np
 import numpy.typing as npt
+
+import bgfast
 
 DATA = Path(__file__).parent / "data"
 

@@ -3,12 +3,13 @@ oracle), pubeval inputs reproduce pubeval's score, and ``out=`` writes in place.
 
 from __future__ import annotations
 
-import bgfast
 import numpy as np
 import pytest
+from rollout_corpus import corpus_arrays, random_play
+
+import bgfast
 from bgfast import Position
 from bgfast.pubeval import score
-from rollout_corpus import corpus_arrays, random_play
 
 
 def gym_features(position: np.ndarray, white_on_roll: bool) -> list[float]:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import bgfast
 import numpy as np
 import pytest
-from bgfast import Position
 from rollout_corpus import corpus_arrays, random_play
+
+import bgfast
+from bgfast import Position
 
 gnubg_nn = pytest.importorskip("gnubg_nn")
 

@@ -6,10 +6,12 @@ import functools
 import json
 import math
 
-import bgfast
 import numpy as np
 import pytest
+
+import bgfast
 from bgfast import Position
+
 from boards import position
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import bgfast
 import pytest
+
+import bgfast
 from bgfast.rollout import SHARD_GAMES
 
 distributed = pytest.importorskip("distributed")

@@ -8,8 +8,9 @@ import signal
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Callable
 
-import bgfast
 import pytest
+
+import bgfast
 from bgfast.rollout import SHARD_GAMES, run_shard
 
 GAMES = 2 * SHARD_GAMES + 123

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import bgfast
 import numpy as np
 import pytest
+
+import bgfast
 from bgfast.vecenv import segment_argmax
 
 
