@@ -308,3 +308,19 @@ def test_wrong_move_is_illegal(pos: Position, roll: tuple[int, int]) -> None:
 def test_bad_notation_is_invalid_move() -> None:
     with pytest.raises(bgfast.InvalidMoveError):
         Position().play("24/x", (6, 5))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bindings match move text by formatted tokens; Position.play(str) must use "
+    "bgfast_core::resolve_in so that a text means its result (see the movetext report)",
+)
+def test_text_means_its_result_and_errors_name_the_rule() -> None:
+    start = Position()
+    target = start.play("24/13", (6, 5))
+    assert start.play("24/18/13", (6, 5)) == target
+    assert start.play("13/11 13/7", (6, 2)) == start.play("13/7 13/11", (6, 2))
+    with pytest.raises(bgfast.IllegalMoveError, match="R8"):
+        start.play("24/18", (6, 5))
+    with pytest.raises(bgfast.IllegalMoveError, match="R4"):
+        start.play("13/4", (6, 4))

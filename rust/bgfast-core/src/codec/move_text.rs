@@ -1,6 +1,6 @@
 //! Move notation: `24/18 13/11*`, `bar/22`, `6/off`, `8/2(2)`, `13/10*/7` (RULES.md "Notation").
 //!
-//! This module owns the text form only: [`format`] writes a [`Move`] the way GNU Backgammon
+//! This module owns the text form only: [`format()`] writes a [`Move`] the way GNU Backgammon
 //! prints it, and [`parse`] turns text into plain data ([`ParsedMove`]) checking syntax alone.
 //! Whether the text is a legal play in some position is the job of [`crate::resolve`].
 //!
@@ -38,7 +38,7 @@ pub fn format(mv: &Move) -> String {
 }
 
 impl fmt::Display for Move {
-    /// The standard notation of [`format`]; a pass writes nothing.
+    /// The standard notation of [`format()`]; a pass writes nothing.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_move(f, self)
     }
