@@ -100,7 +100,8 @@ fn other_rolls_texts_are_diagnosed() {
                         }
                         Err(e) => {
                             let msg = e.to_string();
-                            let rule = msg.split(':').next().unwrap().to_string();
+                            let rule = e.rule().to_string();
+                            assert!(msg.starts_with(&format!("{rule}: ")), "{msg}");
                             assert_ne!(
                                 e,
                                 bgfast_core::IllegalMove::NotLegal,
