@@ -534,6 +534,7 @@ class Chouette:
             return None
         for m in list(game.active):
             self._leave(game, m, "box passed")
+        self._replace_captain(game)
         return self._finish_if_empty(game)
 
     def member_double(self, member: str, answer: Answer) -> GameRecord | None:
@@ -565,6 +566,7 @@ class Chouette:
             game.cubes[member] = game.cubes[member].doubled("box")
             return None
         self._leave(game, member, "box passed")
+        self._replace_captain(game)
         return self._finish_if_empty(game)
 
     def box_double(self, answers: Mapping[str, Answer]) -> GameRecord | None:
@@ -611,6 +613,7 @@ class Chouette:
         takers = [m for m, a in ordered.items() if a == "take"]
         for m in takers:
             game.set_cube(m, old[m].doubled("team"))
+        self._replace_captain(game)
         return self._finish_if_empty(game)
 
     def end_game(
@@ -834,8 +837,12 @@ class Chouette:
         game.results[member] = MemberResult(member, cube.value, outcome, points)
         game.active.remove(member)
         game.last_left_by_box_pass = outcome == "box passed"
-        if member == game.acting_captain and game.active:
-            # Captain replacement: the next member still in, in queue order.
+
+    @staticmethod
+    def _replace_captain(game: _Game) -> None:
+        # Called once per action, after everyone who left in it has left: the next member
+        # still in, in queue order, takes over; if nobody is left the last captain stays.
+        if game.acting_captain not in game.active and game.active:
             game.acting_captain = game.active[0]
 
     def _finish_if_empty(self, game: _Game) -> GameRecord | None:
