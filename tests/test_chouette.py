@@ -694,3 +694,51 @@ def test_property_random_actions_never_reach_an_invalid_state_long(
     c: Chouette, data: st.DataObject
 ) -> None:
     _random_actions_never_reach_an_invalid_state(c, data)
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    import bgfast.chouette
+
+    result = doctest.testmod(bgfast.chouette)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_history_records_every_action_and_settlement() -> None:
+    c = four()
+    c.start_game()
+    c.box_double({"B": "take", "C": "pass", "D": "take"})
+    c.end_game("box", "gammon")
+    assert c.history[1:] == (
+        {"type": "start"},
+        {"type": "box_double", "answers": {"B": "take", "C": "pass", "D": "take"}},
+        {"type": "end", "winner": "box", "kind": "gammon", "cubes": {"B": 2, "D": 2}},
+        {"type": "settle", "game": 1, "payments": {"A": 9, "B": -4, "C": -1, "D": -4}},
+    )
+    # The history is a copy: editing it does not touch the chouette.
+    c.history[1]["type"] = "edited"
+    assert c.history[1] == {"type": "start"}
+
+
+@pytest.mark.parametrize(
+    ("edit", "match"),
+    [
+        (lambda h: h.pop(), "ended without its settle event"),
+        (lambda h: h.insert(4, h[4]), "does not match the game's settlement"),
+        (lambda h: h[4]["payments"].update(A=10), "does not match the game's settlement"),
+        (lambda h: h.insert(5, h[4]), "does not match the game's settlement"),
+        (lambda h: h[3]["cubes"].update(B=4), "R28: end-of-game cubes"),
+        (lambda h: h.pop(0), "R24: a chouette's history starts with the seating"),
+        (lambda h: h.insert(2, {"type": "start"}), "in progress"),
+    ],
+)
+def test_replaying_a_bad_history_is_refused(edit: Any, match: str) -> None:
+    c = four()
+    c.start_game()
+    c.box_double({"B": "take", "C": "pass", "D": "take"})
+    c.end_game("box", "gammon")
+    history = list(c.history)
+    edit(history)
+    with pytest.raises(IllegalChouetteActionError, match=match):
+        Chouette.from_history(c.players, c.form, history)

@@ -172,3 +172,10 @@ def test_bad_input_raises_bgfast_errors(call: object, error: type[Exception]) ->
     assert isinstance(info.value, BgfastError)
     assert isinstance(info.value, ValueError)
     assert str(info.value)
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    result = doctest.testmod(met)
+    assert result.attempted > 0 and result.failed == 0

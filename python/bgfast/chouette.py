@@ -69,8 +69,8 @@ __all__ = [
     "GameRecord",
     "IllegalChouetteActionError",
     "Kind",
+    "MemberOutcome",
     "MemberResult",
-    "Outcome",
     "Owner",
     "Side",
     "roll_off",
@@ -87,7 +87,7 @@ Answer = Literal["take", "pass"]
 Owner = Literal["center", "box", "team"]
 """Where a cube stands: in the middle, with the box, or with the team side (the member, in
 the per-member form)."""
-Outcome = Literal["won", "lost", "passed", "box passed"]
+MemberOutcome = Literal["won", "lost", "passed", "box passed"]
 """How a member's game ended: played out and won or lost, the member passed the box's double,
 or the box passed the member's (or the team's) double."""
 
@@ -141,7 +141,7 @@ class MemberResult:
     """The member."""
     cube: int
     """The member's stake when their game ended (before the refused double, for a pass)."""
-    outcome: Outcome
+    outcome: MemberOutcome
     """How the member's game ended."""
     points: int
     """What the box paid the member (negative: what the member paid the box)."""
@@ -481,7 +481,14 @@ class Chouette:
 
     @property
     def history(self) -> tuple[dict[str, Any], ...]:
-        """Every action taken, oldest first, as JSON-ready events (copies)."""
+        """Every event, oldest first, as JSON-ready dicts (copies).
+
+        Event types: ``seat`` (each player's roll-off dice), ``start``, ``team_double``
+        (who agreed, the box's answer), ``member_double`` (the member, the box's answer),
+        ``box_double`` (each doubled member's answer), ``end`` (winner, kind and each
+        remaining member's cube at the end) and ``settle`` (the finished game's payment per
+        player; derived from the others and checked when the history is replayed).
+        """
         return tuple(copy.deepcopy(self._history))
 
     # ----------------------------------------------------------------- actions
@@ -646,7 +653,14 @@ class Chouette:
                     f"R28: end-of-game cubes {dict(cubes)} disagree with the recorded "
                     f"cubes {recorded}"
                 )
-        self._history.append({"type": "end", "winner": winner, "kind": kind})
+        self._history.append(
+            {
+                "type": "end",
+                "winner": winner,
+                "kind": kind,
+                "cubes": {m: game.cube_of(m).value for m in game.active},
+            }
+        )
         for m in list(game.active):
             cube = game.cube_of(m)
             points = cube.value * self._multiplier(kind, cube)
@@ -745,8 +759,28 @@ class Chouette:
             gammons=gammons,
             backgammon_as_double=backgammon_as_double,
         )
+        pending_settle: list[dict[str, Any]] = []
         for event in events:
+            if isinstance(event, Mapping) and event.get("type") == "settle":
+                # A settle event must be the one the replay itself just produced.
+                if not pending_settle or dict(event) != pending_settle.pop(0):
+                    raise IllegalChouetteActionError(
+                        f"R28: settle event {dict(event)!r} does not match the game's settlement"
+                    )
+                continue
+            if pending_settle:
+                raise IllegalChouetteActionError(
+                    f"R28: game {pending_settle[0]['game']} ended without its settle event"
+                )
+            before = len(chouette._history)
             chouette._replay(event)
+            pending_settle = [
+                copy.deepcopy(e) for e in chouette._history[before:] if e["type"] == "settle"
+            ]
+        if pending_settle:
+            raise IllegalChouetteActionError(
+                f"R28: game {pending_settle[0]['game']} ended without its settle event"
+            )
         return chouette
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -830,7 +864,7 @@ class Chouette:
             return 2
         return 3
 
-    def _leave(self, game: _Game, member: str, outcome: Outcome) -> None:
+    def _leave(self, game: _Game, member: str, outcome: MemberOutcome) -> None:
         cube = game.cube_of(member)
         # R19/R27: the pass settles at the stake before the double.
         points = cube.value if outcome == "box passed" else -cube.value
@@ -866,6 +900,8 @@ class Chouette:
         self._ledger.append(record)
         for name, points in record.payments.items():
             self._balances[name] += points
+        # Derived, not an action: replay checks it against its own settlement.
+        self._history.append({"type": "settle", "game": record.number, "payments": record.payments})
         # R25 rotation (see the module docs for the acting-captain convention).
         if winner == "box":
             self._queue = [m for m in game.team if m != record.captain] + [record.captain]
@@ -892,8 +928,8 @@ class Chouette:
             _expect_keys(event, {"type", "answers"})
             self.box_double(event["answers"])
         elif kind == "end":
-            _expect_keys(event, {"type", "winner", "kind"})
-            self.end_game(event["winner"], event["kind"])
+            _expect_keys(event, {"type", "winner", "kind", "cubes"})
+            self.end_game(event["winner"], event["kind"], event["cubes"])
         else:
             raise IllegalChouetteActionError(f"unknown history event type {kind!r}")
 
