@@ -742,3 +742,48 @@ def test_replaying_a_bad_history_is_refused(edit: Any, match: str) -> None:
     edit(history)
     with pytest.raises(IllegalChouetteActionError, match=match):
         Chouette.from_history(c.players, c.form, history)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 70) | st.sampled_from(["A", "B", "take", "box"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("ABCD"), inner),
+    max_leaves=5,
+)
+
+
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            found += _paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            found += _paths(v, (*prefix, i))
+    return found
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_property_tampered_files_never_load_a_wrong_state(data: st.DataObject) -> None:
+    from bgfast.chouette import _checksum
+
+    text = _played()
+    doc = json.loads(text)
+    paths = [p for p in _paths(doc) if p and p[0] != "checksum"]
+    path = data.draw(st.sampled_from(paths))
+    parent = doc
+    for key in path[:-1]:
+        parent = parent[key]
+    if data.draw(st.booleans()) and isinstance(parent, dict):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = data.draw(json_values)
+    doc["checksum"] = _checksum({k: v for k, v in doc.items() if k != "checksum"})
+    tampered = json.dumps(doc)
+    try:
+        loaded = Chouette.from_json(tampered)
+    except ChouetteFileError:
+        return
+    # Only an edit that leaves the same document (e.g. a value replaced by itself) may load,
+    # and then what loads is exactly what the file says.
+    assert json.loads(loaded.to_json()) == json.loads(tampered)

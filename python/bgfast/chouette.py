@@ -841,7 +841,7 @@ class Chouette:
             raise IllegalChouetteActionError(f"{member!r} is not playing in this chouette")
 
     def _member_set(self, game: _Game, members: Iterable[str], what: str) -> set[str]:
-        if isinstance(members, str):
+        if isinstance(members, str) or not isinstance(members, Iterable):
             raise IllegalChouetteActionError(f"{what} must be a collection of member names")
         listed = list(members)
         for m in listed:
