@@ -11,6 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from bgfast._core import BgfastError
 from bgfast.chouette import (
     Answer,
@@ -21,8 +24,6 @@ from bgfast.chouette import (
     IllegalChouetteActionError,
     roll_off,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 ABCD = {"A": 6, "B": 5, "C": 3, "D": 1}  # box A, captain B, then C, D
 

@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
+
 from bgfast import met
 from bgfast._core import BgfastError
 
