@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+
 from bgfast import Position
 
 gnubg_nn = pytest.importorskip("gnubg_nn")

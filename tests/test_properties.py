@@ -11,12 +11,13 @@ from __future__ import annotations
 import contextlib
 import random
 
-import bgfast
 import numpy as np
 import pytest
-from bgfast import Position
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+
+import bgfast
+from bgfast import Position
 
 gnubg_nn = pytest.importorskip("gnubg_nn")
 
@@ -300,21 +301,36 @@ def test_wrong_move_is_illegal(pos: Position, roll: tuple[int, int]) -> None:
     assert pos.id == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bindings do not parse move text yet: Position.play(str) must map "
-    "move_text::parse errors to InvalidMoveError (see the movetext branch report)",
+@pytest.mark.parametrize(
+    "text", ["24/x", "24", "26/20", "off/3", "3/bar", "7/9", "8/2(5)", "13*/7", "13/7(3) 8/2(2)"]
 )
-def test_bad_notation_is_invalid_move() -> None:
-    with pytest.raises(bgfast.InvalidMoveError):
-        Position().play("24/x", (6, 5))
+def test_bad_notation_is_invalid_move(text: str) -> None:
+    start = Position()
+    with pytest.raises(bgfast.InvalidMoveError, match="at character"):
+        start.play(text, (6, 5))
+    assert start == Position()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bindings match move text by formatted tokens; Position.play(str) must use "
-    "bgfast_core::resolve_in so that a text means its result (see the movetext report)",
-)
+NOTATION = st.lists(
+    st.sampled_from(["bar", "off", "/", "/", "*", "(2)", " ", *map(str, range(26))]),
+    max_size=10,
+).map("".join)
+
+
+@SETTINGS
+@given(positions, dice, NOTATION)
+def test_any_text_is_legal_or_a_named_error(
+    pos: Position, roll: tuple[int, int], text: str
+) -> None:
+    results = {m.result for m in pos.moves(*roll)}
+    try:
+        assert pos.play(text, roll) in results
+    except bgfast.InvalidMoveError:
+        pass  # a syntax error
+    except bgfast.IllegalMoveError as e:
+        assert str(e).startswith("R"), str(e)  # names the rule broken
+
+
 def test_text_means_its_result_and_errors_name_the_rule() -> None:
     start = Position()
     target = start.play("24/13", (6, 5))
