@@ -113,13 +113,16 @@ def _roll_dice(seed: int, draw: int) -> tuple[int, int]:
     """The ``draw``-th pair of dice of a seeded stream: stable across Python versions."""
     dice: list[int] = []
     block = 0
-    while len(dice) < 2:
+    while True:
         digest = hashlib.blake2b(
-            f"{seed}:{draw}:{block}".encode(), digest_size=16, person=b"bgfast-dice"
+            b"%d:%d:%d" % (seed, draw, block), digest_size=16, person=b"bgfast-dice"
         ).digest()
-        dice.extend(b % 6 + 1 for b in digest if b < 252)  # 252 = 42 * 6: unbiased
+        for b in digest:
+            if b < 252:  # 252 = 42 * 6: unbiased
+                dice.append(b % 6 + 1)
+                if len(dice) == 2:
+                    return dice[0], dice[1]
         block += 1
-    return dice[0], dice[1]
 
 
 def _check_dice(dice: object) -> tuple[int, int]:
@@ -287,6 +290,8 @@ class Game:
         self._offer: _Offer | None = None
         self._resign: _Resign | None = None
         self._staged: _Staged | None = None
+        self._moves: list[Move] | None = None  # legal moves of the current roll (cache)
+        self._hint: Move | None = None
         self._last: _LastMove | None = None
         self._result: GameResult | None = None
         self._autos = 0
@@ -442,9 +447,14 @@ class Game:
 
     def legal_moves(self) -> list[Move]:
         """The legal moves for the rolled dice (``move`` phase), from the core."""
+        return list(self._legal())
+
+    def _legal(self) -> list[Move]:
         if self._phase != "move" or self._dice is None:
             raise GameStateError(f"no dice to move in phase {self._phase!r}")
-        return list(self._position.moves(*self._dice))
+        if self._moves is None:
+            self._moves = list(self._position.moves(*self._dice))
+        return self._moves
 
     def why_not_double(self) -> str | None:
         """Why the player on roll may not double now, or ``None`` if they may (R17, R18)."""
@@ -505,7 +515,11 @@ class Game:
         The core validates it (:class:`~bgfast.IllegalMoveError` names the rule); in table
         mode an illegal move that is physically possible is staged anyway (R31).
         """
-        self._do({"type": "move", "move": self._move_text(move)})
+        self._hint = move if isinstance(move, Move) else None
+        try:
+            self._do({"type": "move", "move": self._move_text(move)})
+        finally:
+            self._hint = None
 
     def undo(self) -> None:
         """Take back the staged move (R29)."""
@@ -584,9 +598,9 @@ class Game:
         return dice
 
     def _on_roll(self, event: dict[str, Any]) -> tuple[int, int]:
-        self._need("opening", "roll")
         if "dice" in event:
             _check_dice(event["dice"])
+        self._need("opening", "roll")
         if self._phase == "opening":
             dice = self._draw(event)
             d0, d1 = dice
@@ -609,13 +623,14 @@ class Game:
         dice = self._draw(event)
         assert self._turn is not None
         self._last = None  # R31: the next roll is made, the last move stands
-        moves = self._position.moves(*dice)
+        moves = list(self._position.moves(*dice))
         if len(moves) == 1 and moves[0].is_pass:
             self._turns[self._turn] += 1
             self._position = moves[0].result
             self._turn = 1 - self._turn
             return dice
         self._dice = dice
+        self._moves = moves
         self._phase = "move"
         return dice
 
@@ -669,6 +684,11 @@ class Game:
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move event needs move text: {event!r}")
         assert self._dice is not None
+        legal = self._legal()
+        hint = self._hint
+        if hint is not None and any(hint is m for m in legal):
+            self._staged = _Staged(text, hint.result, False)  # one of legal_moves(): valid
+            return
         try:
             result = self._position.play(text, self._dice)
             illegal = False
@@ -678,7 +698,7 @@ class Game:
             result = _apply_physically(self._position, text)
             illegal = True
         if not illegal:
-            for m in self._position.moves(*self._dice):
+            for m in legal:
                 if m.result == result:
                     text = str(m)
                     break
@@ -702,6 +722,7 @@ class Game:
         self._turns[mover] += 1
         self._staged = None
         self._dice = None
+        self._moves = None
         self._position = staged.result
         self._turn = 1 - mover
         outcome = staged.result.outcome
@@ -729,6 +750,7 @@ class Game:
         self._turn = last.player
         self._position = last.before
         self._dice = last.dice
+        self._moves = None
         self._phase = "move"
         self._last = None
 
