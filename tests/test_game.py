@@ -8,7 +8,6 @@ from pathlib import Path
 
 import bgfast
 import pytest
-from boards import position
 from bgfast import IllegalMoveError, InvalidDiceError, InvalidMoveError, Position
 from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
 from bgfast.game import Game, GameResult
@@ -16,6 +15,7 @@ from bgfast.ids import MatchIdFields, encode_match_id
 from bgfast.match import Match
 from bgfast.persist import checksum
 from bgfast.scoring import Rules
+from boards import position
 
 
 def game_at(
@@ -33,9 +33,18 @@ def game_at(
 ) -> Game:
     """A game with player ``turn`` on roll in a hand-built position (via a GNUbg ID)."""
     pos = position(mover, opponent)
-    mid = encode_match_id(MatchIdFields(
-        cube_value=cube, cube_owner=owner, dice_owner=turn, turn=turn, dice=dice,
-        match_length=match_length, score=score, jacoby=bool(rules and rules.jacoby)))
+    mid = encode_match_id(
+        MatchIdFields(
+            cube_value=cube,
+            cube_owner=owner,
+            dice_owner=turn,
+            turn=turn,
+            dice=dice,
+            match_length=match_length,
+            score=score,
+            jacoby=bool(rules and rules.jacoby),
+        )
+    )
     return Game.from_gnubg_id(f"{pos.id}:{mid}", rules=rules, table=table, seed=7)
 
 
@@ -106,11 +115,16 @@ def test_r16_cube_multiplies_and_backgammon_counts_double_option() -> None:
     game = game_at({1: 1}, {6: 14, 25: 1}, dice=(2, 1), cube=4, owner=0)
     game.play("1/off")
     assert game.result is not None and game.result.points == 12
-    game = game_at({1: 1}, {6: 14, 25: 1}, dice=(2, 1), cube=4, owner=0,
-                   rules=Rules(backgammon_counts_double=True))
+    game = game_at(
+        {1: 1},
+        {6: 14, 25: 1},
+        dice=(2, 1),
+        cube=4,
+        owner=0,
+        rules=Rules(backgammon_counts_double=True),
+    )
     game.play("1/off")
-    assert game.result is not None and (game.result.kind, game.result.points) == (
-        "backgammon", 8)
+    assert game.result is not None and (game.result.kind, game.result.points) == ("backgammon", 8)
 
 
 # ------------------------------------------------------------------ R17-R19 cube
@@ -286,10 +300,20 @@ def test_r29_commit_needs_a_move_and_illegal_moves_are_refused() -> None:
     with pytest.raises(GameStateError, match="R29"):
         game.commit()
     with pytest.raises(IllegalMoveError):
-        game.move("8/4")
+        game.move("8/3")
     with pytest.raises(IllegalMoveError):
-        game.play("24/20")
+        game.play("24/18")
     assert state(game) == before
+
+
+def test_any_notation_of_a_legal_move_is_that_move() -> None:
+    """A move is its result: 8/4 with 3-1 is 8/5/4, written back in the core's notation."""
+    game = Game(seed=2)
+    game.roll((3, 1))
+    game.play("8/4")
+    assert not game.last_move_illegal
+    assert game.position == Position().play("8/5 5/4", (3, 1)).flipped().flipped()
+    assert game.history[1]["move"] in {str(m) for m in Position().moves(3, 1)}
 
 
 def test_moves_from_legal_moves_are_accepted() -> None:
@@ -309,7 +333,7 @@ def test_moves_from_legal_moves_are_accepted() -> None:
 def test_r31_illegal_move_recorded_and_called_before_the_next_roll() -> None:
     game = Game(seed=2, table=True)
     game.roll((3, 1))
-    game.play("8/4")  # a 4 was not rolled: recorded anyway in table mode
+    game.play("8/3")  # a 5 was not rolled: recorded anyway in table mode
     assert game.last_move_illegal and game.turn == 1
     game.call()
     assert (game.turn, game.phase, game.dice, game.position) == (0, "move", (3, 1), Position())
@@ -323,7 +347,7 @@ def test_r31_illegal_move_recorded_and_called_before_the_next_roll() -> None:
 def test_r31_illegal_move_stands_after_the_next_roll() -> None:
     game = Game(seed=2, table=True)
     game.roll((3, 1))
-    game.play("8/4")
+    game.play("8/3")
     after = game.position
     game.roll((2, 1))
     with pytest.raises(GameStateError, match="R31"):
@@ -335,7 +359,7 @@ def test_r31_strict_mode_refuses_and_table_mode_refuses_the_impossible() -> None
     game = Game(seed=2)
     game.roll((3, 1))
     with pytest.raises(IllegalMoveError):
-        game.play("8/4")
+        game.play("8/3")
     table = Game(seed=2, table=True)
     table.roll((3, 1))
     before = state(table)
@@ -395,8 +419,16 @@ def test_rejected_calls_change_nothing() -> None:
     game = Game(seed=4)
     game.roll((5, 2))
     before = state(game)
-    for call in (game.double, game.take, game.drop, game.accept, game.reject, game.undo,
-                 game.call, game.beaver):
+    for call in (
+        game.double,
+        game.take,
+        game.drop,
+        game.accept,
+        game.reject,
+        game.undo,
+        game.call,
+        game.beaver,
+    ):
         with pytest.raises(bgfast.BgfastError):
             call()
     with pytest.raises(InvalidDiceError):
@@ -450,8 +482,10 @@ def test_tampered_json_is_refused() -> None:
     for path, value in [
         (("events", 0, "dice"), [6, 6]),  # a different random roll
         (("state", "cube", "value"), 4),
-        (("setup", "position"), "4HPwATDgc/ABMA" if data["setup"]["position"] != "4HPwATDgc/ABMA"
-         else "sGfwATCYZ/ABMA"),
+        (
+            ("setup", "position"),
+            "4HPwATDgc/ABMA" if data["setup"]["position"] != "4HPwATDgc/ABMA" else "sGfwATCYZ/ABMA",
+        ),
     ]:
         bad = json.loads(json.dumps(data))
         target = bad
@@ -485,7 +519,7 @@ def test_save_is_atomic_and_loads_back(tmp_path: Path) -> None:
 def test_reload_from_history_in_table_mode() -> None:
     game = Game(seed=2, table=True)
     game.roll((3, 1))
-    game.play("8/4")
+    game.play("8/3")
     game.call()
     game.play("8/5 6/5")
     assert Game.from_json(game.to_json()) == game

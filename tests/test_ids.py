@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from bgfast import InvalidPositionError, Position
 from bgfast.errors_game import InvalidIdError
 from bgfast.game import Game
@@ -132,9 +131,9 @@ def _test_position_id_rows(row: dict[str, str]) -> None:
         return
     pos = Position.from_id(row["position_id"])
     assert pos.to_array().tolist() == [on_roll, opponent]
-    assert Position.from_array(np.array([on_roll, opponent], dtype=np.uint8)).id == row[
-        "position_id"
-    ]
+    assert (
+        Position.from_array(np.array([on_roll, opponent], dtype=np.uint8)).id == row["position_id"]
+    )
 
 
 def test_xgid_rows_round_trip() -> None:
@@ -175,7 +174,13 @@ def _test_xgid_rows_as_games(row: dict[str, str]) -> None:
     xg = parse_xgid(again.xgid())
     orig = parse_xgid(xgid)
     assert (xg.board, xg.cube_value, xg.cube_owner, xg.turn, xg.score, xg.match_length) == (
-        orig.board, orig.cube_value, orig.cube_owner, orig.turn, orig.score, orig.match_length)
+        orig.board,
+        orig.cube_value,
+        orig.cube_owner,
+        orig.turn,
+        orig.score,
+        orig.match_length,
+    )
     assert xg.dice == (None if orig.dice is None else tuple(sorted(orig.dice, reverse=True)))
 
 
@@ -232,7 +237,9 @@ def test_manual_example_reads_as_documented() -> None:
 
 def test_split_gnubg_id() -> None:
     assert split_gnubg_id("GNUbgID: 4HPwATDgc/ABMA:cIkKAAAAAAAA") == (
-        "4HPwATDgc/ABMA", "cIkKAAAAAAAA")
+        "4HPwATDgc/ABMA",
+        "cIkKAAAAAAAA",
+    )
     for bad in ["4HPwATDgc/ABMA", "4HPwATDgc/ABM:cIkKAAAAAAAA", "a:b:c"]:
         with pytest.raises(InvalidIdError):
             split_gnubg_id(bad)
@@ -281,6 +288,12 @@ def test_xgid_field_layer_example() -> None:
             # bottom: 6 on its 1, 4 on 2, 1 on 4, 1 on 21 (3 borne off)
             (6, 4, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0),
         ),
-        cube_value=2, cube_owner=0, turn=1, dice=(4, 2), score=(0, 3), rules=0,
-        match_length=7, max_cube=10,
+        cube_value=2,
+        cube_owner=0,
+        turn=1,
+        dice=(4, 2),
+        score=(0, 3),
+        rules=0,
+        match_length=7,
+        max_cube=10,
     )

@@ -68,8 +68,12 @@ class GameResult:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
-        return {"winner": self.winner, "kind": self.kind, "points": self.points,
-                "reason": self.reason}
+        return {
+            "winner": self.winner,
+            "kind": self.kind,
+            "points": self.points,
+            "reason": self.reason,
+        }
 
 
 @dataclass(frozen=True)
@@ -260,9 +264,7 @@ class Game:
                 f"score {score[0]}-{score[1]}: the {match_length}-point match is already won (R20)"
             )
         if crawford and (match_length == 0 or max(score) != match_length - 1):
-            raise MatchOptionError(
-                "the Crawford game needs a player exactly one point away (R21)"
-            )
+            raise MatchOptionError("the Crawford game needs a player exactly one point away (R21)")
         if holland and match_length == 0:
             raise MatchOptionError("the Holland rule is a match option")
         if seed is None:
@@ -352,7 +354,7 @@ class Game:
 
     @property
     def turn(self) -> int | None:
-        """The player on roll (``None`` before the opening roll or ...)."""
+        """The player on roll (``None`` before the opening roll)."""
         return self._turn
 
     @property
@@ -459,8 +461,10 @@ class Game:
     def why_not_double(self) -> str | None:
         """Why the player on roll may not double now, or ``None`` if they may (R17, R18)."""
         if self._phase != "roll" or self._turn is None:
-            return f"a double comes before the roll, at the start of a turn (R18); " \
-                   f"the game is in phase {self._phase!r}"
+            return (
+                f"a double comes before the roll, at the start of a turn (R18); "
+                f"the game is in phase {self._phase!r}"
+            )
         reason = self._cube.why_not_double(self._turn)
         if reason is not None:
             return reason
@@ -485,7 +489,10 @@ class Game:
         dice; a roll with no legal play passes the turn at once (R10). Rolling ends the
         time to call an illegal move (R31). Returns the dice rolled.
         """
-        return self._do({"type": "roll", **({} if dice is None else {"dice": list(dice)})})
+        rolled: tuple[int, int] = self._do(
+            {"type": "roll", **({} if dice is None else {"dice": list(dice)})}
+        )
+        return rolled
 
     def double(self) -> None:
         """The player on roll offers a double, before rolling (R17, R18)."""
@@ -692,11 +699,18 @@ class Game:
         try:
             result = self._position.play(text, self._dice)
             illegal = False
-        except IllegalMoveError:
-            if not self._table:
+        except IllegalMoveError as refused:
+            # "A move is its result": other notations of a legal play (11/10 10/5 for
+            # 11/6 6/5) reach a legal result and are that move.
+            try:
+                result = _apply_physically(self._position, text)
+            except (IllegalMoveError, InvalidMoveError):
+                if not self._table:
+                    raise refused from None
                 raise
-            result = _apply_physically(self._position, text)
-            illegal = True
+            illegal = all(m.result != result for m in legal)
+            if illegal and not self._table:
+                raise
         if not illegal:
             for m in legal:
                 if m.result == result:
@@ -728,8 +742,14 @@ class Game:
         outcome = staged.result.outcome
         if outcome is not None:
             kind: Kind = outcome.kind
-            self._finish(GameResult(mover, kind, self._rules.points(
-                kind, self._cube.value, self._cube.centred), "bear-off"))
+            self._finish(
+                GameResult(
+                    mover,
+                    kind,
+                    self._rules.points(kind, self._cube.value, self._cube.centred),
+                    "bear-off",
+                )
+            )
         else:
             self._phase = "roll"
 
@@ -737,9 +757,7 @@ class Game:
         last = self._last
         open_game = self._phase == "roll"
         ended = (
-            self._phase == "over"
-            and self._result is not None
-            and self._result.reason == "bear-off"
+            self._phase == "over" and self._result is not None and self._result.reason == "bear-off"
         )
         if last is None or not (open_game or ended):
             raise GameStateError("no move to call: a move may be called until the next roll (R31)")
@@ -802,15 +820,22 @@ class Game:
             "position": self._position.id,
             "dice": None if self._dice is None else list(self._dice),
             "cube": self._cube.to_dict(),
-            "offer": None if self._offer is None else [
-                self._offer.doubler, self._offer.value, self._offer.level],
-            "resign": None if self._resign is None else [
-                self._resign.player, self._resign.kind, self._resign.back_to],
-            "staged": None if self._staged is None else [
-                self._staged.text, self._staged.illegal],
-            "last_move": None if self._last is None else [
-                self._last.player, list(self._last.dice), self._last.before.id,
-                self._last.text, self._last.illegal],
+            "offer": None
+            if self._offer is None
+            else [self._offer.doubler, self._offer.value, self._offer.level],
+            "resign": None
+            if self._resign is None
+            else [self._resign.player, self._resign.kind, self._resign.back_to],
+            "staged": None if self._staged is None else [self._staged.text, self._staged.illegal],
+            "last_move": None
+            if self._last is None
+            else [
+                self._last.player,
+                list(self._last.dice),
+                self._last.before.id,
+                self._last.text,
+                self._last.illegal,
+            ],
             "result": None if self._result is None else self._result.to_dict(),
             "autos": self._autos,
             "turns": list(self._turns),
@@ -824,7 +849,7 @@ class Game:
             game = cls(
                 rules=Rules.from_dict(setup["rules"]),
                 match_length=setup["match_length"],
-                score=tuple(setup["score"]),  # type: ignore[arg-type]
+                score=tuple(setup["score"]),
                 crawford=setup["crawford"],
                 holland=setup["holland"],
                 table=setup["table"],
@@ -849,14 +874,19 @@ class Game:
                 raise InvalidSaveError("the position is already won (R15)")
             dice = setup["dice"]
             in_move = phase == "move" or (
-                phase == "resign" and setup["resign"] and setup["resign"][2] == "move")
+                phase == "resign" and setup["resign"] and setup["resign"][2] == "move"
+            )
             if in_move:
                 game._dice = _check_dice(dice)
             elif dice is not None:
                 raise InvalidSaveError(f"no dice belong to phase {phase!r}")
             cube = Cube.from_dict(setup["cube"])
-            if cube.max_value != game._cube.max_value or cube.beavers != game._cube.beavers \
-                    or cube.raccoons != game._cube.raccoons or cube.enabled != game._cube.enabled:
+            if (
+                cube.max_value != game._cube.max_value
+                or cube.beavers != game._cube.beavers
+                or cube.raccoons != game._cube.raccoons
+                or cube.enabled != game._cube.enabled
+            ):
                 raise InvalidSaveError("the cube settings do not match the rules")
             if cube.value > 1 and game._crawford:
                 raise InvalidSaveError("no cube is turned in the Crawford game (R21)")
@@ -881,16 +911,22 @@ class Game:
                 game._resign = _Resign(_player(player), kind, back_to)
             elif resign is not None:
                 raise InvalidSaveError("a resignation outside the resign phase")
-            if setup["staged"] is not None or setup["last_move"] is not None \
-                    or setup["result"] is not None:
+            if (
+                setup["staged"] is not None
+                or setup["last_move"] is not None
+                or setup["result"] is not None
+            ):
                 raise InvalidSaveError("a setup holds no staged move, last move or result")
             autos, turns = setup["autos"], setup["turns"]
             if not isinstance(autos, int) or not 0 <= autos <= game._rules.auto_doubles:
                 raise InvalidSaveError(f"bad automatic double count {autos!r}")
             if cube.value < 2**autos:
                 raise InvalidSaveError("the cube is lower than its automatic doubles (R22)")
-            if (not isinstance(turns, list) or len(turns) != 2
-                    or not all(isinstance(t, int) and t >= 0 for t in turns)):
+            if (
+                not isinstance(turns, list)
+                or len(turns) != 2
+                or not all(isinstance(t, int) and t >= 0 for t in turns)
+            ):
                 raise InvalidSaveError(f"bad turn counts {turns!r}")
             game._autos, game._turns = autos, list(turns)
         except (KeyError, TypeError, ValueError) as e:
@@ -989,8 +1025,14 @@ class Game:
         return f"{game_position_for_id(self).id}:{self.match_id()}"
 
     @classmethod
-    def from_gnubg_id(cls, gnubg_id: str, *, table: bool = False, seed: int | None = None,
-                      rules: Rules | None = None) -> Game:
+    def from_gnubg_id(
+        cls,
+        gnubg_id: str,
+        *,
+        table: bool = False,
+        seed: int | None = None,
+        rules: Rules | None = None,
+    ) -> Game:
         """A game in the state of a GNU Backgammon ``PositionID:MatchID``.
 
         ``rules`` gives money options the ID cannot hold (its Jacoby bit is applied).

@@ -115,8 +115,7 @@ def encode_match_id(fields: MatchIdFields) -> str:
         raise _bad(f"dice {f.dice!r}")
     if max(d2, d1) and d2 > d1:
         d1, d2 = d2, d1
-    for name, v in (("match length", f.match_length), ("score", f.score[0]),
-                    ("score", f.score[1])):
+    for name, v in (("match length", f.match_length), ("score", f.score[0]), ("score", f.score[1])):
         if not 0 <= v < 1 << 15:
             raise _bad(f"{name} {v} does not fit in 15 bits")
     values = {
@@ -330,6 +329,7 @@ def format_xgid(fields: XgidFields) -> str:
     if cv < 1 or cv & (cv - 1) or cv > 1 << 15:
         raise _xg_bad(None, f"cube value {cv}")
     cube_pos = 0 if f.cube_owner is None else (1 if f.cube_owner == 1 else -1)
+    dice: str
     if f.cube_action:
         dice = f.cube_action
     elif f.dice is None:
@@ -339,8 +339,16 @@ def format_xgid(fields: XgidFields) -> str:
     return "XGID=" + ":".join(
         str(x)
         for x in (
-            "".join(chars), cv.bit_length() - 1, cube_pos, 1 if f.turn == 1 else -1, dice,
-            f.score[1], f.score[0], f.rules, f.match_length, f.max_cube,
+            "".join(chars),
+            cv.bit_length() - 1,
+            cube_pos,
+            1 if f.turn == 1 else -1,
+            dice,
+            f.score[1],
+            f.score[0],
+            f.rules,
+            f.match_length,
+            f.max_cube,
         )
     )
 
@@ -406,22 +414,33 @@ def _setup(
     dice: tuple[int, int] | None,
     cube_value: int,
     cube_owner: int | None,
-    offer: list[int] | None,
+    offer: list[Any] | None,
     resign: list[Any] | None,
 ) -> Game:
     from bgfast.game import Game
 
     try:
-        blank = Game(rules=rules, match_length=match_length, score=score, crawford=crawford,
-                     table=table, seed=seed)
+        blank = Game(
+            rules=rules,
+            match_length=match_length,
+            score=score,
+            crawford=crawford,
+            table=table,
+            seed=seed,
+        )
     except BgfastError as e:
         raise InvalidIdError(f"the ID's match settings are invalid: {e}") from e
     setup = blank._snapshot()
     cube = dict(setup["cube"])
     cube["value"], cube["owner"] = cube_value, cube_owner
     setup.update(
-        phase=phase, turn=turn, position=position.id, dice=None if dice is None else list(dice),
-        cube=cube, offer=offer, resign=resign,
+        phase=phase,
+        turn=turn,
+        position=position.id,
+        dice=None if dice is None else list(dice),
+        cube=cube,
+        offer=offer,
+        resign=resign,
     )
     try:
         return Game._from_setup(setup)
@@ -458,8 +477,9 @@ def game_from_gnubg_id(
         phase = "move" if has_dice else "roll"
         if f.doubled:
             if has_dice or f.turn == f.dice_owner:
-                raise InvalidIdError(f"{gnubg_id}: a double is answered by the other player "
-                                     "before the roll (R18)")
+                raise InvalidIdError(
+                    f"{gnubg_id}: a double is answered by the other player before the roll (R18)"
+                )
             phase = "doubled"
     offer = None if phase != "doubled" else [turn, f.cube_value * 2, 0]
     resign = None
@@ -467,13 +487,25 @@ def game_from_gnubg_id(
         resign = [1 - f.turn, KINDS[f.resigned - 1], phase]
         phase = "resign"
     elif phase in ("roll", "move") and f.turn != f.dice_owner:
-        raise InvalidIdError(f"{gnubg_id}: the player to act differs from the player on roll "
-                             "with no double or resignation pending")
+        raise InvalidIdError(
+            f"{gnubg_id}: the player to act differs from the player on roll "
+            "with no double or resignation pending"
+        )
     return _setup(
-        rules=rules, match_length=f.match_length, score=f.score, crawford=f.crawford,
-        table=table, seed=seed, phase=phase, turn=turn, position=position,
-        dice=f.dice if has_dice else None, cube_value=f.cube_value, cube_owner=f.cube_owner,
-        offer=offer, resign=resign,
+        rules=rules,
+        match_length=f.match_length,
+        score=f.score,
+        crawford=f.crawford,
+        table=table,
+        seed=seed,
+        phase=phase,
+        turn=turn,
+        position=position,
+        dice=f.dice if has_dice else None,
+        cube_value=f.cube_value,
+        cube_owner=f.cube_owner,
+        offer=offer,
+        resign=resign,
     )
 
 
@@ -484,26 +516,28 @@ def game_xgid(game: Game) -> str:
     board = game.board()
     offered = game.offered_cube
     kind = game.offer_kind
-    action: CubeAction = "" if kind is None else ("D" if kind == "double" else
-                                                   "B" if kind == "beaver" else "R")
+    action: CubeAction = (
+        "" if kind is None else ("D" if kind == "double" else "B" if kind == "beaver" else "R")
+    )
     rules = game.rules
-    if game.match_length:
-        flags = int(game.crawford)
-    else:
-        flags = int(rules.jacoby) + 2 * int(rules.beavers)
-    return format_xgid(XgidFields(
-        board=(tuple(int(x) for x in board[0]), tuple(int(x) for x in board[1])),
-        cube_value=game.cube.value if offered is None else offered // (
-            2 ** (1 + ["double", "beaver", "raccoon"].index(kind or "double"))),
-        cube_owner=game.cube.owner,
-        turn=game.turn,
-        dice=game.dice,
-        cube_action=action,
-        score=game.score,
-        rules=flags,
-        match_length=game.match_length,
-        max_cube=game.cube.max_value.bit_length() - 1,
-    ))
+    # match play: the Crawford flag; money: 1 Jacoby + 2 beavers
+    flags = int(game.crawford) if game.match_length else int(rules.jacoby) + 2 * int(rules.beavers)
+    return format_xgid(
+        XgidFields(
+            board=(tuple(int(x) for x in board[0]), tuple(int(x) for x in board[1])),
+            cube_value=game.cube.value
+            if offered is None
+            else offered // (2 ** (1 + ["double", "beaver", "raccoon"].index(kind or "double"))),
+            cube_owner=game.cube.owner,
+            turn=game.turn,
+            dice=game.dice,
+            cube_action=action,
+            score=game.score,
+            rules=flags,
+            match_length=game.match_length,
+            max_cube=game.cube.max_value.bit_length() - 1,
+        )
+    )
 
 
 def game_from_xgid(xgid: str, *, table: bool = False, seed: int | None = None) -> Game:
@@ -512,11 +546,15 @@ def game_from_xgid(xgid: str, *, table: bool = False, seed: int | None = None) -
 
     f = parse_xgid(xgid)
     money = f.match_length == 0
-    rules = Rules(
-        jacoby=money and bool(f.rules & 1),
-        beavers=money and bool(f.rules & 2),
-        max_cube=1 << f.max_cube,
-    ) if money else Rules(max_cube=1 << f.max_cube)
+    rules = (
+        Rules(
+            jacoby=money and bool(f.rules & 1),
+            beavers=money and bool(f.rules & 2),
+            max_cube=1 << f.max_cube,
+        )
+        if money
+        else Rules(max_cube=1 << f.max_cube)
+    )
     if not money and f.rules > 1:
         raise InvalidIdError(f"{xgid}: in match play the rules field is 0 or 1 (Crawford)")
     rows = [f.board[f.turn], f.board[1 - f.turn]]
@@ -531,8 +569,18 @@ def game_from_xgid(xgid: str, *, table: bool = False, seed: int | None = None) -
         phase = "doubled"
         offer = [f.turn, f.cube_value * 2 ** (level + 1), level]
     return _setup(
-        rules=rules, match_length=f.match_length, score=f.score,
-        crawford=not money and bool(f.rules & 1), table=table, seed=seed, phase=phase,
-        turn=f.turn, position=position, dice=f.dice, cube_value=f.cube_value,
-        cube_owner=f.cube_owner, offer=offer, resign=None,
+        rules=rules,
+        match_length=f.match_length,
+        score=f.score,
+        crawford=not money and bool(f.rules & 1),
+        table=table,
+        seed=seed,
+        phase=phase,
+        turn=f.turn,
+        position=position,
+        dice=f.dice,
+        cube_value=f.cube_value,
+        cube_owner=f.cube_owner,
+        offer=offer,
+        resign=None,
     )

@@ -7,6 +7,7 @@ stored apart from them, so they cannot disagree. Money-play options are refused 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import secrets
 from typing import Any
@@ -182,8 +183,8 @@ class Match:
             raise GameStateError(f"a player is 0 or 1, not {player!r}")
         if self.winner is not None:
             return 1.0 if self.winner == player else 0.0
-        from bgfast import met
-
+        # imported by name: bgfast.met is a sibling module that may be installed separately
+        met = importlib.import_module("bgfast.met")
         kwargs: dict[str, Any] = {} if table is None else {"table": table}
         return float(met.equity(self.away(player), self.away(1 - player), **kwargs))
 

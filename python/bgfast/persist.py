@@ -10,6 +10,7 @@ state, which catches records that are consistent JSON but describe an impossible
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -76,8 +77,6 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise

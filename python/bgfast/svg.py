@@ -80,8 +80,10 @@ def board_svg(
         f'<rect x="0" y="0" width="{_WIDTH}" height="{_HEIGHT}" fill="#fff"/>',
     ]
     board_x = _M + _SIDE if home == "right" else _M
-    out.append(f'<rect x="{board_x}" y="{_M}" width="{_WIDTH - 2 * _M - _SIDE}" '
-               f'height="{_BOARD_H}" fill="#c9a46b" stroke="#5a3b1a" stroke-width="3"/>')
+    out.append(
+        f'<rect x="{board_x}" y="{_M}" width="{_WIDTH - 2 * _M - _SIDE}" '
+        f'height="{_BOARD_H}" fill="#c9a46b" stroke="#5a3b1a" stroke-width="3"/>'
+    )
     y_top, y_bot = _M, _M + _BOARD_H
     # points: triangles, bottom side's numbering written outside the board
     for p in range(1, 25):
@@ -98,20 +100,24 @@ def board_svg(
     # bar and bear-off tray
     x7 = _point_x(7, home)
     bar_x = x7 + _W / 2 if home == "right" else x7 - _W / 2 - _BAR
-    out.append(f'<rect x="{bar_x}" y="{y_top}" width="{_BAR}" height="{_BOARD_H}" '
-               f'fill="#7a5230"/>')
+    out.append(f'<rect x="{bar_x}" y="{y_top}" width="{_BAR}" height="{_BOARD_H}" fill="#7a5230"/>')
     tray_x = _WIDTH - _M - _TRAY if home == "right" else _M
-    out.append(f'<rect x="{tray_x}" y="{y_top}" width="{_TRAY}" height="{_BOARD_H}" '
-               f'fill="#a0784a"/>')
+    out.append(
+        f'<rect x="{tray_x}" y="{y_top}" width="{_TRAY}" height="{_BOARD_H}" fill="#a0784a"/>'
+    )
 
     def checker(cx: float, cy: float, side: str, label: str = "") -> None:
         fill, stroke = _COLORS[side]
-        out.append(f'<circle class="checker {side}" cx="{cx}" cy="{cy}" r="{_R}" '
-                   f'fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>')
+        out.append(
+            f'<circle class="checker {side}" cx="{cx}" cy="{cy}" r="{_R}" '
+            f'fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>'
+        )
         if label:
             color = "#000" if side == "bottom" else "#fff"
-            out.append(f'<text x="{cx}" y="{cy + 4}" font-size="11" text-anchor="middle" '
-                       f'fill="{color}">{label}</text>')
+            out.append(
+                f'<text x="{cx}" y="{cy + 4}" font-size="11" text-anchor="middle" '
+                f'fill="{color}">{label}</text>'
+            )
 
     def stack(point: int, n: int, side: str) -> None:
         x = _point_x(point, home)
@@ -138,18 +144,22 @@ def board_svg(
         fill, stroke = _COLORS[side]
         for i in range(n):
             y = (y_bot - 6 - i * 7) if side == "bottom" else (y_top + 2 + i * 7)
-            out.append(f'<rect class="off {side}" x="{tray_x + 6}" y="{y}" width="{_TRAY - 12}" '
-                       f'height="5" fill="{fill}" stroke="{stroke}"/>')
+            out.append(
+                f'<rect class="off {side}" x="{tray_x + 6}" y="{y}" width="{_TRAY - 12}" '
+                f'height="5" fill="{fill}" stroke="{stroke}"/>'
+            )
     # cube: face 64 for value 1 (R17); centred in the middle, else on its owner's side
     if cube_enabled:
         face = 64 if cube_value == 1 else cube_value
         gutter = _M if home == "right" else _WIDTH - _M - _SIDE
         cube_x = gutter + (_SIDE - 36) / 2
         cube_y = {None: mid - 18, "top": y_top + 4, "bottom": y_bot - 40}[cube_owner]
-        out.append(f'<g class="cube"><rect x="{cube_x}" y="{cube_y}" width="36" height="36" '
-                   f'rx="5" fill="#fff" stroke="#000" stroke-width="2"/>'
-                   f'<text x="{cube_x + 18}" y="{cube_y + 24}" font-size="16" '
-                   f'text-anchor="middle" font-weight="bold">{face}</text></g>')
+        out.append(
+            f'<g class="cube"><rect x="{cube_x}" y="{cube_y}" width="36" height="36" '
+            f'rx="5" fill="#fff" stroke="#000" stroke-width="2"/>'
+            f'<text x="{cube_x + 18}" y="{cube_y + 24}" font-size="16" '
+            f'text-anchor="middle" font-weight="bold">{face}</text></g>'
+        )
     # dice in the roller's half, on the right-hand side board
     if dice is not None:
         right_half = _point_x(3, "right") - 1.5 * _W
@@ -159,17 +169,21 @@ def board_svg(
             dx = _point_x(21, home) - 1.5 * _W
         for k, d in enumerate(dice):
             x0 = dx + k * 40
-            out.append(f'<g class="die"><rect x="{x0}" y="{dy - 10}" width="30" height="30" '
-                       f'rx="5" fill="#fff" stroke="#000"/>'
-                       f'<text x="{x0 + 15}" y="{dy + 11}" font-size="18" '
-                       f'text-anchor="middle">{int(d)}</text></g>')
+            out.append(
+                f'<g class="die"><rect x="{x0}" y="{dy - 10}" width="30" height="30" '
+                f'rx="5" fill="#fff" stroke="#000"/>'
+                f'<text x="{x0 + 15}" y="{dy + 11}" font-size="18" '
+                f'text-anchor="middle">{int(d)}</text></g>'
+            )
     # pip counts and names
     pips_b = sum((i + 1) * bottom[i] for i in range(24)) + 25 * bottom[24]
     pips_t = sum((i + 1) * top[i] for i in range(24)) + 25 * top[24]
     yb = _HEIGHT - 10
-    out.append(f'<text class="pips" x="{_M}" y="{yb}" font-size="13">'
-               f'{_esc(names[0])} bottom: {pips_b} pips, {15 - sum(bottom)} off'
-               f' | {_esc(names[1])} top: {pips_t} pips, {15 - sum(top)} off</text>')
+    out.append(
+        f'<text class="pips" x="{_M}" y="{yb}" font-size="13">'
+        f"{_esc(names[0])} bottom: {pips_b} pips, {15 - sum(bottom)} off"
+        f" | {_esc(names[1])} top: {pips_t} pips, {15 - sum(top)} off</text>"
+    )
     if caption:
         out.append(f'<text x="{_M}" y="{yb - 16}" font-size="12">{_esc(caption)}</text>')
     out.append("</svg>")
@@ -182,9 +196,7 @@ def position_svg(
     """An SVG picture of ``position`` with the side to move at the bottom (for
     ``Position._repr_svg_``)."""
     a = position.to_array()
-    return board_svg(
-        [list(a[0]), list(a[1])], home=home, dice=dice, names=("to move", "opponent")
-    )
+    return board_svg([list(a[0]), list(a[1])], home=home, dice=dice, names=("to move", "opponent"))
 
 
 def game_svg(game: Game, *, home: Home = "right", bottom: int = 1) -> str:
@@ -204,8 +216,10 @@ def game_svg(game: Game, *, home: Home = "right", bottom: int = 1) -> str:
     dice_side: Literal["bottom", "top"] = "bottom" if game.turn == bottom else "top"
     parts = [f"phase {game.phase}"]
     if game.match_length:
-        parts.append(f"{game.match_length}-point match, score {game.score[0]}-{game.score[1]}"
-                     + (" (Crawford)" if game.crawford else ""))
+        parts.append(
+            f"{game.match_length}-point match, score {game.score[0]}-{game.score[1]}"
+            + (" (Crawford)" if game.crawford else "")
+        )
     if game.result is not None:
         r = game.result
         parts.append(f"player {r.winner} wins {r.points} ({r.kind})")
