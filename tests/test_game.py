@@ -535,3 +535,44 @@ def test_text_views() -> None:
     assert "phase move" in str(game)
     assert repr(game).startswith("<Game 4HPwATDgc/ABMA:")
     assert game.pips() == (167, 167)
+
+
+# ------------------------------------------------------------------ the scripted money tour
+
+
+def test_tour_money_game_with_autos_beaver_and_jacoby() -> None:
+    """A money game under Jacoby, beavers and one automatic double (R22, R23, R17-R19)."""
+    rules = Rules(jacoby=True, beavers=True, raccoons=True, auto_doubles=1)
+    game = Game(rules=rules, seed=2026)
+    game.roll((4, 4))  # tie: automatic double, cube stays centred (R22)
+    assert (game.phase, game.cube.value, game.cube.owner, game.cube.face) == ("opening", 2, None, 2)
+    game.roll((2, 2))  # tie again: the limit of one automatic double is reached
+    assert game.cube.value == 2
+    game.roll((5, 3))  # player 0 wins the opening and plays 5-3 (R3)
+    assert (game.turn, game.dice) == (0, (5, 3))
+    game.play("8/3 6/3")
+    assert game.xgid().endswith(":1:0:1:00:0:0:3:0:15")  # Jacoby + beaver flags
+    game.double()  # player 1 doubles the centred 2-cube to 4
+    game.beaver()  # player 0 beavers: 8, keeping the cube
+    assert (game.player_to_act, game.offered_cube, game.xgid().split(":")[4]) == (1, 8, "B")
+    game.take()  # player 1 accepts the beaver
+    assert (game.cube.value, game.cube.owner, game.turn, game.phase) == (8, 0, 1, "roll")
+    game.roll((6, 4))
+    game.play("24/14")
+    game.roll((6, 6))
+    game.play("24/18(2) 13/7(2)")
+    # player 1 gives up a gammon: the cube was turned, so Jacoby no longer applies (R23)
+    game.resign("gammon", player=1)
+    game.accept()
+    assert game.result == GameResult(0, "gammon", 16, "resign")
+    again = Game.from_json(game.to_json())
+    assert again == game and again.result == game.result
+
+    # the same start without a beaver: the cube stays centred, a gammon counts single
+    game = Game(rules=rules, seed=2026)
+    game.roll((4, 4))
+    game.roll((5, 3))
+    game.play("8/3 6/3")
+    game.resign("gammon", player=1)
+    game.accept()
+    assert game.result == GameResult(0, "gammon", 2, "resign")

@@ -297,3 +297,33 @@ def test_xgid_field_layer_example() -> None:
         match_length=7,
         max_cube=10,
     )
+
+
+def test_fibs_boards_written_and_read_like_gnubg() -> None:
+    """Every FIBS board line gnubg wrote: our Game writes it identically from the GNUbg ID,
+    and reads it back to the same GNUbg ID (apart from the Jacoby bit, which a FIBS board
+    does not carry)."""
+    for row in FIBS_ROWS:
+        pos_id, _ = split_gnubg_id(row["gnubg_id_after"])
+        if Position.from_id(pos_id).outcome is not None:
+            continue  # a won position is no Game (R15; see the test above)
+        game = Game.from_gnubg_id(row["gnubg_id_in"])
+        assert game.fibs_board("bob", "alice") == row["fibs_board"], row["description"]
+        back = Game.from_fibs_board(row["fibs_board"])
+        assert back.fibs_board("bob", "alice") == row["fibs_board"]
+        want = decode_match_id(split_gnubg_id(row["gnubg_id_after"])[1])
+        got = decode_match_id(back.match_id())
+        assert got == MatchIdFields(**{**want.__dict__, "jacoby": got.jacoby})
+        assert back.position.id == pos_id
+
+
+def test_fibs_board_refuses_bad_lines() -> None:
+    good = FIBS_ROWS[0]["fibs_board"]
+    for bad in [
+        "",
+        good + ":1",
+        good.replace("board:", "bored:"),
+        good.replace(":1:-1:0:25:", ":-1:1:25:0:"),
+    ]:
+        with pytest.raises(InvalidIdError):
+            Game.from_fibs_board(bad)

@@ -184,12 +184,6 @@ def test_match_equity_when_over() -> None:
 # ------------------------------------------------------------------ a real match file
 
 
-def _mat_text(moves: str) -> str:
-    """GNU Backgammon's .mat notation (25 = bar, 0 = off) as bgfast move text."""
-    moves = re.sub(r"\b25/", "bar/", moves)
-    return re.sub(r"/0\b", "/off", moves)
-
-
 def _replay_mat(path: Path) -> Match:
     lines = path.read_text(encoding="utf-8").splitlines()
     length = int(next(line for line in lines if "point match" in line).split()[0])
@@ -219,7 +213,7 @@ def _replay_mat(path: Path) -> Match:
                     assert game.turn == player, line
                     game.roll((d1, d2))
                 if moves:
-                    game.play(_mat_text(moves))
+                    game.play(moves)  # match-file notation: 25 = bar, 0 = off
                 else:
                     assert game.phase != "move", f"{line}: a legal play was skipped"
             elif cell.startswith("Doubles"):

@@ -1054,6 +1054,20 @@ class Game:
 
         return game_from_xgid(xgid, table=table, seed=seed)
 
+    def fibs_board(self, you: str = "You", opponent: str = "Opponent") -> str:
+        """The FIBS ``board:`` line as GNU Backgammon writes it, seen by player 1 (``you``)."""
+        from bgfast.ids import game_fibs_board
+
+        return game_fibs_board(self, you, opponent)
+
+    @classmethod
+    def from_fibs_board(cls, line: str, *, seed: int | None = None) -> Game:
+        """A game from a FIBS ``board:`` line in GNU Backgammon's layout (player 1 is
+        "you"); the Jacoby rule is not part of it."""
+        from bgfast.ids import game_from_fibs_board
+
+        return game_from_fibs_board(line, seed=seed)
+
     def _repr_svg_(self) -> str:
         from bgfast.svg import game_svg
 

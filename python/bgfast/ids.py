@@ -584,3 +584,135 @@ def game_from_xgid(xgid: str, *, table: bool = False, seed: int | None = None) -
         offer=offer,
         resign=None,
     )
+
+
+# ---------------------------------------------------------------------------- FIBS boards
+
+_FIBS_FIELDS = 53
+
+
+def game_fibs_board(game: Game, you: str = "You", opponent: str = "Opponent") -> str:
+    """The FIBS ``board:`` line of ``game`` as GNU Backgammon writes it (``set output
+    rawboard on``): seen by player 1 (``you``), whose checkers are positive and move from
+    24 to 1 (colour 1, direction -1, home 0, bar 25); player 0 is ``opponent``.
+
+    Like gnubg: dice are written higher first and repeated for both sides; "may double" is
+    the cube ownership only; the on-bar, can-move and forced-move fields are 0 (the bar
+    counts are in board fields 25 and 0); the was-doubled field is signed (+1 player 1,
+    -1 player 0 doubled); the last two fields are post-Crawford and not-Crawford.
+    """
+    for name in (you, opponent):
+        if not name or ":" in name or any(c.isspace() for c in name):
+            raise InvalidIdError(f"a FIBS name is non-empty without ':' or spaces: {name!r}")
+    board = game.board()
+    cells = [0] * 26
+    for p in range(1, 25):
+        cells[p] = int(board[1][p - 1]) - int(board[0][24 - p])
+    cells[25] = int(board[1][24])
+    cells[0] = -int(board[0][24])
+    dice = sorted(game.dice, reverse=True) if game.dice else [0, 0]
+    owner = game.cube.owner
+    turn = game.turn if game.turn is not None else 0
+    offered = game.offered_cube
+    was_doubled = 0 if offered is None else (1 if turn == 1 else -1)
+    cube = (
+        game.cube.value
+        if offered is None
+        else offered
+        // (2 ** (1 + ["double", "beaver", "raccoon"].index(game.offer_kind or "double")))
+    )
+    fields: list[object] = [
+        "board",
+        you,
+        opponent,
+        game.match_length,
+        game.score[1],
+        game.score[0],
+        *cells,
+        1 if turn == 1 else -1,
+        dice[0],
+        dice[1],
+        dice[0],
+        dice[1],
+        cube,
+        int(owner in (None, 1)),
+        int(owner in (None, 0)),
+        was_doubled,
+        1,
+        -1,
+        0,
+        25,
+        15 - int(board[1].sum()),
+        15 - int(board[0].sum()),
+        0,
+        0,
+        0,
+        0,
+        int(game.post_crawford),
+        int(not game.crawford),
+    ]
+    assert len(fields) == _FIBS_FIELDS
+    return ":".join(str(f) for f in fields)
+
+
+def game_from_fibs_board(line: str, *, seed: int | None = None) -> Game:
+    """A :class:`~bgfast.Game` from a FIBS ``board:`` line in the layout
+    :func:`game_fibs_board` writes (player 1 is "you"). The Jacoby rule and a pending double
+    are not part of it."""
+    import numpy as np
+
+    parts = line.strip().split(":") if isinstance(line, str) else []
+    if len(parts) != _FIBS_FIELDS or parts[0] != "board":
+        raise InvalidIdError(f"not a FIBS board line of {_FIBS_FIELDS} fields: {line!r}")
+    try:
+        n = [int(x) for x in parts[3:]]
+    except ValueError:
+        raise InvalidIdError(f"a FIBS board field is not a number: {line!r}") from None
+    match_length, score1, score0 = n[0], n[1], n[2]
+    cells = n[3:29]
+    turn, d1, d2, _, _, cube, you_may, opp_may, was_doubled = n[29:38]
+    colour, direction, home, bar = n[38:42]
+    post_crawford, not_crawford = n[48], n[49]
+    if (colour, direction, home, bar) != (1, -1, 0, 25):
+        raise InvalidIdError("only gnubg's layout (colour 1, direction -1, home 0, bar 25) is read")
+    if was_doubled:
+        raise InvalidIdError("a FIBS board with a pending double is not read")
+    if turn not in (1, -1) or cells[25] < 0 or cells[0] > 0:
+        raise InvalidIdError(f"bad turn or bar fields in {line!r}")
+    rows = [[0] * 25, [0] * 25]
+    for p in range(1, 25):
+        if cells[p] > 0:
+            rows[1][p - 1] = cells[p]
+        elif cells[p] < 0:
+            rows[0][24 - p] = -cells[p]
+    rows[1][24], rows[0][24] = cells[25], -cells[0]
+    owner = {(1, 1): None, (1, 0): 1, (0, 1): 0}.get((you_may, opp_may), -1)
+    if owner == -1:
+        raise InvalidIdError("neither side may double: the cube owner is unknown")
+    if cube < 1 or cube & (cube - 1):
+        raise InvalidIdError(f"cube value {cube} is not a power of two (R17)")
+    player = 1 if turn == 1 else 0
+    try:
+        position = Position.from_array(np.array([rows[player], rows[1 - player]], dtype=np.uint8))
+    except BgfastError as e:
+        raise InvalidIdError(f"invalid FIBS board position: {e}") from e
+    dice = None if (d1, d2) == (0, 0) else (d1, d2)
+    game = _setup(
+        rules=Rules(),
+        match_length=match_length,
+        score=(score0, score1),
+        crawford=not not_crawford,
+        table=False,
+        seed=seed,
+        phase="move" if dice else "roll",
+        turn=player,
+        position=position,
+        dice=dice,
+        cube_value=cube,
+        cube_owner=owner,
+        offer=None,
+        resign=None,
+    )
+    if bool(post_crawford) != game.post_crawford:
+        raise InvalidIdError("the post-Crawford flag disagrees with the score (R21)")
+    return game
