@@ -327,6 +327,16 @@ def test_moves_from_legal_moves_are_accepted() -> None:
     assert game.history[-2]["move"] == str(moves[0])
 
 
+def test_r30_no_roll_before_the_move_is_committed() -> None:
+    game = Game(seed=2)
+    game.roll((3, 1))
+    game.move("8/5 6/5")
+    with pytest.raises(GameStateError, match="R30"):
+        game.roll((6, 6))
+    game.commit()
+    game.roll((6, 6))
+
+
 # ------------------------------------------------------------------ R31 table mode
 
 
@@ -514,6 +524,18 @@ def test_save_is_atomic_and_loads_back(tmp_path: Path) -> None:
     game.save(str(path))  # replaces the file
     assert Game.load(str(path)) == game
     assert os.listdir(tmp_path) == ["game.json"]
+
+
+def test_from_history_rebuilds_the_game() -> None:
+    game = _played(14)
+    again = Game.from_history(game.history, rules=game.rules, seed=game.seed)
+    assert again == game and again.gnubg_id() == game.gnubg_id()
+    with pytest.raises(InvalidSaveError, match="event 0"):
+        Game.from_history([{"type": "take"}])
+    with pytest.raises(InvalidSaveError, match="event 0"):
+        Game.from_history([{"type": "fly"}])
+    with pytest.raises(InvalidSaveError, match="event 1"):
+        Game.from_history([{"type": "roll", "dice": [3, 1]}, {"type": "move", "move": "8/3"}])
 
 
 def test_reload_from_history_in_table_mode() -> None:

@@ -607,6 +607,10 @@ class Game:
     def _on_roll(self, event: dict[str, Any]) -> tuple[int, int]:
         if "dice" in event:
             _check_dice(event["dice"])
+        if self._phase == "move":
+            raise GameStateError(
+                "R30: no rolling before the move of the dice in play is committed (R29)"
+            )
         self._need("opening", "roll")
         if self._phase == "opening":
             dice = self._draw(event)
@@ -936,6 +940,47 @@ class Game:
         game._setup = game._snapshot()
         return game
 
+    @classmethod
+    def from_history(
+        cls,
+        events: Sequence[dict[str, Any]],
+        *,
+        rules: Rules | None = None,
+        match_length: int = 0,
+        score: tuple[int, int] = (0, 0),
+        crawford: bool = False,
+        holland: bool = False,
+        table: bool = False,
+        seed: int | None = None,
+    ) -> Game:
+        """A new game (same arguments as :class:`Game`) with ``events`` (from
+        :attr:`history`) replayed; an event that cannot be replayed raises
+        :class:`InvalidSaveError` naming it."""
+        game = cls(
+            rules=rules,
+            match_length=match_length,
+            score=score,
+            crawford=crawford,
+            holland=holland,
+            table=table,
+            seed=seed,
+        )
+        game._replay(events)
+        return game
+
+    def _replay(self, events: Sequence[Any]) -> None:
+        for i, event in enumerate(events):
+            if not isinstance(event, dict):
+                raise InvalidSaveError(f"event {i} is not an object: {event!r}")
+            try:
+                self._do(dict(event))
+            except InvalidSaveError as e:
+                raise InvalidSaveError(f"event {i} {event!r}: {e}") from e
+            except ValueError as e:
+                raise InvalidSaveError(f"event {i} {event!r} cannot be replayed: {e}") from e
+        if self._events != list(events):
+            raise InvalidSaveError("the events do not replay to themselves (edited record)")
+
     def to_dict(self) -> dict[str, Any]:
         """The game as JSON-ready data: its setup, its events and its current state."""
         return {
@@ -958,17 +1003,7 @@ class Game:
         if not isinstance(data.get("setup"), dict) or not isinstance(events, list):
             raise InvalidSaveError("a game record needs a setup and a list of events")
         game = cls._from_setup(data["setup"])
-        for i, event in enumerate(events):
-            if not isinstance(event, dict):
-                raise InvalidSaveError(f"event {i} is not an object: {event!r}")
-            try:
-                game._do(dict(event))
-            except InvalidSaveError as e:
-                raise InvalidSaveError(f"event {i} {event!r}: {e}") from e
-            except ValueError as e:
-                raise InvalidSaveError(f"event {i} {event!r} cannot be replayed: {e}") from e
-        if game._events != events:
-            raise InvalidSaveError("the events do not replay to themselves (edited record)")
+        game._replay(events)
         if "state" in data and data["state"] != game._snapshot():
             raise InvalidSaveError("the stored state differs from the replayed events")
         return game

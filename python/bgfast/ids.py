@@ -33,11 +33,19 @@ if TYPE_CHECKING:
     from bgfast.game import Game
 
 __all__ = [
+    "CubeAction",
     "MatchIdFields",
     "XgidFields",
     "decode_match_id",
     "encode_match_id",
     "format_xgid",
+    "game_fibs_board",
+    "game_from_fibs_board",
+    "game_from_gnubg_id",
+    "game_from_xgid",
+    "game_match_id",
+    "game_position_for_id",
+    "game_xgid",
     "parse_xgid",
     "split_gnubg_id",
 ]
