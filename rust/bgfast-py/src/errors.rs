@@ -1,7 +1,7 @@
 //! The exception family and the one place where core errors become Python exceptions.
 
 use bgfast_core::codec::gnubg_id::IdError;
-use bgfast_core::PositionError;
+use bgfast_core::{IllegalMove, MoveTextError, PositionError};
 use pyo3::exceptions::PyValueError;
 use pyo3::{create_exception, PyErr};
 
@@ -54,8 +54,12 @@ pub enum Error {
     Shape(String),
     /// The game is over.
     GameOver(String),
-    /// A move the rules forbid.
+    /// A move the rules forbid, described by the bindings.
     Illegal(String),
+    /// A move the rules forbid, as the core diagnosed it (names the rule id).
+    IllegalMove(IllegalMove),
+    /// Move text that is not valid notation.
+    Syntax(MoveTextError),
 }
 
 impl From<Error> for PyErr {
@@ -68,6 +72,11 @@ impl From<Error> for PyErr {
             Error::Shape(msg) => InvalidPositionError::new_err(msg),
             Error::GameOver(msg) => GameOverError::new_err(msg),
             Error::Illegal(msg) => IllegalMoveError::new_err(msg),
+            Error::IllegalMove(IllegalMove::GameOver) => {
+                GameOverError::new_err(IllegalMove::GameOver.to_string())
+            }
+            Error::IllegalMove(e) => IllegalMoveError::new_err(e.to_string()),
+            Error::Syntax(e) => InvalidMoveError::new_err(e.to_string()),
         }
     }
 }
@@ -75,6 +84,12 @@ impl From<Error> for PyErr {
 impl From<PositionError> for Error {
     fn from(e: PositionError) -> Self {
         Error::Position(e)
+    }
+}
+
+impl From<IllegalMove> for Error {
+    fn from(e: IllegalMove) -> Self {
+        Error::IllegalMove(e)
     }
 }
 
