@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from bgfast.cube import Cube
 from bgfast.errors_game import GameStateError, MatchOptionError
 

@@ -6,8 +6,9 @@ import json
 import os
 from pathlib import Path
 
-import bgfast
 import pytest
+
+import bgfast
 from bgfast import IllegalMoveError, InvalidDiceError, InvalidMoveError, Position
 from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
 from bgfast.game import Game, GameResult
@@ -15,6 +16,7 @@ from bgfast.ids import MatchIdFields, encode_match_id
 from bgfast.match import Match
 from bgfast.persist import checksum
 from bgfast.scoring import Rules
+
 from boards import position
 
 

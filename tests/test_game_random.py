@@ -7,12 +7,13 @@ import json
 import random
 from collections.abc import Callable
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 import bgfast
 from bgfast.game import Game
 from bgfast.match import Match
 from bgfast.scoring import Rules
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 RULE_SETS = [
     Rules(),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from bgfast import InvalidPositionError, Position
 from bgfast.errors_game import InvalidIdError
 from bgfast.game import Game

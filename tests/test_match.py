@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
 from bgfast.game import Game
 from bgfast.match import Match

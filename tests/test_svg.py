@@ -6,6 +6,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+
 from bgfast import Position
 from bgfast.errors_game import GameStateError
 from bgfast.game import Game

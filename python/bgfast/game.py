@@ -519,8 +519,10 @@ class Game:
         """Make (stage) a move for the rolled dice; it replaces any staged move and may be
         undone or changed until :meth:`commit` (R29).
 
-        The core validates it (:class:`~bgfast.IllegalMoveError` names the rule); in table
-        mode an illegal move that is physically possible is staged anyway (R31).
+        The core validates it (:class:`~bgfast.IllegalMoveError` names the rule); any text
+        whose result is a legal move's result is that move ("a move is its result"), and is
+        recorded in the core's notation. In table mode an illegal move that is physically
+        possible is staged anyway (R31).
         """
         self._hint = move if isinstance(move, Move) else None
         try:
