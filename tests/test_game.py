@@ -395,6 +395,16 @@ def test_r31_illegal_hit_and_bear_off_are_recorded() -> None:
     assert not game.last_move_illegal
 
 
+def test_r31_an_illegal_last_bear_off_may_be_called() -> None:
+    game = game_at({6: 1}, {6: 15}, dice=(2, 1), table=True)
+    game.play("6/off")  # a 6 was not rolled
+    assert game.result == GameResult(0, "gammon", 2, "bear-off") and game.last_move_illegal
+    game.call()
+    assert (game.result, game.phase, game.turn, game.dice) == (None, "move", 0, (2, 1))
+    game.play("6/4/3")
+    assert game.board()[0].tolist()[2] == 1
+
+
 # ------------------------------------------------------------------ resignations
 
 

@@ -174,6 +174,13 @@ def test_match_equity_uses_the_met() -> None:
     finish_by_drop(match.new_game(), 0)
     assert match.equity(0) == pytest.approx(met.equity(4, 5))
     assert match.equity(0) + match.equity(1) == pytest.approx(1.0)
+    for winner in (0, 0, 0):  # 4-0: the Crawford game comes next
+        finish_by_drop(match.new_game(), winner)
+    assert match.crawford and match.equity(1) == pytest.approx(met.equity(5, 1))
+    finish_by_drop(match.new_game(), 1)  # 4-1: post-Crawford (R21)
+    assert match.post_crawford
+    assert match.equity(1) == pytest.approx(met.equity(4, 1, post_crawford=True))
+    assert match.equity(1) != pytest.approx(met.equity(4, 1))
 
 
 def test_match_equity_when_over() -> None:

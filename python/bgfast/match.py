@@ -178,7 +178,8 @@ class Match:
     def equity(self, player: int = 0, table: str | None = None) -> float:
         """Match winning chance of ``player`` at the current score, before the next game,
         from a match equity table (``bgfast.met.equity``; ``table`` names one, ``None`` is
-        its default). 1.0 or 0.0 once the match is over."""
+        its default), with the Crawford / post-Crawford distinction of R21. 1.0 or 0.0 once
+        the match is over."""
         if player not in (0, 1):
             raise GameStateError(f"a player is 0 or 1, not {player!r}")
         if self.winner is not None:
@@ -186,6 +187,8 @@ class Match:
         # imported by name: bgfast.met is a sibling module that may be installed separately
         met = importlib.import_module("bgfast.met")
         kwargs: dict[str, Any] = {} if table is None else {"table": table}
+        if self.post_crawford:
+            kwargs["post_crawford"] = True
         return float(met.equity(self.away(player), self.away(1 - player), **kwargs))
 
     # ------------------------------------------------------------------ persistence
