@@ -10,7 +10,8 @@ import pytest
 from bgfast import Position
 from bgfast.errors_game import GameStateError
 from bgfast.game import Game
-from bgfast.svg import board_svg, game_svg, position_svg
+from bgfast.match import Match
+from bgfast.svg import board_svg, game_svg, match_svg, position_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -73,3 +74,21 @@ def test_big_stacks_and_bar_and_off_are_drawn() -> None:
     assert svg.count('class="off bottom"') == 6 and svg.count('class="off top"') == 11
     with pytest.raises(GameStateError):
         board_svg([[0] * 24, [0] * 25])
+
+
+def test_r32_sides_swap_after_each_game_when_asked() -> None:
+    match = Match(3, seed=1)
+    assert "match to 3" in match._repr_svg_()
+    for _ in range(2):
+        game = match.new_game()
+        game.roll((6, 1))  # player 0 starts
+        game.play("24/18 24/23")
+        fixed = match_svg(match)
+        swapped = match_svg(match, swap_sides=True)
+        if len(match.games) == 1:
+            assert fixed == swapped
+        else:
+            assert fixed != swapped
+            assert "player 0 bottom" in swapped and "player 1 bottom" in fixed
+        game.resign("single")
+        game.accept()

@@ -276,6 +276,11 @@ class Match:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def _repr_svg_(self) -> str:
+        from bgfast.svg import match_svg
+
+        return match_svg(self)
+
     def __repr__(self) -> str:
         s = self.score
         return f"<Match to {self._length}: {s[0]}-{s[1]}, {len(self._games)} games>"

@@ -17,8 +17,9 @@ from bgfast.errors_game import GameStateError
 
 if TYPE_CHECKING:
     from bgfast.game import Game
+    from bgfast.match import Match
 
-__all__ = ["Home", "board_svg", "game_svg", "position_svg"]
+__all__ = ["Home", "board_svg", "game_svg", "match_svg", "position_svg"]
 
 Home = Literal["right", "left"]
 """Where the bottom side's home board is drawn (R32)."""
@@ -233,4 +234,23 @@ def game_svg(game: Game, *, home: Home = "right", bottom: int = 1) -> str:
         dice_side=dice_side,
         names=(f"player {bottom}", f"player {1 - bottom}"),
         caption=", ".join(parts),
+    )
+
+
+def match_svg(match: Match, *, home: Home = "right", swap_sides: bool = False) -> str:
+    """An SVG picture of a match's current game (an empty board before the first). With
+    ``swap_sides`` the players change sides after each game (R32): player 1 is at the
+    bottom in the first game, player 0 in the second, and so on."""
+    game = match.game
+    index = max(len(match.games) - 1, 0)
+    bottom = 1 - index % 2 if swap_sides else 1
+    if game is None:
+        from bgfast.game import Game
+
+        game = Game(match_length=match.length, seed=0)
+    s = match.score
+    svg = game_svg(game, home=home, bottom=bottom)
+    note = f"match to {match.length}: player 0 {s[0]}, player 1 {s[1]}"
+    return svg.replace(
+        "</svg>", f'<text x="{_M}" y="12" font-size="12">{_esc(note)}</text>\n</svg>'
     )
