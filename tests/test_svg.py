@@ -78,7 +78,7 @@ def test_big_stacks_and_bar_and_off_are_drawn() -> None:
 
 def test_r32_sides_swap_after_each_game_when_asked() -> None:
     match = Match(3, seed=1)
-    assert "match to 3" in match._repr_svg_()
+    assert "match to 3: 0-0" in match._repr_svg_()
     for _ in range(2):
         game = match.new_game()
         game.roll((6, 1))  # player 0 starts

@@ -200,9 +200,9 @@ def position_svg(
     return board_svg([list(a[0]), list(a[1])], home=home, dice=dice, names=("to move", "opponent"))
 
 
-def game_svg(game: Game, *, home: Home = "right", bottom: int = 1) -> str:
+def game_svg(game: Game, *, home: Home = "right", bottom: int = 1, note: str = "") -> str:
     """An SVG picture of a game's current state, player ``bottom`` at the bottom (player 1
-    by default, as in GNU Backgammon and XG)."""
+    by default, as in GNU Backgammon and XG); ``note`` is added to the caption."""
     if bottom not in (0, 1):
         raise GameStateError(f"bottom is player 0 or 1, not {bottom!r}")
     board = game.board()
@@ -215,7 +215,8 @@ def game_svg(game: Game, *, home: Home = "right", bottom: int = 1) -> str:
         None if owner is None else ("bottom" if owner == bottom else "top")
     )
     dice_side: Literal["bottom", "top"] = "bottom" if game.turn == bottom else "top"
-    parts = [f"phase {game.phase}"]
+    parts = [note] if note else []
+    parts.append(f"phase {game.phase}")
     if game.match_length:
         parts.append(
             f"{game.match_length}-point match, score {game.score[0]}-{game.score[1]}"
@@ -249,8 +250,6 @@ def match_svg(match: Match, *, home: Home = "right", swap_sides: bool = False) -
 
         game = Game(match_length=match.length, seed=0)
     s = match.score
-    svg = game_svg(game, home=home, bottom=bottom)
-    note = f"match to {match.length}: player 0 {s[0]}, player 1 {s[1]}"
-    return svg.replace(
-        "</svg>", f'<text x="{_M}" y="12" font-size="12">{_esc(note)}</text>\n</svg>'
-    )
+    # a game's caption shows the score before it; after it, show the match score too
+    note = f"match to {match.length}: {s[0]}-{s[1]}" if game.is_over or not match.games else ""
+    return game_svg(game, home=home, bottom=bottom, note=note)
