@@ -427,6 +427,15 @@ def test_resignation_rejected_play_goes_on() -> None:
         game.resign("triple")  # type: ignore[arg-type]
 
 
+def test_resignation_accepted_after_the_roll_clears_the_dice() -> None:
+    game = game_at({6: 15}, {6: 15}, dice=(3, 1))
+    game.move("6/3 6/5")
+    game.resign("single")
+    game.accept()
+    assert (game.phase, game.dice, game.staged_move) == ("over", None, None)
+    assert game.match_id() == Game.from_json(game.to_json()).match_id()
+
+
 def test_resignation_under_jacoby_counts_single() -> None:
     game = game_at({6: 15}, {6: 15}, rules=Rules(jacoby=True))
     game.resign("gammon", player=1)

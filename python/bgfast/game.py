@@ -807,6 +807,9 @@ class Game:
     def _finish(self, result: GameResult) -> None:
         self._result = result
         self._phase = "over"
+        self._dice = None
+        self._moves = None
+        self._staged = None
 
     # ------------------------------------------------------------------ persistence
 
