@@ -157,3 +157,39 @@ def test_match_scores_only_grow(seed: int, length: int) -> None:
         assert score[0] >= last[0] and score[1] >= last[1] and sum(score) > sum(last)
         last = score
     assert Match.from_json(match.to_json()) == match
+
+
+def test_ids_round_trip_in_every_state_of_random_games() -> None:
+    """Every state met in random play (money and match) is written to a GNUbg ID and an XGID
+    and read back to the same IDs."""
+    rng = random.Random(7)
+    checked = 0
+    for n in range(24):
+        if n % 2:
+            game = Match(7, seed=n).new_game()
+        else:
+            game = Game(rules=RULE_SETS[n % 3], seed=n)
+        while not game.is_over:
+            random_action(game, rng)
+            if game.is_over or game.staged_move is not None:
+                continue
+            if game.offer_kind == "raccoon":  # a Match ID cannot tell it from a double
+                assert game.xgid().split(":")[4] == "R"
+                continue
+            gid = game.gnubg_id()
+            rules = (
+                Rules(
+                    jacoby=game.rules.jacoby,
+                    beavers=game.rules.beavers,
+                    raccoons=game.rules.raccoons,
+                    max_cube=game.rules.max_cube,
+                )
+                if not game.match_length
+                else None
+            )
+            assert Game.from_gnubg_id(gid, rules=rules).gnubg_id() == gid
+            if game.phase != "resign" and game.turn is not None:
+                xgid = game.xgid()
+                assert Game.from_xgid(xgid).xgid() == xgid
+            checked += 1
+    assert checked > 400

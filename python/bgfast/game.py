@@ -907,8 +907,12 @@ class Game:
                     raise InvalidSaveError(f"bad pending double {offer!r}")
                 if value != cube.value * 2 ** (level + 1) or value > cube.max_value:
                     raise InvalidSaveError(f"bad pending cube value {value!r}")
-                if level == 0 and cube.why_not_double(doubler) is not None:
+                if cube.why_not_double(doubler) is not None:
                     raise InvalidSaveError(f"player {doubler} may not double this cube")
+                if level and (game._match_length or not game._rules.beavers):
+                    raise InvalidSaveError("a beaver needs money play with beavers allowed")
+                if level == 2 and not game._rules.raccoons:
+                    raise InvalidSaveError("a raccoon needs money play with raccoons allowed")
                 game._offer = _Offer(doubler, value, level)
             elif offer is not None:
                 raise InvalidSaveError("a pending double outside the doubled phase")

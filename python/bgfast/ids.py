@@ -459,7 +459,12 @@ def _setup(
 def game_from_gnubg_id(
     gnubg_id: str, *, table: bool = False, seed: int | None = None, rules: Rules | None = None
 ) -> Game:
-    """A :class:`~bgfast.Game` in the state of ``PositionID:MatchID``."""
+    """A :class:`~bgfast.Game` in the state of ``PositionID:MatchID``.
+
+    A pending double whose ``turn`` is the doubler is a beaver (gnubg turns the cube and
+    hands the decision back). A raccoon cannot be told from a double in a Match ID; XGIDs
+    keep it (``R``).
+    """
     pos_id, mid = split_gnubg_id(gnubg_id)
     f = decode_match_id(mid)
     try:
@@ -484,12 +489,20 @@ def game_from_gnubg_id(
         turn = f.dice_owner
         phase = "move" if has_dice else "roll"
         if f.doubled:
-            if has_dice or f.turn == f.dice_owner:
-                raise InvalidIdError(
-                    f"{gnubg_id}: a double is answered by the other player before the roll (R18)"
-                )
+            if has_dice:
+                raise InvalidIdError(f"{gnubg_id}: a double comes before the roll (R18)")
             phase = "doubled"
-    offer = None if phase != "doubled" else [turn, f.cube_value * 2, 0]
+    cube_value = f.cube_value
+    offer = None
+    if phase == "doubled":
+        if f.turn != f.dice_owner:  # a double, answered by the other player (R19)
+            offer = [turn, cube_value * 2, 0]
+        else:
+            # a beaver, answered by the doubler: gnubg has already turned the cube once
+            if cube_value < 2:
+                raise InvalidIdError(f"{gnubg_id}: a beaver needs a cube of 2 or more")
+            offer = [turn, cube_value * 2, 1]
+            cube_value //= 2
     resign = None
     if f.resigned:
         resign = [1 - f.turn, KINDS[f.resigned - 1], phase]
@@ -510,7 +523,7 @@ def game_from_gnubg_id(
         turn=turn,
         position=position,
         dice=f.dice if has_dice else None,
-        cube_value=f.cube_value,
+        cube_value=cube_value,
         cube_owner=f.cube_owner,
         offer=offer,
         resign=resign,
