@@ -165,10 +165,7 @@ def test_ids_round_trip_in_every_state_of_random_games() -> None:
     rng = random.Random(7)
     checked = 0
     for n in range(24):
-        if n % 2:
-            game = Match(7, seed=n).new_game()
-        else:
-            game = Game(rules=RULE_SETS[n % 3], seed=n)
+        game = Match(7, seed=n).new_game() if n % 2 else Game(rules=RULE_SETS[n % 3], seed=n)
         while not game.is_over:
             random_action(game, rng)
             if game.is_over or game.staged_move is not None:
