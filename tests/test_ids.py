@@ -328,3 +328,27 @@ def test_fibs_board_refuses_bad_lines() -> None:
     ]:
         with pytest.raises(InvalidIdError):
             Game.from_fibs_board(bad)
+
+
+def test_gnubg_id_of_a_pending_beaver() -> None:
+    """gnubg turns the cube on a beaver and gives the decision back to the doubler; the ID
+    reads back as the same beaver when the rules allow beavers, and is refused otherwise."""
+    from bgfast.scoring import Rules
+
+    game = Game(rules=Rules(beavers=True), seed=1)
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    game.double()
+    game.beaver()
+    f = decode_match_id(game.match_id())
+    assert (f.cube_value, f.doubled, f.dice_owner, f.turn) == (2, True, 1, 1)
+    back = Game.from_gnubg_id(game.gnubg_id(), rules=Rules(beavers=True))
+    assert (back.offer_kind, back.offered_cube, back.cube.value, back.player_to_act) == (
+        "beaver",
+        4,
+        1,
+        1,
+    )
+    assert back.gnubg_id() == game.gnubg_id()
+    with pytest.raises(InvalidIdError, match="beaver"):
+        Game.from_gnubg_id(game.gnubg_id())
