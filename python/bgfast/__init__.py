@@ -12,6 +12,7 @@ Rule ids (R1..R32) in errors and docs refer to the project's rule book (RULES.md
 
 from __future__ import annotations
 
+from bgfast import met
 from bgfast._core import (
     BgfastError,
     GameOverError,
@@ -24,9 +25,11 @@ from bgfast._core import (
     Position,
     perft,
 )
+from bgfast.chouette import Chouette
 
 __all__ = [
     "BgfastError",
+    "Chouette",
     "GameOverError",
     "IllegalMoveError",
     "InvalidDiceError",
@@ -35,5 +38,6 @@ __all__ = [
     "Move",
     "Outcome",
     "Position",
+    "met",
     "perft",
 ]
