@@ -17,6 +17,7 @@ Every change goes through one recorded event, so a game can be rebuilt from its 
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import secrets
 from collections.abc import Sequence
@@ -1031,14 +1032,14 @@ class Game:
 
         return cls.from_dict(loads(text, _FORMAT))
 
-    def save(self, path: str) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_json` to ``path`` atomically (a crash leaves the old file)."""
         from bgfast.persist import atomic_write_text
 
         atomic_write_text(path, self.to_json())
 
     @classmethod
-    def load(cls, path: str) -> Game:
+    def load(cls, path: str | os.PathLike[str]) -> Game:
         """Load a game saved with :meth:`save`."""
         with open(path, encoding="utf-8") as f:
             return cls.from_json(f.read())
