@@ -106,10 +106,9 @@ pub fn inputs(pos: &Position, out: &mut [f32]) {
 /// per point the sum of the weights its count switches on.
 #[derive(Clone, Debug)]
 pub struct Table {
-    /// `own[p][n]`: row 0 has `n` checkers on its point `p` (1..=24).
+    /// `own[p][n]`: row 0 has `n >= 1` checkers on its point `p` (1..=24); `own[p][0]`:
+    /// an opponent blot there (the only other point that scores), so the sum never branches.
     own: [[f32; 16]; 25],
-    /// `blot[p]`: an opponent blot on row 0's point `p`.
-    blot: [f32; 25],
     bar: f32,
     off: f32,
 }
@@ -120,14 +119,12 @@ impl Table {
         let w = weights(race);
         let w32 = |i: usize| w[i] as f32;
         let mut own = [[0.0f32; 16]; 25];
-        let mut blot = [0.0f32; 25];
         for p in 1..=24usize {
             let b = 5 * (24 - p);
-            blot[p] = w32(b);
             let four = (w[b + 4] / 2.0) as f32;
             for (n, slot) in own[p].iter_mut().enumerate() {
                 *slot = match n {
-                    0 => 0.0,
+                    0 => w32(b),
                     1 => w32(b + 1),
                     2 => w32(b + 2),
                     3 => w32(b + 2) + w32(b + 3),
@@ -137,7 +134,6 @@ impl Table {
         }
         Table {
             own,
-            blot,
             bar: (w[120] / 2.0) as f32,
             off: (w[121] / 15.0) as f32,
         }
@@ -159,8 +155,7 @@ impl Table {
         while points != 0 {
             let p = 31 - points.leading_zeros() as usize;
             points &= !(1 << p);
-            let n = own.count(p as u8) as usize;
-            s += if n > 0 { self.own[p][n] } else { self.blot[p] };
+            s += self.own[p][own.count(p as u8) as usize];
         }
         s
     }
