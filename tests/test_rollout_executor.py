@@ -86,3 +86,25 @@ def test_worker_refuses_another_version() -> None:
 def test_evaluator_cannot_be_sent_to_an_executor() -> None:
     with ThreadPoolExecutor(1) as pool, pytest.raises(bgfast.BgfastError, match="executor"):
         bgfast.rollout(games=10, policy=lambda x: x[:, 0], executor=pool)
+
+
+class FailingExecutor(Executor):
+    """The first shard fails with a bgfast error; the others never finish on their own."""
+
+    def __init__(self) -> None:
+        self.futures: list[Future[Any]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        f: Future[Any] = Future()
+        if not self.futures:
+            f.set_exception(bgfast.BgfastError("shard refused"))
+        self.futures.append(f)
+        return f
+
+
+def test_an_error_cancels_the_outstanding_shards() -> None:
+    failing = FailingExecutor()
+    with pytest.raises(bgfast.BgfastError, match="refused"):
+        bgfast.rollout(games=GAMES, policy="random", seed=24, executor=failing)
+    assert len(failing.futures) == 3
+    assert all(f.cancelled() for f in failing.futures[1:])
