@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rollout_corpus import corpus_arrays, random_play
+from rollout_corpus import corpus_arrays, corpus_ids, random_play
 
 import bgfast
 from bgfast import Position
@@ -60,3 +60,36 @@ def test_bad_input_names_the_position_and_rule() -> None:
         bgfast.pubeval.score(bad)
     with pytest.raises(bgfast.BgfastError, match="shape"):
         bgfast.pubeval.score(np.zeros((2, 24), dtype=np.int64))
+
+
+def _gnubg_move_text(pairs: list[int]) -> str:
+    """gnubg_nn's ``[from, to, ...]`` (0-based, 24 the bar, negative off) as move text."""
+    steps = []
+    for f, t in zip(pairs[::2], pairs[1::2]):
+        steps.append(f"{'bar' if f == 24 else f + 1}/{'off' if t < 0 else t + 1}")
+    return " ".join(steps)
+
+
+def test_policy_choices_equal_gnubg_pub_best_move() -> None:
+    # The pubeval policy plays the result with the best score for the mover, weights chosen
+    # by the position before the move: GNU Backgammon's pub_best_move does the same. Where
+    # every result keeps the position's race/contact class, bgfast.pubeval.score of the
+    # results gives the policy's scores; rolls with tied best scores are left out.
+    compared = 0
+    for pid in corpus_ids()[::16]:
+        pos = Position.from_id(pid)
+        a = pos.to_array()
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                moves = pos.moves(d1, d2)
+                results = [m.result for m in moves]
+                if len(moves) < 2 or any(r.is_race != pos.is_race for r in results):
+                    continue
+                scores = bgfast.pubeval.score([r.flipped() for r in results])
+                best = int(np.argmax(scores))
+                if (scores == scores[best]).sum() > 1:
+                    continue
+                theirs = gnubg_nn.pub_best_move([a[1].tolist(), a[0].tolist()], d1, d2)
+                assert pos.play(_gnubg_move_text(theirs), (d1, d2)) == results[best], (pid, d1, d2)
+                compared += 1
+    assert compared > 1000

@@ -8,7 +8,8 @@ broken and contact weights otherwise, and ``WON`` when row 0 has borne off all 1
 
 As a move-choosing policy (``bgfast.rollout(..., policy="pubeval")``) each legal result is
 scored for the player who moved, with the weights chosen by the position *before* the
-move, as Tesauro specifies; the highest score is played.
+move, as Tesauro specifies; the highest score is played: the choices of GNU Backgammon's
+``pub_best_move`` (tested).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@
 //!
 //! Scores are computed as GNU Backgammon computes them (input scalings folded into the
 //! weights, per-point sums in `f32`, from the 24-point down), so they equal its
-//! `pub_eval_score` to the bit and the policy picks the moves its pubeval player picks.
+//! `pub_eval_score` to the bit.
 
 use crate::{Checkers, MoveList, Position};
 
