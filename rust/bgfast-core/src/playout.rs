@@ -5,6 +5,22 @@
 //! exact share of each block of 36 games, and a game's course never depends on the thread
 //! that plays it. Rollouts add integer counts, so 1, 2 or 64 threads (or any split of the
 //! game range into shards) give bit-identical totals.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use bgfast_core::playout::{PolicyKind, Rollout};
+//! use bgfast_core::Position;
+//!
+//! let r = Rollout { position: Position::START, seed: 7, truncate: None, stratify: true };
+//! let never = AtomicBool::new(false);
+//! let one = r.run_builtin(0..72, PolicyKind::Pubeval, 1, &never);
+//! let two = r.run_builtin(0..72, PolicyKind::Pubeval, 2, &never);
+//! assert_eq!(one, two);
+//! assert_eq!(one.games(), 72);
+//! ```
+//!
+//! A policy that needs more than the board (a bear-off database for perfect bear-offs, a
+//! neural net) implements [`Policy`] and holds what it needs; see [`Rollout::run`].
 
 use core::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
