@@ -119,10 +119,10 @@ impl Table {
         let w = weights(race);
         let w32 = |i: usize| w[i] as f32;
         let mut own = [[0.0f32; 16]; 25];
-        for p in 1..=24usize {
+        for (p, row) in own.iter_mut().enumerate().skip(1) {
             let b = 5 * (24 - p);
             let four = (w[b + 4] / 2.0) as f32;
-            for (n, slot) in own[p].iter_mut().enumerate() {
+            for (n, slot) in row.iter_mut().enumerate() {
                 *slot = match n {
                     0 => w32(b),
                     1 => w32(b + 1),
