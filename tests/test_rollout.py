@@ -188,3 +188,17 @@ def test_sigint_stops_the_cli_with_a_partial_table() -> None:
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "PARTIAL" in out and "equity" in out
+
+
+def test_one_game_has_no_stderr_and_json_stays_valid() -> None:
+    r = bgfast.rollout(games=1, policy="random", seed=1)
+    assert r.games == 1 and math.isnan(r.stderr["equity"])
+    data = json.loads(json.dumps(r.to_dict(), allow_nan=False))
+    assert data["statistics"]["equity"]["stderr"] is None
+
+
+def test_a_finished_position_is_its_result_every_game_r15() -> None:
+    # The opponent has borne off all 15; we still have a checker on the bar: backgammon.
+    over = position({25: 1, 6: 14}, {})
+    r = bgfast.rollout(over, games=50, policy="random", seed=1)
+    assert r.lose == 1.0 and r.lose_backgammon == 1.0 and r.equity == -3.0

@@ -143,12 +143,19 @@ class RolloutResult:
         set_(self, "games_per_second", n / self.seconds if self.seconds > 0 else math.inf)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON: every statistic, its stderr and interval, and the run."""
+        """Plain data for JSON: every statistic, its stderr and interval, and the run.
+
+        Values that do not exist (a standard error from fewer than two games) are ``None``.
+        """
+
+        def finite(x: float) -> float | None:
+            return x if math.isfinite(x) else None
+
         stats = {
             name: {
-                "value": getattr(self, name),
-                "stderr": self.stderr[name],
-                "ci95": list(self.ci95[name]),
+                "value": finite(getattr(self, name)),
+                "stderr": finite(self.stderr[name]),
+                "ci95": [finite(x) for x in self.ci95[name]],
             }
             for name in (*_STATS, "equity")
         }
@@ -162,7 +169,7 @@ class RolloutResult:
             "partial": self.partial,
             "threads": self.threads,
             "seconds": self.seconds,
-            "games_per_second": self.games_per_second,
+            "games_per_second": finite(self.games_per_second),
             "counts": dict(
                 zip(
                     (
