@@ -3,6 +3,7 @@
 use bgfast_core::codec::gnubg_id::IdError;
 use bgfast_core::{IllegalMove, MoveTextError, PositionError};
 use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
 use pyo3::{create_exception, PyErr};
 
 create_exception!(
@@ -75,7 +76,7 @@ impl From<Error> for PyErr {
             Error::IllegalMove(IllegalMove::GameOver) => {
                 GameOverError::new_err(IllegalMove::GameOver.to_string())
             }
-            Error::IllegalMove(e) => IllegalMoveError::new_err(e.to_string()),
+            Error::IllegalMove(e) => with_rule(IllegalMoveError::new_err(e.to_string()), e.rule()),
             Error::Syntax(e) => InvalidMoveError::new_err(e.to_string()),
         }
     }
@@ -85,6 +86,16 @@ impl From<PositionError> for Error {
     fn from(e: PositionError) -> Self {
         Error::Position(e)
     }
+}
+
+/// Sets `error.rule` (e.g. `"R9"`) so callers can branch on the rule without parsing text.
+fn with_rule(error: PyErr, rule: &'static str) -> PyErr {
+    Python::attach(|py| {
+        // Setting an attribute on a fresh exception instance cannot fail in practice; if it
+        // did, the message still names the rule.
+        let _ = error.value(py).setattr("rule", rule);
+    });
+    error
 }
 
 impl From<IllegalMove> for Error {
