@@ -1,5 +1,5 @@
 """Feature encodings: tesauro198 equals gym-backgammon's ``get_board_features`` (test-only
-oracle), pubeval inputs reproduce pubeval's score, and ``out=`` writes in place."""
+oracle), pubeval inputs equal Tesauro's setx, and ``out=`` writes in place."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from rollout_corpus import corpus_arrays, random_play
 
 import bgfast
 from bgfast import Position
-from bgfast.pubeval import score
 
 
 def gym_features(position: np.ndarray, white_on_roll: bool) -> list[float]:
@@ -55,24 +54,37 @@ def test_candidates_are_seen_by_the_chooser() -> None:
         np.testing.assert_array_equal(f, np.array(gym_features(chooser_view, False), np.float32))
 
 
-def test_pubeval_inputs_reproduce_the_score(positions: np.ndarray) -> None:
-    from bgfast._core import pubeval_scores  # noqa: F401  (the oracle-checked scores)
+def tesauro_setx(position: np.ndarray) -> np.ndarray:
+    """Tesauro's ``setx`` from his published ``pubeval.c``, on the ``pos[0..27]`` array that
+    GNU Backgammon builds from a board (row 0 is "the computer", moving 24 -> 1)."""
+    own, opp = position[0].astype(int), position[1].astype(int)
+    pos = [0] * 28
+    for j in range(1, 25):  # computer's point j; the opponent's checkers there are on its 25 - j
+        pos[j] = own[j - 1] if own[j - 1] else -opp[24 - j]
+    pos[0], pos[25], pos[26] = -opp[24], own[24], 15 - own.sum()
+    x = np.zeros(122, dtype=np.float32)
+    for j in range(1, 25):
+        n, k = pos[25 - j], 5 * (j - 1)
+        if n == -1:
+            x[k] = 1.0
+        if n == 1:
+            x[k + 1] = 1.0
+        if n >= 2:
+            x[k + 2] = 1.0
+        if n == 3:
+            x[k + 3] = 1.0
+        if n >= 4:
+            x[k + 4] = (n - 3) / 2.0
+    x[120] = -pos[0] / 2.0
+    x[121] = pos[26] / 15.0
+    return x
 
-    x = bgfast.encode(positions, scheme="pubeval")
-    assert x.shape == (len(positions), 122)
-    race = np.array([Position.from_array(p).is_race for p in positions])
-    from bgfast.features import SCHEMES
 
-    assert SCHEMES["pubeval"] == 122
-    # pubeval's own weights, recovered from scores of unit positions is overkill: check the
-    # linear form instead -- two positions with equal inputs and race flags score equally.
-    keys = {}
-    for p, xi, r in zip(positions, x, race):
-        if int(p[0].sum()) == 0:
-            continue
-        key = (xi.tobytes(), bool(r))
-        s = score(p)
-        assert keys.setdefault(key, s) == s
+def test_pubeval_inputs_equal_tesauros_setx(positions: np.ndarray) -> None:
+    ours = bgfast.encode(positions, scheme="pubeval")
+    assert ours.shape == (len(positions), 122)
+    for p, row in zip(positions, ours):
+        np.testing.assert_array_equal(row, tesauro_setx(p))
 
 
 def test_out_is_written_in_place() -> None:
