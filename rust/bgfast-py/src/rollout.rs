@@ -17,6 +17,10 @@ use pyo3::prelude::*;
 use crate::errors::Error;
 use crate::position::PyPosition;
 
+/// The most games one batch holds (memory grows with it; larger requests are refused or,
+/// for rollouts, run in this many slots).
+const MAX_SLOTS: usize = 1 << 22;
+
 /// `(rewards, done)` of one step.
 type StepArrays<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<bool>>);
 
@@ -183,8 +187,10 @@ impl PyGameBatch {
     /// `n` endless games from the standard start, openings without doubles (R3).
     #[staticmethod]
     fn env(n: usize, seed: u64) -> PyResult<Self> {
-        if n == 0 {
-            return Err(Error::Shape("a batch needs at least one game".into()).into());
+        if n == 0 || n > MAX_SLOTS {
+            return Err(
+                Error::Shape(format!("a batch holds 1 to {MAX_SLOTS} games, got {n}")).into(),
+            );
         }
         Ok(PyGameBatch {
             batch: GameBatch::env(n, seed),
@@ -213,7 +219,7 @@ impl PyGameBatch {
             truncate,
             stratify,
         };
-        let batch = GameBatch::rollout(r, first_game..end, slots.max(1));
+        let batch = GameBatch::rollout(r, first_game..end, slots.clamp(1, MAX_SLOTS));
         let n = batch.len();
         Ok(PyGameBatch {
             batch,
