@@ -24,8 +24,9 @@ impl Checkers {
     pub const EMPTY: Checkers = Checkers(0);
 
     /// The standard start (R1): 2 on the 24-point, 5 on the 13, 3 on the 8, 5 on the 6.
-    pub const START: Checkers =
-        Checkers((2u128 << (4 * 24)) | (5u128 << (4 * 13)) | (3u128 << (4 * 8)) | (5u128 << (4 * 6)));
+    pub const START: Checkers = Checkers(
+        (2u128 << (4 * 24)) | (5u128 << (4 * 13)) | (3u128 << (4 * 8)) | (5u128 << (4 * 6)),
+    );
 
     /// Builds from raw bits; the caller guarantees nibble 0 and nibbles above 25 are zero and
     /// the total is at most 15.
@@ -179,7 +180,10 @@ mod tests {
         counts[23] = 2; // point 24: made
         counts[24] = 1; // bar
         let c = Checkers::from_counts(&counts).unwrap();
-        assert_eq!(c.occupied(), PointSet((1 << 1) | (1 << 6) | (1 << 24) | (1 << 25)));
+        assert_eq!(
+            c.occupied(),
+            PointSet((1 << 1) | (1 << 6) | (1 << 24) | (1 << 25))
+        );
         assert_eq!(c.made(), PointSet((1 << 6) | (1 << 24)));
         assert_eq!(c.blots(), PointSet(1 << 1));
         assert_eq!(c.to_counts(), counts);

@@ -34,13 +34,19 @@ pub struct Dice {
 impl Dice {
     /// The 21 distinct rolls: the 15 non-doubles (each 2/36 likely) then the 6 doubles (1/36).
     pub const ALL_21: [Dice; 21] = {
-        let mut all = [Dice { high: Die(1), low: Die(1) }; 21];
+        let mut all = [Dice {
+            high: Die(1),
+            low: Die(1),
+        }; 21];
         let mut i = 0;
         let mut high = 2;
         while high <= 6 {
             let mut low = 1;
             while low < high {
-                all[i] = Dice { high: Die(high), low: Die(low) };
+                all[i] = Dice {
+                    high: Die(high),
+                    low: Die(low),
+                };
                 i += 1;
                 low += 1;
             }
@@ -48,7 +54,10 @@ impl Dice {
         }
         let mut d = 1;
         while d <= 6 {
-            all[i] = Dice { high: Die(d), low: Die(d) };
+            all[i] = Dice {
+                high: Die(d),
+                low: Die(d),
+            };
             i += 1;
             d += 1;
         }

@@ -53,7 +53,11 @@ impl Scratch {
     fn movable(&self, die: u32, blocked: u32) -> u32 {
         let occupied = self.occupied;
         // R12: while a checker is on the bar, it is the only one that may move.
-        let sources = if occupied & BAR_BIT != 0 { BAR_BIT } else { occupied };
+        let sources = if occupied & BAR_BIT != 0 {
+            BAR_BIT
+        } else {
+            occupied
+        };
         let mut movable = sources & !(blocked << die) & (!0u32 << (die + 1));
         // R13: bearing off only once every checker is home.
         if occupied & !HOME_BITS == 0 && occupied != 0 {
@@ -86,7 +90,14 @@ impl Scratch {
                 next.hits |= 1 << to;
             }
         }
-        (next, Step { from: from as u8, to: to as u8, hit })
+        (
+            next,
+            Step {
+                from: from as u8,
+                to: to as u8,
+                hit,
+            },
+        )
     }
 }
 
@@ -291,7 +302,15 @@ fn generate_non_double(list: &mut MoveList, start: Scratch, blocked: u32, high: 
 fn generate_double(list: &mut MoveList, start: Scratch, blocked: u32, die: u32) {
     let mut longest = 0;
     let mut mv = Move::PASS;
-    extend_double(list, &start, blocked, die, BAR as u32, &mut mv, &mut longest);
+    extend_double(
+        list,
+        &start,
+        blocked,
+        die,
+        BAR as u32,
+        &mut mv,
+        &mut longest,
+    );
 }
 
 /// Extends a play of a double with sources no higher than `max_from` (see the module doc),

@@ -38,7 +38,14 @@ pub struct Move {
 
 impl Move {
     /// The empty move: the roll cannot be played and the turn passes (R10).
-    pub const PASS: Move = Move { steps: [Step { from: 0, to: 0, hit: false }; 4], len: 0 };
+    pub const PASS: Move = Move {
+        steps: [Step {
+            from: 0,
+            to: 0,
+            hit: false,
+        }; 4],
+        len: 0,
+    };
 
     /// A move from its steps; `None` for more than four.
     pub fn from_steps(steps: &[Step]) -> Option<Move> {

@@ -37,11 +37,18 @@ impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Violation::NegativeCount { side, point, count } => {
-                let place = if point == BAR { "bar".to_string() } else { format!("point {point}") };
+                let place = if point == BAR {
+                    "bar".to_string()
+                } else {
+                    format!("point {point}")
+                };
                 write!(f, "{side} has a negative count {count} on the {place}")
             }
             Violation::TooManyCheckers { side, count } => {
-                write!(f, "R1: {side} has {count} checkers on the board, more than 15")
+                write!(
+                    f,
+                    "R1: {side} has {count} checkers on the board, more than 15"
+                )
             }
             Violation::SharedPoint { point } => write!(
                 f,
@@ -95,7 +102,10 @@ impl Default for Position {
 
 impl Position {
     /// The standard start (R1), either side to move.
-    pub const START: Position = Position { mover: Checkers::START, opponent: Checkers::START };
+    pub const START: Position = Position {
+        mover: Checkers::START,
+        opponent: Checkers::START,
+    };
 
     /// Validates counts for the mover and the opponent, each in its own numbering: index
     /// 0..=23 is that side's point 1..=24 and index 24 its bar. Reports every violation.
@@ -104,7 +114,11 @@ impl Position {
         for (side, counts) in [(Side::Mover, mover), (Side::Opponent, opponent)] {
             for (i, &c) in counts.iter().enumerate() {
                 if c < 0 {
-                    violations.push(Violation::NegativeCount { side, point: i as u8 + 1, count: c });
+                    violations.push(Violation::NegativeCount {
+                        side,
+                        point: i as u8 + 1,
+                        count: c,
+                    });
                 }
             }
             let total: i32 = counts.iter().map(|&c| c.max(0)).sum();
@@ -128,7 +142,10 @@ impl Position {
             let counts: [u8; 25] = core::array::from_fn(|i| c[i] as u8);
             Checkers::from_counts(&counts).expect("totals checked above")
         };
-        Ok(Position { mover: pack(mover), opponent: pack(opponent) })
+        Ok(Position {
+            mover: pack(mover),
+            opponent: pack(opponent),
+        })
     }
 
     /// Builds from two packed sides that the caller knows are valid together.
@@ -152,7 +169,10 @@ impl Position {
     /// The same checkers with the other side to move (the turn passes).
     #[inline]
     pub const fn flipped(&self) -> Position {
-        Position { mover: self.opponent, opponent: self.mover }
+        Position {
+            mover: self.opponent,
+            opponent: self.mover,
+        }
     }
 
     /// Counts in the `(2, 25)` layout: row 0 the mover, row 1 the opponent.
@@ -220,7 +240,10 @@ mod tests {
     fn start_round_trips() {
         let c = Position::START.to_counts();
         let widen = |r: [u8; 25]| r.map(i32::from);
-        assert_eq!(Position::from_counts(&widen(c[0]), &widen(c[1])), Ok(Position::START));
+        assert_eq!(
+            Position::from_counts(&widen(c[0]), &widen(c[1])),
+            Ok(Position::START)
+        );
     }
 
     #[test]
@@ -244,7 +267,13 @@ mod tests {
     fn outcome_kinds_r16() {
         let none = [0; 25];
         let single = Position::from_counts(&counts(&[(1, 1)]), &none).unwrap();
-        assert_eq!(single.outcome(), Some(Outcome { winner: Side::Opponent, kind: WinKind::Single }));
+        assert_eq!(
+            single.outcome(),
+            Some(Outcome {
+                winner: Side::Opponent,
+                kind: WinKind::Single
+            })
+        );
         let gammon = Position::from_counts(&counts(&[(1, 15)]), &none).unwrap();
         assert_eq!(gammon.outcome().unwrap().kind, WinKind::Gammon);
         let bg = Position::from_counts(&counts(&[(1, 14), (19, 1)]), &none).unwrap();

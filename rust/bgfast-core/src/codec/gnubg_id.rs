@@ -32,7 +32,10 @@ impl fmt::Display for IdError {
             IdError::Length(n) => write!(f, "a Position ID has 14 characters, not {n}"),
             IdError::Character(i) => write!(f, "character {i} is not base64"),
             IdError::Malformed => {
-                write!(f, "the key's 80 bits do not encode 50 counts (more than 80 bits needed)")
+                write!(
+                    f,
+                    "the key's 80 bits do not encode 50 counts (more than 80 bits needed)"
+                )
             }
             IdError::Invalid(e) => write!(f, "{e}"),
         }
@@ -115,7 +118,10 @@ pub fn decode(id: &str) -> Result<Position, IdError> {
     let mut nbits = 0;
     let mut out = 0;
     for (i, &c) in bytes.iter().enumerate() {
-        let v = ALPHABET.iter().position(|&a| a == c).ok_or(IdError::Character(i))? as u32;
+        let v = ALPHABET
+            .iter()
+            .position(|&a| a == c)
+            .ok_or(IdError::Character(i))? as u32;
         acc = (acc << 6) | v;
         nbits += 6;
         if nbits >= 8 {
