@@ -1,1 +1,21 @@
-//! bindings
+//! `bgfast._core`: the thin PyO3 layer over `bgfast-core`. Conversions, errors and numpy
+//! entry points only; the rules live in the core crate.
+
+mod errors;
+mod position;
+
+use pyo3::pymodule;
+
+/// The native half of the `bgfast` package; import names from `bgfast` instead.
+#[pymodule]
+mod _core {
+    // errors
+    #[pymodule_export]
+    use crate::errors::{
+        BgfastError, GameOverError, IllegalMoveError, InvalidDiceError, InvalidMoveError,
+        InvalidPositionError,
+    };
+    // positions and moves
+    #[pymodule_export]
+    use crate::position::{perft, PyMove, PyOutcome, PyPosition};
+}

@@ -1,0 +1,85 @@
+//! The exception family and the one place where core errors become Python exceptions.
+
+use bgfast_core::codec::gnubg_id::IdError;
+use bgfast_core::PositionError;
+use pyo3::exceptions::PyValueError;
+use pyo3::{create_exception, PyErr};
+
+create_exception!(
+    bgfast,
+    BgfastError,
+    PyValueError,
+    "Base class of every error bgfast raises for bad input (a ValueError)."
+);
+create_exception!(
+    bgfast,
+    InvalidPositionError,
+    BgfastError,
+    "Counts, an array or a Position ID that do not make a legal position (names every violation)."
+);
+create_exception!(
+    bgfast,
+    InvalidMoveError,
+    BgfastError,
+    "Move text that is not valid notation (a syntax error)."
+);
+create_exception!(
+    bgfast,
+    IllegalMoveError,
+    BgfastError,
+    "A well-formed move that the rules forbid here; the message names the rule id broken."
+);
+create_exception!(
+    bgfast,
+    InvalidDiceError,
+    BgfastError,
+    "Dice outside 1..6, or not a pair."
+);
+create_exception!(
+    bgfast,
+    GameOverError,
+    IllegalMoveError,
+    "A move was asked for in a position where one side has already borne off all 15 checkers (R15)."
+);
+
+/// Every core error the bindings can meet, mapped to its exception class in one match.
+pub enum Error {
+    /// Raw counts that break the rules.
+    Position(PositionError),
+    /// A Position ID that does not decode.
+    Id(IdError),
+    /// Dice outside 1..=6.
+    Dice(String),
+    /// An array or argument of the wrong shape or type.
+    Shape(String),
+    /// The game is over.
+    GameOver(String),
+    /// A move the rules forbid.
+    Illegal(String),
+}
+
+impl From<Error> for PyErr {
+    fn from(e: Error) -> PyErr {
+        match e {
+            Error::Position(e) => InvalidPositionError::new_err(e.to_string()),
+            Error::Id(IdError::Invalid(e)) => InvalidPositionError::new_err(e.to_string()),
+            Error::Id(e) => InvalidPositionError::new_err(format!("invalid Position ID: {e}")),
+            Error::Dice(msg) => InvalidDiceError::new_err(msg),
+            Error::Shape(msg) => InvalidPositionError::new_err(msg),
+            Error::GameOver(msg) => GameOverError::new_err(msg),
+            Error::Illegal(msg) => IllegalMoveError::new_err(msg),
+        }
+    }
+}
+
+impl From<PositionError> for Error {
+    fn from(e: PositionError) -> Self {
+        Error::Position(e)
+    }
+}
+
+impl From<IdError> for Error {
+    fn from(e: IdError) -> Self {
+        Error::Id(e)
+    }
+}
