@@ -1,6 +1,7 @@
 //! `bgfast._core`: the thin PyO3 layer over `bgfast-core`. Conversions, errors and numpy
 //! entry points only; the rules live in the core crate.
 
+mod bearoff;
 mod errors;
 mod position;
 
@@ -12,10 +13,16 @@ mod _core {
     // errors
     #[pymodule_export]
     use crate::errors::{
-        BgfastError, GameOverError, IllegalMoveError, InvalidDiceError, InvalidMoveError,
-        InvalidPositionError,
+        BearoffFileError, BearoffRangeError, BgfastError, GameOverError, IllegalMoveError,
+        InvalidDiceError, InvalidMoveError, InvalidPositionError,
     };
     // positions and moves
     #[pymodule_export]
     use crate::position::{perft, PyMove, PyOutcome, PyPosition};
+    // bear-off
+    #[pymodule_export]
+    use crate::bearoff::{
+        bearoff_index, bearoff_index_batch, bearoff_position, bearoff_position_batch,
+        PyOneSidedTable, PyTwoSidedTable,
+    };
 }

@@ -23,6 +23,7 @@
 //! ```
 
 pub mod file;
+mod gnubg_compat;
 pub mod index;
 mod moves;
 mod one_sided;

@@ -239,6 +239,16 @@ impl OneSided {
         Self::pack(&s.dense, &s.gdense)
     }
 
+    /// The table GNU Backgammon's `makebearoff` writes, reproduced: its 16-bit fixed-point
+    /// arithmetic (each distribution rounded to units of 1/65535 before its parents use it)
+    /// and its choice of play by the rounded mean, ties to the first play in its move
+    /// generator's order. Not the exact table ([`OneSided::build`] is); it exists to prove,
+    /// entry for entry, that the two programs compute the same thing. Single-threaded.
+    pub fn build_gnubg_compatible() -> OneSided {
+        let (dense, gdense) = super::gnubg_compat::solve();
+        Self::pack(&dense, &gdense)
+    }
+
     /// Packs dense distributions into spans over one value array.
     pub(crate) fn pack(dense: &[Distribution], gdense: &[Distribution]) -> OneSided {
         let mut values = Vec::with_capacity(dense.len() * 16);
