@@ -181,7 +181,13 @@ fn build_detached<T: Send>(
         std::thread::scope(|s| {
             let worker = s.spawn(|| on_threads(threads, || build(&report)));
             let mut callback_error = None;
-            let mut call = |d, t| {
+            let mut last = (0, 0);
+            let mut call = |d: usize, t: usize| {
+                // Only news: nothing before the first report, nothing twice.
+                if t == 0 || (d, t) == last {
+                    return;
+                }
+                last = (d, t);
                 if let (Some(cb), None) = (&progress, &callback_error) {
                     if let Err(e) = Python::attach(|py| cb.call1(py, (d, t)).map(|_| ())) {
                         callback_error = Some(e);

@@ -161,7 +161,14 @@ impl TwoSided {
                 }
                 1.0 - sum / 36.0
             },
-            if cubeful { &|_, _| {} } else { progress },
+            &|done, total| {
+                // The cubeful pass does about three times the work of the cubeless one.
+                if cubeful {
+                    progress(done, 4 * total)
+                } else {
+                    progress(done, total)
+                }
+            },
         );
         let cubeful = if cubeful {
             let won = Cubeful {
