@@ -71,6 +71,10 @@ type BestAfter = [[u32; 6]; 3];
 struct Solver {
     dense: Vec<Distribution>,
     gdense: Vec<Distribution>,
+    /// The non-zero range `lo..hi` of each dense distribution: the children's sums read only
+    /// it (the build is bound by fetching children's distributions, and most are narrow).
+    range: Vec<(u8, u8)>,
+    grange: Vec<(u8, u8)>,
     mean: Vec<f64>,
     gmean: Vec<f64>,
     best: Vec<BestAfter>,
@@ -86,11 +90,33 @@ struct Solved {
 }
 
 /// `dst[n + 1] += weight * child[n]`: the child's distribution, one roll later.
-#[inline]
+#[cfg(test)]
 fn add_one_roll_later(dst: &mut Distribution, weight: f64, child: &Distribution) {
     for (d, c) in dst[1..].iter_mut().zip(child) {
         *d += weight * c;
     }
+}
+
+/// `dst[n + 1] += weight * child[n]` for `n` in `lo..hi` (where the child is non-zero).
+#[inline]
+fn add_range_one_roll_later(
+    dst: &mut Distribution,
+    weight: f64,
+    child: &Distribution,
+    lo: usize,
+    hi: usize,
+) {
+    let hi = hi.min(MAX_ROLLS - 1);
+    for (d, c) in dst[lo + 1..hi + 1].iter_mut().zip(&child[lo..hi]) {
+        *d += weight * c;
+    }
+}
+
+/// The range `lo..hi` outside which a distribution is zero.
+fn nonzero_range(d: &Distribution) -> (u8, u8) {
+    let lo = d.iter().position(|&p| p != 0.0).unwrap_or(0);
+    let hi = d.iter().rposition(|&p| p != 0.0).map_or(lo, |h| h + 1);
+    (lo as u8, hi as u8)
 }
 
 #[inline]
@@ -170,11 +196,13 @@ impl Solver {
                 (pick(&self.mean, &self.best), pick(&self.gmean, &self.gbest))
             };
             let w = weight as f64;
+            let (lo, hi) = self.range[best as usize];
             let child = &self.dense[best as usize];
-            add_one_roll_later(&mut out.dist, w, child);
+            add_range_one_roll_later(&mut out.dist, w, child, lo as usize, hi as usize);
             if full {
+                let (lo, hi) = self.grange[gbest as usize];
                 let child = &self.gdense[gbest as usize];
-                add_one_roll_later(&mut out.gdist, w, child);
+                add_range_one_roll_later(&mut out.gdist, w, child, lo as usize, hi as usize);
             }
         }
         for p in out.dist.iter_mut() {
@@ -212,6 +240,8 @@ impl OneSided {
         let mut s = Solver {
             dense: vec![[0.0; MAX_ROLLS]; n],
             gdense: vec![[0.0; MAX_ROLLS]; n],
+            range: vec![(0, 0); n],
+            grange: vec![(0, 0); n],
             mean: vec![0.0; n],
             gmean: vec![0.0; n],
             best: vec![[[0; 6]; 3]; n],
@@ -228,6 +258,8 @@ impl OneSided {
                 let i = i as usize;
                 s.mean[i] = mean_of(&r.dist, 0);
                 s.gmean[i] = mean_of(&r.gdist, 0);
+                s.range[i] = nonzero_range(&r.dist);
+                s.grange[i] = nonzero_range(&r.gdist);
                 s.dense[i] = r.dist;
                 s.gdense[i] = r.gdist;
                 s.best[i] = r.best;
