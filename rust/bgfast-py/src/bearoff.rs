@@ -4,6 +4,7 @@
 //! (`bgfast.bearoff`).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -177,9 +178,18 @@ fn build_detached<T: Send>(
         done.store(d, Ordering::Relaxed);
         total.store(t, Ordering::Relaxed);
     };
+    let Some(progress) = progress else {
+        return py.detach(|| on_threads(threads, || build(&report)));
+    };
+    let progress = Some(progress);
     py.detach(|| {
         std::thread::scope(|s| {
-            let worker = s.spawn(|| on_threads(threads, || build(&report)));
+            let (finished, wait) = std::sync::mpsc::channel::<()>();
+            let worker = s.spawn(move || {
+                let result = on_threads(threads, || build(&report));
+                let _ = finished.send(());
+                result
+            });
             let mut callback_error = None;
             let mut last = (0, 0);
             let mut call = |d: usize, t: usize| {
@@ -194,8 +204,9 @@ fn build_detached<T: Send>(
                     }
                 }
             };
-            while !worker.is_finished() {
-                std::thread::sleep(Duration::from_millis(100));
+            // Report about ten times a second; return as soon as the build ends.
+            while let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(Duration::from_millis(100))
+            {
                 call(done.load(Ordering::Relaxed), total.load(Ordering::Relaxed));
             }
             let result = worker.join().map_err(|_| {
