@@ -340,6 +340,29 @@ def test_two_sided_takes_positions_and_rejects_what_it_does_not_cover() -> None:
         )
 
 
+def test_race_probabilities_against_the_two_sided_table() -> None:
+    # One checker a side: no choices, the independent race is exact.
+    singles = [[int(i == p) for i in range(6)] for p in range(6)]
+    for mover in singles:
+        for opponent in singles:
+            win, win_gammon, lose_gammon = bearoff.race_probabilities(mover, opponent)
+            assert win == pytest.approx(bearoff.win_probability((mover, opponent)), abs=1e-14)
+            assert win_gammon == lose_gammon == 0.0  # 14 checkers are already off
+    # More checkers: the plays interact only a little.
+    rng = np.random.default_rng(3)
+    six = bearoff.position_batch(rng.integers(1, N2, 400))
+    for mover, opponent in zip(six[:200].tolist(), six[200:].tolist()):
+        win = bearoff.race_probabilities(mover, opponent)[0]
+        assert abs(win - bearoff.win_probability((mover, opponent))) < 0.02
+    # Gammons: 15 on the 6-point against a lone ace checker loses a gammon unless its
+    # first roll bears a checker off.
+    full = [0, 0, 0, 0, 0, 15]
+    first_off = bearoff.gammon_distribution(full)[1]
+    assert bearoff.race_probabilities(full, [1, 0, 0, 0, 0, 0]) == pytest.approx(
+        (0.0, 0.0, 1 - first_off), abs=1e-12
+    )
+
+
 def test_position_epc() -> None:
     mover = [0] * 25
     mover[0] = 2

@@ -161,6 +161,8 @@ class OneSidedTable:
         """Effective pip count: expected rolls times 49/6."""
     def best_play(self, points: _Points, d1: int, d2: int) -> _Counts | None:
         """The play with the fewest expected rolls, as six counts."""
+    def race_probabilities(self, mover: _Points, opponent: _Points) -> tuple[float, float, float]:
+        """``(win, win gammon, lose gammon)`` of the side on roll, independent races."""
     def rolls_distribution_batch(self, points: _PointsArray) -> npt.NDArray[np.float64]:
         """Rolls distributions ``(N, 32)``."""
     def gammon_distribution_batch(self, points: _PointsArray) -> npt.NDArray[np.float64]:

@@ -71,6 +71,7 @@ __all__ = [
     "position",
     "position_batch",
     "position_epc",
+    "race_probabilities",
     "rolls_distribution",
     "rolls_distribution_batch",
     "two_sided",
@@ -292,6 +293,14 @@ def best_play(points: Points, d1: int, d2: int) -> tuple[int, int, int, int, int
     """The bear-off-perfect play for roll d1-d2 (fewest expected rolls), as six counts;
     ``None`` when no checker is left."""
     return one_sided().best_play(points, d1, d2)
+
+
+def race_probabilities(mover: Points, opponent: Points) -> tuple[float, float, float]:
+    """``(win, win gammon, lose gammon)`` for the side on roll when both sides are
+    bearing off, from the one-sided table with the two roll counts taken as independent
+    (GNU Backgammon's one-sided evaluation; ``win_probability`` is exact where it
+    applies). For truncating rollouts."""
+    return one_sided().race_probabilities(mover, opponent)
 
 
 def rolls_distribution_batch(points: PointsArray) -> npt.NDArray[np.float64]:

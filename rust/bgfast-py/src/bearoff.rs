@@ -411,6 +411,20 @@ impl PyOneSidedTable {
             .map(|b| tuple6(b.counts())))
     }
 
+    /// `(win, win gammon, lose gammon)` for the side on roll, both sides bearing off,
+    /// from the two one-sided distributions taken as independent (GNU Backgammon's
+    /// one-sided evaluation; the two-sided table is exact where it applies).
+    fn race_probabilities(
+        &self,
+        mover: &Bound<'_, PyAny>,
+        opponent: &Bound<'_, PyAny>,
+    ) -> PyResult<(f64, f64, f64)> {
+        let [w, wg, lg] = self
+            .inner
+            .race_probabilities(board_from(mover)?.index(), board_from(opponent)?.index());
+        Ok((w, wg, lg))
+    }
+
     /// Rolls distributions `(N, 32)` of the rows of an `(N, 6)` integer array.
     fn rolls_distribution_batch<'py>(
         &self,

@@ -405,6 +405,40 @@ impl OneSided {
         self.mean[index as usize] * PIPS_PER_ROLL
     }
 
+    /// Cubeless chances for two sides both bearing off, the first (`mover`) on roll,
+    /// treating their roll counts as independent (how GNU Backgammon evaluates one-sided
+    /// bear-offs; exact only when neither side's plays depend on the other's, otherwise the
+    /// two-sided table is exact): `[win, win gammon, lose gammon]` for the side on roll. For
+    /// rollout truncation. Indexes below 54,264.
+    pub fn race_probabilities(&self, mover: u32, opponent: u32) -> [f64; 3] {
+        // P(X >= n) for a distribution slice starting at `start`.
+        fn at_least(start: usize, probs: &[f64], n: usize) -> f64 {
+            probs
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| start + i >= n)
+                .map(|(_, p)| p)
+                .sum()
+        }
+        let (ms, mp) = self.rolls_slice(mover);
+        let (os, op) = self.rolls_slice(opponent);
+        let (mgs, mg) = self.gammon_slice(mover);
+        let (ogs, og) = self.gammon_slice(opponent);
+        let mut odds = [0.0; 3];
+        for (i, p) in mp.iter().enumerate() {
+            // The mover finishes on its n-th roll; the opponent has had n - 1.
+            let n = ms + i;
+            odds[0] += p * at_least(os, op, n);
+            odds[1] += p * at_least(ogs, og, n);
+        }
+        for (i, p) in op.iter().enumerate() {
+            // The opponent finishes on its m-th roll, after m of the mover's.
+            let m = os + i;
+            odds[2] += p * at_least(mgs, mg, m + 1);
+        }
+        odds
+    }
+
     /// The bear-off-perfect race play: of the positions `board` can reach with the roll
     /// `high`-`low` (R14, R5), the one with the fewest expected rolls to bear off (ties to
     /// the lowest index). `None` for an empty board or dice outside 1..=6.
@@ -536,6 +570,25 @@ mod tests {
             .unwrap();
         let single = pool.install(OneSided::build);
         assert!(single == *table());
+    }
+
+    #[test]
+    fn race_probabilities_closed_forms() {
+        let t = table();
+        let ace = board([1, 0, 0, 0, 0, 0]).index();
+        let six = board([0, 0, 0, 0, 0, 1]).index();
+        // On roll with one on the ace: always wins; the 6-point checker wins 27/36 of the time
+        // against it.
+        assert_eq!(t.race_probabilities(ace, six), [1.0, 0.0, 0.0]);
+        let odds = t.race_probabilities(six, ace);
+        assert!((odds[0] - 27.0 / 36.0).abs() < 1e-15 && odds[1] == 0.0 && odds[2] == 0.0);
+        // 15 on the 6-point against one checker on the ace: the opponent finishes on its
+        // first roll, so the mover is gammoned unless its first roll bears a checker off.
+        let all = board([0, 0, 0, 0, 0, 15]).index();
+        let odds = t.race_probabilities(all, ace);
+        assert_eq!(odds[0], 0.0);
+        let first_roll_off = t.gammon_distribution(HomeBoard::from_index(all).unwrap())[1];
+        assert!((odds[2] - (1.0 - first_roll_off)).abs() < 1e-12);
     }
 
     #[test]
