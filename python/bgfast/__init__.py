@@ -12,6 +12,7 @@ Rule ids (R1..R32) in errors and docs refer to the project's rule book (RULES.md
 
 from __future__ import annotations
 
+from bgfast import met
 from bgfast._core import (
     BgfastError,
     GameOverError,
@@ -24,16 +25,37 @@ from bgfast._core import (
     Position,
     perft,
 )
+from bgfast.chouette import Chouette
+from bgfast.cube import Cube
+from bgfast.errors_game import GameStateError, InvalidIdError, InvalidSaveError, MatchOptionError
+from bgfast.game import Game, GameResult
+from bgfast.match import Match
+from bgfast.scoring import Rules
+from bgfast.svg import position_svg as _position_svg
+
+# Notebooks draw positions as SVG; the drawing lives in Python, the class in Rust.
+Position._repr_svg_ = _position_svg  # type: ignore[attr-defined]
 
 __all__ = [
     "BgfastError",
+    "Chouette",
+    "Cube",
+    "Game",
     "GameOverError",
+    "GameResult",
+    "GameStateError",
     "IllegalMoveError",
     "InvalidDiceError",
+    "InvalidIdError",
     "InvalidMoveError",
     "InvalidPositionError",
+    "InvalidSaveError",
+    "Match",
+    "MatchOptionError",
     "Move",
     "Outcome",
     "Position",
+    "Rules",
+    "met",
     "perft",
 ]

@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, final
 
 import numpy as np
 import numpy.typing as npt
+
+__all__ = [
+    "BgfastError",
+    "GameOverError",
+    "IllegalMoveError",
+    "InvalidDiceError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "Move",
+    "Outcome",
+    "Position",
+    "perft",
+]
 
 class BgfastError(ValueError):
     """Base class of every error bgfast raises for bad input (a ValueError)."""
@@ -18,7 +31,12 @@ class InvalidMoveError(BgfastError):
     """Move text that is not valid notation (a syntax error)."""
 
 class IllegalMoveError(BgfastError):
-    """A well-formed move that the rules forbid here; the message names the rule id."""
+    """A well-formed move that the rules forbid here; the message names the rule id.
+
+    When the core diagnosed the play, ``rule`` holds the rule id alone (e.g. ``"R9"``).
+    """
+
+    rule: str
 
 class InvalidDiceError(BgfastError):
     """Dice outside 1..6, or not a pair."""
@@ -32,6 +50,7 @@ class BearoffFileError(BgfastError):
 class GameOverError(IllegalMoveError):
     """A move was asked for after one side has borne off all 15 checkers (R15)."""
 
+@final
 class Outcome:
     """How a finished game ended (R15, R16)."""
 
@@ -45,6 +64,7 @@ class Outcome:
     def points(self) -> int:
         """The cube multiplier: 1, 2 or 3."""
 
+@final
 class Move:
     """One legal move: its steps and the position it reaches (the opponent to move)."""
 
@@ -61,8 +81,9 @@ class Move:
     def is_pass(self) -> bool:
         """Whether this is the pass of a roll that cannot be played (R10)."""
     def __hash__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
+@final
 class Position:
     """A backgammon position seen from the side to move. Immutable and hashable.
 
@@ -101,11 +122,11 @@ class Position:
     def play(self, move: Move | str, dice: tuple[int, int]) -> Position:
         """Plays a move (a Move or move text) and returns the result, opponent to move."""
     def __hash__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __lt__(self, other: Position) -> bool: ...
-    def __le__(self, other: Position) -> bool: ...
-    def __gt__(self, other: Position) -> bool: ...
-    def __ge__(self, other: Position) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __lt__(self, other: Position, /) -> bool: ...
+    def __le__(self, other: Position, /) -> bool: ...
+    def __gt__(self, other: Position, /) -> bool: ...
+    def __ge__(self, other: Position, /) -> bool: ...
 
 def perft(position: Position, depth: int) -> int:
     """Leaves of the tree of distinct results ``depth`` plies deep, 21 rolls a ply."""
@@ -130,6 +151,7 @@ def bearoff_index_batch(points: _PointsArray) -> npt.NDArray[np.uint32]:
 def bearoff_position_batch(indexes: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     """Home counts ``(N, 6)`` of a 1-D array of bear-off indexes."""
 
+@final
 class OneSidedTable:
     """The one-sided bear-off database (54,264 positions of up to 15 checkers)."""
 
@@ -172,6 +194,7 @@ class OneSidedTable:
     def epc_batch(self, points: _PointsArray) -> npt.NDArray[np.float64]:
         """Effective pip counts of each row."""
 
+@final
 class TwoSidedTable:
     """The two-sided bear-off database (924 x 924 positions of up to 6 checkers a side)."""
 

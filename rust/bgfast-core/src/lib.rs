@@ -25,6 +25,7 @@ pub mod bearoff;
 mod checkers;
 pub mod codec;
 mod dice;
+mod legality;
 mod movegen;
 mod mv;
 mod outcome;
@@ -33,7 +34,9 @@ mod pointset;
 mod position;
 
 pub use checkers::{Checkers, BAR, CHECKERS};
+pub use codec::move_text::{MoveTextError, ParsedMove};
 pub use dice::{Dice, Die};
+pub use legality::{resolve, resolve_in, IllegalMove};
 pub use movegen::{MoveList, MAX_PLAYS};
 pub use mv::{Move, Step, OFF};
 pub use outcome::{Outcome, Side, WinKind};

@@ -3,8 +3,9 @@
 use bgfast_core::bearoff::file::FileError;
 use bgfast_core::bearoff::BearoffError;
 use bgfast_core::codec::gnubg_id::IdError;
-use bgfast_core::PositionError;
+use bgfast_core::{IllegalMove, MoveTextError, PositionError};
 use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
 use pyo3::{create_exception, PyErr};
 
 create_exception!(
@@ -71,8 +72,12 @@ pub enum Error {
     Shape(String),
     /// The game is over.
     GameOver(String),
-    /// A move the rules forbid.
+    /// A move the rules forbid, described by the bindings.
     Illegal(String),
+    /// A move the rules forbid, as the core diagnosed it (names the rule id).
+    IllegalMove(IllegalMove),
+    /// Move text that is not valid notation.
+    Syntax(MoveTextError),
     /// Outside a bear-off table.
     Bearoff(BearoffError),
     /// A bear-off file that must not be trusted.
@@ -89,6 +94,11 @@ impl From<Error> for PyErr {
             Error::Shape(msg) => InvalidPositionError::new_err(msg),
             Error::GameOver(msg) => GameOverError::new_err(msg),
             Error::Illegal(msg) => IllegalMoveError::new_err(msg),
+            Error::IllegalMove(IllegalMove::GameOver) => {
+                GameOverError::new_err(IllegalMove::GameOver.to_string())
+            }
+            Error::IllegalMove(e) => with_rule(IllegalMoveError::new_err(e.to_string()), e.rule()),
+            Error::Syntax(e) => InvalidMoveError::new_err(e.to_string()),
             // More than 15 checkers is not a position at all (R1); fewer but more than a
             // table holds is a position the table does not cover.
             Error::Bearoff(e @ BearoffError::TooManyCheckers { max: 15, .. }) => {
@@ -103,6 +113,22 @@ impl From<Error> for PyErr {
 impl From<PositionError> for Error {
     fn from(e: PositionError) -> Self {
         Error::Position(e)
+    }
+}
+
+/// Sets `error.rule` (e.g. `"R9"`) so callers can branch on the rule without parsing text.
+fn with_rule(error: PyErr, rule: &'static str) -> PyErr {
+    Python::attach(|py| {
+        // Setting an attribute on a fresh exception instance cannot fail in practice; if it
+        // did, the message still names the rule.
+        let _ = error.value(py).setattr("rule", rule);
+    });
+    error
+}
+
+impl From<IllegalMove> for Error {
+    fn from(e: IllegalMove) -> Self {
+        Error::IllegalMove(e)
     }
 }
 
