@@ -323,6 +323,23 @@ def test_two_sided_closed_forms() -> None:
         bearoff.cubeful_equity(six_vs_ace, "middle")  # type: ignore[arg-type]
 
 
+def test_two_sided_best_play_maximises_winning_chances() -> None:
+    # Against the core move generator: of every result of every roll, the chosen play
+    # leaves the opponent (now on roll) the lowest winning chances.
+    six = bearoff.position_batch(np.arange(N2))
+    table = bearoff.two_sided()
+    for u, t in np.random.default_rng(5).integers(1, N2, size=(40, 2)):
+        mover, opponent = six[u].tolist(), six[t].tolist()
+        start = Position.from_array([mover + [0] * 19, opponent + [0] * 19])
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                results = [m.result.to_array()[1][:6].tolist() for m in start.moves(d1, d2)]
+                best = table.best_play((mover, opponent), d1, d2)
+                assert best is not None and list(best) in results
+                chances = [table.win_probability((opponent, r)) for r in results]
+                assert table.win_probability((opponent, list(best))) == min(chances)
+
+
 def test_two_sided_takes_positions_and_rejects_what_it_does_not_cover() -> None:
     mover = [0] * 25
     mover[5] = 1  # one on the 6-point

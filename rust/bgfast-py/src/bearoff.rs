@@ -470,6 +470,13 @@ impl PyOneSidedTable {
 }
 
 impl PyOneSidedTable {
+    /// The shared core table, for other bindings (e.g. rollouts) that get the cached
+    /// table from `bgfast.bearoff.one_sided()` and use it without the GIL.
+    #[allow(dead_code)]
+    pub fn table(&self) -> Arc<OneSided> {
+        Arc::clone(&self.inner)
+    }
+
     fn scalar_batch<'py>(
         &self,
         py: Python<'py>,
@@ -707,5 +714,14 @@ impl PyTwoSidedTable {
             },
             n = TWO_SIDED_POSITIONS
         )
+    }
+}
+
+impl PyTwoSidedTable {
+    /// The shared core table, for other bindings (e.g. rollouts) that get the cached
+    /// table from `bgfast.bearoff.two_sided()` and use it without the GIL.
+    #[allow(dead_code)]
+    pub fn table(&self) -> Arc<TwoSided> {
+        Arc::clone(&self.inner)
     }
 }
