@@ -424,10 +424,20 @@ def test_bad_cache_files_are_rebuilt_never_trusted(tmp_path: Path, damage: str) 
     if damage != "missing":
         with pytest.raises(BearoffFileError):
             OneSidedTable.from_bytes(path.read_bytes())
-    table = bearoff._load_or_build(path, OneSidedTable.from_bytes, OneSidedTable.build)
+    builds = []
+
+    def build() -> OneSidedTable:  # the module's table: a real build is tested elsewhere
+        builds.append(1)
+        return bearoff.one_sided()
+
+    table = bearoff._load_or_build(path, OneSidedTable.from_bytes, build)
+    assert builds == [1]
     assert path.read_bytes() == good
     assert table.to_bytes() == good
     assert not list(tmp_path.glob("*.tmp"))
+    # The rebuilt file is trusted next time: no build.
+    bearoff._load_or_build(path, OneSidedTable.from_bytes, build)
+    assert builds == [1]
 
 
 def test_concurrent_first_uses_leave_a_valid_file(tmp_path: Path) -> None:

@@ -23,7 +23,11 @@ struct Generator {
     dice: [u8; 4],
     n_dice: usize,
     max_moves: usize,
-    list: Vec<(usize, [u8; POINTS])>,
+    /// Distinct results by bear-off index, in discovery order.
+    list: Vec<u32>,
+    /// `seen[index] == stamp` when `index` is in `list` (a new stamp empties it).
+    seen: Vec<u32>,
+    stamp: u32,
 }
 
 impl Generator {
@@ -42,10 +46,13 @@ impl Generator {
         }
         if moves > self.max_moves {
             self.list.clear();
+            self.stamp += 1;
             self.max_moves = moves;
         }
-        if !self.list.iter().any(|(_, b)| *b == board) {
-            self.list.push((moves, board));
+        let index = index_unchecked(&board);
+        if self.seen[index as usize] != self.stamp {
+            self.seen[index as usize] = self.stamp;
+            self.list.push(index);
         }
     }
 
@@ -74,23 +81,34 @@ impl Generator {
         !used
     }
 
-    fn results(board: &[u8; POINTS], high: u8, low: u8) -> Vec<u32> {
-        let mut g = Generator {
-            dice: [high, low, 0, 0],
-            n_dice: 2,
+    fn new() -> Generator {
+        Generator {
+            dice: [0; 4],
+            n_dice: 0,
             max_moves: 0,
-            list: Vec::new(),
-        };
+            list: Vec::with_capacity(256),
+            seen: vec![0; ONE_SIDED_POSITIONS],
+            stamp: 0,
+        }
+    }
+
+    /// Fills `self.list` with the results of `high`-`low`.
+    fn generate(&mut self, board: &[u8; POINTS], high: u8, low: u8) {
+        self.list.clear();
+        self.stamp += 1;
+        self.max_moves = 0;
         if high == low {
-            g.dice = [high; 4];
-            g.n_dice = 4;
+            self.dice = [high; 4];
+            self.n_dice = 4;
+        } else {
+            self.dice = [high, low, 0, 0];
+            self.n_dice = 2;
         }
-        g.sub(0, POINTS - 1, board);
+        self.sub(0, POINTS - 1, board);
         if high != low {
-            g.dice = [low, high, 0, 0];
-            g.sub(0, POINTS - 1, board);
+            self.dice = [low, high, 0, 0];
+            self.sub(0, POINTS - 1, board);
         }
-        g.list.iter().map(|(_, b)| index_unchecked(b)).collect()
     }
 }
 
@@ -124,6 +142,7 @@ pub(crate) fn solve() -> (Vec<Distribution>, Vec<Distribution>) {
     let mut gammon = vec![[0u32; MAX_ROLLS]; n];
     let mut key = vec![0u64; n];
     let mut gkey = vec![0u64; n];
+    let mut generator = Generator::new();
     rolls[0][0] = UNIT;
     gammon[0][0] = UNIT;
     for i in 1..n {
@@ -134,7 +153,8 @@ pub(crate) fn solve() -> (Vec<Distribution>, Vec<Distribution>) {
         for high in 1..=6u8 {
             for low in 1..=high {
                 let w = if high == low { 1 } else { 2 };
-                let results = Generator::results(&board, high, low);
+                generator.generate(&board, high, low);
+                let results = &generator.list;
                 let mut best = results[0] as usize;
                 let mut gbest = best;
                 for &c in &results[1..] {
