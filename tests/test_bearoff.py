@@ -107,6 +107,14 @@ def test_cli_build_fills_the_cache(cache_dir: Path, capsys: pytest.CaptureFixtur
     assert "already cached" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         bearoff.cli_build(["--threads", "0"])
+    # The same subcommand mounted on a ``bgfast``-style parser.
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="bgfast")
+    bearoff.add_cli(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["bearoff", "build", "--cache-dir", str(cache_dir)])
+    assert args.run(args) == 0
+    assert "already cached" in capsys.readouterr().out
 
 
 def test_index_equals_gnubg_positionbearoff_for_every_position(

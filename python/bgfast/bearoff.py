@@ -54,6 +54,7 @@ __all__ = [
     "BearoffRangeError",
     "OneSidedTable",
     "TwoSidedTable",
+    "add_cli",
     "best_play",
     "build",
     "cache_dir",
@@ -365,19 +366,23 @@ def _bar(name: str, done: int, total: int, started: float) -> None:
     sys.stderr.flush()
 
 
-def cli_build(argv: Sequence[str] | None = None) -> int:
-    """``bgfast bearoff build [--threads N] [--force] [--cache-dir DIR]``: builds both
-    tables into the cache with a progress bar; returns the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="bgfast bearoff build",
-        description="Build the bear-off databases into the cache ahead of first use.",
-    )
-    parser.add_argument("--threads", type=int, default=None, help="threads (default: all)")
+_BUILD_HELP = "Build the bear-off databases into the cache ahead of first use."
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _add_build_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--threads", type=_positive, default=None, help="threads (default: all)")
     parser.add_argument("--force", action="store_true", help="rebuild even if cached")
     parser.add_argument("--cache-dir", type=Path, default=None, help="cache directory")
-    args = parser.parse_args(argv)
-    if args.threads is not None and args.threads < 1:
-        parser.error("--threads must be at least 1")
+
+
+def _run_build(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     seen: set[str] = set()
 
@@ -393,3 +398,22 @@ def cli_build(argv: Sequence[str] | None = None) -> int:
     if not seen:
         print("(both tables were already cached and valid; --force rebuilds)")
     return 0
+
+
+def add_cli(commands: Any) -> None:
+    """Registers ``bearoff build`` on the ``bgfast`` command's subparsers (the object
+    ``ArgumentParser.add_subparsers()`` returns); the subcommand sets ``run`` to a
+    function of the parsed arguments returning the exit status."""
+    group = commands.add_parser("bearoff", help="bear-off databases")
+    actions = group.add_subparsers(dest="bearoff_command", required=True)
+    build_parser = actions.add_parser("build", help=_BUILD_HELP, description=_BUILD_HELP)
+    _add_build_arguments(build_parser)
+    build_parser.set_defaults(run=_run_build)
+
+
+def cli_build(argv: Sequence[str] | None = None) -> int:
+    """``bgfast bearoff build [--threads N] [--force] [--cache-dir DIR]``: builds both
+    tables into the cache with a progress bar; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="bgfast bearoff build", description=_BUILD_HELP)
+    _add_build_arguments(parser)
+    return _run_build(parser.parse_args(argv))
