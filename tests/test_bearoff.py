@@ -11,6 +11,7 @@ checker home), R14 (exact and higher dice), R17/R19 (cube, take or pass).
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -108,8 +109,6 @@ def test_cli_build_fills_the_cache(cache_dir: Path, capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit):
         bearoff.cli_build(["--threads", "0"])
     # The same subcommand mounted on a ``bgfast``-style parser.
-    import argparse
-
     parser = argparse.ArgumentParser(prog="bgfast")
     bearoff.add_cli(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["bearoff", "build", "--cache-dir", str(cache_dir)])
