@@ -206,6 +206,9 @@ class TwoSidedTable:
     ) -> TwoSidedTable:
         """Builds the table (GIL released), with cube equities if ``cubeful``."""
     @staticmethod
+    def gnubg_compatible_words() -> npt.NDArray[np.uint16]:
+        """``makebearoff -t 6x6``'s stored words, reproduced (a test reference)."""
+    @staticmethod
     def from_bytes(data: bytes) -> TwoSidedTable:
         """Reads and verifies file bytes; ``BearoffFileError`` if not trustworthy."""
     def to_bytes(self) -> bytes:

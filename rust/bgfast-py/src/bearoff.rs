@@ -575,6 +575,17 @@ impl PyTwoSidedTable {
         })
     }
 
+    /// GNU Backgammon's two-sided table reproduced in its own 16-bit arithmetic: a
+    /// `(924, 924, 4)` uint16 array of the words `makebearoff -t 6x6` stores (cubeless,
+    /// cube owned, centred, owned by the opponent; value + 0x8000). A test reference.
+    #[staticmethod]
+    fn gnubg_compatible_words(py: Python<'_>) -> PyResult<Bound<'_, numpy::PyArray3<u16>>> {
+        let words = py.detach(TwoSided::build_gnubg_compatible);
+        let flat: Vec<u16> = words.into_iter().flatten().collect();
+        flat.into_pyarray(py)
+            .reshape([TWO_SIDED_POSITIONS, TWO_SIDED_POSITIONS, 4])
+    }
+
     /// Reads file bytes, verifying version, checksum and ranges; raises
     /// `BearoffFileError` for anything that must not be trusted.
     #[staticmethod]

@@ -191,3 +191,50 @@ pub(crate) fn solve() -> (Vec<Distribution>, Vec<Distribution>) {
         gammon.iter().map(scale).collect(),
     )
 }
+
+/// `makebearoff`'s cube rule on 16-bit equities: double when the take is worth at least
+/// half of not doubling and a pass at least as much; then the opponent takes or passes,
+/// whichever costs it less.
+fn cube_equity(no_double: i32, take: i32, pass: i32) -> i32 {
+    // C's `/` truncates toward zero; Rust's does too.
+    if take >= no_double / 2 && pass >= no_double {
+        if take >= pass / 2 {
+            pass
+        } else {
+            2 * take
+        }
+    } else {
+        no_double
+    }
+}
+
+/// The two-sided 6x6 table in `makebearoff`'s integer arithmetic, values in -0x8000..=0x7FFF:
+/// `[cubeless, owned, centred, unavailable]` by `mover * 924 + opponent`. Only values are
+/// kept (never which play), so its move order does not matter here.
+pub(crate) fn solve_two_sided(plays: &super::two_sided::Plays) -> Vec<[i32; 4]> {
+    const WON: i32 = 0x7FFF;
+    const LOST: i32 = -0x8000;
+    super::two_sided::solve_shells(
+        [WON; 4],
+        [LOST; 4],
+        |row_t: &[[i32; 4]], u| {
+            let mut total = [0i32; 4];
+            for (r, &(_, _, w)) in super::moves::ROLLS.iter().enumerate() {
+                let mut best = [-0xFFFF; 4];
+                for &c in plays.of(u, r) {
+                    let e = row_t[c as usize];
+                    // `~x` is `-x - 1`: the opponent's equity seen from our side.
+                    best[0] = best[0].max(!e[0]);
+                    best[1] = best[1].max(!e[3]);
+                    best[2] = best[2].max(!cube_equity(e[2], e[3], WON));
+                    best[3] = best[3].max(!cube_equity(e[1], e[3], WON));
+                }
+                for k in 0..4 {
+                    total[k] += w as i32 * best[k];
+                }
+            }
+            total.map(|t| t / 36)
+        },
+        &|_, _| {},
+    )
+}

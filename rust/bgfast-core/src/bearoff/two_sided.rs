@@ -37,13 +37,13 @@ pub enum CubeState {
 
 /// Every play of every position of up to 6 checkers, per roll, in compressed rows: the plays
 /// of position `u` with roll `r` are `kids[start[21 u + r]..start[21 u + r + 1]]`.
-struct Plays {
+pub(crate) struct Plays {
     start: Vec<u32>,
     kids: Vec<u16>,
 }
 
 impl Plays {
-    fn new() -> Plays {
+    pub(crate) fn new() -> Plays {
         let mut start = Vec::with_capacity(N * ROLLS.len() + 1);
         let mut kids = Vec::new();
         let mut scratch = new_scratch();
@@ -61,7 +61,7 @@ impl Plays {
     }
 
     #[inline]
-    fn of(&self, u: usize, roll: usize) -> &[u16] {
+    pub(crate) fn of(&self, u: usize, roll: usize) -> &[u16] {
         let k = u * ROLLS.len() + roll;
         &self.kids[self.start[k] as usize..self.start[k + 1] as usize]
     }
@@ -69,7 +69,7 @@ impl Plays {
 
 /// Solves an n x n table shell by shell; `entry(table, u, t)` computes entry (u, t) for
 /// u, t >= 1 from row t, whose needed entries are already final.
-fn solve_shells<T, F>(
+pub(crate) fn solve_shells<T, F>(
     zero_mover: T,
     zero_opponent: T,
     entry: F,
@@ -220,6 +220,20 @@ impl TwoSided {
             Vec::new()
         };
         TwoSided { win, cubeful }
+    }
+
+    /// GNU Backgammon's two-sided table as `makebearoff -t 6x6` writes it, reproduced:
+    /// its 16-bit signed fixed point (+1 = 0x7FFF, -1 = -0x8000), its truncating integer
+    /// averages and its cube rule, entry for entry. A test reference proving that
+    /// [`TwoSided::build`] computes the same thing; returns the stored 16-bit words
+    /// `[cubeless, owned, centred, unavailable]`, mover-major, as `makebearoff` writes them
+    /// (value + 0x8000).
+    pub fn build_gnubg_compatible() -> Vec<[u16; 4]> {
+        let table = super::gnubg_compat::solve_two_sided(&Plays::new());
+        table
+            .iter()
+            .map(|e| e.map(|v| (v + 0x8000) as u16))
+            .collect()
     }
 
     fn entry(mover: HomeBoard, opponent: HomeBoard) -> Result<usize, BearoffError> {
