@@ -1,7 +1,8 @@
-//! GNU Backgammon's one-sided bear-off table, reproduced bit for bit: the same 16-bit
-//! fixed-point arithmetic, the same rounding, the same choice of play including its
-//! tie-breaks. Used to prove that [`super::OneSided::build`] computes what `makebearoff`
-//! computes, the differences being only GNU Backgammon's rounding.
+//! GNU Backgammon's bear-off tables, reproduced bit for bit: the same 16-bit fixed-point
+//! arithmetic, the same rounding, the same choice of play including its tie-breaks. Used
+//! to prove that [`super::OneSided::build`] and [`super::TwoSided::build`] compute what
+//! `makebearoff` computes, the differences being only GNU Backgammon's rounding. The tests
+//! compare them with the files GNU Backgammon ships (`gnubg_os0.bd`, `gnubg_ts0.bd`).
 //!
 //! What `makebearoff` does, in our words: each distribution is stored as 16-bit integers
 //! summing to 0xFFFF. A position's distribution sums, over the 21 rolls, the chosen play's
