@@ -8,7 +8,7 @@
 //!   and the bear-off-perfect race play.
 //! - [`TwoSided`]: every pair of positions of up to 6 checkers (924 x 924): cubeless winning
 //!   chances of the side on roll with best play, and cubeful money equities.
-//! - [`file`]: the versioned, checksummed on-disk format.
+//! - [`mod@file`]: the versioned, checksummed on-disk format.
 //!
 //! Builders run on the current rayon pool.
 //!
