@@ -12,8 +12,10 @@ Rule ids (R1..R32) in errors and docs refer to the project's rule book (RULES.md
 
 from __future__ import annotations
 
-from bgfast import met
+from bgfast import bearoff, met
 from bgfast._core import (
+    BearoffFileError,
+    BearoffRangeError,
     BgfastError,
     GameOverError,
     IllegalMoveError,
@@ -37,6 +39,8 @@ from bgfast.svg import position_svg as _position_svg
 Position._repr_svg_ = _position_svg  # type: ignore[attr-defined]
 
 __all__ = [
+    "BearoffFileError",
+    "BearoffRangeError",
     "BgfastError",
     "Chouette",
     "Cube",
@@ -56,6 +60,7 @@ __all__ = [
     "Outcome",
     "Position",
     "Rules",
+    "bearoff",
     "met",
     "perft",
 ]

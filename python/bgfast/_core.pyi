@@ -9,6 +9,8 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "BearoffFileError",
+    "BearoffRangeError",
     "BgfastError",
     "GameOverError",
     "IllegalMoveError",
@@ -16,8 +18,14 @@ __all__ = [
     "InvalidMoveError",
     "InvalidPositionError",
     "Move",
+    "OneSidedTable",
     "Outcome",
     "Position",
+    "TwoSidedTable",
+    "bearoff_index",
+    "bearoff_index_batch",
+    "bearoff_position",
+    "bearoff_position_batch",
     "perft",
 ]
 
@@ -115,6 +123,9 @@ class Position:
     @property
     def off(self) -> tuple[int, int]:
         """Checkers borne off ``(side to move, opponent)``."""
+    @property
+    def epc(self) -> tuple[float, float]:
+        """Effective pip counts ``(side to move, opponent)`` (bear-off positions only)."""
     def flipped(self) -> Position:
         """The same checkers with the other side to move."""
     def moves(self, d1: int, d2: int) -> list[Move]:
