@@ -13,10 +13,13 @@ Rule ids (R1..R32) in errors and docs refer to the project's rule book (RULES.md
 from __future__ import annotations
 
 from bgfast import (
+    bearoff,
     met,
     pubeval,  # rollouts: the pubeval module
 )
 from bgfast._core import (
+    BearoffFileError,
+    BearoffRangeError,
     BgfastError,
     GameOverError,
     IllegalMoveError,
@@ -43,6 +46,8 @@ from bgfast.vecenv import VecEnv  # rollouts
 Position._repr_svg_ = _position_svg  # type: ignore[attr-defined]
 
 __all__ = [
+    "BearoffFileError",
+    "BearoffRangeError",
     "BgfastError",
     "Chouette",
     "Cube",
@@ -64,6 +69,7 @@ __all__ = [
     "RolloutResult",
     "Rules",
     "VecEnv",
+    "bearoff",
     "encode",
     "met",
     "perft",

@@ -1,7 +1,7 @@
 """The ``bgfast`` command: one subcommand a job.
 
 ``bgfast moves ID DICE`` lists the legal moves of a position with their resulting
-Position IDs.
+Position IDs; ``bgfast bearoff build`` builds the bear-off databases ahead of time.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from bgfast import bearoff
 from bgfast._core import BgfastError, Position
 
 
@@ -46,6 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     _cli_rollout.add_arguments(rollout)
     rollout.set_defaults(run=_cli_rollout.run)
+    bearoff.add_cli(commands)
     return parser
 
 

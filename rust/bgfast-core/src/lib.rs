@@ -22,6 +22,7 @@
 //! ```
 
 pub mod batch;
+pub mod bearoff;
 mod checkers;
 pub mod codec;
 mod dice;
