@@ -202,3 +202,14 @@ def test_a_finished_position_is_its_result_every_game_r15() -> None:
     over = position({25: 1, 6: 14}, {})
     r = bgfast.rollout(over, games=50, policy="random", seed=1)
     assert r.lose == 1.0 and r.lose_backgammon == 1.0 and r.equity == -3.0
+
+
+def test_race_policy_bears_off_perfectly() -> None:
+    # Decided by our first roll (the opponent bears off next): only the bear-off-perfect
+    # play of 6-5 takes both checkers off, so the race policy wins exactly 6 rolls of 36.
+    pos = position({6: 1, 5: 1}, {1: 1})
+    r = bgfast.rollout(pos, games=36 * 10, policy="race", seed=9)
+    assert r.win == 6 / 36
+    # From the start it is pubeval until the bear-off, and reproducible across threads.
+    one = bgfast.rollout(games=300, policy="race", seed=3, threads=1)
+    assert one.counts == bgfast.rollout(games=300, policy="race", seed=3, threads=2).counts

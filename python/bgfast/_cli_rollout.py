@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--games", type=int, default=100_000, help="games to play (100000)")
     parser.add_argument(
-        "--policy", choices=("pubeval", "random"), default="pubeval", help="checker play"
+        "--policy", choices=("pubeval", "race", "random"), default="pubeval", help="checker play"
     )
     parser.add_argument("--seed", type=int, default=None, help="dice seed (random if omitted)")
     parser.add_argument("--threads", type=int, default=None, help="threads (all CPUs)")

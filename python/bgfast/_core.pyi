@@ -12,6 +12,7 @@ __all__ = [
     "BearoffFileError",
     "BearoffRangeError",
     "BgfastError",
+    "GameBatch",
     "GameOverError",
     "IllegalMoveError",
     "InvalidDiceError",
@@ -26,7 +27,10 @@ __all__ = [
     "bearoff_index_batch",
     "bearoff_position",
     "bearoff_position_batch",
+    "encode_into",
     "perft",
+    "pubeval_scores",
+    "rollout_tally",
 ]
 
 class BgfastError(ValueError):
@@ -211,6 +215,7 @@ class GameBatch:
         """Final positions of games that ended at the last step, zeros elsewhere."""
     def observe(self, scheme: str) -> npt.NDArray[np.float32]:
         """Features of the current positions ``(n, width)``."""
+
 # bear-off
 
 _Counts = tuple[int, int, int, int, int, int]

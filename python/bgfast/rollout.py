@@ -16,10 +16,12 @@ ordered roll ``k mod 36``, so each of the 36 rolls gets exactly its share of eve
 The standard errors are the plain (iid) ones and so slightly conservative.
 
 Policies: ``"random"`` (uniform over the distinct legal results), ``"pubeval"`` (Tesauro's
-benchmark evaluator), or your own evaluator: a callable that takes one float32 array with
-the features of every candidate result of a whole batch of games (``scheme=``, seen by the
-player choosing; see ``bgfast.features``) and returns one score per row, higher better for
-that player. It is called once per ply for the whole batch (``batch=`` games at once).
+benchmark evaluator), ``"race"`` (pubeval, but bear-offs after contact played perfectly from
+the one-sided bear-off database: the fewest expected rolls), or your own evaluator: a
+callable that takes one float32 array with the features of every candidate result of a whole
+batch of games (``scheme=``, seen by the player choosing; see ``bgfast.features``) and
+returns one score per row, higher better for that player. It is called once per ply for the
+whole batch (``batch=`` games at once).
 """
 
 from __future__ import annotations
@@ -432,13 +434,14 @@ def rollout(
     """Rolls out ``position`` (a ``Position``, a Position ID or a ``(2, 25)`` array; the
     standard start by default) and returns a ``RolloutResult``.
 
-    ``games`` games, the same ``policy`` for both sides (``"random"``, ``"pubeval"`` or an
-    evaluator callable, see the module docs). ``seed`` fixes the dice (a random seed is drawn
-    and reported when ``None``). ``threads`` defaults to every CPU. ``truncate`` stops
-    games after that many plies (counted in ``truncated``, 0 points). ``progress(done,
-    total)`` is called as games finish. ``executor`` (any ``concurrent.futures.Executor``,
-    never shut down here) plays fixed shards of the games elsewhere, with the same result
-    as a local run. Ctrl-C stops the run and returns what finished with ``partial=True``.
+    ``games`` games, the same ``policy`` for both sides (``"random"``, ``"pubeval"``,
+    ``"race"`` or an evaluator callable, see the module docs). ``seed`` fixes the dice (a
+    random seed is drawn and reported when ``None``). ``threads`` defaults to every CPU.
+    ``truncate`` stops games after that many plies (counted in ``truncated``, 0 points).
+    ``progress(done, total)`` is called as games finish. ``executor`` (any
+    ``concurrent.futures.Executor``, never shut down here) plays fixed shards of the games
+    elsewhere, with the same result as a local run. Ctrl-C stops the run and returns what
+    finished with ``partial=True``.
     """
     pos = _position(position)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -464,7 +467,7 @@ def rollout(
             pos, games, policy, scheme, max(1, batch), seed, truncate, stratify, progress
         )
         threads_used = 1
-    elif policy in ("random", "pubeval"):
+    elif policy in ("random", "pubeval", "race"):
         name = policy
         if executor is not None:
             counts, partial = _run_executor(
@@ -476,7 +479,9 @@ def rollout(
             )
         threads_used = threads
     else:
-        raise BgfastError(f"unknown policy {policy!r}: use 'random', 'pubeval' or a callable")
+        raise BgfastError(
+            f"unknown policy {policy!r}: use 'random', 'pubeval', 'race' or a callable"
+        )
     return RolloutResult(
         position=pos.id,
         policy=name,

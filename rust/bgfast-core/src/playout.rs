@@ -24,9 +24,11 @@
 
 use core::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
+use crate::bearoff::{index::index_unchecked, OneSided};
 use crate::pubeval;
 use crate::rng::{ordered_roll, GameRng};
 use crate::{Dice, MoveList, Position, Side, WinKind};
@@ -76,6 +78,57 @@ impl Policy for PubevalPolicy {
     }
 }
 
+/// Bear-offs played perfectly from the one-sided bear-off database, pubeval elsewhere.
+///
+/// Once contact is broken and every checker of the side to move is home, it plays the
+/// result whose home board has the fewest expected rolls to bear off (the first of equals):
+/// the bear-off-perfect race play of [`OneSided::best_play`]. Before that it plays as
+/// [`PubevalPolicy`].
+#[derive(Clone, Debug)]
+pub struct RacePolicy {
+    table: Arc<OneSided>,
+    pubeval: PubevalPolicy,
+}
+
+impl RacePolicy {
+    /// A race player over `table`.
+    pub fn new(table: Arc<OneSided>) -> RacePolicy {
+        RacePolicy {
+            table,
+            pubeval: PubevalPolicy::new(),
+        }
+    }
+
+    /// A race player over the one-sided table of this process, built on first use (about a
+    /// tenth of a second on all cores) and shared by every later call.
+    pub fn shared() -> RacePolicy {
+        static TABLE: OnceLock<Arc<OneSided>> = OnceLock::new();
+        RacePolicy::new(TABLE.get_or_init(|| Arc::new(OneSided::build())).clone())
+    }
+}
+
+impl Policy for RacePolicy {
+    fn choose(&mut self, list: &MoveList, rng: &mut GameRng) -> usize {
+        let origin = list.origin();
+        if !(origin.is_race() && origin.mover().all_home()) {
+            return self.pubeval.choose(list, rng);
+        }
+        let mut best = 0;
+        let mut fewest = f64::INFINITY;
+        for i in 0..list.len() {
+            // The chooser is the result's row 1; all its checkers are on points 1..=6.
+            let own = list.result(i).opponent();
+            let counts: [u8; 6] = core::array::from_fn(|k| own.count(k as u8 + 1));
+            let rolls = self.table.expected_rolls(index_unchecked(&counts));
+            if rolls < fewest {
+                fewest = rolls;
+                best = i;
+            }
+        }
+        best
+    }
+}
+
 /// The built-in policies by name, for callers that pick one at run time.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum PolicyKind {
@@ -83,14 +136,17 @@ pub enum PolicyKind {
     Random,
     /// [`PubevalPolicy`].
     Pubeval,
+    /// [`RacePolicy`] over the process's shared one-sided table.
+    Race,
 }
 
 impl PolicyKind {
-    /// The policy named `name` (`"random"` or `"pubeval"`).
+    /// The policy named `name` (`"random"`, `"pubeval"` or `"race"`).
     pub fn from_name(name: &str) -> Option<PolicyKind> {
         match name {
             "random" => Some(PolicyKind::Random),
             "pubeval" => Some(PolicyKind::Pubeval),
+            "race" => Some(PolicyKind::Race),
             _ => None,
         }
     }
@@ -276,6 +332,10 @@ impl Rollout {
         match policy {
             PolicyKind::Random => self.run(games, || RandomPolicy, threads, cancel),
             PolicyKind::Pubeval => self.run(games, PubevalPolicy::new, threads, cancel),
+            PolicyKind::Race => {
+                let race = RacePolicy::shared();
+                self.run(games, || race.clone(), threads, cancel)
+            }
         }
     }
 }
@@ -344,5 +404,37 @@ mod tests {
         r.truncate = Some(4);
         let t = r.run_builtin(0..50, PolicyKind::Pubeval, 1, &AtomicBool::new(false));
         assert_eq!(t.truncated, 50);
+    }
+
+    #[test]
+    fn race_policy_plays_the_bearoff_perfect_move() {
+        use crate::bearoff::HomeBoard;
+        let mut race = RacePolicy::shared();
+        let table = race.table.clone();
+        let mut list = MoveList::new();
+        let mut rng = GameRng::new(1, 1);
+        // Bear-offs from assorted home boards against a far-away opponent.
+        for seed in 0..40u64 {
+            let mut r = GameRng::new(seed, 0);
+            let mut home = [0i32; 25];
+            for _ in 0..(1 + r.below(15)) {
+                home[r.below(6) as usize] += 1;
+            }
+            let pos = Position::from_counts(&home, &counts(&[(6, 15)])).unwrap();
+            for dice in crate::Dice::ALL_21 {
+                pos.generate_moves(dice, &mut list);
+                let chosen = list.result(race.choose(&list, &mut rng)).opponent();
+                let chosen: [u8; 6] = core::array::from_fn(|k| chosen.count(k as u8 + 1));
+                let board = HomeBoard::new(core::array::from_fn(|k| home[k] as u8)).unwrap();
+                let best = table
+                    .best_play(board, dice.high().pips(), dice.low().pips())
+                    .unwrap();
+                assert_eq!(
+                    table.expected_rolls(index_unchecked(&chosen)),
+                    table.expected_rolls(best.index()),
+                    "{pos:?} {dice}"
+                );
+            }
+        }
     }
 }

@@ -88,7 +88,7 @@ pub fn rollout_tally(
 ) -> PyResult<TallyTuple> {
     let kind = PolicyKind::from_name(policy).ok_or_else(|| {
         Error::Shape(format!(
-            "unknown policy {policy:?}: use 'random', 'pubeval' or a callable"
+            "unknown policy {policy:?}: use 'random', 'pubeval', 'race' or a callable"
         ))
     })?;
     let end = first_game
