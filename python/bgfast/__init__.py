@@ -24,6 +24,7 @@ from bgfast._core import (
     Position,
     perft,
 )
+from bgfast import batch
 
 __all__ = [
     "BgfastError",
@@ -35,5 +36,6 @@ __all__ = [
     "Move",
     "Outcome",
     "Position",
+    "batch",
     "perft",
 ]

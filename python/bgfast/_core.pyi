@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 import numpy as np
@@ -102,3 +103,42 @@ class Position:
 
 def perft(position: Position, depth: int) -> int:
     """Leaves of the tree of distinct results ``depth`` plies deep, 21 rolls a ply."""
+
+# batch: the native half of ``bgfast.batch`` (call the wrappers there instead).
+
+def batch_moves(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    dice: npt.NDArray[np.int64],
+    threads: int | None = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
+    """Offsets ``(N + 1,)`` and results ``(M, 2, 25)`` of each row's roll."""
+
+def batch_all_rolls(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    threads: int | None = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """Offsets ``(21 N + 1,)``, results and the roll ``(21 N, 2)`` of each block."""
+
+def batch_ids(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    threads: int | None = None,
+) -> list[str]:
+    """The Position ID of each row."""
+
+def batch_from_ids(ids: Iterable[str], threads: int | None = None) -> npt.NDArray[np.uint8]:
+    """The ``(N, 2, 25)`` array of the positions with these IDs."""
+
+def batch_pip_counts(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    threads: int | None = None,
+) -> npt.NDArray[np.int32]:
+    """Pip counts ``(N, 2)``."""
+
+def batch_stack(positions: Sequence[Position]) -> npt.NDArray[np.uint8]:
+    """The ``(N, 2, 25)`` array of a sequence of Positions."""
+
+def batch_to_positions(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    threads: int | None = None,
+) -> list[Position]:
+    """A Position per row."""

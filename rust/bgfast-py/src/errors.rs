@@ -3,6 +3,7 @@
 use bgfast_core::codec::gnubg_id::IdError;
 use bgfast_core::PositionError;
 use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
 use pyo3::{create_exception, PyErr};
 
 create_exception!(
@@ -56,6 +57,10 @@ pub enum Error {
     GameOver(String),
     /// A move the rules forbid.
     Illegal(String),
+    /// A bad argument that is not game data (e.g. a thread count below 1).
+    Argument(String),
+    /// The error of one row of a batch call; the message starts with `row {index}: `.
+    Row(usize, Box<Error>),
 }
 
 impl From<Error> for PyErr {
@@ -68,8 +73,22 @@ impl From<Error> for PyErr {
             Error::Shape(msg) => InvalidPositionError::new_err(msg),
             Error::GameOver(msg) => GameOverError::new_err(msg),
             Error::Illegal(msg) => IllegalMoveError::new_err(msg),
+            Error::Argument(msg) => BgfastError::new_err(msg),
+            Error::Row(row, error) => with_row(row, PyErr::from(*error)),
         }
     }
+}
+
+/// The same exception class with the message prefixed by the batch row it is about.
+fn with_row(row: usize, err: PyErr) -> PyErr {
+    Python::attach(|py| {
+        let message = err
+            .value(py)
+            .str()
+            .map(|s| s.to_string())
+            .unwrap_or_default();
+        PyErr::from_type(err.get_type(py), format!("row {row}: {message}"))
+    })
 }
 
 impl From<PositionError> for Error {

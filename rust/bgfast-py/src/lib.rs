@@ -1,6 +1,7 @@
 //! `bgfast._core`: the thin PyO3 layer over `bgfast-core`. Conversions, errors and numpy
 //! entry points only; the rules live in the core crate.
 
+mod batch;
 mod errors;
 mod position;
 
@@ -18,4 +19,10 @@ mod _core {
     // positions and moves
     #[pymodule_export]
     use crate::position::{perft, PyMove, PyOutcome, PyPosition};
+    // batch
+    #[pymodule_export]
+    use crate::batch::{
+        batch_all_rolls, batch_from_ids, batch_ids, batch_moves, batch_pip_counts, batch_stack,
+        batch_to_positions,
+    };
 }

@@ -1,0 +1,101 @@
+//! The Rust-side cost that `bgfast.batch` is measured against: CPU time per (position, roll)
+//! on the wildbg corpora for generation alone, and for generation plus writing every result
+//! in the `(2, 25)` uint8 layout (what a batch call does, less the Python boundary).
+//!
+//! `cargo run --release -p bgfast-py --example movegen_rate`
+//!
+//! Times are this thread's CPU time (Linux `/proc/thread-self/schedstat`), the best of 20
+//! passes, so other processes on a busy machine inflate them less than wall time.
+
+use std::time::Instant;
+
+use bgfast_core::codec::gnubg_id;
+use bgfast_core::{Dice, MoveList, Position};
+
+/// This thread's CPU time in ns, or wall time where schedstat is missing.
+fn cpu_ns(start: Instant) -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| start.elapsed().as_nanos() as u64)
+}
+
+fn best_of(passes: usize, mut f: impl FnMut()) -> f64 {
+    let origin = Instant::now();
+    (0..passes)
+        .map(|_| {
+            let t = cpu_ns(origin);
+            f();
+            (cpu_ns(origin) - t) as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The `(2, 25)` row of a position, the same nibble spreading the bindings use.
+fn row_bytes(position: &Position) -> [u8; 50] {
+    fn spread(x: u32) -> u64 {
+        let x = x as u64;
+        let x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
+        let x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF;
+        (x | (x << 4)) & 0x0F0F_0F0F_0F0F_0F0F
+    }
+    let mut buf = [0u8; 64];
+    for (side, at) in [(position.mover(), 0), (position.opponent(), 25)] {
+        let x = side.bits() >> 4;
+        for k in 0..4 {
+            let word = spread((x >> (32 * k)) as u32);
+            buf[at + 8 * k..at + 8 * k + 8].copy_from_slice(&word.to_le_bytes());
+        }
+    }
+    let mut row = [0u8; 50];
+    row.copy_from_slice(&buf[..50]);
+    row
+}
+
+fn main() {
+    for name in ["contact", "race"] {
+        let path = format!(
+            "{}/../../tests/data/wildbg_{name}.csv",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).expect("corpus");
+        let positions: Vec<Position> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| gnubg_id::decode(l.trim()).expect("valid id"))
+            .collect();
+        let mut list = MoveList::new();
+        let lists = (positions.len() * 21) as f64;
+        let mut total = 0;
+        let generate = best_of(20, || {
+            total = 0;
+            for p in &positions {
+                for d in Dice::ALL_21 {
+                    p.generate_moves(d, &mut list);
+                    total += list.len();
+                }
+            }
+        });
+        let mut out: Vec<u8> = Vec::new();
+        let write = best_of(20, || {
+            out = Vec::with_capacity(total * 50);
+            for p in &positions {
+                for d in Dice::ALL_21 {
+                    p.generate_moves(d, &mut list);
+                    for i in 0..list.len() {
+                        out.extend_from_slice(&row_bytes(&list.result(i)));
+                    }
+                }
+            }
+        });
+        assert_eq!(out.len(), total * 50);
+        println!(
+            "{name}: {lists} (position, roll) lists, {total} results; generate {:.0} ns/list \
+             ({:.2} M lists/s); generate + write rows {:.0} ns/list ({:.2} M lists/s)",
+            generate / lists,
+            lists / generate * 1e3,
+            write / lists,
+            lists / write * 1e3,
+        );
+    }
+}
