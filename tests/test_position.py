@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pickle
 
-import bgfast
 import numpy as np
 import pytest
+
+import bgfast
 from bgfast import Position
 
 START_ID = "4HPwATDgc/ABMA"
@@ -117,3 +118,36 @@ def test_cli_lists_moves(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(lines) == 16
     assert any(line.split()[-1] == "sGfwATDgc/ABMA" for line in lines)
     assert main(["moves", "not-an-id", "31"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "dice", "rule"),
+    [
+        ("24/18", (6, 5), "R8"),  # only one die of 6-5 played although both can be
+        ("13/7 13/8 6/1", (6, 5), "R4"),  # more pips than the dice
+        ("6/off", (6, 5), "R13"),  # bearing off from the start
+    ],
+)
+def test_play_names_the_rule_broken(text: str, dice: tuple[int, int], rule: str) -> None:
+    with pytest.raises(bgfast.IllegalMoveError, match=rule):
+        Position().play(text, dice)
+
+
+@pytest.mark.parametrize("text", ["24-18", "24/18/", "26/20", "off/3", "8/2(5)"])
+def test_play_rejects_bad_notation(text: str) -> None:
+    with pytest.raises(bgfast.InvalidMoveError):
+        Position().play(text, (6, 5))
+
+
+def test_move_text_round_trips_for_every_opening_move() -> None:
+    start = Position()
+    for a in range(1, 7):
+        for b in range(1, a + 1):
+            for move in start.moves(a, b):
+                assert start.play(str(move), (a, b)) == move.result, str(move)
+
+
+def test_a_move_of_another_position_is_refused() -> None:
+    move = Position().moves(3, 1)[0]
+    with pytest.raises(bgfast.IllegalMoveError, match="another position"):
+        move.result.play(move, (3, 1))

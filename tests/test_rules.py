@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-import bgfast
 import pytest
+
+import bgfast
+
 from boards import mover_after, position
 
 # An opponent that never meets the mover's checkers in these tests: all 15 on its own

@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Literal
+from typing import Literal, final
 
 import numpy as np
 import numpy.typing as npt
+
+__all__ = [
+    "BgfastError",
+    "GameOverError",
+    "IllegalMoveError",
+    "InvalidDiceError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "Move",
+    "Outcome",
+    "Position",
+    "perft",
+]
 
 class BgfastError(ValueError):
     """Base class of every error bgfast raises for bad input (a ValueError)."""
@@ -26,6 +39,7 @@ class InvalidDiceError(BgfastError):
 class GameOverError(IllegalMoveError):
     """A move was asked for after one side has borne off all 15 checkers (R15)."""
 
+@final
 class Outcome:
     """How a finished game ended (R15, R16)."""
 
@@ -39,6 +53,7 @@ class Outcome:
     def points(self) -> int:
         """The cube multiplier: 1, 2 or 3."""
 
+@final
 class Move:
     """One legal move: its steps and the position it reaches (the opponent to move)."""
 
@@ -55,8 +70,9 @@ class Move:
     def is_pass(self) -> bool:
         """Whether this is the pass of a roll that cannot be played (R10)."""
     def __hash__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
+@final
 class Position:
     """A backgammon position seen from the side to move. Immutable and hashable.
 
@@ -95,11 +111,11 @@ class Position:
     def play(self, move: Move | str, dice: tuple[int, int]) -> Position:
         """Plays a move (a Move or move text) and returns the result, opponent to move."""
     def __hash__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __lt__(self, other: Position) -> bool: ...
-    def __le__(self, other: Position) -> bool: ...
-    def __gt__(self, other: Position) -> bool: ...
-    def __ge__(self, other: Position) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __lt__(self, other: Position, /) -> bool: ...
+    def __le__(self, other: Position, /) -> bool: ...
+    def __gt__(self, other: Position, /) -> bool: ...
+    def __ge__(self, other: Position, /) -> bool: ...
 
 def perft(position: Position, depth: int) -> int:
     """Leaves of the tree of distinct results ``depth`` plies deep, 21 rolls a ply."""

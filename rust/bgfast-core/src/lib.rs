@@ -24,6 +24,7 @@
 mod checkers;
 pub mod codec;
 mod dice;
+mod legality;
 mod movegen;
 mod mv;
 mod outcome;
@@ -32,7 +33,9 @@ mod pointset;
 mod position;
 
 pub use checkers::{Checkers, BAR, CHECKERS};
+pub use codec::move_text::{MoveTextError, ParsedMove};
 pub use dice::{Dice, Die};
+pub use legality::{resolve, resolve_in, IllegalMove};
 pub use movegen::{MoveList, MAX_PLAYS};
 pub use mv::{Move, Step, OFF};
 pub use outcome::{Outcome, Side, WinKind};

@@ -1,7 +1,7 @@
 //! The exception family and the one place where core errors become Python exceptions.
 
 use bgfast_core::codec::gnubg_id::IdError;
-use bgfast_core::PositionError;
+use bgfast_core::{IllegalMove, MoveTextError, PositionError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::{create_exception, PyErr};
@@ -55,8 +55,12 @@ pub enum Error {
     Shape(String),
     /// The game is over.
     GameOver(String),
-    /// A move the rules forbid.
+    /// A move the rules forbid, described by the bindings.
     Illegal(String),
+    /// A move the rules forbid, as the core diagnosed it (names the rule id).
+    IllegalMove(IllegalMove),
+    /// Move text that is not valid notation.
+    Syntax(MoveTextError),
     /// A bad argument that is not game data (e.g. a thread count below 1).
     Argument(String),
     /// The error of one row of a batch call; the message starts with `row {index}: `.
@@ -73,6 +77,11 @@ impl From<Error> for PyErr {
             Error::Shape(msg) => InvalidPositionError::new_err(msg),
             Error::GameOver(msg) => GameOverError::new_err(msg),
             Error::Illegal(msg) => IllegalMoveError::new_err(msg),
+            Error::IllegalMove(IllegalMove::GameOver) => {
+                GameOverError::new_err(IllegalMove::GameOver.to_string())
+            }
+            Error::IllegalMove(e) => IllegalMoveError::new_err(e.to_string()),
+            Error::Syntax(e) => InvalidMoveError::new_err(e.to_string()),
             Error::Argument(msg) => BgfastError::new_err(msg),
             Error::Row(row, error) => with_row(row, PyErr::from(*error)),
         }
@@ -94,6 +103,12 @@ fn with_row(row: usize, err: PyErr) -> PyErr {
 impl From<PositionError> for Error {
     fn from(e: PositionError) -> Self {
         Error::Position(e)
+    }
+}
+
+impl From<IllegalMove> for Error {
+    fn from(e: IllegalMove) -> Self {
+        Error::IllegalMove(e)
     }
 }
 

@@ -1,8 +1,9 @@
 //! `Position`, `Move` and `Outcome`: immutable value types over the core's.
 
 use bgfast_core::codec::{ascii, gnubg_id, move_text};
-use bgfast_core::{Dice, Move, MoveList, Outcome, Position, Side, WinKind};
+use bgfast_core::{resolve, Dice, Move, MoveList, Outcome, ParsedMove, Position, Side, WinKind};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
@@ -142,38 +143,30 @@ impl PyPosition {
             .collect())
     }
 
-    /// Plays `move` (a `Move` of this position, or move text) with `dice` and returns the
-    /// resulting position, the opponent to move. Raises `IllegalMoveError` naming the rule.
-    fn play(&self, mv: &Bound<'_, PyAny>, dice: (i64, i64)) -> PyResult<Self> {
+    /// Plays `move` (a `Move` of this position, or move text such as `"8/5 6/5"`) with
+    /// `dice` and returns the resulting position, the opponent to move. Raises
+    /// `InvalidMoveError` for bad notation and `IllegalMoveError` naming the rule broken.
+    fn play(&self, r#move: &Bound<'_, PyAny>, dice: (i64, i64)) -> PyResult<Self> {
         let dice = dice_from(dice.0, dice.1)?;
-        let list = self.legal(dice)?;
-        if let Ok(m) = mv.cast::<PyMove>() {
+        self.ensure_not_over()?;
+        let parsed = if let Ok(m) = r#move.cast::<PyMove>() {
             let m = m.get();
-            if m.origin == self.inner && (0..list.len()).any(|i| list.result(i) == m.result) {
-                return Ok(PyPosition { inner: m.result });
+            if m.origin != self.inner {
+                return Err(Error::Illegal(format!(
+                    "the move {} belongs to another position ({})",
+                    move_text::format(&m.mv),
+                    gnubg_id::encode(&m.origin)
+                ))
+                .into());
             }
-            return Err(Error::Illegal(format!(
-                "{} is not a legal move for {} from this position",
-                move_text::format(&m.mv),
-                dice
-            ))
-            .into());
-        }
-        if let Ok(text) = mv.cast::<PyString>() {
-            let text = text.to_str()?;
-            let wanted = normalise(text);
-            for i in 0..list.len() {
-                if normalise(&move_text::format(&list.mv(i))) == wanted {
-                    return Ok(PyPosition {
-                        inner: list.result(i),
-                    });
-                }
-            }
-            return Err(Error::Illegal(format!("{text} is not a legal move for {dice}")).into());
-        }
-        Err(pyo3::exceptions::PyTypeError::new_err(
-            "move must be a Move or a str",
-        ))
+            ParsedMove::from(&m.mv)
+        } else if let Ok(text) = r#move.cast::<PyString>() {
+            move_text::parse(text.to_str()?).map_err(Error::Syntax)?
+        } else {
+            return Err(PyTypeError::new_err("move must be a bgfast.Move or a str"));
+        };
+        let (_, result) = resolve(&self.inner, dice, &parsed).map_err(Error::from)?;
+        Ok(PyPosition { inner: result })
     }
 
     fn __str__(&self) -> String {
@@ -195,21 +188,20 @@ impl PyPosition {
 }
 
 impl PyPosition {
-    fn legal(&self, dice: Dice) -> Result<MoveList, Error> {
-        if let Some(outcome) = self.inner.outcome() {
-            return Err(Error::GameOver(format!(
+    fn ensure_not_over(&self) -> Result<(), Error> {
+        match self.inner.outcome() {
+            Some(outcome) => Err(Error::GameOver(format!(
                 "R15: the game is over: {} has borne off all 15 checkers",
                 side_name(outcome.winner)
-            )));
+            ))),
+            None => Ok(()),
         }
+    }
+
+    fn legal(&self, dice: Dice) -> Result<MoveList, Error> {
+        self.ensure_not_over()?;
         Ok(self.inner.legal_moves(dice))
     }
-}
-
-fn normalise(text: &str) -> Vec<String> {
-    let mut tokens: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
-    tokens.sort();
-    tokens
 }
 
 fn side_name(side: Side) -> &'static str {
