@@ -3,6 +3,7 @@
 
 mod batch;
 mod errors;
+mod moves;
 mod position;
 
 use pyo3::pymodule;
@@ -19,6 +20,8 @@ mod _core {
     // positions and moves
     #[pymodule_export]
     use crate::position::{perft, PyMove, PyOutcome, PyPosition};
+    #[pymodule_export]
+    use crate::moves::{PyMoves, PyMovesIterator};
     // batch
     #[pymodule_export]
     use crate::batch::{
