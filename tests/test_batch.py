@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import bgfast
 import numpy as np
 import numpy.typing as npt
 import pytest
+
+import bgfast
 from bgfast import Position, batch
 
 DATA = Path(__file__).parent / "data"

@@ -12,6 +12,9 @@ Rule ids (R1..R32) in errors and docs refer to the project's rule book (RULES.md
 
 from __future__ import annotations
 
+import collections.abc
+
+from bgfast import batch
 from bgfast._core import (
     BgfastError,
     GameOverError,
@@ -20,11 +23,14 @@ from bgfast._core import (
     InvalidMoveError,
     InvalidPositionError,
     Move,
+    Moves,
     Outcome,
     Position,
     perft,
 )
-from bgfast import batch
+
+# Moves is a read-only sequence of Move (len, indexing, slices, iteration, in).
+collections.abc.Sequence.register(Moves)
 
 __all__ = [
     "BgfastError",
@@ -34,6 +40,7 @@ __all__ = [
     "InvalidMoveError",
     "InvalidPositionError",
     "Move",
+    "Moves",
     "Outcome",
     "Position",
     "batch",

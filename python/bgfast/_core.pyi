@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Literal, final
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Literal, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -16,8 +16,17 @@ __all__ = [
     "InvalidMoveError",
     "InvalidPositionError",
     "Move",
+    "Moves",
+    "MovesIterator",
     "Outcome",
     "Position",
+    "batch_all_rolls",
+    "batch_from_ids",
+    "batch_ids",
+    "batch_moves",
+    "batch_pip_counts",
+    "batch_stack",
+    "batch_to_positions",
     "perft",
 ]
 
@@ -73,6 +82,26 @@ class Move:
     def __eq__(self, other: object, /) -> bool: ...
 
 @final
+class Moves(Sequence[Move]):
+    """The legal moves of one position and roll, one per distinct result. A compact sequence:
+    each ``Move`` object is made when it is indexed or iterated over."""
+
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int, /) -> Move: ...
+    @overload
+    def __getitem__(self, index: slice, /) -> list[Move]: ...
+    def __iter__(self) -> MovesIterator: ...
+    def __contains__(self, item: object, /) -> bool: ...
+
+@final
+class MovesIterator(Iterator[Move]):
+    """Iterates over a ``Moves``, making each ``Move`` as it is reached."""
+
+    def __next__(self) -> Move: ...
+    def __length_hint__(self) -> int: ...
+
+@final
 class Position:
     """A backgammon position seen from the side to move. Immutable and hashable.
 
@@ -106,7 +135,7 @@ class Position:
         """Checkers borne off ``(side to move, opponent)``."""
     def flipped(self) -> Position:
         """The same checkers with the other side to move."""
-    def moves(self, d1: int, d2: int) -> list[Move]:
+    def moves(self, d1: int, d2: int) -> Moves:
         """The legal moves for ``d1``-``d2``, one per distinct resulting position."""
     def play(self, move: Move | str, dice: tuple[int, int]) -> Position:
         """Plays a move (a Move or move text) and returns the result, opponent to move."""

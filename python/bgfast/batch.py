@@ -61,13 +61,14 @@ def _positions(positions: PositionsLike) -> npt.NDArray[np.uint8] | npt.NDArray[
             f"got {positions.shape}"
         )
     if positions.dtype == np.uint8:
-        return positions
+        return positions.view(np.uint8)
     if not np.issubdtype(positions.dtype, np.integer):
         raise InvalidPositionError(
             f"positions must be an integer array (uint8 ideally), got dtype {positions.dtype}"
         )
     # Other integer dtypes keep their sign and size so a bad count is reported as given.
-    return np.clip(positions, _INT32.min, _INT32.max).astype(np.int32)
+    clipped: npt.NDArray[np.int32] = np.clip(positions, _INT32.min, _INT32.max).astype(np.int32)
+    return clipped
 
 
 def _dice(dice: npt.ArrayLike) -> npt.NDArray[np.int64]:
