@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release -p bgfast-py --example movegen_rate`
 //!
-//! Times are this thread's CPU time (Linux `/proc/thread-self/schedstat`), the best of 20
+//! Times are this thread's CPU time (Linux `/proc/thread-self/schedstat`), the best of 30
 //! passes, so other processes on a busy machine inflate them less than wall time.
 
 use std::time::Instant;
@@ -18,17 +18,6 @@ fn cpu_ns(start: Instant) -> u64 {
         .ok()
         .and_then(|s| s.split_whitespace().next()?.parse().ok())
         .unwrap_or_else(|| start.elapsed().as_nanos() as u64)
-}
-
-fn best_of(passes: usize, mut f: impl FnMut()) -> f64 {
-    let origin = Instant::now();
-    (0..passes)
-        .map(|_| {
-            let t = cpu_ns(origin);
-            f();
-            (cpu_ns(origin) - t) as f64
-        })
-        .fold(f64::INFINITY, f64::min)
 }
 
 /// The `(2, 25)` row of a position, the same nibble spreading the bindings use.
@@ -67,18 +56,30 @@ fn main() {
         let mut list = MoveList::new();
         let lists = (positions.len() * 21) as f64;
         let mut total = 0;
-        let generate = best_of(20, || {
-            total = 0;
+        for p in &positions {
+            for d in Dice::ALL_21 {
+                p.generate_moves(d, &mut list);
+                total += list.len();
+            }
+        }
+        // The two alternate pass by pass so that a busy machine slows them alike; the output
+        // buffer is reused (warm), so page faults on fresh memory are not counted.
+        let origin = Instant::now();
+        let [mut generate, mut write] = [f64::INFINITY; 2];
+        let mut out: Vec<u8> = Vec::with_capacity(total * 50);
+        for _ in 0..30 {
+            let t = cpu_ns(origin);
+            let mut n = 0;
             for p in &positions {
                 for d in Dice::ALL_21 {
                     p.generate_moves(d, &mut list);
-                    total += list.len();
+                    n += list.len();
                 }
             }
-        });
-        let mut out: Vec<u8> = Vec::new();
-        let write = best_of(20, || {
-            out = Vec::with_capacity(total * 50);
+            assert_eq!(n, total);
+            generate = generate.min((cpu_ns(origin) - t) as f64);
+            let t = cpu_ns(origin);
+            out.clear();
             for p in &positions {
                 for d in Dice::ALL_21 {
                     p.generate_moves(d, &mut list);
@@ -87,7 +88,8 @@ fn main() {
                     }
                 }
             }
-        });
+            write = write.min((cpu_ns(origin) - t) as f64);
+        }
         assert_eq!(out.len(), total * 50);
         println!(
             "{name}: {lists} (position, roll) lists, {total} results; generate {:.0} ns/list \

@@ -168,9 +168,7 @@ fn copy_rows<T: Copy + Default>(
     Ok(rows)
 }
 
-fn rows_of_positions<'py>(
-    items: impl Iterator<Item = Bound<'py, PyAny>>,
-) -> PyResult<RawRows> {
+fn rows_of_positions<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>) -> PyResult<RawRows> {
     let mut rows = Vec::with_capacity(items.size_hint().0);
     for (i, item) in items.enumerate() {
         let position = item.cast::<PyPosition>().map_err(|_| {
@@ -395,8 +393,7 @@ where
                 .par_iter()
                 .zip(slices.into_par_iter())
                 .for_each(|(buf, dst)| {
-                    for (position, out) in buf.results.iter().zip(dst.chunks_exact_mut(ROW_BYTES))
-                    {
+                    for (position, out) in buf.results.iter().zip(dst.chunks_exact_mut(ROW_BYTES)) {
                         write_row(out, &row_bytes(position));
                     }
                 });
@@ -455,7 +452,9 @@ pub fn batch_moves<'py>(
     let generated = py.detach(|| -> Result<Generated, Error> {
         let positions = positions_of(&rows, &runner, true)?;
         drop(rows);
-        Ok(generate(&runner, positions.len(), |b| (positions[b], dice[b])))
+        Ok(generate(&runner, positions.len(), |b| {
+            (positions[b], dice[b])
+        }))
     })?;
     Ok((
         generated.offsets.into_pyarray(py),
@@ -580,8 +579,8 @@ pub fn batch_pip_counts<'py>(
             .collect())
     })?;
     let n = pips.len() / 2;
-    let array = Array2::from_shape_vec((n, 2), pips)
-        .map_err(|e| Error::Shape(format!("internal: {e}")))?;
+    let array =
+        Array2::from_shape_vec((n, 2), pips).map_err(|e| Error::Shape(format!("internal: {e}")))?;
     Ok(array.into_pyarray(py))
 }
 

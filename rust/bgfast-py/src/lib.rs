@@ -19,9 +19,9 @@ mod _core {
     };
     // positions and moves
     #[pymodule_export]
-    use crate::position::{perft, PyMove, PyOutcome, PyPosition};
-    #[pymodule_export]
     use crate::moves::{PyMoves, PyMovesIterator};
+    #[pymodule_export]
+    use crate::position::{perft, PyMove, PyOutcome, PyPosition};
     // batch
     #[pymodule_export]
     use crate::batch::{

@@ -60,9 +60,9 @@ impl PyMoves {
                 .map(|k| self.item((range.start + k as isize * range.step) as usize));
             return Ok(PyList::new(py, items)?.into_any());
         }
-        let i: isize = index.extract().map_err(|_| {
-            PyTypeError::new_err("Moves indices must be integers or slices")
-        })?;
+        let i: isize = index
+            .extract()
+            .map_err(|_| PyTypeError::new_err("Moves indices must be integers or slices"))?;
         let n = self.plays.len() as isize;
         let j = if i < 0 { i + n } else { i };
         if !(0..n).contains(&j) {

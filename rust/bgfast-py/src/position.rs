@@ -193,7 +193,6 @@ impl PyPosition {
             None => Ok(()),
         }
     }
-
 }
 
 fn side_name(side: Side) -> &'static str {
