@@ -27,7 +27,9 @@ def measure(copies: int, threads: int) -> dict[str, float]:
 
     from bgfast import batch
 
-    array = np.tile(batch.from_ids((DATA / "wildbg_contact.csv").read_text().split()), (copies, 1, 1))
+    array = np.tile(
+        batch.from_ids((DATA / "wildbg_contact.csv").read_text().split()), (copies, 1, 1)
+    )
     batch.all_rolls(array[:50], threads=threads)  # start the pool, load the code
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     offsets, results, rolls = batch.all_rolls(array, threads=threads)
@@ -54,9 +56,9 @@ def main() -> None:
         return
     print("threads  positions  results     output MiB  peak growth MiB  overhead MiB")
     for threads in args.threads:
+        command = [sys.executable, __file__, "--child", "--copies", str(args.copies)]
         run = subprocess.run(
-            [sys.executable, __file__, "--child", "--copies", str(args.copies)]
-            + ["--threads", str(threads)],
+            [*command, "--threads", str(threads)],
             check=True,
             capture_output=True,
             text=True,

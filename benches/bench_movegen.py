@@ -3,7 +3,9 @@
 Grouped by fixture (the wildbg contact and race corpora with all 21 rolls of each position,
 and the start with the 15 opening rolls) x library:
 
-- ``bgfast-single``: ``Position.moves(d1, d2)`` once per (position, roll), taking ``len``;
+- ``bgfast-single``: ``Position.moves(d1, d2)`` once per (position, roll), taking ``len``
+  (``Moves`` is lazy: no ``Move`` object is made);
+- ``bgfast-single-iter``: the same, also making every ``Move`` and its ``result`` Position;
 - ``bgfast-batch-1t`` / ``bgfast-batch-2t``: ``bgfast.batch.all_rolls`` (corpora) or
   ``bgfast.batch.moves`` (start) over the whole fixture in one call, 1 and 2 threads;
 - ``gnubg``: GNU Backgammon's PyPI bindings, ``gnubg_nn.moves(board, d1, d2)``;
@@ -40,7 +42,15 @@ DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 ROLLS_21 = [(a, b) for a in range(2, 7) for b in range(1, a)] + [(d, d) for d in range(1, 7)]
 OPENING = ROLLS_21[:15]
 FIXTURES = ["contact", "race", "start"]
-LIBRARIES = ["bgfast-single", "bgfast-batch-1t", "bgfast-batch-2t", "gnubg", "bgsage", "openspiel"]
+LIBRARIES = [
+    "bgfast-single",
+    "bgfast-single-iter",
+    "bgfast-batch-1t",
+    "bgfast-batch-2t",
+    "gnubg",
+    "bgsage",
+    "openspiel",
+]
 
 
 @dataclass(frozen=True)
@@ -160,6 +170,12 @@ def prepare(library: str, fx: Fixture) -> tuple[Callable[[], Any], list[int]]:
             lambda: sum(len(p.moves(a, b)) for p, a, b in lookup),
             [len(p.moves(a, b)) for p, a, b in lookup],
         )
+    if library == "bgfast-single-iter":
+        lookup = [(fx.positions[i], a, b) for i, a, b in pairs]
+        return (
+            lambda: sum(len([m.result for m in p.moves(a, b)]) for p, a, b in lookup),
+            [len({m.result for m in p.moves(a, b)}) for p, a, b in lookup],
+        )
     if library.startswith("bgfast-batch"):
         threads = int(library[-2])
         return batch_call(fx, threads), batch_counts(fx, threads)
@@ -168,22 +184,37 @@ def prepare(library: str, fx: Fixture) -> tuple[Callable[[], Any], list[int]]:
         boards = [gnubg_board(p) for p in fx.positions]
         calls = [(boards[i], a, b) for i, a, b in pairs]
         moves = gnubg_nn.moves
+
+        def gnubg_all() -> None:
+            for board, a, b in calls:
+                moves(board, a, b)
+
         return (
-            lambda: [moves(board, a, b) for board, a, b in calls],
+            gnubg_all,
             [len(set(moves(board, a, b))) or 1 for board, a, b in calls],
         )
     if library == "bgsage":
         bgsage = peer("bgsage", "bgsage")
-        boards = [bgsage_board(p) for p in fx.positions]
-        calls = [(boards[i], a, b) for i, a, b in pairs]
+        flat_boards = [bgsage_board(p) for p in fx.positions]
+        flat_calls = [(flat_boards[i], a, b) for i, a, b in pairs]
         possible = bgsage.possible_moves
+
+        def bgsage_all() -> None:
+            for board, a, b in flat_calls:
+                possible(board, a, b)
+
         return (
-            lambda: [possible(board, a, b) for board, a, b in calls],
-            [len({tuple(r) for r in possible(board, a, b)}) or 1 for board, a, b in calls],
+            bgsage_all,
+            [len({tuple(r) for r in possible(board, a, b)}) or 1 for board, a, b in flat_calls],
         )
     if library == "openspiel":
         states = openspiel_states(fx)
-        return lambda: [s.legal_actions() for s in states], openspiel_counts(states)
+
+        def openspiel_all() -> None:
+            for state in states:
+                state.legal_actions()
+
+        return openspiel_all, openspiel_counts(states)
     raise AssertionError(library)
 
 
