@@ -26,6 +26,7 @@ use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use crate::errors::Error;
+use crate::moves::with_move_list;
 use crate::position::{dice_from, PyPosition};
 
 /// Bytes of one position in the `(2, 25)` uint8 layout.
@@ -330,18 +331,19 @@ where
     let mut results = output_buffer(n.saturating_mul(RESULTS_GUESS * ROW_BYTES));
     let threads = runner.threads();
     if threads == 1 || n <= CHUNK {
-        let mut list = MoveList::new();
-        let mut total = 0usize;
-        for b in 0..n {
-            let (position, dice) = block(b);
-            position.generate_moves(dice, &mut list);
-            reserve(&mut results, list.len() * ROW_BYTES);
-            for i in 0..list.len() {
-                results.extend_from_slice(&row_bytes(&list.result(i)));
+        with_move_list(|list| {
+            let mut total = 0usize;
+            for b in 0..n {
+                let (position, dice) = block(b);
+                position.generate_moves(dice, list);
+                reserve(&mut results, list.len() * ROW_BYTES);
+                for i in 0..list.len() {
+                    results.extend_from_slice(&row_bytes(&list.result(i)));
+                }
+                total += list.len();
+                offsets.push(total as i64);
             }
-            total += list.len();
-            offsets.push(total as i64);
-        }
+        });
         return Generated { offsets, results };
     }
     let window = CHUNK * CHUNKS_PER_THREAD * threads;

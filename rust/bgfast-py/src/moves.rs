@@ -26,10 +26,15 @@ pub struct PyMoves {
     plays: Box<[(Move, Position)]>,
 }
 
+/// Runs `f` with this thread's reusable `MoveList` (not re-entrant: `f` must not call back).
+pub(crate) fn with_move_list<R>(f: impl FnOnce(&mut MoveList) -> R) -> R {
+    SCRATCH.with_borrow_mut(f)
+}
+
 impl PyMoves {
     /// The moves of `origin` for `dice`; the caller has checked that the game is not over.
     pub fn generate(origin: Position, dice: Dice) -> PyMoves {
-        let plays = SCRATCH.with_borrow_mut(|list| {
+        let plays = with_move_list(|list| {
             origin.generate_moves(dice, list);
             list.iter().collect()
         });
