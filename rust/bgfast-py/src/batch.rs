@@ -28,9 +28,8 @@ use rayon::ThreadPool;
 use crate::errors::Error;
 use crate::moves::with_move_list;
 use crate::position::{dice_from, PyPosition};
+use crate::rows::{row_bytes, ROW_BYTES};
 
-/// Bytes of one position in the `(2, 25)` uint8 layout.
-const ROW_BYTES: usize = 50;
 /// Blocks one parallel task handles: large enough to amortise scheduling, small enough
 /// that a window of them stays in cache.
 const CHUNK: usize = 256;
@@ -222,40 +221,6 @@ fn positions_of(rows: &RawRows, runner: &Runner, playable: bool) -> Result<Vec<P
     };
     // Collecting in row order stops at the first bad row, whatever the thread count.
     runner.map(rows.len(), parse).into_iter().collect()
-}
-
-/// Nibbles 0..8 of `x` spread into bytes 0..8 (little-endian).
-#[inline(always)]
-fn spread(x: u32) -> u64 {
-    let x = x as u64;
-    let x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
-    let x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF;
-    (x | (x << 4)) & 0x0F0F_0F0F_0F0F_0F0F
-}
-
-/// One side's packed checkers (nibble p = point p, nibble 25 = bar) as 32 bytes whose first
-/// 25 are the counts of points 1..24 and the bar; the last 7 are zero.
-#[inline(always)]
-fn side_bytes(bits: u128) -> [u8; 32] {
-    let x = bits >> 4;
-    let mut out = [0u8; 32];
-    for k in 0..4 {
-        let word = spread((x >> (32 * k)) as u32);
-        out[8 * k..8 * k + 8].copy_from_slice(&word.to_le_bytes());
-    }
-    out
-}
-
-/// A position in the `(2, 25)` uint8 layout: the side to move, then the opponent.
-#[inline(always)]
-fn row_bytes(position: &Position) -> [u8; ROW_BYTES] {
-    let mut buf = [0u8; 64];
-    buf[..32].copy_from_slice(&side_bytes(position.mover().bits()));
-    // The mover's 7 trailing zero bytes are overwritten by the opponent's row.
-    buf[25..57].copy_from_slice(&side_bytes(position.opponent().bits()));
-    let mut row = [0u8; ROW_BYTES];
-    row.copy_from_slice(&buf[..ROW_BYTES]);
-    row
 }
 
 /// A buffer for at least `capacity` result bytes, backed by huge pages where the kernel

@@ -5,6 +5,7 @@ mod batch;
 mod errors;
 mod moves;
 mod position;
+mod rows;
 
 use pyo3::pymodule;
 
