@@ -17,7 +17,7 @@ use std::mem::MaybeUninit;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use bgfast_core::codec::gnubg_id;
-use bgfast_core::{Dice, MoveList, Position};
+use bgfast_core::{Dice, Position};
 use numpy::ndarray::{Array2, Array3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray2, PyReadonlyArray3};
 use pyo3::prelude::*;
@@ -33,8 +33,9 @@ use crate::rows::{row_bytes, ROW_BYTES};
 /// Blocks one parallel task handles: large enough to amortise scheduling, small enough
 /// that a window of them stays in cache.
 const CHUNK: usize = 256;
-/// Chunks per worker in one window: lets rayon balance uneven chunks within a window.
-const CHUNKS_PER_THREAD: usize = 4;
+/// Chunks per worker in one window: lets rayon balance uneven chunks within a window, and
+/// keeps the number of windows (each ends with the workers waiting for each other) low.
+const CHUNKS_PER_THREAD: usize = 8;
 /// First guess of results per block when reserving output (the corpora average 10 to 20;
 /// the buffer grows past it as needed).
 const RESULTS_GUESS: usize = 16;
@@ -280,9 +281,41 @@ struct Generated {
 
 /// A parallel task's buffer: each block's result count and its packed results.
 struct ChunkBuf {
-    list: MoveList,
     counts: Vec<u32>,
     results: Vec<Position>,
+}
+
+/// Chunk buffers kept between calls: fresh ones would cost page faults on every call.
+static CHUNK_BUFS: Mutex<Vec<ChunkBuf>> = Mutex::new(Vec::new());
+
+/// `count` chunk buffers, reused from earlier calls where possible.
+fn take_chunk_bufs(count: usize) -> Vec<ChunkBuf> {
+    let mut kept = CHUNK_BUFS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let reuse = kept.len().min(count);
+    let first = kept.len() - reuse;
+    let mut bufs: Vec<ChunkBuf> = kept.drain(first..).collect();
+    drop(kept);
+    bufs.resize_with(count, || ChunkBuf {
+        counts: Vec::with_capacity(CHUNK),
+        results: Vec::with_capacity(CHUNK * RESULTS_GUESS),
+    });
+    bufs
+}
+
+/// Keeps up to a few windows' worth of buffers for the next call; frees oversized ones (a
+/// chunk of worst-case positions must not pin its memory).
+fn give_back_chunk_bufs(bufs: Vec<ChunkBuf>) {
+    const KEEP: usize = 4 * CHUNKS_PER_THREAD * 8;
+    let mut kept = CHUNK_BUFS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    for buf in bufs {
+        if kept.len() < KEEP && buf.results.capacity() <= 4 * CHUNK * RESULTS_GUESS {
+            kept.push(buf);
+        }
+    }
 }
 
 /// Generates the legal results of `n` blocks, block `b` being the position and roll
@@ -312,13 +345,7 @@ where
         return Generated { offsets, results };
     }
     let window = CHUNK * CHUNKS_PER_THREAD * threads;
-    let mut bufs: Vec<ChunkBuf> = (0..CHUNKS_PER_THREAD * threads)
-        .map(|_| ChunkBuf {
-            list: MoveList::new(),
-            counts: Vec::with_capacity(CHUNK),
-            results: Vec::with_capacity(CHUNK * RESULTS_GUESS),
-        })
-        .collect();
+    let mut bufs = take_chunk_bufs(CHUNKS_PER_THREAD * threads);
     runner.run(|| {
         let mut start = 0;
         while start < n {
@@ -332,12 +359,14 @@ where
                     buf.counts.clear();
                     buf.results.clear();
                     let from = start + j * CHUNK;
-                    for b in from..(from + CHUNK).min(end) {
-                        let (position, dice) = block(b);
-                        position.generate_moves(dice, &mut buf.list);
-                        buf.counts.push(buf.list.len() as u32);
-                        buf.results.extend(buf.list.iter().map(|(_, r)| r));
-                    }
+                    with_move_list(|list| {
+                        for b in from..(from + CHUNK).min(end) {
+                            let (position, dice) = block(b);
+                            position.generate_moves(dice, list);
+                            buf.counts.push(list.len() as u32);
+                            buf.results.extend(list.iter().map(|(_, r)| r));
+                        }
+                    });
                 });
             // Phase 2: offsets in order, then each chunk expands into its own slice.
             let mut total = *offsets.last().expect("offsets start with 0");
@@ -371,6 +400,7 @@ where
             start = end;
         }
     });
+    give_back_chunk_bufs(bufs);
     Generated { offsets, results }
 }
 
