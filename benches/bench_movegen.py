@@ -8,6 +8,8 @@ and the start with the 15 opening rolls) x library:
 - ``bgfast-single-iter``: the same, also making every ``Move`` and its ``result`` Position;
 - ``bgfast-batch-1t`` / ``bgfast-batch-2t``: ``bgfast.batch.all_rolls`` (corpora) or
   ``bgfast.batch.moves`` (start) over the whole fixture in one call, 1 and 2 threads;
+- ``bgfast-count-1t``: ``bgfast.batch.move_counts`` on 1 thread, the same call with the
+  generation alone (no result written): the Rust per-position cost, measured in the same run;
 - ``gnubg``: GNU Backgammon's PyPI bindings, ``gnubg_nn.moves(board, d1, d2)``;
 - ``bgsage``: ``bgsage.possible_moves(board, d1, d2)``;
 - ``openspiel``: ``legal_actions()`` of an OpenSpiel backgammon state, start only: its
@@ -47,6 +49,7 @@ LIBRARIES = [
     "bgfast-single-iter",
     "bgfast-batch-1t",
     "bgfast-batch-2t",
+    "bgfast-count-1t",
     "gnubg",
     "bgsage",
     "openspiel",
@@ -175,6 +178,18 @@ def prepare(library: str, fx: Fixture) -> tuple[Callable[[], Any], list[int]]:
         return (
             lambda: sum(len([m.result for m in p.moves(a, b)]) for p, a, b in lookup),
             [len({m.result for m in p.moves(a, b)}) for p, a, b in lookup],
+        )
+    if library == "bgfast-count-1t":
+        if fx.name == "start":
+            array = np.repeat(fx.array, len(fx.pairs), axis=0)
+            dice = np.array([(a, b) for _, a, b in pairs])
+            return (
+                lambda: batch.move_counts(array, dice, threads=1),
+                batch.move_counts(array, dice, threads=1).tolist(),
+            )
+        return (
+            lambda: batch.move_counts(fx.array, threads=1),
+            batch.move_counts(fx.array, threads=1).ravel().tolist(),
         )
     if library.startswith("bgfast-batch"):
         threads = int(library[-2])

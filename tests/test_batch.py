@@ -47,6 +47,18 @@ def test_corpus_totals(named: tuple[str, npt.NDArray[np.uint8]]) -> None:
     assert offsets.dtype == np.int64 and offsets[0] == 0
 
 
+def test_move_counts(named: tuple[str, npt.NDArray[np.uint8]]) -> None:
+    """Counts alone agree with the offsets of all_rolls and moves, for any thread count."""
+    _, array = named
+    offsets, _, rolls = batch.all_rolls(array)
+    counts = batch.move_counts(array)
+    assert counts.shape == (len(array), 21) and counts.dtype == np.int64
+    np.testing.assert_array_equal(counts.ravel(), np.diff(offsets))
+    np.testing.assert_array_equal(batch.move_counts(array, threads=2), counts)
+    some = batch.move_counts(array[:21], rolls[:21])
+    np.testing.assert_array_equal(some, counts[np.arange(21), np.arange(21)])
+
+
 def test_moves_equal_single_calls(named: tuple[str, npt.NDArray[np.uint8]]) -> None:
     """Row by row, in order, the same results as Position.moves (a sample; all under -m slow)."""
     _, array = named
@@ -219,8 +231,10 @@ def test_shape_and_type_errors() -> None:
         batch.moves(start_rows(2), np.full((3, 2), 1))
     with pytest.raises(bgfast.InvalidDiceError, match="integers"):
         batch.moves(start_rows(2), np.full((2, 2), 1.0))
-    with pytest.raises(bgfast.BgfastError, match="threads must be at least 1"):
+    with pytest.raises(bgfast.BgfastError, match="threads must be from 1 to 256"):
         batch.all_rolls(start_rows(2), threads=0)
+    with pytest.raises(bgfast.BgfastError, match="threads must be from 1 to 256"):
+        batch.moves(start_rows(2), np.full((2, 2), 1), threads=10**6)
 
 
 def test_from_ids_names_the_bad_row() -> None:

@@ -23,6 +23,7 @@ __all__ = [
     "batch_all_rolls",
     "batch_from_ids",
     "batch_ids",
+    "batch_move_counts",
     "batch_moves",
     "batch_pip_counts",
     "batch_stack",
@@ -163,6 +164,13 @@ def batch_all_rolls(
     threads: int | None = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """Offsets ``(21 N + 1,)``, results and the roll ``(21 N, 2)`` of each block."""
+
+def batch_move_counts(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    dice: npt.NDArray[np.int64] | None = None,
+    threads: int | None = None,
+) -> npt.NDArray[np.int64]:
+    """Result counts ``(N,)`` of each row's roll, or ``(N, 21)`` of all 21 rolls."""
 
 def batch_ids(
     positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],

@@ -13,7 +13,8 @@ bar) or sequences of :class:`bgfast.Position`. Results of moves come flat, with 
     143
 
 Every function takes ``threads``: ``None`` (the default) uses every core, ``1`` the calling
-thread alone. The output does not depend on it. A bad row raises a :class:`bgfast.BgfastError`
+thread alone, up to 256. The output does not depend on it; batches of up to 256 (position,
+roll) lists always run on the calling thread. A bad row raises a :class:`bgfast.BgfastError`
 subclass whose message starts with ``row <index>:`` and names the violation (the first bad
 row in row order); nothing is returned then.
 """
@@ -34,6 +35,7 @@ __all__ = [
     "all_rolls",
     "from_ids",
     "ids",
+    "move_counts",
     "moves",
     "pip_counts",
     "to_array",
@@ -109,6 +111,17 @@ def all_rolls(
     entries). The same as ``moves(np.repeat(positions, 21, axis=0), rolls)``.
     """
     return _core.batch_all_rolls(_positions(positions), threads)
+
+
+def move_counts(
+    positions: PositionsLike, dice: npt.ArrayLike | None = None, *, threads: int | None = None
+) -> npt.NDArray[np.int64]:
+    """The number of distinct legal results, without the results: of each position's roll
+    (``dice`` of shape ``(N, 2)``; returns ``(N,)``), or of all 21 rolls of each position
+    (``dice`` omitted; returns ``(N, 21)``, columns in the order of :func:`all_rolls`).
+    """
+    array = _positions(positions)
+    return _core.batch_move_counts(array, None if dice is None else _dice(dice), threads)
 
 
 def ids(positions: PositionsLike, *, threads: int | None = None) -> list[str]:

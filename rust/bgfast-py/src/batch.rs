@@ -36,11 +36,14 @@ const CHUNK: usize = 256;
 /// Chunks per worker in one window: lets rayon balance uneven chunks within a window, and
 /// keeps the number of windows (each ends with the workers waiting for each other) low.
 const CHUNKS_PER_THREAD: usize = 8;
+/// The most threads a call may ask for (each distinct count keeps its pool for good).
+const MAX_THREADS: i64 = 256;
 /// First guess of results per block when reserving output (the corpora average 10 to 20;
 /// the buffer grows past it as needed).
 const RESULTS_GUESS: usize = 16;
 
-/// Where the work runs: `None` = the caller's thread alone, else a rayon pool.
+/// Where the work runs: `Inline` on the calling thread alone, `Pool(None)` on rayon's
+/// global pool (all cores), `Pool(Some(_))` on a pool of another size.
 enum Runner {
     Inline,
     Pool(Option<Arc<ThreadPool>>),
@@ -52,10 +55,10 @@ impl Runner {
     fn new(threads: Option<i64>) -> Result<Runner, Error> {
         let threads = match threads {
             None => rayon::current_num_threads(),
-            Some(t) if t >= 1 => usize::try_from(t).unwrap_or(usize::MAX),
+            Some(t @ 1..=MAX_THREADS) => t as usize,
             Some(t) => {
                 return Err(Error::Argument(format!(
-                    "threads must be at least 1, got {t}"
+                    "threads must be from 1 to {MAX_THREADS}, got {t}"
                 )))
             }
         };
@@ -494,6 +497,41 @@ pub fn batch_all_rolls<'py>(
         results_array(py, generated.results)?,
         rolls.into_pyarray(py),
     ))
+}
+
+/// The number of legal results of each row's roll (`dice` given, shape `(N,)`) or of all 21
+/// rolls of each row (shape `(N, 21)`), without the results themselves.
+#[pyfunction]
+#[pyo3(signature = (positions, dice=None, threads=None))]
+pub fn batch_move_counts<'py>(
+    py: Python<'py>,
+    positions: &Bound<'py, PyAny>,
+    dice: Option<&Bound<'py, PyAny>>,
+    threads: Option<i64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let runner = Runner::new(threads)?;
+    let rows = read_rows(positions)?;
+    let n = rows.len();
+    let dice = dice.map(|d| dice_rows(d, n)).transpose()?;
+    let counts = py.detach(|| -> Result<Vec<i64>, Error> {
+        let positions = positions_of(&rows, &runner, true)?;
+        let count = |position: Position, dice: Dice| {
+            with_move_list(|list| {
+                position.generate_moves(dice, list);
+                list.len() as i64
+            })
+        };
+        Ok(match &dice {
+            Some(dice) => runner.map(n, |i| count(positions[i], dice[i])),
+            None => runner.map(n * 21, |b| count(positions[b / 21], Dice::ALL_21[b % 21])),
+        })
+    })?;
+    if dice.is_some() {
+        return Ok(counts.into_pyarray(py).into_any());
+    }
+    let array = Array2::from_shape_vec((n, 21), counts)
+        .map_err(|e| Error::Shape(format!("internal: {e}")))?;
+    Ok(array.into_pyarray(py).into_any())
 }
 
 /// The GNU Backgammon Position ID of each row.

@@ -26,7 +26,7 @@ mod _core {
     // batch
     #[pymodule_export]
     use crate::batch::{
-        batch_all_rolls, batch_from_ids, batch_ids, batch_moves, batch_pip_counts, batch_stack,
-        batch_to_positions,
+        batch_all_rolls, batch_from_ids, batch_ids, batch_move_counts, batch_moves,
+        batch_pip_counts, batch_stack, batch_to_positions,
     };
 }
