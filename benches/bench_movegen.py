@@ -18,10 +18,11 @@ and the start with the 15 opening rolls) x library:
 Each benchmark records ``extra_info["lists"]`` (the number of (position, roll) lists) and
 ``extra_info["correct"]``: whether, for every list, the number of distinct results the
 library gives equals bgfast's (a roll with no legal play counting one result). The peers
-are the ``bench`` extra; a missing one is skipped with a message. Reproduce with::
+are the ``bench`` extra; a missing one is skipped with a message. BENCHMARKS.md's table::
 
-    pytest benches/bench_movegen.py --benchmark-only --benchmark-group-by=group \
-        --benchmark-columns=min,median,mean,rounds
+    OPENBLAS_NUM_THREADS=1 pytest benches/bench_movegen.py --benchmark-only \
+        --benchmark-timer=time.process_time --benchmark-json=movegen.json
+    python benches/movegen_table.py movegen.json
 """
 
 from __future__ import annotations
