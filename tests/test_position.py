@@ -129,8 +129,9 @@ def test_cli_lists_moves(capsys: pytest.CaptureFixture[str]) -> None:
     ],
 )
 def test_play_names_the_rule_broken(text: str, dice: tuple[int, int], rule: str) -> None:
-    with pytest.raises(bgfast.IllegalMoveError, match=rule):
+    with pytest.raises(bgfast.IllegalMoveError, match=rule) as info:
         Position().play(text, dice)
+    assert info.value.rule == rule
 
 
 @pytest.mark.parametrize("text", ["24-18", "24/18/", "26/20", "off/3", "8/2(5)"])

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import collections.abc
 
-from bgfast import batch
+from bgfast import batch, met
 from bgfast._core import (
     BgfastError,
     GameOverError,
@@ -28,21 +28,42 @@ from bgfast._core import (
     Position,
     perft,
 )
+from bgfast.chouette import Chouette
+from bgfast.cube import Cube
+from bgfast.errors_game import GameStateError, InvalidIdError, InvalidSaveError, MatchOptionError
+from bgfast.game import Game, GameResult
+from bgfast.match import Match
+from bgfast.scoring import Rules
+from bgfast.svg import position_svg as _position_svg
+
+# Notebooks draw positions as SVG; the drawing lives in Python, the class in Rust.
+Position._repr_svg_ = _position_svg  # type: ignore[attr-defined]
 
 # Moves is a read-only sequence of Move (len, indexing, slices, iteration, in).
 collections.abc.Sequence.register(Moves)
 
 __all__ = [
     "BgfastError",
+    "Chouette",
+    "Cube",
+    "Game",
     "GameOverError",
+    "GameResult",
+    "GameStateError",
     "IllegalMoveError",
     "InvalidDiceError",
+    "InvalidIdError",
     "InvalidMoveError",
     "InvalidPositionError",
+    "InvalidSaveError",
+    "Match",
+    "MatchOptionError",
     "Move",
     "Moves",
     "Outcome",
     "Position",
+    "Rules",
     "batch",
+    "met",
     "perft",
 ]

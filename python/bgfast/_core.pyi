@@ -41,7 +41,12 @@ class InvalidMoveError(BgfastError):
     """Move text that is not valid notation (a syntax error)."""
 
 class IllegalMoveError(BgfastError):
-    """A well-formed move that the rules forbid here; the message names the rule id."""
+    """A well-formed move that the rules forbid here; the message names the rule id.
+
+    When the core diagnosed the play, ``rule`` holds the rule id alone (e.g. ``"R9"``).
+    """
+
+    rule: str
 
 class InvalidDiceError(BgfastError):
     """Dice outside 1..6, or not a pair."""

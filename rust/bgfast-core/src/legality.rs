@@ -170,6 +170,25 @@ impl fmt::Display for IllegalMove {
     }
 }
 
+impl IllegalMove {
+    /// The id of the rule broken (RULES.md), which also leads the message: `"R8"`.
+    pub const fn rule(&self) -> &'static str {
+        match self {
+            IllegalMove::GameOver => "R15",
+            IllegalMove::MustPlay | IllegalMove::TooFewDice { .. } | IllegalMove::NotLegal => "R8",
+            IllegalMove::NoChecker { .. } | IllegalMove::BadPath { .. } => "R1",
+            IllegalMove::DiceMismatch { .. } => "R4",
+            IllegalMove::DoublesMismatch { .. } => "R5",
+            IllegalMove::Blocked { .. } => "R7",
+            IllegalMove::HitOnTheWay { .. } | IllegalMove::NoBlot { .. } => "R11",
+            IllegalMove::BarFirst => "R12",
+            IllegalMove::BearOffGate => "R13",
+            IllegalMove::HigherChecker { .. } => "R14",
+            IllegalMove::HigherDie { .. } => "R9",
+        }
+    }
+}
+
 impl std::error::Error for IllegalMove {}
 
 /// Finds the legal move that `parsed` denotes in `position` for `dice`: the play whose result
@@ -611,7 +630,7 @@ mod tests {
         let e = check(position, roll, text).expect_err(text);
         // The rule id leads the message.
         let msg = e.to_string();
-        assert!(msg.starts_with('R'), "{msg}");
+        assert!(msg.starts_with(&format!("{}: ", e.rule())), "{msg}");
         e
     }
 

@@ -80,7 +80,7 @@ impl From<Error> for PyErr {
             Error::IllegalMove(IllegalMove::GameOver) => {
                 GameOverError::new_err(IllegalMove::GameOver.to_string())
             }
-            Error::IllegalMove(e) => IllegalMoveError::new_err(e.to_string()),
+            Error::IllegalMove(e) => with_rule(IllegalMoveError::new_err(e.to_string()), e.rule()),
             Error::Syntax(e) => InvalidMoveError::new_err(e.to_string()),
             Error::Argument(msg) => BgfastError::new_err(msg),
             Error::Row(row, error) => with_row(row, PyErr::from(*error)),
@@ -88,15 +88,16 @@ impl From<Error> for PyErr {
     }
 }
 
-/// The same exception class with the message prefixed by the batch row it is about.
+/// The same exception, its message prefixed by the batch row it is about (other attributes,
+/// such as `rule`, are kept).
 fn with_row(row: usize, err: PyErr) -> PyErr {
     Python::attach(|py| {
-        let message = err
-            .value(py)
-            .str()
-            .map(|s| s.to_string())
-            .unwrap_or_default();
-        PyErr::from_type(err.get_type(py), format!("row {row}: {message}"))
+        let value = err.value(py);
+        let message = value.str().map(|s| s.to_string()).unwrap_or_default();
+        // Setting `args` cannot fail on a BaseException; if it ever did, the unprefixed
+        // error is still the right class.
+        let _ = value.setattr("args", (format!("row {row}: {message}"),));
+        err
     })
 }
 
@@ -104,6 +105,16 @@ impl From<PositionError> for Error {
     fn from(e: PositionError) -> Self {
         Error::Position(e)
     }
+}
+
+/// Sets `error.rule` (e.g. `"R9"`) so callers can branch on the rule without parsing text.
+fn with_rule(error: PyErr, rule: &'static str) -> PyErr {
+    Python::attach(|py| {
+        // Setting an attribute on a fresh exception instance cannot fail in practice; if it
+        // did, the message still names the rule.
+        let _ = error.value(py).setattr("rule", rule);
+    });
+    error
 }
 
 impl From<IllegalMove> for Error {

@@ -1,6 +1,6 @@
 //! Move notation: `24/18 13/11*`, `bar/22`, `6/off`, `8/2(2)`, `13/10*/7` (RULES.md "Notation").
 //!
-//! This module owns the text form only: [`format`] writes a [`Move`] the way GNU Backgammon
+//! This module owns the text form only: [`format()`] writes a [`Move`] the way GNU Backgammon
 //! prints it, and [`parse`] turns text into plain data ([`ParsedMove`]) checking syntax alone.
 //! Whether the text is a legal play in some position is the job of [`crate::resolve`].
 //!
@@ -38,7 +38,7 @@ pub fn format(mv: &Move) -> String {
 }
 
 impl fmt::Display for Move {
-    /// The standard notation of [`format`]; a pass writes nothing.
+    /// The standard notation of [`format()`]; a pass writes nothing.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_move(f, self)
     }
@@ -69,7 +69,7 @@ fn write_move(out: &mut impl fmt::Write, mv: &Move) -> fmt::Result {
         .steps()
         .iter()
         .filter(|s| s.hit)
-        .fold(0, |acc, s| acc | 1 << s.to);
+        .fold(0, |acc, s| acc | bit(s.to));
     let mut steps: Vec<(u8, u8)> = mv.steps().iter().map(|s| (s.from, s.to)).collect();
     // Highest source first, then highest destination: a chain's later steps follow its first.
     steps.sort_by(|a, b| b.cmp(a));
@@ -90,7 +90,7 @@ fn write_move(out: &mut impl fmt::Write, mv: &Move) -> fmt::Result {
         for j in i + 1..steps.len() {
             let dest = chain.dest();
             if !merged[j] && dest != OFF && steps[j].0 == dest {
-                if hit_points & (1 << dest) != 0 {
+                if hit_points & bit(dest) != 0 {
                     // Keep the point where the checker hits.
                     chain.points[chain.len] = steps[j].1;
                     chain.len += 1;
@@ -123,9 +123,9 @@ fn write_move(out: &mut impl fmt::Write, mv: &Move) -> fmt::Result {
             write_point(out, point)?;
             let intermediate = k + 2 < path.len;
             // Kept intermediates are always hits; the destination is starred once per point.
-            if intermediate || (hit_points & (1 << point) != 0 && starred & (1 << point) == 0) {
+            if intermediate || (hit_points & bit(point) != 0 && starred & bit(point) == 0) {
                 out.write_char('*')?;
-                starred |= 1 << point;
+                starred |= bit(point);
             }
         }
         if path.count > 1 {
@@ -133,6 +133,12 @@ fn write_move(out: &mut impl fmt::Write, mv: &Move) -> fmt::Result {
         }
     }
     Ok(())
+}
+
+/// The mask bit of a point; a malformed step's point beyond 31 (never produced by the
+/// generator) has none rather than overflowing.
+fn bit(point: u8) -> u32 {
+    1u32.checked_shl(point as u32).unwrap_or(0)
 }
 
 fn write_point(out: &mut impl fmt::Write, point: u8) -> fmt::Result {
@@ -565,6 +571,12 @@ mod tests {
             ]),
             "24/20*/16*/12*/8"
         );
+    }
+
+    #[test]
+    fn malformed_steps_format_without_panicking() {
+        // Only hand-built moves can hold these; the text is meaningless but harmless.
+        assert_eq!(text(&[step(200, 100, true)]), "200/100");
     }
 
     #[test]
