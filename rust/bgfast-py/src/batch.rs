@@ -13,7 +13,6 @@
 //! thread count.
 
 use std::collections::HashMap;
-use std::mem::MaybeUninit;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use bgfast_core::codec::gnubg_id;
@@ -28,7 +27,7 @@ use rayon::ThreadPool;
 use crate::errors::Error;
 use crate::moves::with_move_list;
 use crate::position::{dice_from, PyPosition};
-use crate::rows::{row_bytes, ROW_BYTES};
+use crate::rows::{row_bytes, write_rows, ROW_BYTES};
 
 /// Blocks one parallel task handles: large enough to amortise scheduling, small enough
 /// that a window of them stays in cache.
@@ -268,14 +267,6 @@ fn advise_huge_pages(buffer: &Vec<u8>) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_: &Vec<u8>) {}
 
-/// Writes `src` into uninitialised output.
-#[inline(always)]
-fn write_row(dst: &mut [MaybeUninit<u8>], src: &[u8; ROW_BYTES]) {
-    for (d, &s) in dst.iter_mut().zip(src) {
-        d.write(s);
-    }
-}
-
 /// The flat output of a generation: `offsets[b]..offsets[b + 1]` are block b's results.
 struct Generated {
     offsets: Vec<i64>,
@@ -337,10 +328,14 @@ where
             for b in 0..n {
                 let (position, dice) = block(b);
                 position.generate_moves(dice, list);
-                reserve(&mut results, list.len() * ROW_BYTES);
-                for i in 0..list.len() {
-                    results.extend_from_slice(&row_bytes(&list.result(i)));
-                }
+                let bytes = list.len() * ROW_BYTES;
+                reserve(&mut results, bytes);
+                let spare = &mut results.spare_capacity_mut()[..bytes];
+                write_rows(spare, (0..list.len()).map(|i| list.result(i)));
+                let len = results.len() + bytes;
+                // SAFETY: the loop above initialised the `bytes` bytes after the old length
+                // (`list.len()` rows of ROW_BYTES each, every byte written).
+                unsafe { results.set_len(len) };
                 total += list.len();
                 offsets.push(total as i64);
             }
@@ -391,11 +386,7 @@ where
             bufs[..used]
                 .par_iter()
                 .zip(slices.into_par_iter())
-                .for_each(|(buf, dst)| {
-                    for (position, out) in buf.results.iter().zip(dst.chunks_exact_mut(ROW_BYTES)) {
-                        write_row(out, &row_bytes(position));
-                    }
-                });
+                .for_each(|(buf, dst)| write_rows(dst, buf.results.iter().copied()));
             let len = results.len() + added * ROW_BYTES;
             // SAFETY: the loop above initialised exactly the `added * ROW_BYTES` bytes after
             // the old length (the slices tile that range and each is fully written).
@@ -486,10 +477,14 @@ pub fn batch_all_rolls<'py>(
             (positions[b / 21], Dice::ALL_21[b % 21])
         }))
     })?;
-    let rolls: Vec<u8> = (0..n)
-        .flat_map(|_| Dice::ALL_21.iter())
+    let pattern: Vec<u8> = Dice::ALL_21
+        .iter()
         .flat_map(|d| [d.high().pips(), d.low().pips()])
         .collect();
+    let mut rolls = Vec::with_capacity(n * pattern.len());
+    for _ in 0..n {
+        rolls.extend_from_slice(&pattern);
+    }
     let rolls = Array2::from_shape_vec((n * 21, 2), rolls)
         .map_err(|e| Error::Shape(format!("internal: {e}")))?;
     Ok((
