@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import collections.abc
 
-from bgfast import batch, met
+from bgfast import batch, bearoff, met
 from bgfast._core import (
+    BearoffFileError,
+    BearoffRangeError,
     BgfastError,
     GameOverError,
     IllegalMoveError,
@@ -43,6 +45,8 @@ Position._repr_svg_ = _position_svg  # type: ignore[attr-defined]
 collections.abc.Sequence.register(Moves)
 
 __all__ = [
+    "BearoffFileError",
+    "BearoffRangeError",
     "BgfastError",
     "Chouette",
     "Cube",
@@ -64,6 +68,7 @@ __all__ = [
     "Position",
     "Rules",
     "batch",
+    "bearoff",
     "met",
     "perft",
 ]

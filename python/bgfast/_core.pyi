@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Literal, final, overload
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, Literal, final, overload
 
 import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "BearoffFileError",
+    "BearoffRangeError",
     "BgfastError",
     "GameOverError",
     "IllegalMoveError",
@@ -18,8 +20,10 @@ __all__ = [
     "Move",
     "Moves",
     "MovesIterator",
+    "OneSidedTable",
     "Outcome",
     "Position",
+    "TwoSidedTable",
     "batch_all_rolls",
     "batch_from_ids",
     "batch_ids",
@@ -28,6 +32,10 @@ __all__ = [
     "batch_pip_counts",
     "batch_stack",
     "batch_to_positions",
+    "bearoff_index",
+    "bearoff_index_batch",
+    "bearoff_position",
+    "bearoff_position_batch",
     "perft",
 ]
 
@@ -50,6 +58,12 @@ class IllegalMoveError(BgfastError):
 
 class InvalidDiceError(BgfastError):
     """Dice outside 1..6, or not a pair."""
+
+class BearoffRangeError(BgfastError):
+    """A position or index outside what a bear-off table covers (R13, table limits)."""
+
+class BearoffFileError(BgfastError):
+    """Bytes that are not a valid bear-off table file (version, checksum, structure)."""
 
 class GameOverError(IllegalMoveError):
     """A move was asked for after one side has borne off all 15 checkers (R15)."""
@@ -139,6 +153,9 @@ class Position:
     @property
     def off(self) -> tuple[int, int]:
         """Checkers borne off ``(side to move, opponent)``."""
+    @property
+    def epc(self) -> tuple[float, float]:
+        """Effective pip counts ``(side to move, opponent)`` (bear-off positions only)."""
     def flipped(self) -> Position:
         """The same checkers with the other side to move."""
     def moves(self, d1: int, d2: int) -> Moves:
@@ -200,3 +217,101 @@ def batch_to_positions(
     threads: int | None = None,
 ) -> list[Position]:
     """A Position per row."""
+
+# bear-off
+
+_Counts = tuple[int, int, int, int, int, int]
+_Points = Sequence[int]
+_PointsArray = npt.NDArray[np.integer[Any]] | Sequence[Sequence[int]]
+_TwoSides = Position | tuple[_Points, _Points]
+_Progress = Callable[[int, int], object]
+
+def bearoff_index(points: _Points) -> int:
+    """GNU Backgammon bear-off index of six home counts (ace first, at most 15)."""
+
+def bearoff_position(index: int) -> _Counts:
+    """Six home counts (ace first) of a bear-off index in ``0..54264``."""
+
+def bearoff_index_batch(points: _PointsArray) -> npt.NDArray[np.uint32]:
+    """Bear-off indexes of the rows of an ``(N, 6)`` integer array."""
+
+def bearoff_position_batch(indexes: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    """Home counts ``(N, 6)`` of a 1-D array of bear-off indexes."""
+
+@final
+class OneSidedTable:
+    """The one-sided bear-off database (54,264 positions of up to 15 checkers)."""
+
+    FORMAT_VERSION: int
+    MAX_ROLLS: int
+    @staticmethod
+    def build(threads: int | None = None, progress: _Progress | None = None) -> OneSidedTable:
+        """Builds the exact table (GIL released)."""
+    @staticmethod
+    def build_gnubg_compatible() -> OneSidedTable:
+        """GNU Backgammon's own 16-bit table, reproduced (a test reference)."""
+    @staticmethod
+    def from_bytes(data: bytes) -> OneSidedTable:
+        """Reads and verifies file bytes; ``BearoffFileError`` if not trustworthy."""
+    def to_bytes(self) -> bytes:
+        """The file bytes (versioned, checksummed)."""
+    def __len__(self) -> int: ...
+    def rolls_distribution(self, points: _Points) -> npt.NDArray[np.float64]:
+        """Entry n: probability of needing exactly n rolls to bear off all checkers."""
+    def gammon_distribution(self, points: _Points) -> npt.NDArray[np.float64]:
+        """Entry n: probability that the first checker is off after exactly n rolls."""
+    def expected_rolls(self, points: _Points) -> float:
+        """Expected rolls to bear off all checkers."""
+    def expected_rolls_to_first_off(self, points: _Points) -> float:
+        """Expected rolls to bear off the first checker."""
+    def variance(self, points: _Points) -> float:
+        """Variance of the rolls to bear off all checkers."""
+    def epc(self, points: _Points) -> float:
+        """Effective pip count: expected rolls times 49/6."""
+    def best_play(self, points: _Points, d1: int, d2: int) -> _Counts | None:
+        """The play with the fewest expected rolls, as six counts."""
+    def race_probabilities(self, mover: _Points, opponent: _Points) -> tuple[float, float, float]:
+        """``(win, win gammon, lose gammon)`` of the side on roll, independent races."""
+    def rolls_distribution_batch(self, points: _PointsArray) -> npt.NDArray[np.float64]:
+        """Rolls distributions ``(N, 32)``."""
+    def gammon_distribution_batch(self, points: _PointsArray) -> npt.NDArray[np.float64]:
+        """First-checker distributions ``(N, 32)``."""
+    def expected_rolls_batch(self, points: _PointsArray) -> npt.NDArray[np.float64]:
+        """Expected rolls of each row."""
+    def epc_batch(self, points: _PointsArray) -> npt.NDArray[np.float64]:
+        """Effective pip counts of each row."""
+
+@final
+class TwoSidedTable:
+    """The two-sided bear-off database (924 x 924 positions of up to 6 checkers a side)."""
+
+    FORMAT_VERSION: int
+    MAX_CHECKERS: int
+    @staticmethod
+    def build(
+        cubeful: bool = True, threads: int | None = None, progress: _Progress | None = None
+    ) -> TwoSidedTable:
+        """Builds the table (GIL released), with cube equities if ``cubeful``."""
+    @staticmethod
+    def gnubg_compatible_words() -> npt.NDArray[np.uint16]:
+        """``makebearoff -t 6x6``'s stored words, reproduced (a test reference)."""
+    @staticmethod
+    def from_bytes(data: bytes) -> TwoSidedTable:
+        """Reads and verifies file bytes; ``BearoffFileError`` if not trustworthy."""
+    def to_bytes(self) -> bytes:
+        """The file bytes (versioned, checksummed)."""
+    @property
+    def cubeful(self) -> bool:
+        """Whether the cube equities were built."""
+    def win_probability(self, position: _TwoSides) -> float:
+        """Cubeless probability that the side on roll wins with best play."""
+    def win_probability_batch(
+        self, mover: _PointsArray, opponent: _PointsArray
+    ) -> npt.NDArray[np.float64]:
+        """Win probabilities for two ``(N, 6)`` arrays."""
+    def cubeful_equity(
+        self, position: _TwoSides, cube: str = "centred", may_double: bool = True
+    ) -> float | None:
+        """Money equity of the side on roll per unit cube; None if built cubeless."""
+    def best_play(self, position: _TwoSides, d1: int, d2: int) -> _Counts | None:
+        """The play maximising the side on roll's winning chances, as six counts."""

@@ -1,7 +1,7 @@
 """The ``bgfast`` command: one subcommand a job.
 
 ``bgfast moves ID DICE`` lists the legal moves of a position with their resulting
-Position IDs.
+Position IDs; ``bgfast bearoff build`` builds the bear-off databases ahead of time.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from bgfast import bearoff
 from bgfast._core import BgfastError, Position
 
 
@@ -38,6 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     moves.add_argument("position", help="GNU Backgammon Position ID, e.g. 4HPwATDgc/ABMA")
     moves.add_argument("dice", type=_dice, help="the roll, e.g. 31")
     moves.set_defaults(run=_cmd_moves)
+    bearoff.add_cli(commands)
     return parser
 
 

@@ -21,6 +21,7 @@
 //! }
 //! ```
 
+pub mod bearoff;
 mod checkers;
 pub mod codec;
 mod dice;

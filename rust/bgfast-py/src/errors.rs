@@ -1,5 +1,7 @@
 //! The exception family and the one place where core errors become Python exceptions.
 
+use bgfast_core::bearoff::file::FileError;
+use bgfast_core::bearoff::BearoffError;
 use bgfast_core::codec::gnubg_id::IdError;
 use bgfast_core::{IllegalMove, MoveTextError, PositionError};
 use pyo3::exceptions::PyValueError;
@@ -43,6 +45,21 @@ create_exception!(
     "A move was asked for in a position where one side has already borne off all 15 checkers (R15)."
 );
 
+create_exception!(
+    bgfast,
+    BearoffRangeError,
+    BgfastError,
+    "A position or index outside what a bear-off table covers: a checker outside the home \
+     board (R13), more checkers than the table holds, or an index past its end."
+);
+create_exception!(
+    bgfast,
+    BearoffFileError,
+    BgfastError,
+    "Bytes that are not a valid bear-off table file: wrong format version, damaged \
+     (checksum mismatch), truncated or inconsistent. The cache rebuilds such files."
+);
+
 /// Every core error the bindings can meet, mapped to its exception class in one match.
 pub enum Error {
     /// Raw counts that break the rules.
@@ -65,6 +82,10 @@ pub enum Error {
     Argument(String),
     /// The error of one row of a batch call; the message starts with `row {index}: `.
     Row(usize, Box<Error>),
+    /// Outside a bear-off table.
+    Bearoff(BearoffError),
+    /// A bear-off file that must not be trusted.
+    BearoffFile(FileError),
 }
 
 impl From<Error> for PyErr {
@@ -84,6 +105,13 @@ impl From<Error> for PyErr {
             Error::Syntax(e) => InvalidMoveError::new_err(e.to_string()),
             Error::Argument(msg) => BgfastError::new_err(msg),
             Error::Row(row, error) => with_row(row, PyErr::from(*error)),
+            // More than 15 checkers is not a position at all (R1); fewer but more than a
+            // table holds is a position the table does not cover.
+            Error::Bearoff(e @ BearoffError::TooManyCheckers { max: 15, .. }) => {
+                InvalidPositionError::new_err(e.to_string())
+            }
+            Error::Bearoff(e) => BearoffRangeError::new_err(e.to_string()),
+            Error::BearoffFile(e) => BearoffFileError::new_err(e.to_string()),
         }
     }
 }
@@ -126,5 +154,17 @@ impl From<IllegalMove> for Error {
 impl From<IdError> for Error {
     fn from(e: IdError) -> Self {
         Error::Id(e)
+    }
+}
+
+impl From<BearoffError> for Error {
+    fn from(e: BearoffError) -> Self {
+        Error::Bearoff(e)
+    }
+}
+
+impl From<FileError> for Error {
+    fn from(e: FileError) -> Self {
+        Error::BearoffFile(e)
     }
 }

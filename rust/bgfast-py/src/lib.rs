@@ -2,6 +2,7 @@
 //! entry points only; the rules live in the core crate.
 
 mod batch;
+mod bearoff;
 mod errors;
 mod moves;
 mod position;
@@ -15,8 +16,8 @@ mod _core {
     // errors
     #[pymodule_export]
     use crate::errors::{
-        BgfastError, GameOverError, IllegalMoveError, InvalidDiceError, InvalidMoveError,
-        InvalidPositionError,
+        BearoffFileError, BearoffRangeError, BgfastError, GameOverError, IllegalMoveError,
+        InvalidDiceError, InvalidMoveError, InvalidPositionError,
     };
     // positions and moves
     #[pymodule_export]
@@ -28,5 +29,11 @@ mod _core {
     use crate::batch::{
         batch_all_rolls, batch_from_ids, batch_ids, batch_move_counts, batch_moves,
         batch_pip_counts, batch_stack, batch_to_positions,
+    };
+    // bear-off
+    #[pymodule_export]
+    use crate::bearoff::{
+        bearoff_index, bearoff_index_batch, bearoff_position, bearoff_position_batch,
+        PyOneSidedTable, PyTwoSidedTable,
     };
 }

@@ -123,6 +123,17 @@ impl PyPosition {
         (self.inner.mover().off(), self.inner.opponent().off())
     }
 
+    /// Effective pip counts `(side to move, opponent)` from the one-sided bear-off database;
+    /// raises `BearoffRangeError` unless every checker of both sides is home (R13).
+    #[getter]
+    fn epc(slf: &Bound<'_, Self>) -> PyResult<(f64, f64)> {
+        // The database and its disk cache are managed by the Python layer.
+        slf.py()
+            .import("bgfast.bearoff")?
+            .call_method1("position_epc", (slf,))?
+            .extract()
+    }
+
     /// The same checkers with the other side to move.
     fn flipped(&self) -> Self {
         PyPosition {
