@@ -49,3 +49,13 @@ def test_iteration_is_independent() -> None:
     a, b = iter(moves), iter(moves)
     assert next(a) == next(b)
     assert len(list(a)) == len(moves) - 1
+
+
+def test_equality_like_a_list() -> None:
+    """Equal when they hold equal moves in the same order; unhashable, like a list."""
+    start = Position()
+    assert start.moves(3, 1) == start.moves(3, 1)
+    assert start.moves(3, 1) != start.moves(6, 5)
+    assert start.moves(3, 1) != start.moves(6, 5)[0].result.moves(3, 1)
+    with pytest.raises(TypeError):
+        hash(start.moves(3, 1))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Literal, final, overload
+from typing import Any, ClassVar, Literal, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -113,6 +113,8 @@ class Moves(Sequence[Move]):
     def __getitem__(self, index: slice, /) -> list[Move]: ...
     def __iter__(self) -> MovesIterator: ...
     def __contains__(self, item: object, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 @final
 class MovesIterator(Iterator[Move]):

@@ -93,6 +93,23 @@ impl PyMoves {
     fn __repr__(&self) -> String {
         format!("<Moves: {} legal>", self.plays.len())
     }
+
+    /// Two `Moves` are equal when they hold equal moves in the same order (like lists; and
+    /// like lists they are not hashable).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyMoves>().is_ok_and(|o| {
+            let o = o.get();
+            o.origin == self.origin
+                && o.plays.len() == self.plays.len()
+                && o.plays
+                    .iter()
+                    .zip(self.plays.iter())
+                    .all(|(a, b)| a.1 == b.1)
+        })
+    }
+
+    #[classattr]
+    const __hash__: Option<Py<PyAny>> = None;
 }
 
 /// Iterates over a `Moves`, making each `Move` as it is reached.
