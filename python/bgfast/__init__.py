@@ -12,7 +12,10 @@ Rule ids (R1..R32) in errors and docs refer to the project's rule book (RULES.md
 
 from __future__ import annotations
 
+import collections.abc
+
 from bgfast import (
+    batch,
     bearoff,
     met,
     pubeval,  # rollouts: the pubeval module
@@ -27,6 +30,7 @@ from bgfast._core import (
     InvalidMoveError,
     InvalidPositionError,
     Move,
+    Moves,
     Outcome,
     Position,
     perft,
@@ -44,6 +48,9 @@ from bgfast.vecenv import VecEnv  # rollouts
 
 # Notebooks draw positions as SVG; the drawing lives in Python, the class in Rust.
 Position._repr_svg_ = _position_svg  # type: ignore[attr-defined]
+
+# Moves is a read-only sequence of Move (len, indexing, slices, iteration, in).
+collections.abc.Sequence.register(Moves)
 
 __all__ = [
     "BearoffFileError",
@@ -64,11 +71,13 @@ __all__ = [
     "Match",
     "MatchOptionError",
     "Move",
+    "Moves",
     "Outcome",
     "Position",
     "RolloutResult",
     "Rules",
     "VecEnv",
+    "batch",
     "bearoff",
     "encode",
     "met",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Literal, final
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, ClassVar, Literal, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -19,10 +19,20 @@ __all__ = [
     "InvalidMoveError",
     "InvalidPositionError",
     "Move",
+    "Moves",
+    "MovesIterator",
     "OneSidedTable",
     "Outcome",
     "Position",
     "TwoSidedTable",
+    "batch_all_rolls",
+    "batch_from_ids",
+    "batch_ids",
+    "batch_move_counts",
+    "batch_moves",
+    "batch_pip_counts",
+    "batch_stack",
+    "batch_to_positions",
     "bearoff_index",
     "bearoff_index_batch",
     "bearoff_position",
@@ -96,6 +106,28 @@ class Move:
     def __eq__(self, other: object, /) -> bool: ...
 
 @final
+class Moves(Sequence[Move]):
+    """The legal moves of one position and roll, one per distinct result. A compact sequence:
+    each ``Move`` object is made when it is indexed or iterated over."""
+
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int, /) -> Move: ...
+    @overload
+    def __getitem__(self, index: slice, /) -> list[Move]: ...
+    def __iter__(self) -> MovesIterator: ...
+    def __contains__(self, item: object, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
+class MovesIterator(Iterator[Move]):
+    """Iterates over a ``Moves``, making each ``Move`` as it is reached."""
+
+    def __next__(self) -> Move: ...
+    def __length_hint__(self) -> int: ...
+
+@final
 class Position:
     """A backgammon position seen from the side to move. Immutable and hashable.
 
@@ -132,7 +164,7 @@ class Position:
         """Effective pip counts ``(side to move, opponent)`` (bear-off positions only)."""
     def flipped(self) -> Position:
         """The same checkers with the other side to move."""
-    def moves(self, d1: int, d2: int) -> list[Move]:
+    def moves(self, d1: int, d2: int) -> Moves:
         """The legal moves for ``d1``-``d2``, one per distinct resulting position."""
     def play(self, move: Move | str, dice: tuple[int, int]) -> Position:
         """Plays a move (a Move or move text) and returns the result, opponent to move."""
@@ -215,6 +247,52 @@ class GameBatch:
         """Final positions of games that ended at the last step, zeros elsewhere."""
     def observe(self, scheme: str) -> npt.NDArray[np.float32]:
         """Features of the current positions ``(n, width)``."""
+
+# batch: the native half of ``bgfast.batch`` (call the wrappers there instead).
+
+def batch_moves(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    dice: npt.NDArray[np.int64],
+    threads: int | None = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
+    """Offsets ``(N + 1,)`` and results ``(M, 2, 25)`` of each row's roll."""
+
+def batch_all_rolls(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    threads: int | None = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """Offsets ``(21 N + 1,)``, results and the roll ``(21 N, 2)`` of each block."""
+
+def batch_move_counts(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    dice: npt.NDArray[np.int64] | None = None,
+    threads: int | None = None,
+) -> npt.NDArray[np.int64]:
+    """Result counts ``(N,)`` of each row's roll, or ``(N, 21)`` of all 21 rolls."""
+
+def batch_ids(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    threads: int | None = None,
+) -> list[str]:
+    """The Position ID of each row."""
+
+def batch_from_ids(ids: Iterable[str], threads: int | None = None) -> npt.NDArray[np.uint8]:
+    """The ``(N, 2, 25)`` array of the positions with these IDs."""
+
+def batch_pip_counts(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    threads: int | None = None,
+) -> npt.NDArray[np.int32]:
+    """Pip counts ``(N, 2)``."""
+
+def batch_stack(positions: Sequence[Position]) -> npt.NDArray[np.uint8]:
+    """The ``(N, 2, 25)`` array of a sequence of Positions."""
+
+def batch_to_positions(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    threads: int | None = None,
+) -> list[Position]:
+    """A Position per row."""
 
 # bear-off
 

@@ -78,6 +78,10 @@ pub enum Error {
     IllegalMove(IllegalMove),
     /// Move text that is not valid notation.
     Syntax(MoveTextError),
+    /// A bad argument that is not game data (e.g. a thread count below 1).
+    Argument(String),
+    /// The error of one row of a batch call; the message starts with `row {index}: `.
+    Row(usize, Box<Error>),
     /// Outside a bear-off table.
     Bearoff(BearoffError),
     /// A bear-off file that must not be trusted.
@@ -99,6 +103,8 @@ impl From<Error> for PyErr {
             }
             Error::IllegalMove(e) => with_rule(IllegalMoveError::new_err(e.to_string()), e.rule()),
             Error::Syntax(e) => InvalidMoveError::new_err(e.to_string()),
+            Error::Argument(msg) => BgfastError::new_err(msg),
+            Error::Row(row, error) => with_row(row, PyErr::from(*error)),
             // More than 15 checkers is not a position at all (R1); fewer but more than a
             // table holds is a position the table does not cover.
             Error::Bearoff(e @ BearoffError::TooManyCheckers { max: 15, .. }) => {
@@ -108,6 +114,19 @@ impl From<Error> for PyErr {
             Error::BearoffFile(e) => BearoffFileError::new_err(e.to_string()),
         }
     }
+}
+
+/// The same exception, its message prefixed by the batch row it is about (other attributes,
+/// such as `rule`, are kept).
+fn with_row(row: usize, err: PyErr) -> PyErr {
+    Python::attach(|py| {
+        let value = err.value(py);
+        let message = value.str().map(|s| s.to_string()).unwrap_or_default();
+        // Setting `args` cannot fail on a BaseException; if it ever did, the unprefixed
+        // error is still the right class.
+        let _ = value.setattr("args", (format!("row {row}: {message}"),));
+        err
+    })
 }
 
 impl From<PositionError> for Error {

@@ -1,13 +1,14 @@
 //! `Position`, `Move` and `Outcome`: immutable value types over the core's.
 
 use bgfast_core::codec::{ascii, gnubg_id, move_text};
-use bgfast_core::{resolve, Dice, Move, MoveList, Outcome, ParsedMove, Position, Side, WinKind};
+use bgfast_core::{resolve, Dice, Move, Outcome, ParsedMove, Position, Side, WinKind};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 use crate::errors::Error;
+use crate::moves::PyMoves;
 
 /// Dice from two Python ints, checked (R4: two dice of 1..6).
 pub fn dice_from(d1: i64, d2: i64) -> Result<Dice, Error> {
@@ -141,17 +142,12 @@ impl PyPosition {
     }
 
     /// The legal moves for the roll `d1`-`d2`: one per distinct resulting position (a roll
-    /// with no legal play gives one move, the pass).
-    fn moves(&self, d1: i64, d2: i64) -> PyResult<Vec<PyMove>> {
+    /// with no legal play gives one move, the pass). A compact sequence: each `Move` object
+    /// is made when it is indexed or iterated over.
+    fn moves(&self, d1: i64, d2: i64) -> PyResult<PyMoves> {
         let dice = dice_from(d1, d2)?;
-        let list = self.legal(dice)?;
-        Ok((0..list.len())
-            .map(|i| PyMove {
-                origin: self.inner,
-                mv: list.mv(i),
-                result: list.result(i),
-            })
-            .collect())
+        self.ensure_not_over()?;
+        Ok(PyMoves::generate(self.inner, dice))
     }
 
     /// Plays `move` (a `Move` of this position, or move text such as `"8/5 6/5"`) with
@@ -208,11 +204,6 @@ impl PyPosition {
             None => Ok(()),
         }
     }
-
-    fn legal(&self, dice: Dice) -> Result<MoveList, Error> {
-        self.ensure_not_over()?;
-        Ok(self.inner.legal_moves(dice))
-    }
 }
 
 fn side_name(side: Side) -> &'static str {
@@ -227,9 +218,9 @@ fn side_name(side: Side) -> &'static str {
 #[pyclass(name = "Move", module = "bgfast", frozen)]
 #[derive(Clone, Copy)]
 pub struct PyMove {
-    origin: Position,
-    mv: Move,
-    result: Position,
+    pub(crate) origin: Position,
+    pub(crate) mv: Move,
+    pub(crate) result: Position,
 }
 
 #[pymethods]
