@@ -143,14 +143,19 @@ impl Table {
     /// summed from row 0's 24-point down to its 1-point, as GNU Backgammon does.
     #[inline]
     pub fn score(&self, own: Checkers, opp: Checkers) -> f32 {
+        // An opponent blot on its point q is on our point 25 - q: reverse the bits.
+        self.score_parts(own, opp.bar(), opp.blots().0.reverse_bits() >> 6)
+    }
+
+    /// [`Table::score`] from the opponent's bar count and its blots as our points.
+    #[inline]
+    fn score_parts(&self, own: Checkers, opp_bar: u8, blots: u32) -> f32 {
         let off = own.off();
         if off == 15 {
             return WON;
         }
-        let mut s = self.bar * opp.bar() as f32 + self.off * off as f32;
+        let mut s = self.bar * opp_bar as f32 + self.off * off as f32;
         let own_points = own.occupied().0 & 0x1FF_FFFE;
-        // An opponent blot on its point q is on our point 25 - q: reverse the bits.
-        let blots = opp.blots().0.reverse_bits() >> 6;
         let mut points = own_points | blots;
         // Counts read from 64-bit halves: a variable 128-bit shift costs several instructions.
         let (lo, hi) = (own.bits() as u64, (own.bits() >> 64) as u64);
@@ -198,17 +203,29 @@ impl Tables {
     /// weights chosen by the position before the move, as Tesauro specifies. `list` must not
     /// be empty.
     pub fn best(&self, list: &MoveList) -> usize {
-        let table = if list.origin().is_race() {
+        let origin = list.origin();
+        let table = if origin.is_race() {
             &self.race
         } else {
             &self.contact
         };
+        // The opponent's checkers move only when hit, and every hit puts one on the bar: a
+        // result with the same bar count has the same opponent blots as the origin.
+        let bar0 = origin.opponent().bar();
+        let blots0 = origin.opponent().blots().0.reverse_bits() >> 6;
         let mut best = 0;
         let mut best_score = f32::NEG_INFINITY;
         for i in 0..list.len() {
             // The result has the opponent to move: the chooser is its row 1.
             let r = list.result(i);
-            let s = table.score(r.opponent(), r.mover());
+            let opp = r.mover();
+            let bar = opp.bar();
+            let blots = if bar == bar0 {
+                blots0
+            } else {
+                opp.blots().0.reverse_bits() >> 6
+            };
+            let s = table.score_parts(r.opponent(), bar, blots);
             if s > best_score {
                 best_score = s;
                 best = i;
