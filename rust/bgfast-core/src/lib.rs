@@ -21,18 +21,27 @@
 //! }
 //! ```
 
+pub mod batch;
+pub mod bearoff;
 mod checkers;
 pub mod codec;
 mod dice;
+pub mod features;
+mod legality;
 mod movegen;
 mod mv;
 mod outcome;
 mod perft;
+pub mod playout;
 mod pointset;
 mod position;
+pub mod pubeval;
+pub mod rng;
 
 pub use checkers::{Checkers, BAR, CHECKERS};
+pub use codec::move_text::{MoveTextError, ParsedMove};
 pub use dice::{Dice, Die};
+pub use legality::{resolve, resolve_in, IllegalMove};
 #[doc(hidden)]
 pub use movegen::force_baseline_isa;
 pub use movegen::{MoveList, MAX_PLAYS};

@@ -1,1 +1,43 @@
-//! bindings
+//! `bgfast._core`: the thin PyO3 layer over `bgfast-core`. Conversions, errors and numpy
+//! entry points only; the rules live in the core crate.
+
+mod batch;
+mod bearoff;
+mod errors;
+mod moves;
+mod position;
+mod rollout;
+mod rows;
+
+use pyo3::pymodule;
+
+/// The native half of the `bgfast` package; import names from `bgfast` instead.
+#[pymodule]
+mod _core {
+    // errors
+    #[pymodule_export]
+    use crate::errors::{
+        BearoffFileError, BearoffRangeError, BgfastError, GameOverError, IllegalMoveError,
+        InvalidDiceError, InvalidMoveError, InvalidPositionError,
+    };
+    // positions and moves
+    #[pymodule_export]
+    use crate::moves::{PyMoves, PyMovesIterator};
+    #[pymodule_export]
+    use crate::position::{perft, PyMove, PyOutcome, PyPosition};
+    // rollouts
+    #[pymodule_export]
+    use crate::rollout::{encode_into, pubeval_scores, rollout_tally, PyGameBatch};
+    // batch
+    #[pymodule_export]
+    use crate::batch::{
+        batch_all_rolls, batch_from_ids, batch_ids, batch_move_counts, batch_moves,
+        batch_pip_counts, batch_stack, batch_to_positions,
+    };
+    // bear-off
+    #[pymodule_export]
+    use crate::bearoff::{
+        bearoff_index, bearoff_index_batch, bearoff_position, bearoff_position_batch,
+        PyOneSidedTable, PyTwoSidedTable,
+    };
+}

@@ -1,0 +1,41 @@
+"""The BENCHMARKS.md table from a ``bench_movegen.py`` run saved with ``--benchmark-json``.
+
+    pytest benches/bench_movegen.py --benchmark-only --benchmark-json=movegen.json
+    python benches/movegen_table.py movegen.json
+
+Rates use each benchmark's fastest round (the least disturbed by other processes); ratios
+are against ``bgfast-batch-1t`` on the same fixture.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+
+def table(report: dict[str, Any]) -> str:
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for bench in report["benchmarks"]:
+        rows.setdefault(bench["group"].removeprefix("movegen-"), []).append(bench)
+    lines = [
+        "| fixture | library | lists | best time | lists / s | x bgfast-batch-1t | correct |",
+        "|---|---|---:|---:|---:|---:|---|",
+    ]
+    for fixture, benches in rows.items():
+        reference = next(
+            b["stats"]["min"] for b in benches if b["extra_info"]["library"] == "bgfast-batch-1t"
+        )
+        for b in sorted(benches, key=lambda b: b["stats"]["min"]):
+            info, best = b["extra_info"], b["stats"]["min"]
+            lists = info["lists"]
+            lines.append(
+                f"| {fixture} | {info['library']} | {lists:,} | {best * 1e3:,.3f} ms "
+                f"| {lists / best:,.0f} | {best / reference:.2f} | {info['correct']} |"
+            )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1]) as f:
+        print(table(json.load(f)))

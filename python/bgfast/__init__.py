@@ -1,0 +1,87 @@
+"""bgfast: the fastest correct backgammon engine core for Python.
+
+Positions are always seen from the side to move::
+
+    >>> import bgfast
+    >>> start = bgfast.Position()
+    >>> [str(m) for m in start.moves(3, 1)][:2]  # doctest: +SKIP
+    >>> start.moves(3, 1)[0].result.id           # the opponent is to move
+
+Rule ids (R1..R32) in errors and docs refer to the project's rule book (RULES.md).
+"""
+
+from __future__ import annotations
+
+import collections.abc
+
+from bgfast import (
+    batch,
+    bearoff,
+    met,
+    pubeval,  # rollouts: the pubeval module
+)
+from bgfast._core import (
+    BearoffFileError,
+    BearoffRangeError,
+    BgfastError,
+    GameOverError,
+    IllegalMoveError,
+    InvalidDiceError,
+    InvalidMoveError,
+    InvalidPositionError,
+    Move,
+    Moves,
+    Outcome,
+    Position,
+    perft,
+)
+from bgfast.chouette import Chouette
+from bgfast.cube import Cube
+from bgfast.errors_game import GameStateError, InvalidIdError, InvalidSaveError, MatchOptionError
+from bgfast.features import encode  # rollouts
+from bgfast.game import Game, GameResult
+from bgfast.match import Match
+from bgfast.rollout import RolloutResult, rollout  # rollouts
+from bgfast.scoring import Rules
+from bgfast.svg import position_svg as _position_svg
+from bgfast.vecenv import VecEnv  # rollouts
+
+# Notebooks draw positions as SVG; the drawing lives in Python, the class in Rust.
+Position._repr_svg_ = _position_svg  # type: ignore[attr-defined]
+
+# Moves is a read-only sequence of Move (len, indexing, slices, iteration, in).
+collections.abc.Sequence.register(Moves)
+
+__all__ = [
+    "BearoffFileError",
+    "BearoffRangeError",
+    "BgfastError",
+    "Chouette",
+    "Cube",
+    "Game",
+    "GameOverError",
+    "GameResult",
+    "GameStateError",
+    "IllegalMoveError",
+    "InvalidDiceError",
+    "InvalidIdError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "InvalidSaveError",
+    "Match",
+    "MatchOptionError",
+    "Move",
+    "Moves",
+    "Outcome",
+    "Position",
+    "RolloutResult",
+    "Rules",
+    "VecEnv",
+    "batch",
+    "bearoff",
+    "encode",
+    "met",
+    "perft",
+    "pubeval",
+    "rollout",
+]

@@ -1,0 +1,393 @@
+"""Type stubs for the native module ``bgfast._core`` (import names from ``bgfast``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, ClassVar, Literal, final, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "BearoffFileError",
+    "BearoffRangeError",
+    "BgfastError",
+    "GameBatch",
+    "GameOverError",
+    "IllegalMoveError",
+    "InvalidDiceError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "Move",
+    "Moves",
+    "MovesIterator",
+    "OneSidedTable",
+    "Outcome",
+    "Position",
+    "TwoSidedTable",
+    "batch_all_rolls",
+    "batch_from_ids",
+    "batch_ids",
+    "batch_move_counts",
+    "batch_moves",
+    "batch_pip_counts",
+    "batch_stack",
+    "batch_to_positions",
+    "bearoff_index",
+    "bearoff_index_batch",
+    "bearoff_position",
+    "bearoff_position_batch",
+    "encode_into",
+    "perft",
+    "pubeval_scores",
+    "rollout_tally",
+]
+
+class BgfastError(ValueError):
+    """Base class of every error bgfast raises for bad input (a ValueError)."""
+
+class InvalidPositionError(BgfastError):
+    """Counts, an array or a Position ID that do not make a legal position."""
+
+class InvalidMoveError(BgfastError):
+    """Move text that is not valid notation (a syntax error)."""
+
+class IllegalMoveError(BgfastError):
+    """A well-formed move that the rules forbid here; the message names the rule id.
+
+    When the core diagnosed the play, ``rule`` holds the rule id alone (e.g. ``"R9"``).
+    """
+
+    rule: str
+
+class InvalidDiceError(BgfastError):
+    """Dice outside 1..6, or not a pair."""
+
+class BearoffRangeError(BgfastError):
+    """A position or index outside what a bear-off table covers (R13, table limits)."""
+
+class BearoffFileError(BgfastError):
+    """Bytes that are not a valid bear-off table file (version, checksum, structure)."""
+
+class GameOverError(IllegalMoveError):
+    """A move was asked for after one side has borne off all 15 checkers (R15)."""
+
+@final
+class Outcome:
+    """How a finished game ended (R15, R16)."""
+
+    @property
+    def winner(self) -> Literal["mover", "opponent"]:
+        """Who bore off all 15 checkers."""
+    @property
+    def kind(self) -> Literal["single", "gammon", "backgammon"]:
+        """Single, gammon or backgammon (R16)."""
+    @property
+    def points(self) -> int:
+        """The cube multiplier: 1, 2 or 3."""
+
+@final
+class Move:
+    """One legal move: its steps and the position it reaches (the opponent to move)."""
+
+    @property
+    def steps(self) -> list[tuple[int, int, bool]]:
+        """Checker steps ``(from, to, hit)`` in the mover's numbering; 25 = bar, 0 = off."""
+    @property
+    def result(self) -> Position:
+        """The position after the move, with the opponent to move."""
+    @property
+    def origin(self) -> Position:
+        """The position the move is played from."""
+    @property
+    def is_pass(self) -> bool:
+        """Whether this is the pass of a roll that cannot be played (R10)."""
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+
+@final
+class Moves(Sequence[Move]):
+    """The legal moves of one position and roll, one per distinct result. A compact sequence:
+    each ``Move`` object is made when it is indexed or iterated over."""
+
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int, /) -> Move: ...
+    @overload
+    def __getitem__(self, index: slice, /) -> list[Move]: ...
+    def __iter__(self) -> MovesIterator: ...
+    def __contains__(self, item: object, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
+class MovesIterator(Iterator[Move]):
+    """Iterates over a ``Moves``, making each ``Move`` as it is reached."""
+
+    def __next__(self) -> Move: ...
+    def __length_hint__(self) -> int: ...
+
+@final
+class Position:
+    """A backgammon position seen from the side to move. Immutable and hashable.
+
+    ``Position()`` is the standard start. Row 0 of ``to_array()`` is the side to move, row 1
+    the opponent; columns 0..23 are that side's own points 1..24, column 24 its bar.
+    """
+
+    def __init__(self) -> None: ...
+    @staticmethod
+    def from_id(id: str) -> Position:
+        """The position with this GNU Backgammon Position ID (14 characters)."""
+    @staticmethod
+    def from_array(array: npt.ArrayLike) -> Position:
+        """The position from a ``(2, 25)`` array of counts."""
+    @property
+    def id(self) -> str:
+        """The GNU Backgammon Position ID."""
+    def to_array(self) -> npt.NDArray[np.uint8]:
+        """The counts as a new ``(2, 25)`` uint8 array."""
+    @property
+    def pips(self) -> tuple[int, int]:
+        """Pip counts ``(side to move, opponent)``."""
+    @property
+    def is_race(self) -> bool:
+        """Whether contact is broken."""
+    @property
+    def outcome(self) -> Outcome | None:
+        """``None`` while the game goes on; else who won and how."""
+    @property
+    def off(self) -> tuple[int, int]:
+        """Checkers borne off ``(side to move, opponent)``."""
+    @property
+    def epc(self) -> tuple[float, float]:
+        """Effective pip counts ``(side to move, opponent)`` (bear-off positions only)."""
+    def flipped(self) -> Position:
+        """The same checkers with the other side to move."""
+    def moves(self, d1: int, d2: int) -> Moves:
+        """The legal moves for ``d1``-``d2``, one per distinct resulting position."""
+    def play(self, move: Move | str, dice: tuple[int, int]) -> Position:
+        """Plays a move (a Move or move text) and returns the result, opponent to move."""
+    def __hash__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __lt__(self, other: Position, /) -> bool: ...
+    def __le__(self, other: Position, /) -> bool: ...
+    def __gt__(self, other: Position, /) -> bool: ...
+    def __ge__(self, other: Position, /) -> bool: ...
+
+def perft(position: Position, depth: int) -> int:
+    """Leaves of the tree of distinct results ``depth`` plies deep, 21 rolls a ply."""
+
+# rollouts
+
+def rollout_tally(
+    position: Position,
+    first_game: int,
+    games: int,
+    policy: str,
+    seed: int,
+    threads: int,
+    truncate: int | None,
+    stratify: bool,
+) -> tuple[int, int, int, int, int, int, int]:
+    """Tally of games ``first_game .. first_game + games``: wins single, gammon, backgammon,
+    losses single, gammon, backgammon, truncated. Releases the GIL."""
+
+def pubeval_scores(positions: npt.NDArray[np.int32]) -> npt.NDArray[np.float32]:
+    """Pubeval scores of ``(N, 2, 25)`` positions for their row 0."""
+
+def encode_into(
+    positions: npt.NDArray[np.int32], scheme: str, out: npt.NDArray[np.float32]
+) -> None:
+    """Writes the features of ``(N, 2, 25)`` positions into ``out`` ``(N, width)``."""
+
+@final
+class GameBatch:
+    """Many games advanced one ply at a time (``VecEnv`` and evaluator rollouts)."""
+
+    @staticmethod
+    def env(n: int, seed: int) -> GameBatch:
+        """``n`` endless games from the standard start."""
+    @staticmethod
+    def rollout(
+        position: Position,
+        first_game: int,
+        games: int,
+        seed: int,
+        truncate: int | None,
+        stratify: bool,
+        slots: int,
+    ) -> GameBatch:
+        """Games ``first_game .. first_game + games`` of a rollout on at most ``slots`` slots."""
+    def __len__(self) -> int: ...
+    @property
+    def finished(self) -> bool:
+        """Whether every slot is idle."""
+    def tally(self) -> tuple[int, int, int, int, int, int, int]:
+        """The tally of finished games."""
+    def candidates(self, scheme: str) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+        """``(features (M, width), offsets (n + 1,))`` of every slot's candidates."""
+    def candidate_positions(self) -> npt.NDArray[np.uint8]:
+        """Candidate results ``(M, 2, 25)``, the opponent on roll."""
+    def step(
+        self, choices: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+        """Plays one candidate per active slot; ``(rewards, done)``."""
+    def step_scores(
+        self, scores: npt.NDArray[np.float32]
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+        """Plays the highest-scored candidate per active slot; ``(rewards, done)``."""
+    def positions(self) -> npt.NDArray[np.uint8]:
+        """Current positions ``(n, 2, 25)``."""
+    def dice(self) -> npt.NDArray[np.uint8]:
+        """Rolls to play ``(n, 2)``."""
+    def players(self) -> npt.NDArray[np.uint8]:
+        """Who is on roll ``(n,)``."""
+    def final_positions(self) -> npt.NDArray[np.uint8]:
+        """Final positions of games that ended at the last step, zeros elsewhere."""
+    def observe(self, scheme: str) -> npt.NDArray[np.float32]:
+        """Features of the current positions ``(n, width)``."""
+
+# batch: the native half of ``bgfast.batch`` (call the wrappers there instead).
+
+def batch_moves(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    dice: npt.NDArray[np.int64],
+    threads: int | None = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
+    """Offsets ``(N + 1,)`` and results ``(M, 2, 25)`` of each row's roll."""
+
+def batch_all_rolls(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    threads: int | None = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """Offsets ``(21 N + 1,)``, results and the roll ``(21 N, 2)`` of each block."""
+
+def batch_move_counts(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    dice: npt.NDArray[np.int64] | None = None,
+    threads: int | None = None,
+) -> npt.NDArray[np.int64]:
+    """Result counts ``(N,)`` of each row's roll, or ``(N, 21)`` of all 21 rolls."""
+
+def batch_ids(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    threads: int | None = None,
+) -> list[str]:
+    """The Position ID of each row."""
+
+def batch_from_ids(ids: Iterable[str], threads: int | None = None) -> npt.NDArray[np.uint8]:
+    """The ``(N, 2, 25)`` array of the positions with these IDs."""
+
+def batch_pip_counts(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    threads: int | None = None,
+) -> npt.NDArray[np.int32]:
+    """Pip counts ``(N, 2)``."""
+
+def batch_stack(positions: Sequence[Position]) -> npt.NDArray[np.uint8]:
+    """The ``(N, 2, 25)`` array of a sequence of Positions."""
+
+def batch_to_positions(
+    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    threads: int | None = None,
+) -> list[Position]:
+    """A Position per row."""
+
+# bear-off
+
+_Counts = tuple[int, int, int, int, int, int]
+_Points = Sequence[int]
+_PointsArray = npt.NDArray[np.integer[Any]] | Sequence[Sequence[int]]
+_TwoSides = Position | tuple[_Points, _Points]
+_Progress = Callable[[int, int], object]
+
+def bearoff_index(points: _Points) -> int:
+    """GNU Backgammon bear-off index of six home counts (ace first, at most 15)."""
+
+def bearoff_position(index: int) -> _Counts:
+    """Six home counts (ace first) of a bear-off index in ``0..54264``."""
+
+def bearoff_index_batch(points: _PointsArray) -> npt.NDArray[np.uint32]:
+    """Bear-off indexes of the rows of an ``(N, 6)`` integer array."""
+
+def bearoff_position_batch(indexes: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    """Home counts ``(N, 6)`` of a 1-D array of bear-off indexes."""
+
+@final
+class OneSidedTable:
+    """The one-sided bear-off database (54,264 positions of up to 15 checkers)."""
+
+    FORMAT_VERSION: int
+    MAX_ROLLS: int
+    @staticmethod
+    def build(threads: int | None = None, progress: _Progress | None = None) -> OneSidedTable:
+        """Builds the exact table (GIL released)."""
+    @staticmethod
+    def build_gnubg_compatible() -> OneSidedTable:
+        """GNU Backgammon's own 16-bit table, reproduced (a test reference)."""
+    @staticmethod
+    def from_bytes(data: bytes) -> OneSidedTable:
+        """Reads and verifies file bytes; ``BearoffFileError`` if not trustworthy."""
+    def to_bytes(self) -> bytes:
+        """The file bytes (versioned, checksummed)."""
+    def __len__(self) -> int: ...
+    def rolls_distribution(self, points: _Points) -> npt.NDArray[np.float64]:
+        """Entry n: probability of needing exactly n rolls to bear off all checkers."""
+    def gammon_distribution(self, points: _Points) -> npt.NDArray[np.float64]:
+        """Entry n: probability that the first checker is off after exactly n rolls."""
+    def expected_rolls(self, points: _Points) -> float:
+        """Expected rolls to bear off all checkers."""
+    def expected_rolls_to_first_off(self, points: _Points) -> float:
+        """Expected rolls to bear off the first checker."""
+    def variance(self, points: _Points) -> float:
+        """Variance of the rolls to bear off all checkers."""
+    def epc(self, points: _Points) -> float:
+        """Effective pip count: expected rolls times 49/6."""
+    def best_play(self, points: _Points, d1: int, d2: int) -> _Counts | None:
+        """The play with the fewest expected rolls, as six counts."""
+    def race_probabilities(self, mover: _Points, opponent: _Points) -> tuple[float, float, float]:
+        """``(win, win gammon, lose gammon)`` of the side on roll, independent races."""
+    def rolls_distribution_batch(self, points: _PointsArray) -> npt.NDArray[np.float64]:
+        """Rolls distributions ``(N, 32)``."""
+    def gammon_distribution_batch(self, points: _PointsArray) -> npt.NDArray[np.float64]:
+        """First-checker distributions ``(N, 32)``."""
+    def expected_rolls_batch(self, points: _PointsArray) -> npt.NDArray[np.float64]:
+        """Expected rolls of each row."""
+    def epc_batch(self, points: _PointsArray) -> npt.NDArray[np.float64]:
+        """Effective pip counts of each row."""
+
+@final
+class TwoSidedTable:
+    """The two-sided bear-off database (924 x 924 positions of up to 6 checkers a side)."""
+
+    FORMAT_VERSION: int
+    MAX_CHECKERS: int
+    @staticmethod
+    def build(
+        cubeful: bool = True, threads: int | None = None, progress: _Progress | None = None
+    ) -> TwoSidedTable:
+        """Builds the table (GIL released), with cube equities if ``cubeful``."""
+    @staticmethod
+    def gnubg_compatible_words() -> npt.NDArray[np.uint16]:
+        """``makebearoff -t 6x6``'s stored words, reproduced (a test reference)."""
+    @staticmethod
+    def from_bytes(data: bytes) -> TwoSidedTable:
+        """Reads and verifies file bytes; ``BearoffFileError`` if not trustworthy."""
+    def to_bytes(self) -> bytes:
+        """The file bytes (versioned, checksummed)."""
+    @property
+    def cubeful(self) -> bool:
+        """Whether the cube equities were built."""
+    def win_probability(self, position: _TwoSides) -> float:
+        """Cubeless probability that the side on roll wins with best play."""
+    def win_probability_batch(
+        self, mover: _PointsArray, opponent: _PointsArray
+    ) -> npt.NDArray[np.float64]:
+        """Win probabilities for two ``(N, 6)`` arrays."""
+    def cubeful_equity(
+        self, position: _TwoSides, cube: str = "centred", may_double: bool = True
+    ) -> float | None:
+        """Money equity of the side on roll per unit cube; None if built cubeless."""
+    def best_play(self, position: _TwoSides, d1: int, d2: int) -> _Counts | None:
+        """The play maximising the side on roll's winning chances, as six counts."""

@@ -1,0 +1,156 @@
+"""Many positions at once: numpy arrays in, numpy arrays out, the GIL released.
+
+Positions are ``(N, 2, 25)`` uint8 arrays in the :meth:`bgfast.Position.to_array` layout (row 0
+the side to move, row 1 the opponent; columns 0..23 that side's points 1..24, column 24 its
+bar) or sequences of :class:`bgfast.Position`. Results of moves come flat, with offsets::
+
+    >>> import numpy as np
+    >>> from bgfast import Position, batch
+    >>> offsets, results = batch.moves([Position(), Position()], np.array([[3, 1], [6, 6]]))
+    >>> [int(offsets[i + 1] - offsets[i]) for i in range(2)]
+    [16, 11]
+    >>> Position.from_array(results[offsets[1]]).pips[1]  # row 1's first result, 24 pips on
+    143
+
+Every function takes ``threads``: ``None`` (the default) uses every core, ``1`` the calling
+thread alone, up to 256. The output does not depend on it; batches of up to 256 (position,
+roll) lists always run on the calling thread. A bad row raises a :class:`bgfast.BgfastError`
+subclass whose message starts with ``row <index>:`` and names the violation (the first bad
+row in row order); nothing is returned then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Union
+
+import numpy as np
+import numpy.typing as npt
+
+from bgfast import _core
+from bgfast._core import BgfastError, InvalidDiceError, InvalidPositionError, Position
+
+__all__ = [
+    "PositionsLike",
+    "all_rolls",
+    "from_ids",
+    "ids",
+    "move_counts",
+    "moves",
+    "pip_counts",
+    "to_array",
+    "to_positions",
+]
+
+#: A ``(N, 2, 25)`` integer array in the ``Position.to_array()`` layout, or Positions.
+PositionsLike = Union[npt.NDArray[np.integer], Sequence[Position]]
+
+_INT32 = np.iinfo(np.int32)
+
+
+def _positions(positions: PositionsLike) -> npt.NDArray[np.uint8] | npt.NDArray[np.int32]:
+    """The positions as an array the native layer reads without converting values."""
+    if not isinstance(positions, np.ndarray):
+        if isinstance(positions, (str, bytes, Position)):
+            raise InvalidPositionError(
+                "positions must be a (N, 2, 25) array or a sequence of Positions, "
+                f"not one {type(positions).__name__}"
+            )
+        return _core.batch_stack(positions)
+    if positions.ndim != 3 or positions.shape[1:] != (2, 25):
+        raise InvalidPositionError(
+            "positions must have shape (N, 2, 25) (the Position.to_array() layout), "
+            f"got {positions.shape}"
+        )
+    if positions.dtype == np.uint8:
+        return positions.view(np.uint8)
+    if not np.issubdtype(positions.dtype, np.integer):
+        raise InvalidPositionError(
+            f"positions must be an integer array (uint8 ideally), got dtype {positions.dtype}"
+        )
+    # Other integer dtypes keep their sign and size so a bad count is reported as given.
+    clipped: npt.NDArray[np.int32] = np.clip(positions, _INT32.min, _INT32.max).astype(np.int32)
+    return clipped
+
+
+def _dice(dice: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    array = np.asarray(dice)
+    if array.ndim != 2 or array.shape[1] != 2:
+        raise InvalidDiceError(f"dice must have shape (N, 2), got {array.shape}")
+    if array.size and not np.issubdtype(array.dtype, np.integer):
+        raise InvalidDiceError(f"dice must be integers, got dtype {array.dtype}")
+    if array.dtype == np.uint64:
+        array = np.minimum(array, np.iinfo(np.int64).max)
+    return np.ascontiguousarray(array, dtype=np.int64)
+
+
+def moves(
+    positions: PositionsLike, dice: npt.ArrayLike, *, threads: int | None = None
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
+    """The legal results of each position's roll: ``(offsets, results)``.
+
+    ``dice`` is ``(N, 2)``: row ``i`` is the roll for position ``i``. ``offsets`` is int64
+    ``(N + 1,)``; ``results[offsets[i]:offsets[i + 1]]`` are position ``i``'s distinct
+    results, uint8 ``(2, 25)`` each with the opponent to move, in the order of
+    ``Position.moves`` (a roll with no legal play gives the one unchanged position, R10).
+    Raises ``InvalidPositionError``, ``InvalidDiceError`` or ``GameOverError`` (R15) naming
+    the first bad row.
+    """
+    array = _positions(positions)
+    return _core.batch_moves(array, _dice(dice), threads)
+
+
+def all_rolls(
+    positions: PositionsLike, *, threads: int | None = None
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """The legal results of all 21 rolls of each position: ``(offsets, results, rolls)``.
+
+    Block ``b = 21 * i + k`` is position ``i`` with roll ``rolls[b]`` (uint8 ``(21 * N, 2)``,
+    higher die first: the 15 non-doubles 21, 31, 32, ..., 65, then 11, 22, ..., 66); its
+    results are ``results[offsets[b]:offsets[b + 1]]`` (``offsets`` has ``21 * N + 1``
+    entries). The same as ``moves(np.repeat(positions, 21, axis=0), rolls)``.
+    """
+    return _core.batch_all_rolls(_positions(positions), threads)
+
+
+def move_counts(
+    positions: PositionsLike, dice: npt.ArrayLike | None = None, *, threads: int | None = None
+) -> npt.NDArray[np.int64]:
+    """The number of distinct legal results, without the results: of each position's roll
+    (``dice`` of shape ``(N, 2)``; returns ``(N,)``), or of all 21 rolls of each position
+    (``dice`` omitted; returns ``(N, 21)``, columns in the order of :func:`all_rolls`).
+    """
+    array = _positions(positions)
+    return _core.batch_move_counts(array, None if dice is None else _dice(dice), threads)
+
+
+def ids(positions: PositionsLike, *, threads: int | None = None) -> list[str]:
+    """The GNU Backgammon Position ID of each position."""
+    return _core.batch_ids(_positions(positions), threads)
+
+
+def from_ids(ids: Iterable[str], *, threads: int | None = None) -> npt.NDArray[np.uint8]:
+    """The ``(N, 2, 25)`` uint8 array of the positions with these Position IDs.
+
+    Raises ``InvalidPositionError`` naming the first ID that does not decode.
+    """
+    if isinstance(ids, np.ndarray):
+        ids = ids.tolist()
+    return _core.batch_from_ids(ids, threads)
+
+
+def pip_counts(positions: PositionsLike, *, threads: int | None = None) -> npt.NDArray[np.int32]:
+    """Pip counts ``(side to move, opponent)`` of each position: int32 ``(N, 2)``."""
+    return _core.batch_pip_counts(_positions(positions), threads)
+
+
+def to_array(positions: Sequence[Position]) -> npt.NDArray[np.uint8]:
+    """The ``(N, 2, 25)`` uint8 array of a sequence of Positions."""
+    if isinstance(positions, np.ndarray):
+        raise BgfastError("to_array takes a sequence of Positions; this is already an array")
+    return _core.batch_stack(positions)
+
+
+def to_positions(positions: PositionsLike, *, threads: int | None = None) -> list[Position]:
+    """A :class:`bgfast.Position` for each row of a ``(N, 2, 25)`` array (rows validated)."""
+    return _core.batch_to_positions(_positions(positions), threads)

@@ -1,0 +1,419 @@
+"""Bear-off databases: exact race endings once every checker is home.
+
+Indexes are GNU Backgammon's (``gnubg.positionbearoff`` with 6 points), so they are
+interchangeable with its files::
+
+    >>> from bgfast import bearoff
+    >>> bearoff.index([1, 0, 0, 0, 0, 0])
+    1
+    >>> bearoff.rolls_distribution([1, 0, 0, 0, 0, 0])[1]  # one roll, always
+    1.0
+    >>> round(bearoff.epc([0, 0, 0, 0, 0, 1]), 3)  # 1.25 rolls x 49/6 pips
+    10.208
+
+``points`` are one side's six home-point counts, ace point first (at most 15 checkers).
+
+The tables are built in Rust on first use (a fraction of a second for the one-sided table,
+about a second for the two-sided one) and cached in ``$BGFAST_CACHE_DIR``, else
+``$XDG_CACHE_HOME/bgfast``, else ``~/.cache/bgfast``. A cached file carries a format
+version and a checksum: a missing, stale or damaged file is rebuilt, never trusted, and
+files are replaced atomically so concurrent first uses cannot corrupt them.
+``bgfast bearoff build`` (``cli_build``) builds them ahead of time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Literal, TypeVar, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from bgfast._core import (
+    BearoffFileError,
+    BearoffRangeError,
+    OneSidedTable,
+    Position,
+    TwoSidedTable,
+    bearoff_index,
+    bearoff_index_batch,
+    bearoff_position,
+    bearoff_position_batch,
+)
+
+__all__ = [
+    "PIPS_PER_ROLL",
+    "BearoffFileError",
+    "BearoffRangeError",
+    "OneSidedTable",
+    "TwoSidedTable",
+    "add_cli",
+    "best_play",
+    "build",
+    "cache_dir",
+    "cli_build",
+    "cubeful_equity",
+    "epc",
+    "epc_batch",
+    "expected_rolls",
+    "expected_rolls_batch",
+    "gammon_distribution",
+    "gammon_distribution_batch",
+    "index",
+    "index_batch",
+    "one_sided",
+    "position",
+    "position_batch",
+    "position_epc",
+    "race_probabilities",
+    "rolls_distribution",
+    "rolls_distribution_batch",
+    "two_sided",
+    "variance",
+    "win_probability",
+    "win_probability_batch",
+]
+
+#: Average pips in a roll (doubles count four times): the EPC is expected rolls times this.
+PIPS_PER_ROLL = 49.0 / 6.0
+
+Points = Sequence[int]
+"""One side's six home-point counts, ace point first."""
+PointsArray = Union[npt.NDArray[np.integer[Any]], Sequence[Sequence[int]]]
+"""An ``(N, 6)`` integer array of home-point counts (uint8 is the fast path)."""
+TwoSides = Union[Position, tuple[Points, Points]]
+"""A Position with every checker home, or ``(mover_points, opponent_points)``."""
+Cube = Literal["centred", "centered", "owned", "unavailable"]
+Table = TypeVar("Table", OneSidedTable, TwoSidedTable)
+
+_ONE_SIDED_FILE = "bearoff-one-sided-v{version}.bin"
+_TWO_SIDED_FILE = "bearoff-two-sided-v{version}.bin"
+_lock = threading.Lock()
+_loaded: dict[Path, Any] = {}
+
+
+def cache_dir() -> Path:
+    """The directory for cached tables: ``$BGFAST_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/bgfast``, else ``~/.cache/bgfast``."""
+    explicit = os.environ.get("BGFAST_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "bgfast"
+
+
+def _one_sided_path(directory: Path | None = None) -> Path:
+    name = _ONE_SIDED_FILE.format(version=OneSidedTable.FORMAT_VERSION)
+    return (directory or cache_dir()) / name
+
+
+def _two_sided_path(directory: Path | None = None) -> Path:
+    name = _TWO_SIDED_FILE.format(version=TwoSidedTable.FORMAT_VERSION)
+    return (directory or cache_dir()) / name
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Writes ``data`` to a temporary file beside ``path`` and renames it over ``path``:
+    readers see the old file or the new one, never a partial one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; a cache is readable by all
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _load_or_build(
+    path: Path,
+    reader: Callable[[bytes], Table],
+    builder: Callable[[], Table],
+    force: bool = False,
+) -> Table:
+    """The table in ``path`` if it verifies; otherwise a fresh build, saved atomically
+    (a cache that cannot be written is skipped: the table still works in memory)."""
+    if not force:
+        try:
+            return reader(path.read_bytes())
+        except (OSError, BearoffFileError):
+            pass  # missing, unreadable, stale or damaged: rebuild
+    table = builder()
+    try:
+        _atomic_write(path, table.to_bytes())
+    except OSError as error:
+        print(f"bgfast: cannot cache the bear-off table in {path}: {error}", file=sys.stderr)
+    return table
+
+
+def one_sided() -> OneSidedTable:
+    """The one-sided table (54,264 positions of up to 15 checkers), loaded or built once
+    per process and cache directory."""
+    path = _one_sided_path()
+    with _lock:
+        table = _loaded.get(path)
+        if table is None:
+            table = _load_or_build(path, OneSidedTable.from_bytes, OneSidedTable.build)
+            _loaded[path] = table
+    assert isinstance(table, OneSidedTable)
+    return table
+
+
+def two_sided() -> TwoSidedTable:
+    """The two-sided table (924 x 924 positions of up to 6 checkers a side, cubeless and
+    cubeful), loaded or built once per process and cache directory."""
+    path = _two_sided_path()
+    with _lock:
+        table = _loaded.get(path)
+        if table is None:
+            table = _load_or_build(path, TwoSidedTable.from_bytes, TwoSidedTable.build)
+            _loaded[path] = table
+    assert isinstance(table, TwoSidedTable)
+    return table
+
+
+def build(
+    *,
+    threads: int | None = None,
+    force: bool = False,
+    progress: Callable[[str, int, int], None] | None = None,
+    directory: Path | None = None,
+) -> tuple[Path, Path]:
+    """Builds both tables into the cache (or ``directory``) now, skipping valid cached
+    files unless ``force``; ``progress(table, done, total)`` is called along the way.
+    Returns the two file paths."""
+    paths = (_one_sided_path(directory), _two_sided_path(directory))
+
+    def reporter(name: str) -> Callable[[int, int], None] | None:
+        if progress is None:
+            return None
+        report = progress
+        return lambda done, total: report(name, done, total)
+
+    with _lock:
+        _loaded[paths[0]] = _load_or_build(
+            paths[0],
+            OneSidedTable.from_bytes,
+            lambda: OneSidedTable.build(threads=threads, progress=reporter("one-sided")),
+            force,
+        )
+        _loaded[paths[1]] = _load_or_build(
+            paths[1],
+            TwoSidedTable.from_bytes,
+            lambda: TwoSidedTable.build(
+                cubeful=True, threads=threads, progress=reporter("two-sided")
+            ),
+            force,
+        )
+    return paths
+
+
+# Index
+
+
+def index(points: Points) -> int:
+    """The GNU Backgammon bear-off index (0..54263) of six home counts, ace first."""
+    return bearoff_index(points)
+
+
+def position(index: int) -> tuple[int, int, int, int, int, int]:
+    """The six home counts (ace first) of a bear-off index; the inverse of ``index``."""
+    return bearoff_position(index)
+
+
+def index_batch(points: PointsArray) -> npt.NDArray[np.uint32]:
+    """Bear-off indexes of the rows of an ``(N, 6)`` array."""
+    return bearoff_index_batch(points)
+
+
+def position_batch(indexes: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    """Home counts ``(N, 6)`` of a 1-D array of bear-off indexes."""
+    return bearoff_position_batch(indexes)
+
+
+# One-sided
+
+
+def rolls_distribution(points: Points) -> npt.NDArray[np.float64]:
+    """The exact distribution of rolls needed to bear off all checkers with the play
+    minimising the expected rolls: entry n is the probability of needing exactly n rolls
+    (32 entries)."""
+    return one_sided().rolls_distribution(points)
+
+
+def gammon_distribution(points: Points) -> npt.NDArray[np.float64]:
+    """The distribution of rolls needed to bear off the first checker (entry n: exactly n
+    rolls); all mass on 0 when fewer than 15 checkers are left (one is already off)."""
+    return one_sided().gammon_distribution(points)
+
+
+def expected_rolls(points: Points) -> float:
+    """Expected rolls to bear off all checkers."""
+    return one_sided().expected_rolls(points)
+
+
+def variance(points: Points) -> float:
+    """Variance of the number of rolls to bear off all checkers."""
+    return one_sided().variance(points)
+
+
+def epc(points: Points) -> float:
+    """The effective pip count: expected rolls times 49/6 (the average roll)."""
+    return one_sided().epc(points)
+
+
+def position_epc(position: Position) -> tuple[float, float]:
+    """EPCs ``(side to move, opponent)`` of a position where both sides have every
+    checker home (R13); ``BearoffRangeError`` otherwise. Backs ``Position.epc``."""
+    counts = position.to_array()
+    sides = []
+    for row, name in ((counts[0], "side to move"), (counts[1], "opponent")):
+        if row[6:].any():
+            raise BearoffRangeError(
+                f"R13: the {name} has a checker outside the home board or on the bar; "
+                "the effective pip count needs a bear-off position"
+            )
+        sides.append([int(c) for c in row[:6]])
+    table = one_sided()
+    return table.epc(sides[0]), table.epc(sides[1])
+
+
+def best_play(points: Points, d1: int, d2: int) -> tuple[int, int, int, int, int, int] | None:
+    """The bear-off-perfect play for roll d1-d2 (fewest expected rolls), as six counts;
+    ``None`` when no checker is left."""
+    return one_sided().best_play(points, d1, d2)
+
+
+def race_probabilities(mover: Points, opponent: Points) -> tuple[float, float, float]:
+    """``(win, win gammon, lose gammon)`` for the side on roll when both sides are
+    bearing off, from the one-sided table with the two roll counts taken as independent
+    (GNU Backgammon's one-sided evaluation; ``win_probability`` is exact where it
+    applies). For truncating rollouts."""
+    return one_sided().race_probabilities(mover, opponent)
+
+
+def rolls_distribution_batch(points: PointsArray) -> npt.NDArray[np.float64]:
+    """Rolls distributions ``(N, 32)`` of the rows of an ``(N, 6)`` array."""
+    return one_sided().rolls_distribution_batch(points)
+
+
+def gammon_distribution_batch(points: PointsArray) -> npt.NDArray[np.float64]:
+    """First-checker distributions ``(N, 32)`` of the rows of an ``(N, 6)`` array."""
+    return one_sided().gammon_distribution_batch(points)
+
+
+def expected_rolls_batch(points: PointsArray) -> npt.NDArray[np.float64]:
+    """Expected rolls of the rows of an ``(N, 6)`` array."""
+    return one_sided().expected_rolls_batch(points)
+
+
+def epc_batch(points: PointsArray) -> npt.NDArray[np.float64]:
+    """Effective pip counts of the rows of an ``(N, 6)`` array."""
+    return one_sided().epc_batch(points)
+
+
+# Two-sided
+
+
+def win_probability(position: TwoSides) -> float:
+    """The exact cubeless probability that the side on roll wins with best play by both
+    sides. ``position`` is a Position with every checker home or a pair
+    ``(mover_points, opponent_points)``; each side may have at most 6 checkers left
+    (``BearoffRangeError`` otherwise)."""
+    return two_sided().win_probability(position)
+
+
+def win_probability_batch(mover: PointsArray, opponent: PointsArray) -> npt.NDArray[np.float64]:
+    """Win probabilities of the side on roll for two ``(N, 6)`` arrays."""
+    return two_sided().win_probability_batch(mover, opponent)
+
+
+def cubeful_equity(position: TwoSides, cube: Cube = "centred", may_double: bool = True) -> float:
+    """Money equity of the side on roll per unit of cube with perfect cube play (no
+    gammons are possible here), the cube ``'centred'``, ``'owned'`` by the side on roll,
+    or ``'unavailable'`` (owned by the opponent). With ``may_double`` the side on roll's
+    own cube action now is included; without it, the equity of not doubling now."""
+    equity = two_sided().cubeful_equity(position, cube, may_double)
+    if equity is None:  # pragma: no cover - the cached table is always cubeful
+        raise BearoffRangeError("the cached two-sided table was built without cube equities")
+    return equity
+
+
+# Command line
+
+
+def _bar(name: str, done: int, total: int, started: float) -> None:
+    width = 30
+    filled = width * done // total if total else width
+    sys.stderr.write(
+        f"\r{name:<10} [{'#' * filled}{'.' * (width - filled)}] "
+        f"{100 * done // max(total, 1):3d}%  {time.perf_counter() - started:5.1f} s"
+    )
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+_BUILD_HELP = "Build the bear-off databases into the cache ahead of first use."
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _add_build_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--threads", type=_positive, default=None, help="threads (default: all)")
+    parser.add_argument("--force", action="store_true", help="rebuild even if cached")
+    parser.add_argument("--cache-dir", type=Path, default=None, help="cache directory")
+
+
+def _run_build(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    seen: set[str] = set()
+
+    def progress(name: str, done: int, total: int) -> None:
+        seen.add(name)
+        _bar(name, done, total, started)
+
+    paths = build(
+        threads=args.threads, force=args.force, progress=progress, directory=args.cache_dir
+    )
+    for path in paths:
+        print(f"{path}  {path.stat().st_size:,} bytes")
+    if not seen:
+        print("(both tables were already cached and valid; --force rebuilds)")
+    return 0
+
+
+def add_cli(commands: Any) -> None:
+    """Registers ``bearoff build`` on the ``bgfast`` command's subparsers (the object
+    ``ArgumentParser.add_subparsers()`` returns); the subcommand sets ``run`` to a
+    function of the parsed arguments returning the exit status."""
+    group = commands.add_parser("bearoff", help="bear-off databases")
+    actions = group.add_subparsers(dest="bearoff_command", required=True)
+    build_parser = actions.add_parser("build", help=_BUILD_HELP, description=_BUILD_HELP)
+    _add_build_arguments(build_parser)
+    build_parser.set_defaults(run=_run_build)
+
+
+def cli_build(argv: Sequence[str] | None = None) -> int:
+    """``bgfast bearoff build [--threads N] [--force] [--cache-dir DIR]``: builds both
+    tables into the cache with a progress bar; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="bgfast bearoff build", description=_BUILD_HELP)
+    _add_build_arguments(parser)
+    return _run_build(parser.parse_args(argv))

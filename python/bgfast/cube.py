@@ -1,0 +1,137 @@
+"""The doubling cube (R17-R19): its value, owner, face, and who may double.
+
+:class:`Cube` is an immutable value; a :class:`~bgfast.Game` replaces its cube when a double
+is taken. Players are ``0`` and ``1`` (as in GNU Backgammon); ``owner`` ``None`` means the
+cube is in the middle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bgfast.errors_game import GameStateError, MatchOptionError
+
+__all__ = ["Cube", "Player"]
+
+Player = int
+"""A player: 0 or 1 (GNU Backgammon's player 0 and player 1)."""
+
+_MAX_VALUE = 1 << 15
+
+
+def _check_player(player: object) -> int:
+    if isinstance(player, bool) or player not in (0, 1):
+        raise GameStateError(f"a player is 0 or 1, not {player!r}")
+    assert isinstance(player, int)
+    return player
+
+
+@dataclass(frozen=True)
+class Cube:
+    """The doubling cube.
+
+    Attributes:
+        value: the stake multiplier, a power of two (1 at the start, R17).
+        owner: ``None`` while centred (either player may double), else the player who took
+            the last double and alone may redouble (R17, R19).
+        max_value: the highest value the cube may reach (a power of two; 32768 is the most
+            a GNU Backgammon Match ID can hold).
+        enabled: ``False`` when no doubling is allowed at all, as in the Crawford game (R21).
+        beavers: money option: a doubled player may beaver (take and redouble, keeping it).
+        raccoons: money option: a beavered doubler may raccoon (double once more).
+    """
+
+    value: int = 1
+    owner: int | None = None
+    max_value: int = _MAX_VALUE
+    enabled: bool = True
+    beavers: bool = False
+    raccoons: bool = False
+
+    def __post_init__(self) -> None:
+        problems: list[str] = []
+        for name in ("value", "max_value"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v & (v - 1):
+                problems.append(f"{name} must be a power of two, not {v!r} (R17)")
+        if not problems and self.max_value > _MAX_VALUE:
+            problems.append(f"max_value is at most {_MAX_VALUE}, not {self.max_value}")
+        if not problems and self.value > max(self.max_value, 1):
+            problems.append(f"value {self.value} is above max_value {self.max_value}")
+        if self.owner is not None and (isinstance(self.owner, bool) or self.owner not in (0, 1)):
+            problems.append(f"owner must be None (centred), 0 or 1, not {self.owner!r}")
+        if self.raccoons and not self.beavers:
+            problems.append("raccoons need beavers")
+        if problems:
+            raise MatchOptionError("invalid cube: " + "; ".join(problems))
+
+    @property
+    def centred(self) -> bool:
+        """Whether the cube is in the middle (not owned; never turned this game)."""
+        return self.owner is None
+
+    @property
+    def face(self) -> int:
+        """The number shown on the cube: 64 while the value is 1 (there is no 1 face, R17)."""
+        return 64 if self.value == 1 else self.value
+
+    def why_not_double(self, player: int) -> str | None:
+        """Why ``player`` may not double this cube now, or ``None`` if the cube allows it.
+
+        This checks the cube only; the game also requires that it is the player's turn,
+        before the roll (R18).
+        """
+        _check_player(player)
+        if not self.enabled:
+            return "the cube is not in play in this game (Crawford game, R21)"
+        if self.owner is not None and self.owner != player:
+            return f"player {self.owner} owns the cube; only the owner may redouble (R17)"
+        if self.value * 2 > self.max_value:
+            return f"the cube is at its maximum value {self.value}"
+        return None
+
+    def may_double(self, player: int) -> bool:
+        """Whether the cube lets ``player`` double now (centred or owned by them, R17)."""
+        return self.why_not_double(player) is None
+
+    def who_may_double(self) -> tuple[int, ...]:
+        """The players the cube allows to double: both, one, or none."""
+        return tuple(p for p in (0, 1) if self.may_double(p))
+
+    def taken(self, taker: int, value: int | None = None) -> Cube:
+        """The cube after ``taker`` accepts a double (R19): doubled, owned by the taker.
+
+        ``value`` overrides the new value (a beaver or raccoon turns it further).
+        """
+        _check_player(taker)
+        new_value = self.value * 2 if value is None else value
+        return replace(self, value=new_value, owner=taker)
+
+    def auto_doubled(self) -> Cube:
+        """The cube after an automatic double (R22): value doubled, still centred."""
+        if not self.centred:
+            raise GameStateError("an automatic double needs a centred cube (R22)")
+        return replace(self, value=self.value * 2)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (see :meth:`from_dict`)."""
+        return {
+            "value": self.value,
+            "owner": self.owner,
+            "max_value": self.max_value,
+            "enabled": self.enabled,
+            "beavers": self.beavers,
+            "raccoons": self.raccoons,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Cube:
+        """Rebuild a cube from :meth:`to_dict` output."""
+        if not isinstance(data, dict) or set(data) != set(cls.__dataclass_fields__):
+            raise MatchOptionError(f"not a cube record: {data!r}")
+        return cls(**data)
+
+    def __str__(self) -> str:
+        where = "centred" if self.owner is None else f"owned by player {self.owner}"
+        return f"cube {self.face} {where}" + ("" if self.enabled else " (not in play)")

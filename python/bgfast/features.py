@@ -1,0 +1,99 @@
+"""Feature encodings of positions for learning programs, written into numpy arrays.
+
+Two schemes, each documented by layout (row 0 of a position is the side to move):
+
+``"tesauro198"`` (TD-Gammon's 198 inputs, as gym-backgammon's ``get_board_features`` with
+row 0 as its white player):
+
+=================  ===========================================================================
+index              meaning
+=================  ===========================================================================
+``4*i .. 4*i+3``   row 0's checkers on its point ``i + 1`` (``i = 0..23``):
+                   ``[n >= 1, n >= 2, n >= 3, (n - 3) / 2 if n > 3 else 0]``
+``96``, ``97``     row 0's checkers on the bar / 2, borne off / 15
+``98 + 4*i ..``    row 1's checkers on its point ``24 - i`` (the square of row 0's point
+                   ``i + 1``), same four units
+``194``, ``195``   row 1's bar / 2, borne off / 15
+``196``, ``197``   ``[1, 0]``: row 0 is on roll (candidate results given to evaluators are
+                   seen by the player who just moved and carry ``[0, 1]``)
+=================  ===========================================================================
+
+``"pubeval"`` (Tesauro's pubeval inputs, 122): block ``k = 0..23`` (``5*k .. 5*k+4``) is row
+0's point ``24 - k``: ``[opponent blot, own n == 1, own n >= 2, own n == 3, (n - 3) / 2 if
+n >= 4]``; ``120`` the opponent's bar / 2; ``121`` row 0's checkers off / 15.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from bgfast import _core
+from bgfast._core import BgfastError, Position
+
+__all__ = ["SCHEMES", "PositionsLike", "encode"]
+
+#: Feature count of each scheme.
+SCHEMES: dict[str, int] = {"tesauro198": 198, "pubeval": 122}
+
+#: One position (a ``Position`` or a ``(2, 25)`` array) or many (``(N, 2, 25)``, or a
+#: sequence of ``Position``).
+PositionsLike = Union[Position, npt.ArrayLike]
+
+
+def as_positions(positions: Any) -> tuple[npt.NDArray[np.int32], bool]:
+    """``(array (N, 2, 25) int32, single)``: the counts of one or many positions.
+
+    ``single`` says the input was one position. Raises ``InvalidPositionError`` (a
+    ``BgfastError``) for anything not shaped like positions.
+    """
+    if isinstance(positions, Position):
+        return positions.to_array().astype(np.int32)[None], True
+    if isinstance(positions, (list, tuple)) and positions and isinstance(positions[0], Position):
+        return np.stack([p.to_array() for p in positions]).astype(np.int32), False
+    try:
+        array = np.asarray(positions)
+    except (TypeError, ValueError) as error:
+        raise _core.InvalidPositionError(f"not an array of positions: {error}") from None
+    if array.dtype.kind not in "iub":
+        raise _core.InvalidPositionError(
+            f"position counts must be integers, got dtype {array.dtype}"
+        )
+    if array.ndim == 2:
+        return np.ascontiguousarray(array[None], dtype=np.int32), True
+    if array.ndim == 3:
+        return np.ascontiguousarray(array, dtype=np.int32), False
+    raise _core.InvalidPositionError(
+        f"positions must have shape (2, 25) or (N, 2, 25), got {array.shape}"
+    )
+
+
+def encode(
+    positions: PositionsLike,
+    scheme: str = "tesauro198",
+    *,
+    out: npt.NDArray[np.float32] | None = None,
+) -> npt.NDArray[np.float32]:
+    """The features of one position ``(width,)`` or of many ``(N, width)``, float32.
+
+    ``positions`` are seen from the side to move (row 0). With ``out`` (a C-contiguous
+    float32 array of shape ``(N, width)``, or ``(width,)`` for one position) the features are
+    written there and ``out`` is returned, with no allocation. The layouts are in this
+    module's docs. Raises ``InvalidPositionError`` naming the first illegal position.
+    """
+    if scheme not in SCHEMES:
+        raise BgfastError(f"unknown feature scheme {scheme!r}: use one of {sorted(SCHEMES)}")
+    array, single = as_positions(positions)
+    width = SCHEMES[scheme]
+    if out is None:
+        target = np.empty((len(array), width), dtype=np.float32)
+    else:
+        if out.dtype != np.float32:
+            raise BgfastError(f"out must be float32, got {out.dtype}")
+        target = out[None] if single and out.ndim == 1 else out
+    _core.encode_into(array, scheme, target)
+    if out is not None:
+        return out
+    return target[0] if single else target

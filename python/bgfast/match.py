@@ -1,0 +1,286 @@
+"""A match to N points (R20): its games, scores, the Crawford game (R21) and the winner.
+
+The score, the Crawford game and post-Crawford play are derived from the finished games, never
+stored apart from them, so they cannot disagree. Money-play options are refused (R22, R23).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import secrets
+from typing import Any
+
+from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
+from bgfast.game import Game
+from bgfast.scoring import Rules
+
+__all__ = ["Match"]
+
+_FORMAT = "bgfast-match"
+_VERSION = 1
+
+
+class Match:
+    """A match to ``length`` points between players 0 and 1.
+
+    Play each game with :meth:`new_game` (which returns the :class:`~bgfast.Game` to drive)
+    until :attr:`winner` is set. The Crawford game (R21) and post-Crawford games follow from
+    the scores; :attr:`holland` adds the Holland rule to post-Crawford games.
+
+    Args:
+        length: points to win (R20), 1 to 32767.
+        rules: scoring options; money-only options raise :class:`MatchOptionError`.
+        holland: the Holland rule (in post-Crawford games the trailer may double only after
+            both sides have rolled twice).
+        table: record games in lenient table mode (R31).
+        seed: seed of the dice streams (each game gets its own stream from it).
+    """
+
+    def __init__(
+        self,
+        length: int,
+        *,
+        rules: Rules | None = None,
+        holland: bool = False,
+        table: bool = False,
+        seed: int | None = None,
+    ) -> None:
+        if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= 32767:
+            raise MatchOptionError(f"a match is played to 1..32767 points (R20), not {length!r}")
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise MatchOptionError(f"rules must be a bgfast Rules, not {type(rules).__name__}")
+        rules.check_match_play(length)
+        if seed is None:
+            seed = secrets.randbits(63)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise MatchOptionError(f"seed must be an int, not {seed!r}")
+        self._length = length
+        self._rules = rules
+        self._holland = bool(holland)
+        self._table = bool(table)
+        self._seed = seed
+        self._games: list[Game] = []
+
+    # ------------------------------------------------------------------ inspection
+
+    @property
+    def length(self) -> int:
+        """Points needed to win (R20)."""
+        return self._length
+
+    @property
+    def rules(self) -> Rules:
+        """The scoring options of every game."""
+        return self._rules
+
+    @property
+    def holland(self) -> bool:
+        """Whether the Holland rule applies to post-Crawford games."""
+        return self._holland
+
+    @property
+    def seed(self) -> int:
+        """The seed the games' dice streams derive from."""
+        return self._seed
+
+    @property
+    def games(self) -> list[Game]:
+        """The games played so far, the current one last (a new list; the games are live)."""
+        return list(self._games)
+
+    @property
+    def game(self) -> Game | None:
+        """The current (last started) game, or ``None`` before the first."""
+        return self._games[-1] if self._games else None
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Points of ``(player 0, player 1)`` from the finished games (may pass the length)."""
+        s = [0, 0]
+        for g in self._games:
+            if g.result is not None:
+                s[g.result.winner] += g.result.points
+        return s[0], s[1]
+
+    def away(self, player: int) -> int:
+        """Points ``player`` still needs (0 once they have won)."""
+        if player not in (0, 1):
+            raise GameStateError(f"a player is 0 or 1, not {player!r}")
+        return max(0, self._length - self.score[player])
+
+    @property
+    def winner(self) -> int | None:
+        """The player who reached the length (R20), or ``None`` while the match goes on."""
+        for p in (0, 1):
+            if self.score[p] >= self._length:
+                return p
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether a player has won the match."""
+        return self.winner is not None
+
+    def _crawford_index(self) -> int | None:
+        """Index of the Crawford game: the game after the first one that left a player at
+        exactly N-1 (R21); ``None`` if no player has got there yet."""
+        s = [0, 0]
+        for i, g in enumerate(self._games):
+            if g.result is None:
+                return None
+            s[g.result.winner] += g.result.points
+            if max(s) == self._length - 1 and max(s) < self._length:
+                return i + 1
+        return None
+
+    @property
+    def crawford(self) -> bool:
+        """Whether the next game (or the current one, while it is played) is the Crawford
+        game: no cube (R21)."""
+        index = len(self._games) - (1 if self.game is not None and not self.game.is_over else 0)
+        return self._crawford_index() == index and self.winner is None
+
+    @property
+    def post_crawford(self) -> bool:
+        """Whether the next (or current) game is post-Crawford: the Crawford game has been
+        played, a player is one point away, and the cube is back (R21)."""
+        index = len(self._games) - (1 if self.game is not None and not self.game.is_over else 0)
+        c = self._crawford_index()
+        return c is not None and index > c and self.winner is None
+
+    # ------------------------------------------------------------------ play
+
+    def _game_seed(self, index: int) -> int:
+        digest = hashlib.blake2b(f"{self._seed}:{index}".encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "little") >> 1
+
+    def new_game(self) -> Game:
+        """Start the next game (the previous one must be over) and return it."""
+        if self.is_over:
+            raise GameStateError(f"the match is over: player {self.winner} won (R20)")
+        if self.game is not None and not self.game.is_over:
+            raise GameStateError("the current game is not over yet")
+        game = Game(
+            rules=self._rules,
+            match_length=self._length,
+            score=self.score,
+            crawford=self.crawford,
+            holland=self._holland,
+            table=self._table,
+            seed=self._game_seed(len(self._games)),
+        )
+        self._games.append(game)
+        return game
+
+    def equity(self, player: int = 0, table: str | None = None) -> float:
+        """Match winning chance of ``player`` at the current score, before the next game,
+        from a match equity table (``bgfast.met.equity``; ``table`` names one, ``None`` is
+        its default), with the Crawford / post-Crawford distinction of R21. 1.0 or 0.0 once
+        the match is over."""
+        if player not in (0, 1):
+            raise GameStateError(f"a player is 0 or 1, not {player!r}")
+        if self.winner is not None:
+            return 1.0 if self.winner == player else 0.0
+        # imported by name: bgfast.met is a sibling module that may be installed separately
+        met = importlib.import_module("bgfast.met")
+        kwargs: dict[str, Any] = {} if table is None else {"table": table}
+        if self.post_crawford:
+            kwargs["post_crawford"] = True
+        return float(met.equity(self.away(player), self.away(1 - player), **kwargs))
+
+    # ------------------------------------------------------------------ persistence
+
+    def to_dict(self) -> dict[str, Any]:
+        """The match as JSON-ready data: settings and every game's record."""
+        return {
+            "format": _FORMAT,
+            "version": _VERSION,
+            "length": self._length,
+            "rules": self._rules.to_dict(),
+            "holland": self._holland,
+            "table": self._table,
+            "seed": self._seed,
+            "games": [g.to_dict() for g in self._games],
+            "score": list(self.score),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Match:
+        """Rebuild a match: every game is replayed and must be the game the match would
+        have started at that point (score, Crawford flag, seed)."""
+        if not isinstance(data, dict) or data.get("format") != _FORMAT:
+            raise InvalidSaveError("not a bgfast match record")
+        if data.get("version") != _VERSION:
+            raise InvalidSaveError(f"unsupported match record version {data.get('version')!r}")
+        try:
+            match = cls(
+                data["length"],
+                rules=Rules.from_dict(data["rules"]),
+                holland=data["holland"],
+                table=data["table"],
+                seed=data["seed"],
+            )
+            games = data["games"]
+            if not isinstance(games, list):
+                raise InvalidSaveError("games must be a list")
+            for i, record in enumerate(games):
+                expected = match.new_game()
+                game = Game.from_dict(record)
+                if game._setup != expected._setup:
+                    raise InvalidSaveError(
+                        f"game {i + 1} does not start as the match says it must "
+                        f"(score, Crawford game R21, options or seed differ)"
+                    )
+                match._games[-1] = game
+        except InvalidSaveError:
+            raise
+        except (KeyError, TypeError, ValueError) as e:
+            raise InvalidSaveError(f"invalid match record: {e!r}") from e
+        if data.get("score") != list(match.score):
+            raise InvalidSaveError("the stored score differs from the replayed games")
+        return match
+
+    def to_json(self) -> str:
+        """The match as checked JSON text (see :func:`bgfast.persist.dumps`)."""
+        from bgfast.persist import dumps
+
+        return dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str) -> Match:
+        """Load a match from :meth:`to_json` text; raises :class:`InvalidSaveError` if the
+        text is malformed, edited or inconsistent."""
+        from bgfast.persist import loads
+
+        return cls.from_dict(loads(text, _FORMAT))
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write :meth:`to_json` to ``path`` atomically."""
+        from bgfast.persist import atomic_write_text
+
+        atomic_write_text(path, self.to_json())
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Match:
+        """Load a match saved with :meth:`save`."""
+        with open(path, encoding="utf-8") as f:
+            return cls.from_json(f.read())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Match):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _repr_svg_(self) -> str:
+        from bgfast.svg import match_svg
+
+        return match_svg(self)
+
+    def __repr__(self) -> str:
+        s = self.score
+        return f"<Match to {self._length}: {s[0]}-{s[1]}, {len(self._games)} games>"

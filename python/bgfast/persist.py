@@ -1,0 +1,82 @@
+"""Saved games and matches: checked JSON text and atomic file writes.
+
+A record is a JSON object with a ``format`` name and a ``checksum`` (SHA-256 of the rest,
+canonically serialised). :func:`loads` refuses text that is not JSON, not the expected
+format, or whose checksum does not match, so an edited or truncated file raises
+:class:`~bgfast.errors_game.InvalidSaveError` instead of loading a wrong state. The game
+and match loaders then replay the recorded events and compare the result with the stored
+state, which catches records that are consistent JSON but describe an impossible game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from typing import Any
+
+from bgfast.errors_game import InvalidSaveError
+
+__all__ = ["atomic_write_text", "checksum", "dumps", "loads"]
+
+
+def _canonical(data: dict[str, Any]) -> bytes:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+
+
+def checksum(data: dict[str, Any]) -> str:
+    """SHA-256 (hex) of ``data`` serialised canonically (sorted keys, no spaces)."""
+    return hashlib.sha256(_canonical(data)).hexdigest()
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """``data`` as indented JSON text with a ``checksum`` field added."""
+    if "checksum" in data:
+        raise InvalidSaveError("a record may not carry its own 'checksum' field")
+    return json.dumps({**data, "checksum": checksum(data)}, indent=1, sort_keys=True) + "\n"
+
+
+def loads(text: str | bytes, expected_format: str) -> dict[str, Any]:
+    """Parse and check text written by :func:`dumps`; returns the data without checksum.
+
+    Raises :class:`InvalidSaveError` for text that is not JSON, not an object of
+    ``expected_format``, or whose checksum does not match its content.
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise InvalidSaveError(f"not a JSON record: {e}") from e
+    if not isinstance(data, dict):
+        raise InvalidSaveError("a saved record is a JSON object")
+    if data.get("format") != expected_format:
+        raise InvalidSaveError(
+            f"expected a {expected_format!r} record, found format {data.get('format')!r}"
+        )
+    stored = data.pop("checksum", None)
+    if stored is None:
+        raise InvalidSaveError("the record has no checksum")
+    if stored != checksum(data):
+        raise InvalidSaveError("checksum mismatch: the record was changed after it was saved")
+    return data
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see either the old file or the new one.
+
+    The text goes to a temporary file in the same directory, is flushed to disk, and then
+    replaces ``path`` in one step (:func:`os.replace`).
+    """
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".bgfast-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise

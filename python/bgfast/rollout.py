@@ -1,0 +1,505 @@
+"""Rollouts: many cubeless games played out from one position, with their statistics.
+
+``bgfast.rollout(position, games=..., policy=..., seed=...)`` plays games from the
+position (its side to move about to roll) to the end with the same policy for both sides
+and reports, for the side to move, the chances of winning, of winning and losing gammons
+and backgammons, the cubeless equity (points per game, R16), each with its standard error
+and 95% interval.
+
+Reproducibility: game ``k`` takes every die from ``(seed, k)`` alone, and results are added
+as integer counts in game order. The same seed gives the same numbers on 1 or 64 threads,
+and on any ``concurrent.futures`` executor (``executor=``), which plays fixed shards of the
+game range.
+
+Variance reduction: with ``stratify=True`` (the default) game ``k``'s first roll is the
+ordered roll ``k mod 36``, so each of the 36 rolls gets exactly its share of every 36 games.
+The standard errors are the plain (iid) ones and so slightly conservative.
+
+Policies: ``"random"`` (uniform over the distinct legal results), ``"pubeval"`` (Tesauro's
+benchmark evaluator), ``"race"`` (pubeval, but bear-offs after contact played perfectly from
+the one-sided bear-off database: the fewest expected rolls), or your own evaluator: a
+callable that takes one float32 array with the features of every candidate result of a whole
+batch of games (``scheme=``, seen by the player choosing; see ``bgfast.features``) and
+returns one score per row, higher better for that player. It is called once per ply for the
+whole batch (``batch=`` games at once).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from bgfast import _core
+from bgfast._core import BgfastError, Position
+from bgfast.features import SCHEMES
+
+__all__ = [
+    "SHARD_GAMES",
+    "Evaluator",
+    "RolloutResult",
+    "cli_rollout",
+    "rollout",
+    "run_shard",
+]
+
+#: A bring-your-own evaluator: features ``(M, width)`` float32 -> scores ``(M,)``.
+Evaluator = Callable[[npt.NDArray[np.float32]], npt.ArrayLike]
+
+#: Games per shard when a rollout runs on an executor: the number of shards depends on
+#: the game count only, never on the executor.
+SHARD_GAMES = 2_000
+
+_STATS = ("win", "win_gammon", "win_backgammon", "lose", "lose_gammon", "lose_backgammon")
+_Z95 = 1.959963984540054
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("bgfast")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0+unknown"
+
+
+@dataclass(frozen=True)
+class RolloutResult:
+    """What a rollout found, for the side to move at its position.
+
+    ``win`` counts every win, ``win_gammon`` gammons and backgammons, ``win_backgammon``
+    backgammons (GNU Backgammon's convention), likewise for losses. ``equity`` is the mean
+    cubeless points per game (single 1, gammon 2, backgammon 3; truncated games 0).
+    ``stderr`` and ``ci95`` map each of those names and ``"equity"`` to its standard error
+    and 95% interval. ``partial`` is true when the run was interrupted (Ctrl-C) and counts
+    only the games that finished.
+    """
+
+    position: str
+    policy: str
+    seed: int
+    counts: tuple[int, int, int, int, int, int, int]
+    seconds: float
+    threads: int
+    partial: bool
+    stratified: bool
+    games: int = field(init=False)
+    win: float = field(init=False)
+    win_gammon: float = field(init=False)
+    win_backgammon: float = field(init=False)
+    lose: float = field(init=False)
+    lose_gammon: float = field(init=False)
+    lose_backgammon: float = field(init=False)
+    truncated: int = field(init=False)
+    equity: float = field(init=False)
+    stderr: dict[str, float] = field(init=False)
+    ci95: dict[str, tuple[float, float]] = field(init=False)
+    games_per_second: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        ws, wg, wb, ls, lg, lb, tr = self.counts
+        n = sum(self.counts)
+        hits = {
+            "win": ws + wg + wb,
+            "win_gammon": wg + wb,
+            "win_backgammon": wb,
+            "lose": ls + lg + lb,
+            "lose_gammon": lg + lb,
+            "lose_backgammon": lb,
+        }
+        points = ws - ls + 2 * (wg - lg) + 3 * (wb - lb)
+        squares = (ws + ls) + 4 * (wg + lg) + 9 * (wb + lb)
+        values: dict[str, float] = {}
+        stderr: dict[str, float] = {}
+        for name, h in hits.items():
+            p = h / n if n else math.nan
+            values[name] = p
+            stderr[name] = math.sqrt(p * (1 - p) / (n - 1)) if n > 1 else math.nan
+        mean = points / n if n else math.nan
+        values["equity"] = mean
+        if n > 1:
+            var = max(squares - n * mean * mean, 0.0) / (n - 1)
+            stderr["equity"] = math.sqrt(var / n)
+        else:
+            stderr["equity"] = math.nan
+        set_ = object.__setattr__
+        set_(self, "games", n)
+        for name in _STATS:
+            set_(self, name, values[name])
+        set_(self, "truncated", tr)
+        set_(self, "equity", mean)
+        set_(self, "stderr", stderr)
+        set_(
+            self,
+            "ci95",
+            {k: (values[k] - _Z95 * stderr[k], values[k] + _Z95 * stderr[k]) for k in values},
+        )
+        set_(self, "games_per_second", n / self.seconds if self.seconds > 0 else math.inf)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON: every statistic, its stderr and interval, and the run.
+
+        Values that do not exist (a standard error from fewer than two games) are ``None``.
+        """
+
+        def finite(x: float) -> float | None:
+            return x if math.isfinite(x) else None
+
+        stats = {
+            name: {
+                "value": finite(getattr(self, name)),
+                "stderr": finite(self.stderr[name]),
+                "ci95": [finite(x) for x in self.ci95[name]],
+            }
+            for name in (*_STATS, "equity")
+        }
+        return {
+            "position": self.position,
+            "policy": self.policy,
+            "seed": self.seed,
+            "games": self.games,
+            "truncated": self.truncated,
+            "stratified": self.stratified,
+            "partial": self.partial,
+            "threads": self.threads,
+            "seconds": self.seconds,
+            "games_per_second": finite(self.games_per_second),
+            "counts": dict(
+                zip(
+                    (
+                        "win_single",
+                        "win_gammon",
+                        "win_backgammon",
+                        "lose_single",
+                        "lose_gammon",
+                        "lose_backgammon",
+                        "truncated",
+                    ),
+                    self.counts,
+                )
+            ),
+            "statistics": stats,
+        }
+
+    def table(self) -> str:
+        """The statistics as a text table."""
+        lines = [
+            f"position {self.position}  policy {self.policy}  seed {self.seed}"
+            + ("  (first roll stratified)" if self.stratified else ""),
+            f"{'':16}{'value':>9}{'stderr':>9}   95% interval",
+        ]
+        for name in (*_STATS, "equity"):
+            lo, hi = self.ci95[name]
+            lines.append(
+                f"{name.replace('_', ' '):16}{getattr(self, name):9.4f}{self.stderr[name]:9.4f}"
+                f"   [{lo:.4f}, {hi:.4f}]"
+            )
+        tail = (
+            f"games {self.games}"
+            + (f" ({self.truncated} truncated)" if self.truncated else "")
+            + f", {self.games_per_second:,.0f} games/s on {self.threads} thread(s),"
+            f" {self.seconds:.2f} s" + ("  PARTIAL (interrupted)" if self.partial else "")
+        )
+        lines.append(tail)
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+
+PositionArg = Union[Position, str, npt.ArrayLike, None]
+Progress = Callable[[int, int], None]
+
+
+def _position(position: PositionArg) -> Position:
+    if position is None:
+        return Position()
+    if isinstance(position, Position):
+        return position
+    if isinstance(position, str):
+        return Position.from_id(position)
+    return Position.from_array(position)
+
+
+def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, int, int, int, int, int, int]:
+    return (
+        a[0] + b[0],
+        a[1] + b[1],
+        a[2] + b[2],
+        a[3] + b[3],
+        a[4] + b[4],
+        a[5] + b[5],
+        a[6] + b[6],
+    )
+
+
+_ZERO = (0, 0, 0, 0, 0, 0, 0)
+
+
+def run_shard(spec: dict[str, Any]) -> tuple[int, ...]:
+    """Plays one shard of a rollout on a worker and returns its tally.
+
+    ``spec`` is plain data (picklable anywhere): ``version`` (a worker refuses a spec from
+    another bgfast version), ``position`` (Position ID), ``first_game``, ``games``,
+    ``policy``, ``seed``, ``truncate``, ``stratify``, ``threads``.
+    """
+    if spec.get("version") != _version():
+        raise BgfastError(
+            f"shard made by bgfast {spec.get('version')!r} cannot run on bgfast {_version()!r}: "
+            "install the same version on every worker"
+        )
+    return tuple(
+        _core.rollout_tally(
+            Position.from_id(spec["position"]),
+            spec["first_game"],
+            spec["games"],
+            spec["policy"],
+            spec["seed"],
+            spec["threads"],
+            spec["truncate"],
+            spec["stratify"],
+        )
+    )
+
+
+def _run_builtin(
+    pos: Position,
+    games: int,
+    policy: str,
+    seed: int,
+    threads: int,
+    truncate: int | None,
+    stratify: bool,
+    progress: Progress | None,
+) -> tuple[tuple[int, int, int, int, int, int, int], bool]:
+    tally = _ZERO
+    done = 0
+    chunk = max(256, 64 * threads)
+    try:
+        while done < games:
+            size = min(chunk, games - done)
+            t0 = time.perf_counter()
+            part = _core.rollout_tally(pos, done, size, policy, seed, threads, truncate, stratify)
+            tally = _add(tally, part)
+            done += size
+            if progress is not None:
+                progress(done, games)
+            # Aim for ~0.2 s a chunk: Ctrl-C and progress stay responsive, overhead stays nil.
+            elapsed = time.perf_counter() - t0
+            if elapsed < 0.1:
+                chunk = min(chunk * 2, 1 << 20)
+            elif elapsed > 0.4:
+                chunk = max(chunk // 2, 64)
+    except KeyboardInterrupt:
+        return tally, True
+    return tally, False
+
+
+def _run_evaluator(
+    pos: Position,
+    games: int,
+    evaluator: Evaluator,
+    scheme: str,
+    batch: int,
+    seed: int,
+    truncate: int | None,
+    stratify: bool,
+    progress: Progress | None,
+) -> tuple[tuple[int, int, int, int, int, int, int], bool]:
+    b = _core.GameBatch.rollout(pos, 0, games, seed, truncate, stratify, batch)
+    partial = False
+    try:
+        reported = 0
+        while not b.finished:
+            features, _offsets = b.candidates(scheme)
+            scores = np.ascontiguousarray(evaluator(features), dtype=np.float32).reshape(-1)
+            if scores.shape[0] != features.shape[0]:
+                raise BgfastError(
+                    f"the evaluator returned {scores.shape[0]} scores for "
+                    f"{features.shape[0]} candidates"
+                )
+            b.step_scores(scores)
+            if progress is not None:
+                finished = sum(b.tally())
+                if finished != reported:
+                    reported = finished
+                    progress(finished, games)
+    except KeyboardInterrupt:
+        partial = True
+    t = b.tally()
+    return (t[0], t[1], t[2], t[3], t[4], t[5], t[6]), partial
+
+
+def _run_executor(
+    executor: Executor,
+    pos: Position,
+    games: int,
+    policy: str,
+    seed: int,
+    truncate: int | None,
+    stratify: bool,
+    progress: Progress | None,
+) -> tuple[tuple[int, int, int, int, int, int, int], bool]:
+    shards = math.ceil(games / SHARD_GAMES)
+    specs: list[dict[str, Any]] = [
+        {
+            "version": _version(),
+            "position": pos.id,
+            "first_game": k * SHARD_GAMES,
+            "games": min(SHARD_GAMES, games - k * SHARD_GAMES),
+            "policy": policy,
+            "seed": seed,
+            "truncate": truncate,
+            "stratify": stratify,
+            "threads": 1,
+        }
+        for k in range(shards)
+    ]
+    results: list[tuple[int, ...] | None] = [None] * shards
+    futures: dict[Future[tuple[int, ...]], int] = {}
+
+    def submit(k: int) -> None:
+        try:
+            futures[executor.submit(run_shard, specs[k])] = k
+        except Exception:
+            # A broken pool (a worker was killed) takes no more work: play the shard here.
+            results[k] = run_shard(specs[k])
+
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    retries = [0] * shards
+    try:
+        for k in range(shards):
+            submit(k)
+        while futures:
+            finished, _ = wait(list(futures), return_when=FIRST_COMPLETED)
+            for f in finished:
+                k = futures.pop(f)
+                try:
+                    results[k] = f.result()
+                except BgfastError:
+                    raise
+                except Exception:
+                    # A lost worker: the shard's dice depend on (seed, game) alone, so playing
+                    # it again anywhere gives the identical tally.
+                    retries[k] += 1
+                    if retries[k] <= 2:
+                        submit(k)
+                    else:
+                        results[k] = run_shard(specs[k])
+            if progress is not None:
+                done = sum(s["games"] for s, r in zip(specs, results) if r is not None)
+                progress(done, games)
+    except BaseException as error:
+        for f in futures:
+            f.cancel()
+        if isinstance(error, KeyboardInterrupt):
+            # Partial: the finished prefix of shards only, so it is still a game-order prefix.
+            tally = _ZERO
+            for r in results:
+                if r is None:
+                    break
+                tally = _add(tally, r)
+            return tally, True
+        raise
+    tally = _ZERO
+    for r in results:  # shard order
+        assert r is not None
+        tally = _add(tally, r)
+    return tally, False
+
+
+def rollout(
+    position: PositionArg = None,
+    *,
+    games: int = 10_000,
+    policy: str | Evaluator = "pubeval",
+    seed: int | None = None,
+    threads: int | None = None,
+    truncate: int | None = None,
+    stratify: bool = True,
+    scheme: str = "tesauro198",
+    batch: int = 1024,
+    progress: Progress | None = None,
+    executor: Executor | None = None,
+) -> RolloutResult:
+    """Rolls out ``position`` (a ``Position``, a Position ID or a ``(2, 25)`` array; the
+    standard start by default) and returns a ``RolloutResult``.
+
+    ``games`` games, the same ``policy`` for both sides (``"random"``, ``"pubeval"``,
+    ``"race"`` or an evaluator callable, see the module docs). ``seed`` fixes the dice (a
+    random seed is drawn and reported when ``None``). ``threads`` defaults to every CPU.
+    ``truncate`` stops games after that many plies (counted in ``truncated``, 0 points).
+    ``progress(done, total)`` is called as games finish. ``executor`` (any
+    ``concurrent.futures.Executor``, never shut down here) plays fixed shards of the games
+    elsewhere, with the same result as a local run. Ctrl-C stops the run and returns what
+    finished with ``partial=True``.
+    """
+    pos = _position(position)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise BgfastError(f"games must be a positive int, got {games!r}")
+    if truncate is not None and (not isinstance(truncate, int) or truncate < 1):
+        raise BgfastError(f"truncate must be a positive number of plies or None, got {truncate!r}")
+    if seed is None:
+        seed = secrets.randbits(63)
+    if not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise BgfastError(f"seed must be an int in 0..2**64, got {seed!r}")
+    if threads is None:
+        threads = os.cpu_count() or 1
+    if not isinstance(threads, int) or threads < 1:
+        raise BgfastError(f"threads must be a positive int, got {threads!r}")
+    start = time.perf_counter()
+    if callable(policy):
+        if scheme not in SCHEMES:
+            raise BgfastError(f"unknown feature scheme {scheme!r}: use one of {sorted(SCHEMES)}")
+        if executor is not None:
+            raise BgfastError("an evaluator callable runs here: executor= needs a named policy")
+        name = getattr(policy, "__name__", type(policy).__name__)
+        counts, partial = _run_evaluator(
+            pos, games, policy, scheme, max(1, batch), seed, truncate, stratify, progress
+        )
+        threads_used = 1
+    elif policy in ("random", "pubeval", "race"):
+        name = policy
+        if executor is not None:
+            counts, partial = _run_executor(
+                executor, pos, games, policy, seed, truncate, stratify, progress
+            )
+        else:
+            counts, partial = _run_builtin(
+                pos, games, policy, seed, threads, truncate, stratify, progress
+            )
+        threads_used = threads
+    else:
+        raise BgfastError(
+            f"unknown policy {policy!r}: use 'random', 'pubeval', 'race' or a callable"
+        )
+    return RolloutResult(
+        position=pos.id,
+        policy=name,
+        seed=seed,
+        counts=counts,
+        seconds=time.perf_counter() - start,
+        threads=threads_used,
+        partial=partial,
+        stratified=stratify,
+    )
+
+
+def cli_rollout(argv: Sequence[str]) -> int:
+    """``bgfast rollout ID [--games N] [--policy P] [--seed S] [--threads T] [--json]``.
+
+    Prints the statistics table (or JSON with ``--json``), with a progress bar when stdout
+    is a terminal. Returns the exit status (130 after Ctrl-C, with the partial table).
+    """
+    from bgfast._cli_rollout import main
+
+    return main(argv)

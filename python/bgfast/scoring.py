@@ -1,0 +1,139 @@
+"""Scoring options: what a won game is worth (R16), and the money-play options (R22, R23).
+
+:class:`Rules` is an immutable record of the options a game or match is played with. The
+money-play options (Jacoby, automatic doubles, beavers, raccoons) are refused in match play
+with a :class:`~bgfast.errors_game.MatchOptionError`, as the rules say ("not used in matches").
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from bgfast.errors_game import MatchOptionError
+
+__all__ = ["KINDS", "Kind", "Rules"]
+
+Kind = Literal["single", "gammon", "backgammon"]
+"""How a game was won (R16): a single game, a gammon or a backgammon."""
+
+KINDS: tuple[Kind, ...] = ("single", "gammon", "backgammon")
+"""The three kinds of win, in increasing value."""
+
+_MAX_CUBE_LIMIT = 1 << 15  # the largest cube a GNU Backgammon Match ID can hold
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The scoring and cube options of a game or a match.
+
+    Attributes:
+        backgammon_counts_double: R16 option: a backgammon scores twice the cube, like a
+            gammon, instead of three times.
+        jacoby: R23 (money only): while the cube is centred (never turned), gammons and
+            backgammons count as singles.
+        auto_doubles: R22 (money only): the most automatic doubles per game (a tied opening
+            roll doubles the centred cube); 0 turns them off.
+        beavers: money only: a player who is doubled may take and at once redouble, keeping
+            the cube ("beaver").
+        raccoons: money only (needs ``beavers``): the doubler may answer a beaver by doubling
+            once more, the cube staying with the beaver's side.
+        max_cube: the highest value the cube may reach (a power of two; 1 means no cube), or
+            ``None`` for no limit below 32768 (the largest value a Match ID can hold).
+    """
+
+    backgammon_counts_double: bool = False
+    jacoby: bool = False
+    auto_doubles: int = 0
+    beavers: bool = False
+    raccoons: bool = False
+    max_cube: int | None = None
+
+    def __post_init__(self) -> None:
+        problems: list[str] = []
+        if isinstance(self.auto_doubles, bool) or not isinstance(self.auto_doubles, int):
+            problems.append("auto_doubles must be an int")
+        elif self.auto_doubles < 0 or self.auto_doubles > 14:
+            problems.append(f"auto_doubles must be 0..14, not {self.auto_doubles}")
+        if self.raccoons and not self.beavers:
+            problems.append("raccoons need beavers")
+        if self.max_cube is not None and (
+            isinstance(self.max_cube, bool)
+            or not isinstance(self.max_cube, int)
+            or self.max_cube < 1
+            or self.max_cube > _MAX_CUBE_LIMIT
+            or self.max_cube & (self.max_cube - 1)
+        ):
+            problems.append(
+                f"max_cube must be a power of two from 1 (cubeless) to {_MAX_CUBE_LIMIT}, "
+                f"not {self.max_cube!r} (R17)"
+            )
+        if problems:
+            raise MatchOptionError("invalid rules: " + "; ".join(problems))
+
+    @property
+    def money_options(self) -> tuple[str, ...]:
+        """Names of the money-only options that are switched on (empty: fit for a match)."""
+        names: list[str] = []
+        if self.jacoby:
+            names.append("jacoby (R23)")
+        if self.auto_doubles:
+            names.append("auto_doubles (R22)")
+        if self.beavers:
+            names.append("beavers")
+        if self.raccoons:
+            names.append("raccoons")
+        return tuple(names)
+
+    def check_match_play(self, match_length: int) -> None:
+        """Raise :class:`MatchOptionError` if these rules cannot be used at this match length.
+
+        ``match_length`` 0 means money play, where every option is allowed.
+        """
+        if match_length and self.money_options:
+            raise MatchOptionError(
+                f"{', '.join(self.money_options)}: money-play options are not used in match "
+                f"play (R22, R23); a {match_length}-point match was asked for"
+            )
+
+    @property
+    def cube_limit(self) -> int:
+        """The highest cube value allowed (``max_cube``, or 32768 when unlimited)."""
+        return self.max_cube if self.max_cube is not None else _MAX_CUBE_LIMIT
+
+    def multiplier(self, kind: Kind, cube_centred: bool) -> int:
+        """How many times the cube value a win of this kind scores (R16, R23).
+
+        ``cube_centred`` is whether the cube was never turned in this game, which matters
+        only under the Jacoby rule.
+        """
+        if kind not in KINDS:
+            raise MatchOptionError(f"unknown kind of win {kind!r}: expected one of {KINDS}")
+        if self.jacoby and cube_centred:
+            return 1
+        if kind == "gammon":
+            return 2
+        if kind == "backgammon":
+            return 2 if self.backgammon_counts_double else 3
+        return 1
+
+    def points(self, kind: Kind, cube_value: int, cube_centred: bool) -> int:
+        """Points scored by a win of ``kind`` with the cube at ``cube_value`` (R16)."""
+        return cube_value * self.multiplier(kind, cube_centred)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as a plain JSON-ready dict (see :meth:`from_dict`)."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rebuild rules from :meth:`to_dict` output; unknown keys are an error."""
+        if not isinstance(data, dict):
+            raise MatchOptionError(f"rules must be a dict, not {type(data).__name__}")
+        unknown = set(data) - {f for f in cls.__dataclass_fields__}
+        if unknown:
+            raise MatchOptionError(f"unknown rule options: {sorted(unknown)}")
+        for key in ("backgammon_counts_double", "jacoby", "beavers", "raccoons"):
+            if key in data and not isinstance(data[key], bool):
+                raise MatchOptionError(f"rule option {key} must be true or false")
+        return cls(**data)

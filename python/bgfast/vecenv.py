@@ -1,0 +1,126 @@
+"""``VecEnv``: many self-play games at once for training scripts, everything numpy.
+
+Each step, every game's side to move plays one of its candidate results; a training
+script scores all candidates of all games with one call of its network and passes the
+choices back. No per-game Python loop runs inside::
+
+    env = bgfast.VecEnv(512, seed=1)
+    env.reset()
+    while training:
+        features, offsets = env.candidates()        # (M, 198), (n + 1,)
+        scores = net(features)                       # one call for all games
+        choice = segment_argmax(scores, offsets)     # (n,) index within each game
+        rewards, done = env.step(choice)
+
+Games start from the standard start with an opening roll (never a double, R3) and start
+again automatically when they end. Game ``k`` (counted over the environment's life, in
+game order) takes its dice from ``(seed, k)`` only, so a run is reproducible.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from bgfast import _core
+from bgfast._core import BgfastError
+from bgfast.features import SCHEMES
+
+__all__ = ["VecEnv", "segment_argmax"]
+
+
+def segment_argmax(scores: npt.ArrayLike, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Per game the index (within its candidates) of the highest score, the first of equals.
+
+    ``offsets`` as returned by ``VecEnv.candidates``; games without candidates get 0.
+    """
+    s = np.asarray(scores, dtype=np.float64).reshape(-1)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    n = len(offsets) - 1
+    counts = np.diff(offsets)
+    game = np.repeat(np.arange(n), counts)
+    # Sort by (game, -score, index): the first row of each game is its best candidate.
+    order = np.lexsort((np.arange(len(s)), -s, game))
+    firsts = order[offsets[:-1][counts > 0]]
+    choice = np.zeros(n, dtype=np.int64)
+    choice[counts > 0] = firsts - offsets[:-1][counts > 0]
+    return choice
+
+
+class VecEnv:
+    """``n`` backgammon games advanced together (self-play, cubeless, money scoring).
+
+    Rewards are for the player who was on roll first in each game (``players == 0``):
+    +1, +2, +3 for a single, gammon or backgammon won (R16), negative when lost, 0 while the
+    game goes on.
+    """
+
+    def __init__(self, n: int, seed: int = 0, scheme: str = "tesauro198") -> None:
+        """Creates ``n`` games (``n >= 1``); ``scheme`` names the feature encoding."""
+        if scheme not in SCHEMES:
+            raise BgfastError(f"unknown feature scheme {scheme!r}: use one of {sorted(SCHEMES)}")
+        if n < 1:
+            raise BgfastError(f"a VecEnv needs at least one game, got n={n}")
+        self.n = n
+        self.seed = seed
+        self.scheme = scheme
+        self.width = SCHEMES[scheme]
+        self._batch = _core.GameBatch.env(n, seed)
+        self.final_positions: npt.NDArray[np.uint8] = np.zeros((n, 2, 25), dtype=np.uint8)
+
+    def reset(self) -> npt.NDArray[np.float32]:
+        """Starts all games afresh (game numbers from 0 again); returns ``observe()``."""
+        self._batch = _core.GameBatch.env(self.n, self.seed)
+        self.final_positions = np.zeros((self.n, 2, 25), dtype=np.uint8)
+        return self.observe()
+
+    def observe(self) -> npt.NDArray[np.float32]:
+        """Features ``(n, width)`` of every game's position, its side to move on roll."""
+        return self._batch.observe(self.scheme)
+
+    def candidates(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+        """``(features (M, width), offsets (n + 1,))``: game ``i``'s candidate results are
+        rows ``offsets[i]:offsets[i + 1]``, each seen by the player choosing (row 0 the
+        chooser, the opponent on roll next). Every game has at least one (a roll with no
+        play has one candidate, the pass, R10)."""
+        return self._batch.candidates(self.scheme)
+
+    def candidate_positions(self) -> npt.NDArray[np.uint8]:
+        """The candidate results as ``(M, 2, 25)`` counts, the opponent on roll (row 0)."""
+        return self._batch.candidate_positions()
+
+    def step(self, choice: npt.ArrayLike) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+        """Plays candidate ``choice[i]`` in game ``i``; returns ``(rewards, done)``.
+
+        Games that ended are started again; their last positions are in
+        ``final_positions`` (row 0 the loser, on roll; zeros for games that did not end).
+        An index outside a game's candidates raises ``IllegalMoveError`` and changes nothing.
+        """
+        choices = np.ascontiguousarray(choice, dtype=np.int64).reshape(-1)
+        rewards, done = self._batch.step(choices)
+        self.final_positions = self._batch.final_positions()
+        return rewards, done
+
+    def step_scores(
+        self, scores: npt.ArrayLike
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+        """Plays each game's highest-scored candidate (first of equals); as ``step``."""
+        s = np.ascontiguousarray(scores, dtype=np.float32).reshape(-1)
+        rewards, done = self._batch.step_scores(s)
+        self.final_positions = self._batch.final_positions()
+        return rewards, done
+
+    @property
+    def positions(self) -> npt.NDArray[np.uint8]:
+        """Every game's position ``(n, 2, 25)``, row 0 on roll."""
+        return self._batch.positions()
+
+    @property
+    def dice(self) -> npt.NDArray[np.uint8]:
+        """Every game's roll to play ``(n, 2)``, higher die first."""
+        return self._batch.dice()
+
+    @property
+    def players(self) -> npt.NDArray[np.uint8]:
+        """Who is on roll ``(n,)``: 0 for the player who rolled first in that game, else 1."""
+        return self._batch.players()

@@ -1,0 +1,408 @@
+//! Games in lockstep: many games advanced one ply at a time, so that an evaluator outside
+//! Rust (a numpy or PyTorch net) scores the candidates of every game in one call.
+//!
+//! One type serves two uses. As a training environment ([`GameBatch::env`]) every slot plays
+//! from the standard start with an opening roll (R3) and starts a new game when one ends. As
+//! a rollout driver ([`GameBatch::rollout`]) the slots take game numbers from a fixed range,
+//! with the same dice as [`crate::playout::Rollout`] gives those games, until the range is
+//! used up. Game numbers are handed out in slot order, so everything is reproducible.
+
+use core::fmt;
+use core::ops::Range;
+
+use crate::features::Scheme;
+use crate::playout::{end_for_root, GameEnd, Rollout, Tally};
+use crate::rng::GameRng;
+use crate::{Dice, MoveList, Position};
+
+/// One game in a slot.
+#[derive(Clone, Debug)]
+struct Slot {
+    pos: Position,
+    rng: GameRng,
+    dice: Dice,
+    plies: u32,
+    active: bool,
+}
+
+/// A choice that names no candidate; the batch is left unchanged.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StepError {
+    /// `choices` (or `scores`) has the wrong length.
+    Length {
+        /// The length needed.
+        expected: usize,
+        /// The length given.
+        got: usize,
+    },
+    /// Game `game` has `candidates` candidates; `choice` is not one of them.
+    Choice {
+        /// The slot.
+        game: usize,
+        /// The choice given.
+        choice: i64,
+        /// How many candidates it has.
+        candidates: usize,
+    },
+}
+
+impl fmt::Display for StepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            StepError::Length { expected, got } => write!(f, "expected {expected} entries, got {got}"),
+            StepError::Choice { game, choice, candidates } => write!(
+                f,
+                "game {game}: choice {choice} is not one of its {candidates} candidate results (R8: \
+                 a move is one of the legal results)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
+
+/// What one ply did to each slot.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct SlotStep {
+    /// Points won by the player who was on roll at the start of the slot's game (positive)
+    /// or lost (negative): 1, 2 or 3 (R16) when its game ended now, else 0.
+    pub reward: i8,
+    /// Whether the slot's game ended now (won or truncated).
+    pub done: bool,
+}
+
+/// Many games advanced one ply at a time.
+pub struct GameBatch {
+    rollout: Rollout,
+    opening: bool,
+    slots: Vec<Slot>,
+    next_game: u64,
+    end_game: Option<u64>,
+    candidates: Vec<Position>,
+    offsets: Vec<usize>,
+    generated: bool,
+    list: MoveList,
+    tally: Tally,
+    finals: Vec<Option<Position>>,
+}
+
+impl GameBatch {
+    /// `n` endless games from the standard start, each opening with a non-double (R3).
+    pub fn env(n: usize, seed: u64) -> GameBatch {
+        let rollout = Rollout {
+            position: Position::START,
+            seed,
+            truncate: None,
+            stratify: false,
+        };
+        GameBatch::new(rollout, true, n, 0, None)
+    }
+
+    /// A rollout of `games` on `n` slots (the games as [`Rollout::play_game`] plays them).
+    pub fn rollout(rollout: Rollout, games: Range<u64>, n: usize) -> GameBatch {
+        let n = n.clamp(1, (games.end.saturating_sub(games.start)).max(1) as usize);
+        GameBatch::new(rollout, false, n, games.start, Some(games.end))
+    }
+
+    fn new(rollout: Rollout, opening: bool, n: usize, first: u64, end: Option<u64>) -> GameBatch {
+        let placeholder = Slot {
+            pos: rollout.position,
+            rng: GameRng::new(0, 0),
+            dice: Dice::ALL_21[0],
+            plies: 0,
+            active: false,
+        };
+        let mut batch = GameBatch {
+            rollout,
+            opening,
+            slots: vec![placeholder; n],
+            next_game: first,
+            end_game: end,
+            candidates: Vec::new(),
+            offsets: vec![0; n + 1],
+            generated: false,
+            list: MoveList::new(),
+            tally: Tally::default(),
+            finals: vec![None; n],
+        };
+        for i in 0..n {
+            batch.start_slot(i);
+        }
+        batch
+    }
+
+    /// Starts the next game in slot `i`, or leaves it idle once the range is used up.
+    fn start_slot(&mut self, i: usize) {
+        loop {
+            let slot = &mut self.slots[i];
+            if self.end_game.is_some_and(|e| self.next_game >= e) {
+                slot.active = false;
+                return;
+            }
+            let game = self.next_game;
+            self.next_game += 1;
+            let mut rng = GameRng::new(self.rollout.seed, game);
+            if let Some(end) = end_for_root(&self.rollout.position, 0) {
+                // A finished position: every game is that result at once.
+                self.tally.record(end);
+                continue;
+            }
+            let dice = if self.opening {
+                rng.opening_roll()
+            } else {
+                self.rollout.first_roll(game, &mut rng)
+            };
+            *slot = Slot {
+                pos: self.rollout.position,
+                rng,
+                dice,
+                plies: 0,
+                active: true,
+            };
+            return;
+        }
+    }
+
+    /// The number of slots.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether there are no slots.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Whether every slot is idle (a rollout's range is used up).
+    pub fn finished(&self) -> bool {
+        self.slots.iter().all(|s| !s.active)
+    }
+
+    /// Ends of the games finished so far, for the player on roll at each game's start.
+    pub fn tally(&self) -> Tally {
+        self.tally
+    }
+
+    /// Slot `i`'s position (its side to move about to play `dice(i)`).
+    pub fn position(&self, i: usize) -> Position {
+        self.slots[i].pos
+    }
+
+    /// Slot `i`'s roll to play.
+    pub fn dice(&self, i: usize) -> Dice {
+        self.slots[i].dice
+    }
+
+    /// Who is on roll in slot `i`: 0 for the player on roll at its game's start, else 1.
+    pub fn player(&self, i: usize) -> u8 {
+        (self.slots[i].plies % 2) as u8
+    }
+
+    /// Whether slot `i` is playing a game.
+    pub fn active(&self, i: usize) -> bool {
+        self.slots[i].active
+    }
+
+    /// The final position of the game that ended in slot `i` at the last step (its side to
+    /// move has lost), if one did.
+    pub fn final_position(&self, i: usize) -> Option<Position> {
+        self.finals[i]
+    }
+
+    /// Generates every active slot's candidate results (idle slots get none) and returns
+    /// the offsets: slot `i`'s candidates are `offsets[i]..offsets[i + 1]`. A roll with no
+    /// play has one candidate, the pass (R10).
+    pub fn generate(&mut self) -> &[usize] {
+        if !self.generated {
+            self.candidates.clear();
+            for (i, slot) in self.slots.iter().enumerate() {
+                self.offsets[i] = self.candidates.len();
+                if slot.active {
+                    slot.pos.generate_moves(slot.dice, &mut self.list);
+                    self.candidates
+                        .extend((0..self.list.len()).map(|j| self.list.result(j)));
+                }
+            }
+            self.offsets[self.slots.len()] = self.candidates.len();
+            self.generated = true;
+        }
+        &self.offsets
+    }
+
+    /// The candidates generated by [`GameBatch::generate`] (results, opponent to move).
+    pub fn candidates(&mut self) -> &[Position] {
+        self.generate();
+        &self.candidates
+    }
+
+    /// Writes the features of every candidate, seen by the player choosing (row 0 the
+    /// chooser, the opponent on roll), into `out` row by row: `out.len()` must be
+    /// `candidates().len() * scheme.width()`.
+    pub fn encode_candidates(&mut self, scheme: Scheme, out: &mut [f32]) {
+        self.generate();
+        let width = scheme.width();
+        assert_eq!(
+            out.len(),
+            self.candidates.len() * width,
+            "feature buffer size"
+        );
+        for (c, row) in self.candidates.iter().zip(out.chunks_exact_mut(width)) {
+            scheme.encode(&c.flipped(), false, row);
+        }
+    }
+
+    /// Plays candidate `choices[i]` in every active slot (idle slots ignore theirs), writing
+    /// what happened into `out`. Validates every choice first: on error nothing changes.
+    pub fn step(&mut self, choices: &[i64], out: &mut [SlotStep]) -> Result<(), StepError> {
+        let n = self.slots.len();
+        for len in [choices.len(), out.len()] {
+            if len != n {
+                return Err(StepError::Length {
+                    expected: n,
+                    got: len,
+                });
+            }
+        }
+        self.generate();
+        for (i, &c) in choices.iter().enumerate() {
+            let count = self.offsets[i + 1] - self.offsets[i];
+            if self.slots[i].active && (c < 0 || c as usize >= count) {
+                return Err(StepError::Choice {
+                    game: i,
+                    choice: c,
+                    candidates: count,
+                });
+            }
+        }
+        for i in 0..n {
+            out[i] = SlotStep::default();
+            self.finals[i] = None;
+            if !self.slots[i].active {
+                continue;
+            }
+            let result = self.candidates[self.offsets[i] + choices[i] as usize];
+            let slot = &mut self.slots[i];
+            slot.pos = result;
+            slot.plies += 1;
+            let end = match end_for_root(&result, slot.plies) {
+                Some(end) => Some(end),
+                None if self.rollout.truncate.is_some_and(|t| slot.plies >= t) => {
+                    Some(GameEnd::Truncated)
+                }
+                None => None,
+            };
+            match end {
+                None => slot.dice = slot.rng.roll(),
+                Some(end) => {
+                    self.tally.record(end);
+                    out[i] = SlotStep {
+                        reward: match end {
+                            GameEnd::Won(k) => k as i8,
+                            GameEnd::Lost(k) => -(k as i8),
+                            GameEnd::Truncated => 0,
+                        },
+                        done: true,
+                    };
+                    self.finals[i] = Some(result);
+                    self.start_slot(i);
+                }
+            }
+        }
+        self.generated = false;
+        Ok(())
+    }
+
+    /// Plays, in every active slot, the candidate with the highest score (the first of
+    /// equals; a NaN never wins). `scores` has one entry per candidate.
+    pub fn step_scores(&mut self, scores: &[f32], out: &mut [SlotStep]) -> Result<(), StepError> {
+        self.generate();
+        if scores.len() != self.candidates.len() {
+            return Err(StepError::Length {
+                expected: self.candidates.len(),
+                got: scores.len(),
+            });
+        }
+        let choices: Vec<i64> = (0..self.slots.len())
+            .map(|i| {
+                let seg = &scores[self.offsets[i]..self.offsets[i + 1]];
+                let mut best = 0usize;
+                for (j, &s) in seg.iter().enumerate() {
+                    if s > seg[best] || seg[best].is_nan() && !s.is_nan() {
+                        best = j;
+                    }
+                }
+                best as i64
+            })
+            .collect();
+        self.step(&choices, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playout::PubevalPolicy;
+    use crate::pubeval;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn rollout_batch_matches_rollout_with_pubeval_scores() {
+        // Scoring candidates with pubeval's own inputs through the batch must replay the
+        // games the pubeval policy plays, so the tallies agree exactly.
+        let r = Rollout {
+            position: Position::START,
+            seed: 9,
+            truncate: None,
+            stratify: true,
+        };
+        let direct = r.run(0..200, PubevalPolicy::new, 1, &AtomicBool::new(false));
+        let mut batch = GameBatch::rollout(r, 0..200, 37);
+        let mut out = vec![SlotStep::default(); batch.len()];
+        let tables = [pubeval::Table::new(false), pubeval::Table::new(true)];
+        while !batch.finished() {
+            batch.generate();
+            let mut scores = Vec::new();
+            for i in 0..batch.len() {
+                let race = batch.position(i).is_race() as usize;
+                let (lo, hi) = (batch.offsets[i], batch.offsets[i + 1]);
+                for c in &batch.candidates[lo..hi] {
+                    scores.push(tables[race].score(c.opponent(), c.mover()));
+                }
+            }
+            batch.step_scores(&scores, &mut out).unwrap();
+        }
+        assert_eq!(batch.tally(), direct);
+    }
+
+    #[test]
+    fn env_games_end_with_fifteen_off_r15() {
+        let mut env = GameBatch::env(8, 5);
+        let mut out = vec![SlotStep::default(); 8];
+        let mut ended = 0;
+        while ended < 40 {
+            let offsets = env.generate().to_vec();
+            let choices: Vec<i64> = (0..8)
+                .map(|i| ((offsets[i + 1] - offsets[i]) / 2) as i64)
+                .collect();
+            env.step(&choices, &mut out).unwrap();
+            for (i, s) in out.iter().enumerate() {
+                if s.done {
+                    ended += 1;
+                    let last = env.final_position(i).unwrap();
+                    assert_eq!(last.opponent().off(), 15);
+                    assert!(s.reward != 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bad_choice_changes_nothing() {
+        let mut env = GameBatch::env(2, 1);
+        let before = (env.position(0), env.dice(0));
+        let mut out = vec![SlotStep::default(); 2];
+        let err = env.step(&[0, 100_000], &mut out).unwrap_err();
+        assert!(matches!(err, StepError::Choice { game: 1, .. }));
+        assert_eq!((env.position(0), env.dice(0)), before);
+    }
+}

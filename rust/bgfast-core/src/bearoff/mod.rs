@@ -1,0 +1,47 @@
+//! Bear-off databases: exact race endings once every checker is home, numbered as GNU
+//! Backgammon numbers them so indexes and results are interchangeable with its files.
+//!
+//! - [`index`]: the perfect-hash numbering of one side's home-board positions
+//!   ([`HomeBoard::index`], [`HomeBoard::from_index`]).
+//! - [`OneSided`]: all 54,264 positions of up to 15 checkers: distributions of the rolls to
+//!   bear off all checkers and the first checker, expected rolls, variance, effective pip count,
+//!   and the bear-off-perfect race play.
+//! - [`TwoSided`]: every pair of positions of up to 6 checkers (924 x 924): cubeless winning
+//!   chances of the side on roll with best play, and cubeful money equities.
+//! - [`mod@file`]: the versioned, checksummed on-disk format.
+//!
+//! Builders run on the current rayon pool.
+//!
+//! ```
+//! use bgfast_core::bearoff::{HomeBoard, OneSided};
+//!
+//! let table = OneSided::build();
+//! let ace = HomeBoard::new([1, 0, 0, 0, 0, 0]).unwrap();
+//! assert_eq!(ace.index(), 1);
+//! assert_eq!(table.rolls_distribution(ace)[1], 1.0); // one roll, always
+//! assert!((table.epc(ace.index()) - 49.0 / 6.0).abs() < 1e-12);
+//! ```
+
+pub mod file;
+mod gnubg_compat;
+pub mod index;
+mod moves;
+mod one_sided;
+mod two_sided;
+
+pub use index::{BearoffError, HomeBoard, MAX_CHECKERS, ONE_SIDED_POSITIONS, POINTS};
+pub use moves::ROLLS;
+pub use one_sided::{Distribution, OneSided, MAX_ROLLS, PIPS_PER_ROLL};
+pub use two_sided::{CubeState, TwoSided, TWO_SIDED_CHECKERS, TWO_SIDED_POSITIONS};
+
+/// Every distinct position `board` can reach with the roll `high`-`low` (pips 1..=6, either
+/// order; R5, R8, R14), as bear-off indexes sorted ascending; empty for an empty board or
+/// dice outside 1..=6. For rollout policies that score plays by table lookups.
+pub fn plays(board: HomeBoard, high: u8, low: u8) -> Vec<u32> {
+    let mut out = Vec::new();
+    if (1..=6).contains(&high) && (1..=6).contains(&low) {
+        let mut scratch = moves::new_scratch();
+        moves::children_indexes(board, high.max(low), high.min(low), &mut scratch, &mut out);
+    }
+    out
+}

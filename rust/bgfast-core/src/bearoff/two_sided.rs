@@ -1,0 +1,437 @@
+//! The two-sided database: for every pair of positions of up to 6 checkers on the six home
+//! points (924 x 924), the exact cubeless probability that the side on roll wins with best
+//! play by both sides, and the cubeful money equities (cube centred, owned by the side on
+//! roll, or owned by the opponent) with perfect cube play, as GNU Backgammon's
+//! `makebearoff -t 6x6` defines them.
+//!
+//! Both tables are solved in "shells": entry (u, t) (u on roll) depends on entries (t, c)
+//! for the opponent with c a play of u, and every play has a lower index (bearing off lowers
+//! the checker count, which the numbering orders first; moving a checker down makes the
+//! sorted list of points lexicographically smaller, which orders the rest). So shell
+//! m = max(u, t) needs earlier shells and, in its second phase ((u, m) for u <= m), the row
+//! (m, t < m) its first phase solved; the entries of each phase are independent and solved
+//! in parallel.
+
+use rayon::prelude::*;
+
+use super::index::{positions_up_to, BearoffError, HomeBoard};
+use super::moves::{children_indexes, new_scratch, ROLLS};
+
+/// Checkers per side the two-sided table covers.
+pub const TWO_SIDED_CHECKERS: u8 = 6;
+/// Positions per side in the two-sided table: C(12, 6).
+pub const TWO_SIDED_POSITIONS: usize = positions_up_to(TWO_SIDED_CHECKERS);
+
+const N: usize = TWO_SIDED_POSITIONS;
+
+/// Who may double (money play, R17): the cube's state seen from the side on roll.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum CubeState {
+    /// In the middle: either side may double.
+    Centred,
+    /// Owned by the side on roll: only it may (re)double.
+    Owned,
+    /// Owned by the opponent: the side on roll may not double.
+    Unavailable,
+}
+
+/// Every play of every position of up to 6 checkers, per roll, in compressed rows: the plays
+/// of position `u` with roll `r` are `kids[start[21 u + r]..start[21 u + r + 1]]`.
+pub(crate) struct Plays {
+    start: Vec<u32>,
+    kids: Vec<u16>,
+}
+
+impl Plays {
+    pub(crate) fn new() -> Plays {
+        let mut start = Vec::with_capacity(N * ROLLS.len() + 1);
+        let mut kids = Vec::new();
+        let mut scratch = new_scratch();
+        let mut out = Vec::new();
+        start.push(0);
+        for u in 0..N as u32 {
+            let board = HomeBoard::from_index(u).expect("index below 924");
+            for &(high, low, _) in ROLLS.iter() {
+                children_indexes(board, high, low, &mut scratch, &mut out);
+                kids.extend(out.iter().map(|&c| c as u16));
+                start.push(kids.len() as u32);
+            }
+        }
+        Plays { start, kids }
+    }
+
+    #[inline]
+    pub(crate) fn of(&self, u: usize, roll: usize) -> &[u16] {
+        let k = u * ROLLS.len() + roll;
+        &self.kids[self.start[k] as usize..self.start[k + 1] as usize]
+    }
+}
+
+/// Solves an n x n table shell by shell; `entry(table, u, t)` computes entry (u, t) for
+/// u, t >= 1 from row t, whose needed entries are already final.
+pub(crate) fn solve_shells<T, F>(
+    zero_mover: T,
+    zero_opponent: T,
+    entry: F,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<T>
+where
+    T: Copy + Send + Sync,
+    F: Fn(&[T], usize) -> T + Sync,
+{
+    let mut table = vec![zero_opponent; N * N];
+    // Row 0: the side on roll has no checker left, it has won (GNU Backgammon's convention
+    // also for (0, 0)). Column 0 (the opponent has none left, so it won) is the default.
+    for v in table[..N].iter_mut() {
+        *v = zero_mover;
+    }
+    let mut done = N + N - 1;
+    for m in 1..N {
+        // Phase 1: (m, t) for 1 <= t < m, from rows t < m.
+        let row: Vec<T> = (1..m)
+            .into_par_iter()
+            .with_min_len(32)
+            .map(|t| entry(&table[t * N..(t + 1) * N], m))
+            .collect();
+        table[m * N + 1..m * N + m].copy_from_slice(&row);
+        // Phase 2: (u, m) for 1 <= u <= m, from row m.
+        let column: Vec<T> = (1..m + 1)
+            .into_par_iter()
+            .with_min_len(32)
+            .map(|u| entry(&table[m * N..(m + 1) * N], u))
+            .collect();
+        for (u, v) in (1..m + 1).zip(column) {
+            table[u * N + m] = v;
+        }
+        done += 2 * m - 1;
+        progress(done, N * N);
+    }
+    table
+}
+
+/// Cubeful no-double equities of the side on roll, normalised to a cube of 1.
+#[derive(Clone, Copy, Default, Debug, PartialEq)]
+struct Cubeful {
+    owned: f64,
+    centred: f64,
+    unavailable: f64,
+}
+
+/// The equity after the side on roll's best cube action (money, no gammons in these
+/// positions; R17, R19): double when doubling beats not doubling; the opponent then passes
+/// (the doubler wins 1) or takes (the doubler gets twice its equity with the cube owned by
+/// the taker, i.e. unavailable to the doubler), whichever is worse for the doubler.
+#[inline]
+fn after_cube_action(no_double: f64, unavailable: f64) -> f64 {
+    no_double.max((2.0 * unavailable).min(1.0))
+}
+
+/// The two-sided bear-off database (6 points, up to 6 checkers a side).
+#[derive(Clone, PartialEq, Debug)]
+pub struct TwoSided {
+    /// P(side on roll wins), by `mover * 924 + opponent` bear-off indexes.
+    pub(crate) win: Vec<f64>,
+    /// Cubeful no-double equities `[owned, centred, unavailable]`, same order; empty when
+    /// the table was built cubeless.
+    pub(crate) cubeful: Vec<[f32; 3]>,
+}
+
+impl TwoSided {
+    /// Builds the cubeless table on the current rayon pool.
+    pub fn build_cubeless() -> TwoSided {
+        Self::build(false, &|_, _| {})
+    }
+
+    /// Builds the cubeless table and, if `cubeful`, the money cube equities too, calling
+    /// `progress(done, total)` (entries) after each shell.
+    pub fn build(cubeful: bool, progress: &(dyn Fn(usize, usize) + Sync)) -> TwoSided {
+        let plays = Plays::new();
+        let win = solve_shells(
+            1.0f64,
+            0.0f64,
+            |row_t: &[f64], u| {
+                // P(u, t) = 1 - E[min over plays c of P(t, c)].
+                let mut sum = 0.0;
+                for (r, &(_, _, w)) in ROLLS.iter().enumerate() {
+                    let mut best = f64::INFINITY;
+                    for &c in plays.of(u, r) {
+                        best = best.min(row_t[c as usize]);
+                    }
+                    sum += w as f64 * best;
+                }
+                1.0 - sum / 36.0
+            },
+            &|done, total| {
+                // The cubeful pass does about three times the work of the cubeless one.
+                if cubeful {
+                    progress(done, 4 * total)
+                } else {
+                    progress(done, total)
+                }
+            },
+        );
+        let cubeful = if cubeful {
+            let won = Cubeful {
+                owned: 1.0,
+                centred: 1.0,
+                unavailable: 1.0,
+            };
+            let lost = Cubeful {
+                owned: -1.0,
+                centred: -1.0,
+                unavailable: -1.0,
+            };
+            let table = solve_shells(
+                won,
+                lost,
+                |row_t: &[Cubeful], u| {
+                    // The opponent t is on roll after u's play c: its equities are row t.
+                    let (mut own, mut cen, mut una) = (0.0, 0.0, 0.0);
+                    for (r, &(_, _, w)) in ROLLS.iter().enumerate() {
+                        let (mut b_own, mut b_cen, mut b_una) =
+                            (f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
+                        for &c in plays.of(u, r) {
+                            let e = row_t[c as usize];
+                            // We own the cube: it is unavailable to the opponent.
+                            b_own = b_own.max(-e.unavailable);
+                            // Centred: the opponent may double; after a take we own it.
+                            b_cen = b_cen.max(-after_cube_action(e.centred, e.unavailable));
+                            // The opponent owns it and may redouble.
+                            b_una = b_una.max(-after_cube_action(e.owned, e.unavailable));
+                        }
+                        let w = w as f64;
+                        own += w * b_own;
+                        cen += w * b_cen;
+                        una += w * b_una;
+                    }
+                    Cubeful {
+                        owned: own / 36.0,
+                        centred: cen / 36.0,
+                        unavailable: una / 36.0,
+                    }
+                },
+                progress,
+            );
+            table
+                .iter()
+                .map(|e| [e.owned as f32, e.centred as f32, e.unavailable as f32])
+                .collect()
+        } else {
+            Vec::new()
+        };
+        TwoSided { win, cubeful }
+    }
+
+    /// GNU Backgammon's two-sided table as `makebearoff -t 6x6` writes it, reproduced:
+    /// its 16-bit signed fixed point (+1 = 0x7FFF, -1 = -0x8000), its truncating integer
+    /// averages and its cube rule, entry for entry. A test reference proving that
+    /// [`TwoSided::build`] computes the same thing; returns the stored 16-bit words
+    /// `[cubeless, owned, centred, unavailable]`, mover-major, as `makebearoff` writes them
+    /// (value + 0x8000).
+    pub fn build_gnubg_compatible() -> Vec<[u16; 4]> {
+        let table = super::gnubg_compat::solve_two_sided(&Plays::new());
+        table
+            .iter()
+            .map(|e| e.map(|v| (v + 0x8000) as u16))
+            .collect()
+    }
+
+    fn entry(mover: HomeBoard, opponent: HomeBoard) -> Result<usize, BearoffError> {
+        for b in [mover, opponent] {
+            let count = b.checkers();
+            if count > TWO_SIDED_CHECKERS {
+                return Err(BearoffError::TooManyCheckers {
+                    count: count as u32,
+                    max: TWO_SIDED_CHECKERS,
+                });
+            }
+        }
+        Ok(mover.index() as usize * N + opponent.index() as usize)
+    }
+
+    /// The probability that the side on roll (`mover`) wins, cubeless, with best play by
+    /// both sides; an error if either side has more than 6 checkers left.
+    pub fn win_probability(
+        &self,
+        mover: HomeBoard,
+        opponent: HomeBoard,
+    ) -> Result<f64, BearoffError> {
+        Ok(self.win[Self::entry(mover, opponent)?])
+    }
+
+    /// [`TwoSided::win_probability`] by bear-off indexes, both below 924.
+    #[inline]
+    pub fn win_probability_by_index(&self, mover: u32, opponent: u32) -> f64 {
+        self.win[mover as usize * N + opponent as usize]
+    }
+
+    /// Whether the cubeful equities were built.
+    pub fn has_cubeful(&self) -> bool {
+        !self.cubeful.is_empty()
+    }
+
+    /// The side on roll's money equity (per unit of cube value, no gammons possible) for the
+    /// given cube state: with `may_double` the side on roll's best cube action is included
+    /// (doubling when it owns or shares the cube and doubling is right; the opponent then
+    /// takes or passes, whichever is better for it), without it the equity of not doubling
+    /// this turn (GNU Backgammon's stored value). `None` if the table was built cubeless.
+    pub fn cubeful_equity(
+        &self,
+        mover: HomeBoard,
+        opponent: HomeBoard,
+        cube: CubeState,
+        may_double: bool,
+    ) -> Result<Option<f64>, BearoffError> {
+        let k = Self::entry(mover, opponent)?;
+        let Some(&[owned, centred, unavailable]) = self.cubeful.get(k) else {
+            return Ok(None);
+        };
+        let (owned, centred, unavailable) = (owned as f64, centred as f64, unavailable as f64);
+        Ok(Some(match (cube, may_double) {
+            (CubeState::Unavailable, _) => unavailable,
+            (CubeState::Owned, false) => owned,
+            (CubeState::Centred, false) => centred,
+            (CubeState::Owned, true) => after_cube_action(owned, unavailable),
+            (CubeState::Centred, true) => after_cube_action(centred, unavailable),
+        }))
+    }
+
+    /// The play of `mover` with roll `high`-`low` that maximises its cubeless winning
+    /// chances against `opponent` (ties to the lowest index); `None` for an empty board, dice
+    /// outside 1..=6, or a side with more than 6 checkers.
+    pub fn best_play(
+        &self,
+        mover: HomeBoard,
+        opponent: HomeBoard,
+        high: u8,
+        low: u8,
+    ) -> Option<HomeBoard> {
+        if !(1..=6).contains(&high) || !(1..=6).contains(&low) {
+            return None;
+        }
+        let t = Self::entry(opponent, mover).ok()? / N;
+        let mut scratch = new_scratch();
+        let mut children = Vec::new();
+        children_indexes(
+            mover,
+            high.max(low),
+            high.min(low),
+            &mut scratch,
+            &mut children,
+        );
+        let mut best = *children.first()?;
+        for &c in &children[1..] {
+            if self.win[t * N + c as usize] < self.win[t * N + best as usize] {
+                best = c;
+            }
+        }
+        HomeBoard::from_index(best).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bearoff::OneSided;
+    use std::sync::OnceLock;
+
+    fn table() -> &'static TwoSided {
+        static T: OnceLock<TwoSided> = OnceLock::new();
+        T.get_or_init(|| TwoSided::build(true, &|_, _| {}))
+    }
+
+    fn b(c: [u8; 6]) -> HomeBoard {
+        HomeBoard::new(c).unwrap()
+    }
+
+    #[test]
+    fn closed_forms() {
+        let t = table();
+        // On roll with one checker on the ace: certain win.
+        assert_eq!(
+            t.win_probability(b([1, 0, 0, 0, 0, 0]), b([0, 0, 0, 0, 0, 6]))
+                .unwrap(),
+            1.0
+        );
+        // 6-point vs ace: the side on roll wins with the 27 rolls that bear it off.
+        let p = t
+            .win_probability(b([0, 0, 0, 0, 0, 1]), b([1, 0, 0, 0, 0, 0]))
+            .unwrap();
+        assert!((p - 27.0 / 36.0).abs() < 1e-15);
+        // Too many checkers: a clear error.
+        assert!(t
+            .win_probability(b([7, 0, 0, 0, 0, 0]), b([1, 0, 0, 0, 0, 0]))
+            .is_err());
+        // Cube: with 27/36 to win and the opponent certain to finish, the side on roll
+        // doubles and the opponent passes (a take would cost 2 x 0.5).
+        let e = t
+            .cubeful_equity(
+                b([0, 0, 0, 0, 0, 1]),
+                b([1, 0, 0, 0, 0, 0]),
+                CubeState::Centred,
+                true,
+            )
+            .unwrap()
+            .unwrap();
+        assert_eq!(e, 1.0);
+        let nd = t
+            .cubeful_equity(
+                b([0, 0, 0, 0, 0, 1]),
+                b([1, 0, 0, 0, 0, 0]),
+                CubeState::Centred,
+                false,
+            )
+            .unwrap()
+            .unwrap();
+        assert!((nd - 0.5).abs() < 1e-7);
+    }
+
+    /// P(the side on roll needs no more rolls than the opponent) for independent races.
+    fn race(one: &OneSided, u: u32, o: u32) -> f64 {
+        let (su, pu) = one.rolls_slice(u);
+        let (so, po) = one.rolls_slice(o);
+        let mut p = 0.0;
+        for (i, a) in pu.iter().enumerate() {
+            let tail: f64 = po
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| so + j >= su + i)
+                .map(|(_, q)| q)
+                .sum();
+            p += a * tail;
+        }
+        p
+    }
+
+    #[test]
+    fn agrees_with_independent_races() {
+        let one = OneSided::build();
+        let t = table();
+        // A lone checker has one play per roll, so with one checker a side (indexes 1..=6)
+        // the game is two independent roll counts: exactly the one-sided race.
+        for u in 1..=6 {
+            for o in 1..=6 {
+                let got = t.win_probability_by_index(u, o);
+                assert!((got - race(&one, u, o)).abs() < 1e-14, "{u} {o}");
+            }
+        }
+        // With more checkers the plays differ (winning chances, not expected rolls, are
+        // maximised), but only a little.
+        for u in (1..N as u32).step_by(7) {
+            for o in (1..N as u32).step_by(37) {
+                let got = t.win_probability_by_index(u, o);
+                assert!((got - race(&one, u, o)).abs() < 0.02, "{u} {o}");
+            }
+        }
+    }
+
+    #[test]
+    fn thread_count_does_not_change_the_table() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let single = pool.install(TwoSided::build_cubeless);
+        assert!(single.win == table().win);
+    }
+}

@@ -1,0 +1,642 @@
+//! Batch entry points (`bgfast.batch`): many positions in, numpy arrays out.
+//!
+//! Every call follows the same shape: copy the input out of Python (attached), then detach,
+//! validate every row (the first bad row in row order is reported, whatever the thread
+//! count), and only then generate. Output goes into one flat buffer that becomes the numpy
+//! array without a copy, so a rejected call writes nothing and an accepted one holds the
+//! results plus a small constant per worker.
+//!
+//! Parallel runs split the blocks (one block = one position and one roll) into fixed chunks
+//! and work through them a window at a time: each chunk generates into its own small buffer
+//! of packed results, then the window's chunks are expanded into their final, disjoint places
+//! of the output. The order of the output is the block order, so it is identical for any
+//! thread count.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use bgfast_core::codec::gnubg_id;
+use bgfast_core::{Dice, Position};
+use numpy::ndarray::{Array2, Array3};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray2, PyReadonlyArray3};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+use rayon::prelude::*;
+use rayon::ThreadPool;
+
+use crate::errors::Error;
+use crate::moves::with_move_list;
+use crate::position::{dice_from, PyPosition};
+use crate::rows::{row_bytes, write_rows, ROW_BYTES};
+
+/// Blocks one parallel task handles: large enough to amortise scheduling, small enough
+/// that a window of them stays in cache.
+const CHUNK: usize = 256;
+/// Chunks per worker in one window: lets rayon balance uneven chunks within a window, and
+/// keeps the number of windows (each ends with the workers waiting for each other) low.
+const CHUNKS_PER_THREAD: usize = 8;
+/// The most threads a call may ask for (each distinct count keeps its pool for good).
+const MAX_THREADS: i64 = 256;
+/// First guess of results per block when reserving output (the corpora average 10 to 20;
+/// the buffer grows past it as needed).
+const RESULTS_GUESS: usize = 16;
+
+/// Where the work runs: `Inline` on the calling thread alone, `Pool(None)` on rayon's
+/// global pool (all cores), `Pool(Some(_))` on a pool of another size.
+enum Runner {
+    Inline,
+    Pool(Option<Arc<ThreadPool>>),
+}
+
+impl Runner {
+    /// `threads=None` is the global pool (all cores); `1` runs on the calling thread; `k`
+    /// a pool of `k` workers built once per `k` and kept for the life of the process.
+    fn new(threads: Option<i64>) -> Result<Runner, Error> {
+        let threads = match threads {
+            None => rayon::current_num_threads(),
+            Some(t @ 1..=MAX_THREADS) => t as usize,
+            Some(t) => {
+                return Err(Error::Argument(format!(
+                    "threads must be from 1 to {MAX_THREADS}, got {t}"
+                )))
+            }
+        };
+        if threads == 1 {
+            return Ok(Runner::Inline);
+        }
+        if threads == rayon::current_num_threads() {
+            return Ok(Runner::Pool(None));
+        }
+        static POOLS: OnceLock<Mutex<HashMap<usize, Arc<ThreadPool>>>> = OnceLock::new();
+        let mut pools = POOLS
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(pool) = pools.get(&threads) {
+            return Ok(Runner::Pool(Some(Arc::clone(pool))));
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("bgfast-{i}"))
+            .build()
+            .map_err(|e| Error::Argument(format!("cannot start {threads} threads: {e}")))?;
+        let pool = Arc::new(pool);
+        pools.insert(threads, Arc::clone(&pool));
+        Ok(Runner::Pool(Some(pool)))
+    }
+
+    fn threads(&self) -> usize {
+        match self {
+            Runner::Inline => 1,
+            Runner::Pool(Some(pool)) => pool.current_num_threads(),
+            Runner::Pool(None) => rayon::current_num_threads(),
+        }
+    }
+
+    /// Runs `f` inside the pool (so its parallel iterators use the pool's workers).
+    fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match self {
+            Runner::Pool(Some(pool)) => pool.install(f),
+            _ => f(),
+        }
+    }
+
+    /// `f(i)` for every `i < n`, in order, computed in parallel when there is a pool.
+    fn map<T: Send>(&self, n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+        match self {
+            Runner::Inline => (0..n).map(f).collect(),
+            _ => self.run(|| (0..n).into_par_iter().with_min_len(1024).map(f).collect()),
+        }
+    }
+}
+
+/// Rows of a `(N, 2, 25)` array as they came from Python, not yet validated.
+enum RawRows {
+    U8(Vec<[u8; ROW_BYTES]>),
+    I32(Vec<[i32; ROW_BYTES]>),
+}
+
+impl RawRows {
+    fn len(&self) -> usize {
+        match self {
+            RawRows::U8(rows) => rows.len(),
+            RawRows::I32(rows) => rows.len(),
+        }
+    }
+}
+
+fn shape_error(what: &str) -> Error {
+    Error::Shape(format!(
+        "positions must be a (N, 2, 25) array (the Position.to_array() layout) or a sequence \
+         of Positions; {what}"
+    ))
+}
+
+/// Copies the rows out of a uint8 or int32 `(N, 2, 25)` array or a sequence of Positions.
+fn read_rows(obj: &Bound<'_, PyAny>) -> PyResult<RawRows> {
+    if let Ok(array) = obj.extract::<PyReadonlyArray3<'_, u8>>() {
+        return Ok(RawRows::U8(copy_rows(array.as_array())?));
+    }
+    if let Ok(array) = obj.extract::<PyReadonlyArray3<'_, i32>>() {
+        return Ok(RawRows::I32(copy_rows(array.as_array())?));
+    }
+    if let Ok(list) = obj.cast::<PyList>() {
+        return rows_of_positions(list.iter());
+    }
+    if let Ok(seq) = obj.extract::<Vec<Bound<'_, PyAny>>>() {
+        return rows_of_positions(seq.into_iter());
+    }
+    Err(shape_error("got neither").into())
+}
+
+fn copy_rows<T: Copy + Default>(
+    view: numpy::ndarray::ArrayView3<'_, T>,
+) -> Result<Vec<[T; ROW_BYTES]>, Error> {
+    let shape = view.shape();
+    if shape[1] != 2 || shape[2] != 25 {
+        return Err(shape_error(&format!("got shape {shape:?}")));
+    }
+    let mut rows = vec![[T::default(); ROW_BYTES]; shape[0]];
+    if let Some(flat) = view.as_slice() {
+        for (row, src) in rows.iter_mut().zip(flat.chunks_exact(ROW_BYTES)) {
+            row.copy_from_slice(src);
+        }
+    } else {
+        for (row, src) in rows.iter_mut().zip(view.outer_iter()) {
+            for (dst, &v) in row.iter_mut().zip(src.iter()) {
+                *dst = v;
+            }
+        }
+    }
+    Ok(rows)
+}
+
+fn rows_of_positions<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>) -> PyResult<RawRows> {
+    let mut rows = Vec::with_capacity(items.size_hint().0);
+    for (i, item) in items.enumerate() {
+        let position = item.cast::<PyPosition>().map_err(|_| {
+            Error::Row(
+                i,
+                Box::new(shape_error(&format!(
+                    "got a {} in a sequence",
+                    item.get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
+                ))),
+            )
+        })?;
+        rows.push(row_bytes(&position.get().inner));
+    }
+    Ok(RawRows::U8(rows))
+}
+
+/// Validates every row (R1, R6, R15); the first bad row's violations name its index.
+fn positions_of(rows: &RawRows, runner: &Runner, playable: bool) -> Result<Vec<Position>, Error> {
+    let parse = |i: usize| -> Result<Position, Error> {
+        let position = match rows {
+            RawRows::U8(rows) => {
+                let r = &rows[i];
+                let mover: [i32; 25] = core::array::from_fn(|c| r[c] as i32);
+                let opponent: [i32; 25] = core::array::from_fn(|c| r[25 + c] as i32);
+                Position::from_counts(&mover, &opponent)
+            }
+            RawRows::I32(rows) => {
+                let r = &rows[i];
+                let mover: [i32; 25] = core::array::from_fn(|c| r[c]);
+                let opponent: [i32; 25] = core::array::from_fn(|c| r[25 + c]);
+                Position::from_counts(&mover, &opponent)
+            }
+        }
+        .map_err(|e| Error::Row(i, Box::new(e.into())))?;
+        if playable {
+            if let Some(outcome) = position.outcome() {
+                return Err(Error::Row(
+                    i,
+                    Box::new(Error::GameOver(format!(
+                        "R15: the game is over: {} has borne off all 15 checkers",
+                        outcome.winner
+                    ))),
+                ));
+            }
+        }
+        Ok(position)
+    };
+    // Collecting in row order stops at the first bad row, whatever the thread count.
+    runner.map(rows.len(), parse).into_iter().collect()
+}
+
+/// A buffer for at least `capacity` result bytes, backed by huge pages where the kernel
+/// allows it.
+fn output_buffer(capacity: usize) -> Vec<u8> {
+    let buffer = Vec::with_capacity(capacity);
+    advise_huge_pages(&buffer);
+    buffer
+}
+
+/// Reserves room for `additional` more bytes, keeping the huge-page advice if it moves.
+#[inline]
+fn reserve(buffer: &mut Vec<u8>, additional: usize) {
+    if buffer.capacity() - buffer.len() < additional {
+        buffer.reserve(additional);
+        advise_huge_pages(buffer);
+    }
+}
+
+/// Asks Linux to back the buffer with huge pages (transparent huge pages in `madvise` mode):
+/// a fresh result array then costs one page fault per 2 MiB instead of one per 4 KiB. The
+/// advice covers whole 4 KiB pages around the allocation so that the kernel does not split
+/// its mapping (a split mapping cannot grow in place with `mremap`). Only advice: failure
+/// changes nothing.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(buffer: &Vec<u8>) {
+    const PAGE: usize = 4096;
+    if buffer.capacity() < (2 << 20) {
+        return;
+    }
+    let start = buffer.as_ptr() as usize / PAGE * PAGE;
+    let end = (buffer.as_ptr() as usize + buffer.capacity()).div_ceil(PAGE) * PAGE;
+    // SAFETY: every page in the range holds part of the buffer's allocation (the first and
+    // last perhaps shared with the allocator's bookkeeping), and MADV_HUGEPAGE only changes
+    // how the kernel backs pages, never their contents or protection.
+    unsafe {
+        libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: &Vec<u8>) {}
+
+/// The flat output of a generation: `offsets[b]..offsets[b + 1]` are block b's results.
+struct Generated {
+    offsets: Vec<i64>,
+    results: Vec<u8>,
+}
+
+/// A parallel task's buffer: each block's result count and its packed results.
+struct ChunkBuf {
+    counts: Vec<u32>,
+    results: Vec<Position>,
+}
+
+/// Chunk buffers kept between calls: fresh ones would cost page faults on every call.
+static CHUNK_BUFS: Mutex<Vec<ChunkBuf>> = Mutex::new(Vec::new());
+
+/// `count` chunk buffers, reused from earlier calls where possible.
+fn take_chunk_bufs(count: usize) -> Vec<ChunkBuf> {
+    let mut kept = CHUNK_BUFS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let reuse = kept.len().min(count);
+    let first = kept.len() - reuse;
+    let mut bufs: Vec<ChunkBuf> = kept.drain(first..).collect();
+    drop(kept);
+    bufs.resize_with(count, || ChunkBuf {
+        counts: Vec::with_capacity(CHUNK),
+        results: Vec::with_capacity(CHUNK * RESULTS_GUESS),
+    });
+    bufs
+}
+
+/// Keeps up to a few windows' worth of buffers for the next call; frees oversized ones (a
+/// chunk of worst-case positions must not pin its memory).
+fn give_back_chunk_bufs(bufs: Vec<ChunkBuf>) {
+    const KEEP: usize = 4 * CHUNKS_PER_THREAD * 8;
+    let mut kept = CHUNK_BUFS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    for buf in bufs {
+        if kept.len() < KEEP && buf.results.capacity() <= 4 * CHUNK * RESULTS_GUESS {
+            kept.push(buf);
+        }
+    }
+}
+
+/// Generates the legal results of `n` blocks, block `b` being the position and roll
+/// `block(b)`, in block order.
+fn generate<F>(runner: &Runner, n: usize, block: F) -> Generated
+where
+    F: Fn(usize) -> (Position, Dice) + Sync + Send,
+{
+    let mut offsets = Vec::with_capacity(n + 1);
+    offsets.push(0i64);
+    let mut results = output_buffer(n.saturating_mul(RESULTS_GUESS * ROW_BYTES));
+    let threads = runner.threads();
+    if threads == 1 || n <= CHUNK {
+        with_move_list(|list| {
+            let mut total = 0usize;
+            for b in 0..n {
+                let (position, dice) = block(b);
+                position.generate_moves(dice, list);
+                let bytes = list.len() * ROW_BYTES;
+                reserve(&mut results, bytes);
+                let spare = &mut results.spare_capacity_mut()[..bytes];
+                write_rows(spare, (0..list.len()).map(|i| list.result(i)));
+                let len = results.len() + bytes;
+                // SAFETY: the loop above initialised the `bytes` bytes after the old length
+                // (`list.len()` rows of ROW_BYTES each, every byte written).
+                unsafe { results.set_len(len) };
+                total += list.len();
+                offsets.push(total as i64);
+            }
+        });
+        return Generated { offsets, results };
+    }
+    let window = CHUNK * CHUNKS_PER_THREAD * threads;
+    let mut bufs = take_chunk_bufs(CHUNKS_PER_THREAD * threads);
+    runner.run(|| {
+        let mut start = 0;
+        while start < n {
+            let end = (start + window).min(n);
+            let used = (end - start).div_ceil(CHUNK);
+            // Phase 1: each chunk generates into its own buffer.
+            bufs[..used]
+                .par_iter_mut()
+                .enumerate()
+                .for_each(|(j, buf)| {
+                    buf.counts.clear();
+                    buf.results.clear();
+                    let from = start + j * CHUNK;
+                    with_move_list(|list| {
+                        for b in from..(from + CHUNK).min(end) {
+                            let (position, dice) = block(b);
+                            position.generate_moves(dice, list);
+                            buf.counts.push(list.len() as u32);
+                            buf.results.extend(list.iter().map(|(_, r)| r));
+                        }
+                    });
+                });
+            // Phase 2: offsets in order, then each chunk expands into its own slice.
+            let mut total = *offsets.last().expect("offsets start with 0");
+            for buf in &bufs[..used] {
+                for &c in &buf.counts {
+                    total += c as i64;
+                    offsets.push(total);
+                }
+            }
+            let added: usize = bufs[..used].iter().map(|b| b.results.len()).sum();
+            reserve(&mut results, added * ROW_BYTES);
+            let mut spare = &mut results.spare_capacity_mut()[..added * ROW_BYTES];
+            let mut slices = Vec::with_capacity(used);
+            for buf in &bufs[..used] {
+                let (head, tail) = spare.split_at_mut(buf.results.len() * ROW_BYTES);
+                slices.push(head);
+                spare = tail;
+            }
+            bufs[..used]
+                .par_iter()
+                .zip(slices.into_par_iter())
+                .for_each(|(buf, dst)| write_rows(dst, buf.results.iter().copied()));
+            let len = results.len() + added * ROW_BYTES;
+            // SAFETY: the loop above initialised exactly the `added * ROW_BYTES` bytes after
+            // the old length (the slices tile that range and each is fully written).
+            unsafe { results.set_len(len) };
+            start = end;
+        }
+    });
+    give_back_chunk_bufs(bufs);
+    Generated { offsets, results }
+}
+
+/// Reads `(N, 2)` dice, each row checked (R4: two dice of 1..6).
+fn dice_rows(dice: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<Dice>> {
+    let array = dice.extract::<PyReadonlyArray2<'_, i64>>().map_err(|_| {
+        PyErr::from(Error::Dice(
+            "dice must be an integer array of shape (N, 2)".to_string(),
+        ))
+    })?;
+    let view = array.as_array();
+    if view.shape() != [n, 2] {
+        return Err(Error::Dice(format!(
+            "dice must have shape ({n}, 2), one roll per position; got {:?}",
+            view.shape()
+        ))
+        .into());
+    }
+    let mut out = Vec::with_capacity(n);
+    for (i, row) in view.outer_iter().enumerate() {
+        out.push(dice_from(row[0], row[1]).map_err(|e| Error::Row(i, Box::new(e)))?);
+    }
+    Ok(out)
+}
+
+fn results_array(py: Python<'_>, results: Vec<u8>) -> PyResult<Bound<'_, PyArray3<u8>>> {
+    let m = results.len() / ROW_BYTES;
+    let array = Array3::from_shape_vec((m, 2, 25), results)
+        .map_err(|e| Error::Shape(format!("internal: {e}")))?;
+    Ok(array.into_pyarray(py))
+}
+
+/// The legal results of each row's roll: `(offsets, results)`; see `bgfast.batch.moves`.
+#[pyfunction]
+#[pyo3(signature = (positions, dice, threads=None))]
+#[allow(clippy::type_complexity)]
+pub fn batch_moves<'py>(
+    py: Python<'py>,
+    positions: &Bound<'py, PyAny>,
+    dice: &Bound<'py, PyAny>,
+    threads: Option<i64>,
+) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray3<u8>>)> {
+    let runner = Runner::new(threads)?;
+    let rows = read_rows(positions)?;
+    let dice = dice_rows(dice, rows.len())?;
+    let generated = py.detach(|| -> Result<Generated, Error> {
+        let positions = positions_of(&rows, &runner, true)?;
+        drop(rows);
+        Ok(generate(&runner, positions.len(), |b| {
+            (positions[b], dice[b])
+        }))
+    })?;
+    Ok((
+        generated.offsets.into_pyarray(py),
+        results_array(py, generated.results)?,
+    ))
+}
+
+/// The legal results of all 21 rolls of each row: `(offsets, results, rolls)`; block
+/// `21 * i + k` is row `i` with roll `rolls[21 * i + k]`.
+#[pyfunction]
+#[pyo3(signature = (positions, threads=None))]
+#[allow(clippy::type_complexity)]
+pub fn batch_all_rolls<'py>(
+    py: Python<'py>,
+    positions: &Bound<'py, PyAny>,
+    threads: Option<i64>,
+) -> PyResult<(
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray3<u8>>,
+    Bound<'py, PyArray2<u8>>,
+)> {
+    let runner = Runner::new(threads)?;
+    let rows = read_rows(positions)?;
+    let n = rows.len();
+    let generated = py.detach(|| -> Result<Generated, Error> {
+        let positions = positions_of(&rows, &runner, true)?;
+        drop(rows);
+        Ok(generate(&runner, positions.len() * 21, |b| {
+            (positions[b / 21], Dice::ALL_21[b % 21])
+        }))
+    })?;
+    let pattern: Vec<u8> = Dice::ALL_21
+        .iter()
+        .flat_map(|d| [d.high().pips(), d.low().pips()])
+        .collect();
+    let mut rolls = Vec::with_capacity(n * pattern.len());
+    for _ in 0..n {
+        rolls.extend_from_slice(&pattern);
+    }
+    let rolls = Array2::from_shape_vec((n * 21, 2), rolls)
+        .map_err(|e| Error::Shape(format!("internal: {e}")))?;
+    Ok((
+        generated.offsets.into_pyarray(py),
+        results_array(py, generated.results)?,
+        rolls.into_pyarray(py),
+    ))
+}
+
+/// The number of legal results of each row's roll (`dice` given, shape `(N,)`) or of all 21
+/// rolls of each row (shape `(N, 21)`), without the results themselves.
+#[pyfunction]
+#[pyo3(signature = (positions, dice=None, threads=None))]
+pub fn batch_move_counts<'py>(
+    py: Python<'py>,
+    positions: &Bound<'py, PyAny>,
+    dice: Option<&Bound<'py, PyAny>>,
+    threads: Option<i64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let runner = Runner::new(threads)?;
+    let rows = read_rows(positions)?;
+    let n = rows.len();
+    let dice = dice.map(|d| dice_rows(d, n)).transpose()?;
+    let counts = py.detach(|| -> Result<Vec<i64>, Error> {
+        let positions = positions_of(&rows, &runner, true)?;
+        let count = |position: Position, dice: Dice| {
+            with_move_list(|list| {
+                position.generate_moves(dice, list);
+                list.len() as i64
+            })
+        };
+        Ok(match &dice {
+            Some(dice) => runner.map(n, |i| count(positions[i], dice[i])),
+            None => runner.map(n * 21, |b| count(positions[b / 21], Dice::ALL_21[b % 21])),
+        })
+    })?;
+    if dice.is_some() {
+        return Ok(counts.into_pyarray(py).into_any());
+    }
+    let array = Array2::from_shape_vec((n, 21), counts)
+        .map_err(|e| Error::Shape(format!("internal: {e}")))?;
+    Ok(array.into_pyarray(py).into_any())
+}
+
+/// The GNU Backgammon Position ID of each row.
+#[pyfunction]
+#[pyo3(signature = (positions, threads=None))]
+pub fn batch_ids<'py>(
+    py: Python<'py>,
+    positions: &Bound<'py, PyAny>,
+    threads: Option<i64>,
+) -> PyResult<Bound<'py, PyList>> {
+    let runner = Runner::new(threads)?;
+    let rows = read_rows(positions)?;
+    let ids = py.detach(|| -> Result<Vec<String>, Error> {
+        let positions = positions_of(&rows, &runner, false)?;
+        Ok(runner.map(positions.len(), |i| gnubg_id::encode(&positions[i])))
+    })?;
+    PyList::new(py, ids)
+}
+
+/// The `(N, 2, 25)` uint8 array of the positions with these Position IDs.
+#[pyfunction]
+#[pyo3(signature = (ids, threads=None))]
+pub fn batch_from_ids<'py>(
+    py: Python<'py>,
+    ids: &Bound<'py, PyAny>,
+    threads: Option<i64>,
+) -> PyResult<Bound<'py, PyArray3<u8>>> {
+    let runner = Runner::new(threads)?;
+    if ids.is_instance_of::<PyString>() {
+        return Err(Error::Shape(
+            "from_ids takes a sequence of Position IDs, not one str".to_string(),
+        )
+        .into());
+    }
+    let mut strings = Vec::new();
+    for (i, item) in ids.try_iter()?.enumerate() {
+        let item = item?;
+        let text = item.cast::<PyString>().map_err(|_| {
+            Error::Row(
+                i,
+                Box::new(Error::Shape("a Position ID must be a str".to_string())),
+            )
+        })?;
+        strings.push(text.to_str()?.to_owned());
+    }
+    let rows = py.detach(|| -> Result<Vec<u8>, Error> {
+        let decoded = runner
+            .map(strings.len(), |i| gnubg_id::decode(&strings[i]))
+            .into_iter()
+            .enumerate()
+            .map(|(i, d)| d.map_err(|e| Error::Row(i, Box::new(e.into()))))
+            .collect::<Result<Vec<Position>, Error>>()?;
+        let mut out = Vec::with_capacity(decoded.len() * ROW_BYTES);
+        for position in &decoded {
+            out.extend_from_slice(&row_bytes(position));
+        }
+        Ok(out)
+    })?;
+    results_array(py, rows)
+}
+
+/// Pip counts `(side to move, opponent)` of each row, as an `(N, 2)` int32 array.
+#[pyfunction]
+#[pyo3(signature = (positions, threads=None))]
+pub fn batch_pip_counts<'py>(
+    py: Python<'py>,
+    positions: &Bound<'py, PyAny>,
+    threads: Option<i64>,
+) -> PyResult<Bound<'py, PyArray2<i32>>> {
+    let runner = Runner::new(threads)?;
+    let rows = read_rows(positions)?;
+    let pips = py.detach(|| -> Result<Vec<i32>, Error> {
+        let positions = positions_of(&rows, &runner, false)?;
+        Ok(positions
+            .iter()
+            .flat_map(|p| {
+                let (a, b) = p.pips();
+                [a as i32, b as i32]
+            })
+            .collect())
+    })?;
+    let n = pips.len() / 2;
+    let array =
+        Array2::from_shape_vec((n, 2), pips).map_err(|e| Error::Shape(format!("internal: {e}")))?;
+    Ok(array.into_pyarray(py))
+}
+
+/// The `(N, 2, 25)` uint8 array of a sequence of Positions.
+#[pyfunction]
+pub fn batch_stack<'py>(
+    py: Python<'py>,
+    positions: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray3<u8>>> {
+    let RawRows::U8(rows) = read_rows(positions)? else {
+        return Err(shape_error("got an int32 array").into());
+    };
+    let flat: Vec<u8> = rows.iter().flatten().copied().collect();
+    results_array(py, flat)
+}
+
+/// A list of Positions, one per row of a `(N, 2, 25)` array (rows are validated).
+#[pyfunction]
+#[pyo3(signature = (positions, threads=None))]
+pub fn batch_to_positions<'py>(
+    py: Python<'py>,
+    positions: &Bound<'py, PyAny>,
+    threads: Option<i64>,
+) -> PyResult<Bound<'py, PyList>> {
+    let runner = Runner::new(threads)?;
+    let rows = read_rows(positions)?;
+    let positions = py.detach(|| positions_of(&rows, &runner, false))?;
+    PyList::new(py, positions.into_iter().map(|inner| PyPosition { inner }))
+}

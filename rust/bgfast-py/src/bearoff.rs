@@ -1,0 +1,738 @@
+//! Bear-off databases: the GNU Backgammon bear-off index, the one-sided and two-sided
+//! tables as immutable Python objects, their file bytes, and numpy batch lookups. Building
+//! and batch calls release the GIL; caching on disk is the Python layer's job
+//! (`bgfast.bearoff`).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bgfast_core::bearoff::{
+    file::FORMAT_VERSION, BearoffError, CubeState, HomeBoard, OneSided, TwoSided, MAX_CHECKERS,
+    MAX_ROLLS, ONE_SIDED_POSITIONS, POINTS, TWO_SIDED_CHECKERS, TWO_SIDED_POSITIONS,
+};
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
+    PyUntypedArrayMethods,
+};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::errors::Error;
+use crate::position::{dice_from, PyPosition};
+
+/// Six home counts as a Python tuple (a `[u8; 6]` would become `bytes`).
+type Counts = (u8, u8, u8, u8, u8, u8);
+
+fn tuple6(c: [u8; POINTS]) -> Counts {
+    (c[0], c[1], c[2], c[3], c[4], c[5])
+}
+
+fn shape_error(what: &str) -> Error {
+    Error::Shape(format!(
+        "{what}: expected six counts (ace point first) of 0..15 checkers each"
+    ))
+}
+
+/// One side's six home counts from any sequence of ints, checked (R1: at most 15).
+fn board_from(obj: &Bound<'_, PyAny>) -> PyResult<HomeBoard> {
+    let counts: Vec<i64> = obj
+        .extract()
+        .map_err(|_| PyErr::from(shape_error("bear-off points")))?;
+    if counts.len() != POINTS
+        || counts
+            .iter()
+            .any(|&c| !(0..=MAX_CHECKERS as i64).contains(&c))
+    {
+        return Err(shape_error(&format!("bear-off points {counts:?}")).into());
+    }
+    let counts: [u8; POINTS] = core::array::from_fn(|i| counts[i] as u8);
+    Ok(HomeBoard::new(counts).map_err(Error::from)?)
+}
+
+/// The home boards of both sides of a position, or an error if a side has a checker
+/// outside its home board or on the bar (R13).
+fn boards_of_position(position: &PyPosition) -> Result<(HomeBoard, HomeBoard), Error> {
+    let [mover, opponent] = position.inner.to_counts();
+    let home = |counts: [u8; 25], side: &'static str| {
+        if counts[POINTS..].iter().any(|&c| c != 0) {
+            return Err(Error::Bearoff(BearoffError::NotHome { side }));
+        }
+        Ok(HomeBoard::new(core::array::from_fn(|i| counts[i]))?)
+    };
+    Ok((home(mover, "mover")?, home(opponent, "opponent")?))
+}
+
+/// Either a `Position` or a pair `(mover_points, opponent_points)`.
+fn pair_from(obj: &Bound<'_, PyAny>) -> PyResult<(HomeBoard, HomeBoard)> {
+    if let Ok(position) = obj.cast::<PyPosition>() {
+        return Ok(boards_of_position(position.get())?);
+    }
+    let (mover, opponent): (Bound<'_, PyAny>, Bound<'_, PyAny>) = obj.extract().map_err(|_| {
+        PyErr::from(Error::Shape(
+            "expected a Position or a pair (mover_points, opponent_points)".to_string(),
+        ))
+    })?;
+    Ok((board_from(&mover)?, board_from(&opponent)?))
+}
+
+/// Rows of an `(N, 6)` integer array as boards, every row checked (R1).
+fn boards_from_array(obj: &Bound<'_, PyAny>) -> PyResult<Vec<HomeBoard>> {
+    let convert = |rows: &mut dyn Iterator<Item = [i64; POINTS]>| -> PyResult<Vec<HomeBoard>> {
+        let mut out = Vec::new();
+        for (r, row) in rows.enumerate() {
+            if row.iter().any(|&c| !(0..=MAX_CHECKERS as i64).contains(&c)) {
+                return Err(shape_error(&format!("row {r} {row:?}")).into());
+            }
+            let counts = core::array::from_fn(|i| row[i] as u8);
+            match HomeBoard::new(counts) {
+                Ok(b) => out.push(b),
+                Err(e) => return Err(Error::Shape(format!("{e} (row {r})")).into()),
+            }
+        }
+        Ok(out)
+    };
+    let shape = || Error::Shape("expected an (N, 6) integer array of home-board counts".into());
+    if let Ok(a) = obj.extract::<PyReadonlyArray2<'_, u8>>() {
+        let v = a.as_array();
+        if v.shape()[1] != POINTS {
+            return Err(shape().into());
+        }
+        return convert(
+            &mut v
+                .rows()
+                .into_iter()
+                .map(|r| core::array::from_fn(|i| r[i] as i64)),
+        );
+    }
+    if let Ok(a) = obj.extract::<PyReadonlyArray2<'_, i64>>() {
+        let v = a.as_array();
+        if v.shape()[1] != POINTS {
+            return Err(shape().into());
+        }
+        return convert(&mut v.rows().into_iter().map(|r| core::array::from_fn(|i| r[i])));
+    }
+    let rows: Vec<Vec<i64>> = obj.extract().map_err(|_| PyErr::from(shape()))?;
+    if rows.iter().any(|r| r.len() != POINTS) {
+        return Err(shape().into());
+    }
+    convert(&mut rows.iter().map(|r| core::array::from_fn(|i| r[i])))
+}
+
+fn index_checked(index: i64, positions: usize) -> Result<u32, Error> {
+    if index < 0 || index as u64 >= positions as u64 {
+        return Err(Error::Bearoff(BearoffError::IndexOutOfRange {
+            index: index.max(0) as u64,
+            positions,
+        }));
+    }
+    Ok(index as u32)
+}
+
+/// Indexes from a 1-D integer array, each checked.
+fn indexes_from_array(obj: &Bound<'_, PyAny>, positions: usize) -> PyResult<Vec<u32>> {
+    let values: Vec<i64> = if let Ok(a) = obj.extract::<PyReadonlyArray1<'_, u32>>() {
+        a.as_array().iter().map(|&i| i as i64).collect()
+    } else if let Ok(a) = obj.extract::<PyReadonlyArray1<'_, i64>>() {
+        a.as_array().to_vec()
+    } else {
+        obj.extract().map_err(|_| {
+            PyErr::from(Error::Shape(
+                "expected a 1-D integer array of indexes".into(),
+            ))
+        })?
+    };
+    Ok(values
+        .into_iter()
+        .map(|i| index_checked(i, positions))
+        .collect::<Result<_, _>>()?)
+}
+
+/// Runs `work` on a rayon pool of `threads` threads (all cores if `None`).
+fn on_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+    match threads {
+        None => Ok(work()),
+        Some(0) => Err(Error::Shape("threads must be at least 1".into()).into()),
+        Some(n) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| PyErr::from(Error::Shape(format!("cannot start {n} threads: {e}"))))?;
+            Ok(pool.install(work))
+        }
+    }
+}
+
+/// Runs a build with the GIL released; if `progress` is given, calls it as
+/// `progress(done, total)` from this thread about ten times a second and once at the end.
+fn build_detached<T: Send>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
+    build: impl FnOnce(&(dyn Fn(usize, usize) + Sync)) -> T + Send,
+) -> PyResult<T> {
+    let done = AtomicUsize::new(0);
+    let total = AtomicUsize::new(0);
+    let report = |d: usize, t: usize| {
+        done.store(d, Ordering::Relaxed);
+        total.store(t, Ordering::Relaxed);
+    };
+    let Some(progress) = progress else {
+        return py.detach(|| on_threads(threads, || build(&report)));
+    };
+    let progress = Some(progress);
+    py.detach(|| {
+        std::thread::scope(|s| {
+            let (finished, wait) = std::sync::mpsc::channel::<()>();
+            let worker = s.spawn(move || {
+                let result = on_threads(threads, || build(&report));
+                let _ = finished.send(());
+                result
+            });
+            let mut callback_error = None;
+            let mut last = (0, 0);
+            let mut call = |d: usize, t: usize| {
+                // Only news: nothing before the first report, nothing twice.
+                if t == 0 || (d, t) == last {
+                    return;
+                }
+                last = (d, t);
+                if let (Some(cb), None) = (&progress, &callback_error) {
+                    if let Err(e) = Python::attach(|py| cb.call1(py, (d, t)).map(|_| ())) {
+                        callback_error = Some(e);
+                    }
+                }
+            };
+            // Report about ten times a second; return as soon as the build ends.
+            while let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(Duration::from_millis(100))
+            {
+                call(done.load(Ordering::Relaxed), total.load(Ordering::Relaxed));
+            }
+            let result = worker.join().map_err(|_| {
+                PyErr::from(Error::Shape("bear-off build thread panicked".into()))
+            })??;
+            let t = total.load(Ordering::Relaxed);
+            call(t, t);
+            match callback_error {
+                Some(e) => Err(e),
+                None => Ok(result),
+            }
+        })
+    })
+}
+
+/// The GNU Backgammon bear-off index of one side's home board (six counts, ace first, at
+/// most 15 checkers): `gnubg.positionbearoff` with 6 points.
+#[pyfunction]
+pub fn bearoff_index(points: &Bound<'_, PyAny>) -> PyResult<u32> {
+    Ok(board_from(points)?.index())
+}
+
+/// The six home counts (ace first) of a bear-off index in `0..54264`.
+#[pyfunction]
+pub fn bearoff_position(index: i64) -> PyResult<Counts> {
+    let i = index_checked(index, ONE_SIDED_POSITIONS)?;
+    Ok(tuple6(
+        HomeBoard::from_index(i).map_err(Error::from)?.counts(),
+    ))
+}
+
+/// Bear-off indexes (uint32) of the rows of an `(N, 6)` integer array.
+#[pyfunction]
+pub fn bearoff_index_batch<'py>(
+    py: Python<'py>,
+    points: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    // Fast path: a C-contiguous uint8 array, checked and indexed without the GIL.
+    if let Ok(a) = points.extract::<PyReadonlyArray2<'py, u8>>() {
+        if a.shape()[1] == POINTS {
+            if let Ok(flat) = a.as_slice() {
+                let out = py.detach(|| index_rows_u8(flat))?;
+                return Ok(out.into_pyarray(py));
+            }
+        }
+    }
+    let boards = boards_from_array(points)?;
+    Ok(boards
+        .iter()
+        .map(|b| b.index())
+        .collect::<Vec<_>>()
+        .into_pyarray(py))
+}
+
+/// Indexes of packed uint8 rows of six counts; an error names the first bad row.
+fn index_rows_u8(flat: &[u8]) -> Result<Vec<u32>, Error> {
+    let mut out = Vec::with_capacity(flat.len() / POINTS);
+    for (r, row) in flat.chunks_exact(POINTS).enumerate() {
+        let counts: [u8; POINTS] = row.try_into().expect("chunks of six");
+        let total: u32 = counts.iter().map(|&c| c as u32).sum();
+        if total > MAX_CHECKERS as u32 {
+            return Err(Error::Shape(format!(
+                "R1: row {r} {counts:?} has {total} checkers, more than 15"
+            )));
+        }
+        out.push(bgfast_core::bearoff::index::index_unchecked(&counts));
+    }
+    Ok(out)
+}
+
+/// Home counts `(N, 6)` uint8 of a 1-D array of bear-off indexes.
+#[pyfunction]
+pub fn bearoff_position_batch<'py>(
+    py: Python<'py>,
+    indexes: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let idx = indexes_from_array(indexes, ONE_SIDED_POSITIONS)?;
+    let n = idx.len();
+    let flat: Vec<u8> = py.detach(|| {
+        idx.iter()
+            .flat_map(|&i| bgfast_core::bearoff::index::position_unchecked(i))
+            .collect()
+    });
+    flat.into_pyarray(py).reshape([n, POINTS])
+}
+
+/// The one-sided bear-off database: for each of the 54,264 home boards of up to 15
+/// checkers, the exact distributions of rolls to bear off all checkers and the first one.
+/// Immutable; build it with `OneSidedTable.build()` or read it with `from_bytes`.
+#[pyclass(name = "OneSidedTable", module = "bgfast", frozen)]
+pub struct PyOneSidedTable {
+    inner: Arc<OneSided>,
+}
+
+#[pymethods]
+impl PyOneSidedTable {
+    /// The file format version this bgfast writes and reads.
+    #[classattr]
+    const FORMAT_VERSION: u32 = FORMAT_VERSION;
+    /// Entries of a distribution array (entry n: exactly n rolls).
+    #[classattr]
+    const MAX_ROLLS: usize = MAX_ROLLS;
+
+    /// Builds the table (GIL released) on `threads` threads (all cores if None), calling
+    /// `progress(done, total)` now and then if given.
+    #[staticmethod]
+    #[pyo3(signature = (threads=None, progress=None))]
+    fn build(
+        py: Python<'_>,
+        threads: Option<usize>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Self> {
+        let table = build_detached(py, threads, progress, |p| OneSided::build_with_progress(p))?;
+        Ok(PyOneSidedTable {
+            inner: Arc::new(table),
+        })
+    }
+
+    /// GNU Backgammon's own table, reproduced with its 16-bit rounding and its choice of
+    /// play by rounded means (a reference for tests; `build()` is the exact table).
+    #[staticmethod]
+    fn build_gnubg_compatible(py: Python<'_>) -> Self {
+        let table = py.detach(OneSided::build_gnubg_compatible);
+        PyOneSidedTable {
+            inner: Arc::new(table),
+        }
+    }
+
+    /// Reads file bytes, verifying version, checksum and structure; raises
+    /// `BearoffFileError` for anything that must not be trusted.
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<Self> {
+        let table = py
+            .detach(|| OneSided::from_bytes(data))
+            .map_err(Error::from)?;
+        Ok(PyOneSidedTable {
+            inner: Arc::new(table),
+        })
+    }
+
+    /// The file bytes (header with version and checksum, then the table).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let bytes = py.detach(|| self.inner.to_bytes());
+        PyBytes::new(py, &bytes)
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// Rolls distribution of `points` (float64, 32 entries; entry n: exactly n rolls).
+    fn rolls_distribution<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let d = self.inner.rolls_distribution(board_from(points)?);
+        Ok(PyArray1::from_slice(py, &d))
+    }
+
+    /// First-checker distribution of `points` (entry n: the first checker is off after
+    /// exactly n rolls); a point mass on 0 if fewer than 15 checkers are left.
+    fn gammon_distribution<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let d = self.inner.gammon_distribution(board_from(points)?);
+        Ok(PyArray1::from_slice(py, &d))
+    }
+
+    /// Expected rolls to bear off all checkers.
+    fn expected_rolls(&self, points: &Bound<'_, PyAny>) -> PyResult<f64> {
+        Ok(self.inner.expected_rolls(board_from(points)?.index()))
+    }
+
+    /// Expected rolls to bear off the first checker (0 if one is already off).
+    fn expected_rolls_to_first_off(&self, points: &Bound<'_, PyAny>) -> PyResult<f64> {
+        Ok(self
+            .inner
+            .expected_rolls_to_first_off(board_from(points)?.index()))
+    }
+
+    /// Variance of the number of rolls to bear off all checkers.
+    fn variance(&self, points: &Bound<'_, PyAny>) -> PyResult<f64> {
+        Ok(self.inner.variance(board_from(points)?.index()))
+    }
+
+    /// Effective pip count: expected rolls times 49/6.
+    fn epc(&self, points: &Bound<'_, PyAny>) -> PyResult<f64> {
+        Ok(self.inner.epc(board_from(points)?.index()))
+    }
+
+    /// The bear-off-perfect play (fewest expected rolls) of `points` with the roll d1-d2,
+    /// as six counts; None if no checker is left.
+    fn best_play(&self, points: &Bound<'_, PyAny>, d1: i64, d2: i64) -> PyResult<Option<Counts>> {
+        let board = board_from(points)?;
+        let dice = dice_from(d1, d2)?;
+        Ok(self
+            .inner
+            .best_play(board, dice.high().pips(), dice.low().pips())
+            .map(|b| tuple6(b.counts())))
+    }
+
+    /// `(win, win gammon, lose gammon)` for the side on roll, both sides bearing off,
+    /// from the two one-sided distributions taken as independent (GNU Backgammon's
+    /// one-sided evaluation; the two-sided table is exact where it applies).
+    fn race_probabilities(
+        &self,
+        mover: &Bound<'_, PyAny>,
+        opponent: &Bound<'_, PyAny>,
+    ) -> PyResult<(f64, f64, f64)> {
+        let [w, wg, lg] = self
+            .inner
+            .race_probabilities(board_from(mover)?.index(), board_from(opponent)?.index());
+        Ok((w, wg, lg))
+    }
+
+    /// Rolls distributions `(N, 32)` of the rows of an `(N, 6)` integer array.
+    fn rolls_distribution_batch<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        self.distribution_batch(py, points, false)
+    }
+
+    /// First-checker distributions `(N, 32)` of the rows of an `(N, 6)` integer array.
+    fn gammon_distribution_batch<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        self.distribution_batch(py, points, true)
+    }
+
+    /// Expected rolls (float64, N) of the rows of an `(N, 6)` integer array.
+    fn expected_rolls_batch<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        self.scalar_batch(py, points, 1.0)
+    }
+
+    /// Effective pip counts (float64, N) of the rows of an `(N, 6)` integer array.
+    fn epc_batch<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        self.scalar_batch(py, points, bgfast_core::bearoff::PIPS_PER_ROLL)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<OneSidedTable: {} positions of up to 15 checkers>",
+            self.inner.len()
+        )
+    }
+}
+
+impl PyOneSidedTable {
+    /// The shared core table, for other bindings (e.g. rollouts) that get the cached
+    /// table from `bgfast.bearoff.one_sided()` and use it without the GIL.
+    #[allow(dead_code)]
+    pub fn table(&self) -> Arc<OneSided> {
+        Arc::clone(&self.inner)
+    }
+
+    fn scalar_batch<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+        scale: f64,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let table = &self.inner;
+        if let Ok(a) = points.extract::<PyReadonlyArray2<'py, u8>>() {
+            if a.shape()[1] == POINTS {
+                if let Ok(flat) = a.as_slice() {
+                    let out = py.detach(|| -> Result<Vec<f64>, Error> {
+                        Ok(index_rows_u8(flat)?
+                            .into_iter()
+                            .map(|i| table.expected_rolls(i) * scale)
+                            .collect())
+                    })?;
+                    return Ok(out.into_pyarray(py));
+                }
+            }
+        }
+        let boards = boards_from_array(points)?;
+        let out: Vec<f64> = boards
+            .iter()
+            .map(|b| table.expected_rolls(b.index()) * scale)
+            .collect();
+        Ok(out.into_pyarray(py))
+    }
+
+    fn distribution_batch<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+        gammon: bool,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let boards = boards_from_array(points)?;
+        let n = boards.len();
+        let table = &self.inner;
+        let flat: Vec<f64> = py.detach(|| {
+            let mut flat = vec![0.0; n * MAX_ROLLS];
+            for (row, b) in flat.chunks_exact_mut(MAX_ROLLS).zip(&boards) {
+                let (start, probs) = if gammon {
+                    table.gammon_slice(b.index())
+                } else {
+                    table.rolls_slice(b.index())
+                };
+                row[start..start + probs.len()].copy_from_slice(probs);
+            }
+            flat
+        });
+        flat.into_pyarray(py).reshape([n, MAX_ROLLS])
+    }
+}
+
+fn cube_from(name: &str) -> Result<CubeState, Error> {
+    match name {
+        "centred" | "centered" => Ok(CubeState::Centred),
+        "owned" => Ok(CubeState::Owned),
+        "unavailable" => Ok(CubeState::Unavailable),
+        other => Err(Error::Shape(format!(
+            "R17: cube must be 'centred', 'owned' (by the side on roll) or 'unavailable' \
+             (owned by the opponent), got {other:?}"
+        ))),
+    }
+}
+
+/// The two-sided bear-off database: for every pair of home boards of up to 6 checkers
+/// (924 x 924), the exact cubeless probability that the side on roll wins with best play,
+/// and (if built cubeful) money equities for each cube state.
+#[pyclass(name = "TwoSidedTable", module = "bgfast", frozen)]
+pub struct PyTwoSidedTable {
+    inner: Arc<TwoSided>,
+}
+
+#[pymethods]
+impl PyTwoSidedTable {
+    /// The file format version this bgfast writes and reads.
+    #[classattr]
+    const FORMAT_VERSION: u32 = FORMAT_VERSION;
+    /// Checkers per side the table covers.
+    #[classattr]
+    const MAX_CHECKERS: u8 = TWO_SIDED_CHECKERS;
+
+    /// Builds the table (GIL released) on `threads` threads (all cores if None), with the
+    /// cubeful money equities if `cubeful`; calls `progress(done, total)` now and then.
+    #[staticmethod]
+    #[pyo3(signature = (cubeful=true, threads=None, progress=None))]
+    fn build(
+        py: Python<'_>,
+        cubeful: bool,
+        threads: Option<usize>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Self> {
+        let table = build_detached(py, threads, progress, |p| TwoSided::build(cubeful, p))?;
+        Ok(PyTwoSidedTable {
+            inner: Arc::new(table),
+        })
+    }
+
+    /// GNU Backgammon's two-sided table reproduced in its own 16-bit arithmetic: a
+    /// `(924, 924, 4)` uint16 array of the words `makebearoff -t 6x6` stores (cubeless,
+    /// cube owned, centred, owned by the opponent; value + 0x8000). A test reference.
+    #[staticmethod]
+    fn gnubg_compatible_words(py: Python<'_>) -> PyResult<Bound<'_, numpy::PyArray3<u16>>> {
+        let words = py.detach(TwoSided::build_gnubg_compatible);
+        let flat: Vec<u16> = words.into_iter().flatten().collect();
+        flat.into_pyarray(py)
+            .reshape([TWO_SIDED_POSITIONS, TWO_SIDED_POSITIONS, 4])
+    }
+
+    /// Reads file bytes, verifying version, checksum and ranges; raises
+    /// `BearoffFileError` for anything that must not be trusted.
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<Self> {
+        let table = py
+            .detach(|| TwoSided::from_bytes(data))
+            .map_err(Error::from)?;
+        Ok(PyTwoSidedTable {
+            inner: Arc::new(table),
+        })
+    }
+
+    /// The file bytes (header with version and checksum, then the table).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let bytes = py.detach(|| self.inner.to_bytes());
+        PyBytes::new(py, &bytes)
+    }
+
+    /// Whether the cubeful equities were built.
+    #[getter]
+    fn cubeful(&self) -> bool {
+        self.inner.has_cubeful()
+    }
+
+    /// Cubeless probability that the side on roll wins: `position` is a `Position` with
+    /// every checker home, or a pair `(mover_points, opponent_points)`; at most 6 checkers a
+    /// side (else `BearoffRangeError`).
+    fn win_probability(&self, position: &Bound<'_, PyAny>) -> PyResult<f64> {
+        let (mover, opponent) = pair_from(position)?;
+        Ok(self
+            .inner
+            .win_probability(mover, opponent)
+            .map_err(Error::from)?)
+    }
+
+    /// Win probabilities (float64, N) for two `(N, 6)` integer arrays of home counts, the
+    /// side on roll's and the opponent's.
+    fn win_probability_batch<'py>(
+        &self,
+        py: Python<'py>,
+        mover: &Bound<'py, PyAny>,
+        opponent: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let table = &self.inner;
+        let fast = |a: &Bound<'py, PyAny>| -> Option<Vec<u32>> {
+            let a = a.extract::<PyReadonlyArray2<'py, u8>>().ok()?;
+            if a.shape()[1] != POINTS {
+                return None;
+            }
+            let flat = a.as_slice().ok()?;
+            py.detach(|| index_rows_u8(flat)).ok()
+        };
+        let (m, o) = match (fast(mover), fast(opponent)) {
+            (Some(m), Some(o)) => (m, o),
+            _ => (
+                boards_from_array(mover)?
+                    .iter()
+                    .map(|b| b.index())
+                    .collect(),
+                boards_from_array(opponent)?
+                    .iter()
+                    .map(|b| b.index())
+                    .collect(),
+            ),
+        };
+        if m.len() != o.len() {
+            return Err(Error::Shape(format!(
+                "mover and opponent arrays differ in length: {} and {}",
+                m.len(),
+                o.len()
+            ))
+            .into());
+        }
+        let limit = TWO_SIDED_POSITIONS as u32;
+        if let Some(r) = m
+            .iter()
+            .zip(&o)
+            .position(|(&a, &b)| a >= limit || b >= limit)
+        {
+            return Err(Error::Bearoff(BearoffError::TooManyCheckers {
+                count: HomeBoard::from_index(m[r].max(o[r]))
+                    .map(|b| b.checkers() as u32)
+                    .unwrap_or(16),
+                max: TWO_SIDED_CHECKERS,
+            })
+            .into());
+        }
+        let out: Vec<f64> = py.detach(|| {
+            m.iter()
+                .zip(&o)
+                .map(|(&a, &b)| table.win_probability_by_index(a, b))
+                .collect()
+        });
+        Ok(out.into_pyarray(py))
+    }
+
+    /// Money equity of the side on roll per unit of cube (no gammons in these positions)
+    /// with the cube `'centred'`, `'owned'` by the side on roll or `'unavailable'` (owned by
+    /// the opponent). With `may_double` (default) the side on roll's best cube action is
+    /// included; without it, the equity of not doubling now. None if built cubeless.
+    #[pyo3(signature = (position, cube="centred", may_double=true))]
+    fn cubeful_equity(
+        &self,
+        position: &Bound<'_, PyAny>,
+        cube: &str,
+        may_double: bool,
+    ) -> PyResult<Option<f64>> {
+        let (mover, opponent) = pair_from(position)?;
+        let cube = cube_from(cube)?;
+        Ok(self
+            .inner
+            .cubeful_equity(mover, opponent, cube, may_double)
+            .map_err(Error::from)?)
+    }
+
+    /// The play of the side on roll with the roll d1-d2 that maximises its winning
+    /// chances, as six counts; None if it has no checker left.
+    fn best_play(&self, position: &Bound<'_, PyAny>, d1: i64, d2: i64) -> PyResult<Option<Counts>> {
+        let (mover, opponent) = pair_from(position)?;
+        self.inner
+            .win_probability(mover, opponent)
+            .map_err(Error::from)?;
+        let dice = dice_from(d1, d2)?;
+        Ok(self
+            .inner
+            .best_play(mover, opponent, dice.high().pips(), dice.low().pips())
+            .map(|b| tuple6(b.counts())))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<TwoSidedTable: {n} x {n} positions of up to 6 checkers{}>",
+            if self.inner.has_cubeful() {
+                ", cubeful"
+            } else {
+                ", cubeless"
+            },
+            n = TWO_SIDED_POSITIONS
+        )
+    }
+}
+
+impl PyTwoSidedTable {
+    /// The shared core table, for other bindings (e.g. rollouts) that get the cached
+    /// table from `bgfast.bearoff.two_sided()` and use it without the GIL.
+    #[allow(dead_code)]
+    pub fn table(&self) -> Arc<TwoSided> {
+        Arc::clone(&self.inner)
+    }
+}

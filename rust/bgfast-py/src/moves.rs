@@ -1,0 +1,148 @@
+//! `Moves`: what `Position.moves` returns, a compact read-only sequence of `Move`s.
+//!
+//! A call generates into one reused per-thread `MoveList` and keeps only the plays (a few
+//! dozen bytes each); a `Move` object is made when an item is indexed or iterated, so
+//! `len(position.moves(d1, d2))` or `move in moves` make none.
+
+use std::cell::RefCell;
+
+use bgfast_core::{Dice, Move, MoveList, Position};
+use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PySlice};
+
+use crate::position::PyMove;
+
+thread_local! {
+    /// Allocated once per thread: a `MoveList` holds room for the worst case.
+    static SCRATCH: RefCell<MoveList> = RefCell::new(MoveList::new());
+}
+
+/// The legal moves of one position and roll, one per distinct result, in generation order.
+/// A sequence: `len`, indexing (negative indices and slices too), iteration, `in`.
+#[pyclass(name = "Moves", module = "bgfast", frozen, sequence)]
+pub struct PyMoves {
+    origin: Position,
+    plays: Box<[(Move, Position)]>,
+}
+
+/// Runs `f` with this thread's reusable `MoveList` (not re-entrant: `f` must not call back).
+pub(crate) fn with_move_list<R>(f: impl FnOnce(&mut MoveList) -> R) -> R {
+    SCRATCH.with_borrow_mut(f)
+}
+
+impl PyMoves {
+    /// The moves of `origin` for `dice`; the caller has checked that the game is not over.
+    pub fn generate(origin: Position, dice: Dice) -> PyMoves {
+        let plays = with_move_list(|list| {
+            origin.generate_moves(dice, list);
+            list.iter().collect()
+        });
+        PyMoves { origin, plays }
+    }
+
+    fn item(&self, i: usize) -> PyMove {
+        let (mv, result) = self.plays[i];
+        PyMove {
+            origin: self.origin,
+            mv,
+            result,
+        }
+    }
+}
+
+#[pymethods]
+impl PyMoves {
+    fn __len__(&self) -> usize {
+        self.plays.len()
+    }
+
+    fn __getitem__<'py>(&self, index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = index.py();
+        if let Ok(slice) = index.cast::<PySlice>() {
+            let range = slice.indices(self.plays.len() as isize)?;
+            let items = (0..range.slicelength)
+                .map(|k| self.item((range.start + k as isize * range.step) as usize));
+            return Ok(PyList::new(py, items)?.into_any());
+        }
+        let i: isize = index
+            .extract()
+            .map_err(|_| PyTypeError::new_err("Moves indices must be integers or slices"))?;
+        let n = self.plays.len() as isize;
+        let j = if i < 0 { i + n } else { i };
+        if !(0..n).contains(&j) {
+            return Err(PyIndexError::new_err("Moves index out of range"));
+        }
+        Ok(Bound::new(py, self.item(j as usize))?.into_any())
+    }
+
+    fn __iter__(slf: Bound<'_, Self>) -> PyMovesIterator {
+        PyMovesIterator {
+            moves: slf.unbind(),
+            next: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    fn __contains__(&self, item: &Bound<'_, PyAny>) -> bool {
+        item.cast::<PyMove>().is_ok_and(|m| {
+            let m = m.get();
+            m.origin == self.origin && self.plays.iter().any(|&(_, r)| r == m.result)
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Moves: {} legal>", self.plays.len())
+    }
+
+    /// Two `Moves` are equal when they hold equal moves in the same order (like lists; and
+    /// like lists they are not hashable).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyMoves>().is_ok_and(|o| {
+            let o = o.get();
+            o.origin == self.origin
+                && o.plays.len() == self.plays.len()
+                && o.plays
+                    .iter()
+                    .zip(self.plays.iter())
+                    .all(|(a, b)| a.1 == b.1)
+        })
+    }
+
+    #[classattr]
+    const __hash__: Option<Py<PyAny>> = None;
+}
+
+/// Iterates over a `Moves`, making each `Move` as it is reached.
+#[pyclass(name = "MovesIterator", module = "bgfast", frozen)]
+pub struct PyMovesIterator {
+    moves: Py<PyMoves>,
+    next: std::sync::atomic::AtomicUsize,
+}
+
+#[pymethods]
+impl PyMovesIterator {
+    fn __iter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self) -> Option<PyMove> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let moves = self.moves.get();
+        let i = self.next.fetch_add(1, Relaxed);
+        if i < moves.plays.len() {
+            Some(moves.item(i))
+        } else {
+            self.next.store(moves.plays.len(), Relaxed);
+            None
+        }
+    }
+
+    fn __length_hint__(&self) -> usize {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.moves
+            .get()
+            .plays
+            .len()
+            .saturating_sub(self.next.load(Relaxed))
+    }
+}

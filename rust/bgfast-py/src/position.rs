@@ -1,0 +1,329 @@
+//! `Position`, `Move` and `Outcome`: immutable value types over the core's.
+
+use bgfast_core::codec::{ascii, gnubg_id, move_text};
+use bgfast_core::{resolve, Dice, Move, Outcome, ParsedMove, Position, Side, WinKind};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+
+use crate::errors::Error;
+use crate::moves::PyMoves;
+
+/// Dice from two Python ints, checked (R4: two dice of 1..6).
+pub fn dice_from(d1: i64, d2: i64) -> Result<Dice, Error> {
+    let pips = |d: i64| u8::try_from(d).ok().filter(|d| (1..=6).contains(d));
+    match (pips(d1), pips(d2)) {
+        (Some(a), Some(b)) => Ok(Dice::from_pips(a, b).expect("both in 1..=6")),
+        _ => Err(Error::Dice(format!(
+            "dice must be two numbers from 1 to 6, got {d1} and {d2}"
+        ))),
+    }
+}
+
+/// Counts from anything shaped `(2, 25)`: a uint8 array without copying rows, else any
+/// sequence of sequences of ints (other dtypes, lists).
+pub fn counts_from(obj: &Bound<'_, PyAny>) -> PyResult<[[i32; 25]; 2]> {
+    let shape_error = || {
+        Error::Shape(
+            "a position array must have shape (2, 25): row 0 the side to move, row 1 the \
+             opponent, columns 0..23 points 1..24 and column 24 the bar"
+                .to_string(),
+        )
+    };
+    if let Ok(array) = obj.extract::<PyReadonlyArray2<'_, u8>>() {
+        let view = array.as_array();
+        if view.shape() != [2, 25] {
+            return Err(shape_error().into());
+        }
+        return Ok(core::array::from_fn(|r| {
+            core::array::from_fn(|c| view[[r, c]] as i32)
+        }));
+    }
+    let rows: Vec<Vec<i64>> = obj.extract().map_err(|_| PyErr::from(shape_error()))?;
+    if rows.len() != 2 || rows.iter().any(|r| r.len() != 25) {
+        return Err(shape_error().into());
+    }
+    let clamp = |v: i64| v.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+    Ok(core::array::from_fn(|r| {
+        core::array::from_fn(|c| clamp(rows[r][c]))
+    }))
+}
+
+/// A backgammon position seen from the side to move. Immutable and hashable.
+///
+/// `Position()` is the standard start. Row 0 of `to_array()` is the side to move, row 1 the
+/// opponent; columns 0..23 are that side's own points 1..24 and column 24 its bar.
+#[pyclass(name = "Position", module = "bgfast", frozen, eq, hash, ord)]
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PyPosition {
+    pub inner: Position,
+}
+
+#[pymethods]
+impl PyPosition {
+    #[new]
+    fn new() -> Self {
+        PyPosition {
+            inner: Position::START,
+        }
+    }
+
+    /// The position with this GNU Backgammon Position ID (14 characters).
+    #[staticmethod]
+    fn from_id(id: &str) -> PyResult<Self> {
+        Ok(PyPosition {
+            inner: gnubg_id::decode(id).map_err(Error::from)?,
+        })
+    }
+
+    /// The position from a `(2, 25)` array of counts (see the class docstring).
+    #[staticmethod]
+    fn from_array(array: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let [mover, opponent] = counts_from(array)?;
+        Ok(PyPosition {
+            inner: Position::from_counts(&mover, &opponent).map_err(Error::from)?,
+        })
+    }
+
+    /// The GNU Backgammon Position ID.
+    #[getter]
+    fn id(&self) -> String {
+        gnubg_id::encode(&self.inner)
+    }
+
+    /// The counts as a new `(2, 25)` uint8 array.
+    fn to_array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        let [mover, opponent] = self.inner.to_counts();
+        let flat: Vec<u8> = mover.iter().chain(opponent.iter()).copied().collect();
+        PyArray1::from_vec(py, flat).reshape([2, 25])
+    }
+
+    /// Pip counts `(side to move, opponent)`.
+    #[getter]
+    fn pips(&self) -> (u32, u32) {
+        self.inner.pips()
+    }
+
+    /// Whether contact is broken (neither side can hit the other again).
+    #[getter]
+    fn is_race(&self) -> bool {
+        self.inner.is_race()
+    }
+
+    /// `None` while the game goes on; else who won and how (R15, R16).
+    #[getter]
+    fn outcome(&self) -> Option<PyOutcome> {
+        self.inner.outcome().map(|inner| PyOutcome { inner })
+    }
+
+    /// Checkers borne off `(side to move, opponent)`.
+    #[getter]
+    fn off(&self) -> (u8, u8) {
+        (self.inner.mover().off(), self.inner.opponent().off())
+    }
+
+    /// Effective pip counts `(side to move, opponent)` from the one-sided bear-off database;
+    /// raises `BearoffRangeError` unless every checker of both sides is home (R13).
+    #[getter]
+    fn epc(slf: &Bound<'_, Self>) -> PyResult<(f64, f64)> {
+        // The database and its disk cache are managed by the Python layer.
+        slf.py()
+            .import("bgfast.bearoff")?
+            .call_method1("position_epc", (slf,))?
+            .extract()
+    }
+
+    /// The same checkers with the other side to move.
+    fn flipped(&self) -> Self {
+        PyPosition {
+            inner: self.inner.flipped(),
+        }
+    }
+
+    /// The legal moves for the roll `d1`-`d2`: one per distinct resulting position (a roll
+    /// with no legal play gives one move, the pass). A compact sequence: each `Move` object
+    /// is made when it is indexed or iterated over.
+    fn moves(&self, d1: i64, d2: i64) -> PyResult<PyMoves> {
+        let dice = dice_from(d1, d2)?;
+        self.ensure_not_over()?;
+        Ok(PyMoves::generate(self.inner, dice))
+    }
+
+    /// Plays `move` (a `Move` of this position, or move text such as `"8/5 6/5"`) with
+    /// `dice` and returns the resulting position, the opponent to move. Raises
+    /// `InvalidMoveError` for bad notation and `IllegalMoveError` naming the rule broken.
+    fn play(&self, r#move: &Bound<'_, PyAny>, dice: (i64, i64)) -> PyResult<Self> {
+        let dice = dice_from(dice.0, dice.1)?;
+        self.ensure_not_over()?;
+        let parsed = if let Ok(m) = r#move.cast::<PyMove>() {
+            let m = m.get();
+            if m.origin != self.inner {
+                return Err(Error::Illegal(format!(
+                    "the move {} belongs to another position ({})",
+                    move_text::format(&m.mv),
+                    gnubg_id::encode(&m.origin)
+                ))
+                .into());
+            }
+            ParsedMove::from(&m.mv)
+        } else if let Ok(text) = r#move.cast::<PyString>() {
+            move_text::parse(text.to_str()?).map_err(Error::Syntax)?
+        } else {
+            return Err(PyTypeError::new_err("move must be a bgfast.Move or a str"));
+        };
+        let (_, result) = resolve(&self.inner, dice, &parsed).map_err(Error::from)?;
+        Ok(PyPosition { inner: result })
+    }
+
+    fn __str__(&self) -> String {
+        ascii::render(&self.inner)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position.from_id('{}')", gnubg_id::encode(&self.inner))
+    }
+
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let from_id = py.get_type::<PyPosition>().getattr("from_id")?;
+        let args = PyTuple::new(py, [gnubg_id::encode(&slf.get().inner)])?;
+        Ok((from_id, args))
+    }
+}
+
+impl PyPosition {
+    fn ensure_not_over(&self) -> Result<(), Error> {
+        match self.inner.outcome() {
+            Some(outcome) => Err(Error::GameOver(format!(
+                "R15: the game is over: {} has borne off all 15 checkers",
+                side_name(outcome.winner)
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Mover => "mover",
+        Side::Opponent => "opponent",
+    }
+}
+
+/// One legal move: its steps and the position it reaches (the opponent to move). Two moves
+/// are equal when they start from the same position and reach the same one.
+#[pyclass(name = "Move", module = "bgfast", frozen)]
+#[derive(Clone, Copy)]
+pub struct PyMove {
+    pub(crate) origin: Position,
+    pub(crate) mv: Move,
+    pub(crate) result: Position,
+}
+
+#[pymethods]
+impl PyMove {
+    /// The checker steps `(from, to, hit)` in the mover's numbering: 25 is the bar, 0 off.
+    #[getter]
+    fn steps(&self) -> Vec<(u8, u8, bool)> {
+        self.mv
+            .steps()
+            .iter()
+            .map(|s| (s.from, s.to, s.hit))
+            .collect()
+    }
+
+    /// The position after the move, with the opponent to move.
+    #[getter]
+    fn result(&self) -> PyPosition {
+        PyPosition { inner: self.result }
+    }
+
+    /// The position the move is played from.
+    #[getter]
+    fn origin(&self) -> PyPosition {
+        PyPosition { inner: self.origin }
+    }
+
+    /// Whether the move is the pass of a roll that cannot be played (R10).
+    #[getter]
+    fn is_pass(&self) -> bool {
+        self.mv.is_pass()
+    }
+
+    fn __str__(&self) -> String {
+        move_text::format(&self.mv)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<Move {} -> {}>",
+            move_text::format(&self.mv),
+            gnubg_id::encode(&self.result)
+        )
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyMove>()
+            .map(|o| o.get().origin == self.origin && o.get().result == self.result)
+            .unwrap_or(false)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.origin, self.result).hash(&mut h);
+        h.finish()
+    }
+}
+
+/// How a finished game ended (R15, R16).
+#[pyclass(name = "Outcome", module = "bgfast", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyOutcome {
+    inner: Outcome,
+}
+
+#[pymethods]
+impl PyOutcome {
+    /// `"mover"` or `"opponent"`: who bore off all 15 checkers.
+    #[getter]
+    fn winner(&self) -> &'static str {
+        side_name(self.inner.winner)
+    }
+
+    /// `"single"`, `"gammon"` or `"backgammon"` (R16).
+    #[getter]
+    fn kind(&self) -> &'static str {
+        match self.inner.kind {
+            WinKind::Single => "single",
+            WinKind::Gammon => "gammon",
+            WinKind::Backgammon => "backgammon",
+        }
+    }
+
+    /// The cube multiplier: 1, 2 or 3 (R16).
+    #[getter]
+    fn points(&self) -> u32 {
+        self.inner.kind.points()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Outcome(winner='{}', kind='{}')",
+            self.winner(),
+            self.kind()
+        )
+    }
+}
+
+/// Leaves of the tree of distinct results `depth` plies deep, each of the 21 rolls once a
+/// ply. Releases the GIL.
+#[pyfunction]
+pub fn perft(py: Python<'_>, position: &Bound<'_, PyPosition>, depth: u32) -> u64 {
+    let position = position.get().inner;
+    py.detach(|| bgfast_core::perft(&position, depth))
+}

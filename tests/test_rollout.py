@@ -1,0 +1,215 @@
+"""Rollouts: reproducibility, closed-form statistics, partial runs, evaluators, the CLI."""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+
+import numpy as np
+import pytest
+
+import bgfast
+from bgfast import Position
+
+from boards import position
+
+
+@functools.cache
+def one_checker_win(p: int, q: int) -> float:
+    """Exact chance that the side on roll wins a race of one checker each, ``p`` and ``q``
+    pips away (a lone checker always uses its whole roll: doubles four times, R5, R14)."""
+    total = 0.0
+    for d1 in range(1, 7):
+        for d2 in range(1, 7):
+            pips = 4 * d1 if d1 == d2 else d1 + d2
+            total += 1.0 if pips >= p else 1.0 - one_checker_win(q, p - pips)
+    return total / 36
+
+
+def test_same_seed_same_numbers_on_one_and_two_threads() -> None:
+    for policy in ("random", "pubeval"):
+        one = bgfast.rollout(games=1000, policy=policy, seed=11, threads=1)
+        two = bgfast.rollout(games=1000, policy=policy, seed=11, threads=2)
+        assert one.counts == two.counts
+        assert one.equity == two.equity and one.stderr == two.stderr
+    other = bgfast.rollout(games=1000, policy="random", seed=12, threads=1)
+    assert other.counts != one.counts
+
+
+def test_won_whatever_the_dice_r15_r16() -> None:
+    # Our last checker is on our 1-point: every roll bears it off. The opponent has borne
+    # off none and has checkers in our home board: a backgammon every time (R16).
+    pos = position({1: 1}, {19: 3, 13: 12})
+    r = bgfast.rollout(pos, games=360, policy="random", seed=1)
+    assert r.win == 1.0 and r.win_gammon == 1.0 and r.win_backgammon == 1.0
+    assert r.equity == 3.0 and r.stderr["equity"] == 0.0 and r.lose == 0.0
+
+
+def test_lost_whatever_the_dice_r16() -> None:
+    # The opponent's last checker is on its 1-point; we cannot bear off 15 in one roll and
+    # never reach its home board from our 13-point: a plain gammon lost every time.
+    pos = position({13: 15}, {1: 1})
+    r = bgfast.rollout(pos, games=360, policy="pubeval", seed=2)
+    assert r.lose == 1.0 and r.lose_gammon == 1.0 and r.lose_backgammon == 0.0
+    assert r.equity == -2.0 and r.win == 0.0
+
+
+@pytest.mark.parametrize(("p", "q"), [(6, 8), (11, 4), (20, 4)])
+def test_one_checker_race_matches_the_closed_form(p: int, q: int) -> None:
+    pos = position({p: 1}, {q: 1})
+    assert pos.is_race
+    r = bgfast.rollout(pos, games=36_000, policy="random", seed=5)
+    exact = one_checker_win(p, q)
+    assert abs(r.win - exact) < 4 * r.stderr["win"] + 1e-12, (r.win, exact)
+    lo, hi = r.ci95["win"]
+    assert lo - 2 * r.stderr["win"] <= exact <= hi + 2 * r.stderr["win"]
+    assert r.win_gammon == 0.0 and r.lose_gammon == 0.0  # 14 checkers already off
+    assert r.equity == pytest.approx(2 * r.win - 1)
+
+
+def test_stratified_first_roll_gives_each_roll_its_share() -> None:
+    # A game decided by the first roll alone: the opponent bears off next turn, so we win
+    # exactly when our roll bears off both checkers from our 6- and 5-points: 6-5 and the
+    # doubles 3-3 to 6-6 (6 of the 36 rolls; pubeval takes both off with 6-5) ...
+    pos = position({6: 1, 5: 1}, {1: 1})
+    r = bgfast.rollout(pos, games=36 * 50, policy="pubeval", seed=9)
+    assert r.win == 6 / 36  # ... exactly, because every roll gets its exact share
+    loose = bgfast.rollout(pos, games=36 * 50, policy="pubeval", seed=9, stratify=False)
+    assert loose.win != r.win and not loose.stratified
+
+
+def test_statistics_from_counts() -> None:
+    r = bgfast.rollout(games=720, policy="random", seed=3, threads=1)
+    ws, wg, wb, ls, lg, lb, tr = r.counts
+    n = r.games
+    assert n == 720 and tr == 0
+    assert r.win == (ws + wg + wb) / n and r.lose_backgammon == lb / n
+    assert r.equity == pytest.approx((ws - ls + 2 * (wg - lg) + 3 * (wb - lb)) / n)
+    p = r.win_gammon
+    assert r.stderr["win_gammon"] == pytest.approx(math.sqrt(p * (1 - p) / (n - 1)))
+    lo, hi = r.ci95["equity"]
+    assert lo < r.equity < hi
+    assert r.games_per_second > 0 and not r.partial
+
+
+def test_truncate_counts_unfinished_games() -> None:
+    r = bgfast.rollout(games=100, policy="pubeval", seed=1, truncate=6)
+    assert r.truncated == 100 and r.win == 0.0 and r.equity == 0.0
+
+
+def test_ctrl_c_returns_the_finished_games_marked_partial() -> None:
+    calls = []
+
+    def interrupt(done: int, total: int) -> None:
+        calls.append(done)
+        raise KeyboardInterrupt
+
+    r = bgfast.rollout(games=100_000, policy="random", seed=4, threads=1, progress=interrupt)
+    assert r.partial and 0 < r.games == calls[0] < 100_000
+    # What finished is a prefix of the game order: the same as asking for that many games.
+    assert r.counts == bgfast.rollout(games=r.games, policy="random", seed=4).counts
+
+
+def pip_evaluator(features: np.ndarray) -> np.ndarray:
+    """A tiny hand-made evaluator on tesauro198 features: prefer borne-off checkers and
+    opponent checkers on the bar, avoid blots."""
+    off, opp_bar = features[:, 97], features[:, 194]
+    blots = features[:, 0:96:4].sum(axis=1) - features[:, 1:96:4].sum(axis=1)
+    return 3 * off + opp_bar - 0.1 * blots
+
+
+def test_evaluator_batches_do_not_change_the_result() -> None:
+    calls = []
+
+    def evaluator(features: np.ndarray) -> np.ndarray:
+        calls.append(len(features))
+        return pip_evaluator(features)
+
+    a = bgfast.rollout(games=150, policy=evaluator, seed=8, batch=150)
+    b = bgfast.rollout(games=150, policy=pip_evaluator, seed=8, batch=17)
+    assert a.games == 150 and a.counts == b.counts
+    # One call per ply for the whole batch, not one per position.
+    assert len(calls) < 2000 and max(calls) > 150
+
+
+def test_evaluator_with_pubeval_features() -> None:
+    r = bgfast.rollout(games=40, policy=lambda x: x[:, 121], scheme="pubeval", seed=1)
+    assert r.games == 40
+
+
+def test_bad_arguments_raise_bgfast_errors() -> None:
+    with pytest.raises(bgfast.BgfastError, match="policy"):
+        bgfast.rollout(games=10, policy="gnubg")
+    with pytest.raises(bgfast.BgfastError, match="games"):
+        bgfast.rollout(games=0)
+    with pytest.raises(bgfast.BgfastError, match="scores"):
+        bgfast.rollout(games=10, policy=lambda x: np.zeros(3))
+    with pytest.raises(bgfast.InvalidPositionError):
+        bgfast.rollout("not an id", games=10)
+
+
+def test_result_reports_a_drawn_seed() -> None:
+    r = bgfast.rollout(games=36, policy="random", threads=1)
+    again = bgfast.rollout(games=36, policy="random", threads=1, seed=r.seed)
+    assert again.counts == r.counts
+
+
+def test_cli_json_and_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgfast.cli import main
+
+    assert main(["rollout", "4HPwATDgc/ABMA", "--games", "720", "--seed", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 720 and data["policy"] == "pubeval" and not data["partial"]
+    expected = bgfast.rollout(Position(), games=720, seed=1)
+    assert data["statistics"]["equity"]["value"] == expected.equity
+    from bgfast.rollout import cli_rollout
+
+    assert cli_rollout(["--games", "360", "--policy", "random", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "equity" in out and "win gammon" in out and "\r" not in out  # no bar when piped
+
+
+@pytest.mark.slow
+def test_sigint_stops_the_cli_with_a_partial_table() -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bgfast", "rollout", "--games", "100000000", "--seed", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(1.5)  # let it start playing; no timing is asserted
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "PARTIAL" in out and "equity" in out
+
+
+def test_one_game_has_no_stderr_and_json_stays_valid() -> None:
+    r = bgfast.rollout(games=1, policy="random", seed=1)
+    assert r.games == 1 and math.isnan(r.stderr["equity"])
+    data = json.loads(json.dumps(r.to_dict(), allow_nan=False))
+    assert data["statistics"]["equity"]["stderr"] is None
+
+
+def test_a_finished_position_is_its_result_every_game_r15() -> None:
+    # The opponent has borne off all 15; we still have a checker on the bar: backgammon.
+    over = position({25: 1, 6: 14}, {})
+    r = bgfast.rollout(over, games=50, policy="random", seed=1)
+    assert r.lose == 1.0 and r.lose_backgammon == 1.0 and r.equity == -3.0
+
+
+def test_race_policy_bears_off_perfectly() -> None:
+    # Decided by our first roll (the opponent bears off next): only the bear-off-perfect
+    # play of 6-5 takes both checkers off, so the race policy wins exactly 6 rolls of 36.
+    pos = position({6: 1, 5: 1}, {1: 1})
+    r = bgfast.rollout(pos, games=36 * 10, policy="race", seed=9)
+    assert r.win == 6 / 36
+    # From the start it is pubeval until the bear-off, and reproducible across threads.
+    one = bgfast.rollout(games=300, policy="race", seed=3, threads=1)
+    assert one.counts == bgfast.rollout(games=300, policy="race", seed=3, threads=2).counts

@@ -1,0 +1,94 @@
+"""SVG pictures (R32 board orientation; pips, cube, dice shown)."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from bgfast import Position
+from bgfast.errors_game import GameStateError
+from bgfast.game import Game
+from bgfast.match import Match
+from bgfast.svg import board_svg, game_svg, match_svg, position_svg
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def _checkers(svg: str, side: str) -> list[tuple[float, float]]:
+    root = ET.fromstring(svg)
+    return [
+        (float(c.get("cx", 0)), float(c.get("cy", 0)))
+        for c in root.iter(f"{NS}circle")
+        if c.get("class") == f"checker {side}"
+    ]
+
+
+def test_position_svg_is_valid_xml_with_all_checkers() -> None:
+    svg = position_svg(Position())
+    root = ET.fromstring(svg)
+    assert root.tag == f"{NS}svg"
+    assert len(_checkers(svg, "bottom")) == 15 and len(_checkers(svg, "top")) == 15
+    assert "167 pips" in svg
+    assert ">64<" in svg  # the centred cube shows 64 (R17)
+
+
+def test_r32_home_board_bottom_right_or_left() -> None:
+    right = position_svg(Position(), home="right")
+    left = position_svg(Position(), home="left")
+
+    # the bottom side's 6-point stack (5 checkers) sits right of centre, or left of it
+    def six_point_x(svg: str) -> float:
+        height = float(ET.fromstring(svg).get("height", 0))
+        xs = [x for x, y in _checkers(svg, "bottom") if y > height / 2]  # the bottom row
+        return max(set(xs), key=xs.count)
+
+    width = float(ET.fromstring(right).get("width", 0))
+    assert six_point_x(right) > width / 2 > six_point_x(left)
+    with pytest.raises(GameStateError, match="R32"):
+        position_svg(Position(), home="up")  # type: ignore[arg-type]
+
+
+def test_game_svg_shows_dice_cube_and_stacks() -> None:
+    game = Game(seed=1)
+    game.roll((6, 1))
+    game.play("13/7 8/7")
+    game.double()
+    game.take()
+    game.roll((5, 5))
+    svg = game_svg(game)
+    assert svg == game._repr_svg_()
+    ET.fromstring(svg)
+    assert len(re.findall(r'class="die"', svg)) == 2
+    cube = re.search(r'<g class="cube">.*?>(\d+)</text></g>', svg)
+    assert cube is not None and cube.group(1) == "2"
+
+
+def test_big_stacks_and_bar_and_off_are_drawn() -> None:
+    rows = [[0] * 25, [0] * 25]
+    rows[0][0] = 9  # nine on the 1-point, six off
+    rows[1][24] = 4  # four on the bar, eleven off
+    svg = board_svg(rows)
+    assert ">9<" in svg and ">4<" in svg
+    assert svg.count('class="off bottom"') == 6 and svg.count('class="off top"') == 11
+    with pytest.raises(GameStateError):
+        board_svg([[0] * 24, [0] * 25])
+
+
+def test_r32_sides_swap_after_each_game_when_asked() -> None:
+    match = Match(3, seed=1)
+    assert "match to 3: 0-0" in match._repr_svg_()
+    for _ in range(2):
+        game = match.new_game()
+        game.roll((6, 1))  # player 0 starts
+        game.play("24/18 24/23")
+        fixed = match_svg(match)
+        swapped = match_svg(match, swap_sides=True)
+        if len(match.games) == 1:
+            assert fixed == swapped
+        else:
+            assert fixed != swapped
+            assert "player 0 bottom" in swapped and "player 1 bottom" in fixed
+        game.resign("single")
+        game.accept()
