@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import signal
+import sys
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Callable
 
 import pytest
 
 import bgfast
-from bgfast.rollout import SHARD_GAMES, run_shard
+from bgfast.rollout import SHARD_GAMES, SHARD_RETRIES, _check_sendable, run_shard
 
 GAMES = 2 * SHARD_GAMES + 123
 
@@ -25,18 +27,19 @@ def test_process_pool_gives_the_local_result() -> None:
     assert remote.counts == local.counts and not remote.partial
 
 
-def test_killed_worker_still_gives_the_identical_result() -> None:
-    local = bgfast.rollout(games=GAMES, policy="random", seed=22, threads=1)
+def test_a_broken_process_pool_raises_shard_error_and_no_total() -> None:
+    # A ProcessPoolExecutor does not retry: a worker killed with SIGKILL breaks the pool, so
+    # the run must fail with ShardError naming a shard, never return a total.
     pool = ProcessPoolExecutor(max_workers=2)
     try:
         pids = set()
         while len(pids) < 2:
             pids.add(pool.submit(os.getpid).result())
         os.kill(next(iter(pids)), signal.SIGKILL)
-        remote = bgfast.rollout(games=GAMES, policy="random", seed=22, executor=pool)
+        with pytest.raises(bgfast.ShardError, match=r"shard \d+ of 3 .*BrokenProcessPool"):
+            bgfast.rollout(games=GAMES, policy="random", seed=22, executor=pool)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
-    assert remote.counts == local.counts
 
 
 class FlakyExecutor(Executor):
@@ -67,6 +70,50 @@ def test_lost_shards_are_played_again_with_the_same_dice() -> None:
     flaky.inner.shutdown()
 
 
+class ShardOneFails(Executor):
+    """Shard 1 always fails like a lost worker; the other shards never finish on their own."""
+
+    def __init__(self) -> None:
+        self.futures: list[Future[Any]] = []
+        self.hanging: list[Future[Any]] = []
+        self.attempts = 0
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        if args[0]["first_game"] == SHARD_GAMES:
+            self.attempts += 1
+            f: Future[Any] = Future()
+            f.set_exception(ConnectionError("worker lost"))
+        else:
+            f = Future()  # never finishes on its own: must be cancelled
+            self.hanging.append(f)
+        self.futures.append(f)
+        return f
+
+
+def test_a_shard_the_executor_gives_up_on_raises_shard_error() -> None:
+    failing = ShardOneFails()
+    with pytest.raises(bgfast.ShardError, match=r"shard 1 of 3 \(games 2000\.\.3999\)") as info:
+        bgfast.rollout(games=GAMES, policy="random", seed=25, executor=failing)
+    assert "ConnectionError: worker lost" in str(info.value)
+    assert isinstance(info.value.__cause__, ConnectionError)
+    assert isinstance(info.value, bgfast.BgfastError)
+    assert failing.attempts == 1 + SHARD_RETRIES
+    assert len(failing.hanging) == 2 and all(f.cancelled() for f in failing.hanging)
+
+
+def test_an_unpicklable_setting_fails_before_submission() -> None:
+    # Every spec field is checked with pickle; the error names the field.
+    spec = {"position": "4HPwATDgc/ABMA", "seed": 1, "policy": lambda x: x}
+    with pytest.raises(bgfast.BgfastError, match=r"pickle refuses: policy=<function"):
+        _check_sendable(spec)
+    _check_sendable({"position": "4HPwATDgc/ABMA", "seed": 1, "policy": "random"})
+    # An evaluator callable is refused before anything reaches the executor.
+    recording = ShardOneFails()
+    with pytest.raises(bgfast.BgfastError, match="not sent to an executor"):
+        bgfast.rollout(games=10, policy=lambda x: x[:, 0], executor=recording)
+    assert recording.futures == []
+
+
 def test_worker_refuses_another_version() -> None:
     spec = {
         "version": "0.0.0-other",
@@ -81,11 +128,6 @@ def test_worker_refuses_another_version() -> None:
     }
     with pytest.raises(bgfast.BgfastError, match="version"):
         run_shard(spec)
-
-
-def test_evaluator_cannot_be_sent_to_an_executor() -> None:
-    with ThreadPoolExecutor(1) as pool, pytest.raises(bgfast.BgfastError, match="executor"):
-        bgfast.rollout(games=10, policy=lambda x: x[:, 0], executor=pool)
 
 
 class FailingExecutor(Executor):
@@ -104,7 +146,51 @@ class FailingExecutor(Executor):
 
 def test_an_error_cancels_the_outstanding_shards() -> None:
     failing = FailingExecutor()
-    with pytest.raises(bgfast.BgfastError, match="refused"):
+    with pytest.raises(bgfast.ShardError, match=r"shard 0 of 3.*refused"):
         bgfast.rollout(games=GAMES, policy="random", seed=24, executor=failing)
     assert len(failing.futures) == 3
     assert all(f.cancelled() for f in failing.futures[1:])
+
+
+def test_rollout_results_and_positions_pickle() -> None:
+    result = bgfast.rollout(games=300, policy="random", seed=26, threads=1)
+    back = pickle.loads(pickle.dumps(result))
+    assert isinstance(back, bgfast.RolloutResult)
+    assert back.counts == result.counts and back.to_dict() == result.to_dict()
+    assert back.stderr == result.stderr and back.ci95 == result.ci95
+    pos = bgfast.Position.from_id("4HPwATDgc/ABMA")
+    assert pickle.loads(pickle.dumps(pos)) == pos
+
+
+def test_progress_is_reported_as_shards_finish() -> None:
+    seen: list[tuple[int, int]] = []
+    with ThreadPoolExecutor(2) as pool:
+        bgfast.rollout(
+            games=GAMES,
+            policy="random",
+            seed=27,
+            executor=pool,
+            progress=lambda d, t: seen.append((d, t)),
+        )
+    assert {t for _, t in seen} == {GAMES} and seen[-1][0] == GAMES
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    sizes = {0, SHARD_GAMES, 123}  # every report is a sum of whole shards
+    assert all((d % SHARD_GAMES) in sizes for d, _ in seen)
+
+
+def test_cli_workers_gives_the_local_result_with_a_bar(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bgfast.cli import main
+
+    local = bgfast.rollout(games=GAMES, policy="random", seed=28, threads=1)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    argv = ["rollout", "--games", str(GAMES), "--policy", "random", "--seed", "28"]
+    assert main([*argv, "--workers", "2", "--json"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert tuple(data["counts"].values()) == local.counts and not data["partial"]
+    assert f"] {GAMES}/{GAMES} games" in err  # the bar, driven by finished shards
+    assert main([*argv, "--workers", "0"]) == 2
+    assert "--workers must be a positive int" in capsys.readouterr().err

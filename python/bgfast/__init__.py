@@ -41,7 +41,7 @@ from bgfast.errors_game import GameStateError, InvalidIdError, InvalidSaveError,
 from bgfast.features import encode  # rollouts
 from bgfast.game import Game, GameResult
 from bgfast.match import Match
-from bgfast.rollout import RolloutResult, rollout  # rollouts
+from bgfast.rollout import RolloutResult, ShardError, rollout  # rollouts
 from bgfast.scoring import Rules
 from bgfast.svg import position_svg as _position_svg
 from bgfast.vecenv import VecEnv  # rollouts
@@ -76,6 +76,7 @@ __all__ = [
     "Position",
     "RolloutResult",
     "Rules",
+    "ShardError",
     "VecEnv",
     "batch",
     "bearoff",

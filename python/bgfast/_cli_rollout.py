@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import json
 import sys
 import time
 from collections.abc import Sequence
-from typing import TextIO
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any, TextIO
 
 from bgfast._core import BgfastError
 
@@ -31,6 +34,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-stratify", action="store_true", help="do not stratify the first roll over 36"
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers", type=int, default=None, help="play shards on a local pool of N processes"
+    )
+    where.add_argument(
+        "--dask-scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="play shards on an existing Dask cluster (e.g. tcp://10.0.0.5:8786)",
+    )
 
 
 class _Bar:
@@ -59,20 +72,40 @@ def run(args: argparse.Namespace) -> int:
     from bgfast.rollout import rollout
 
     bar = _Bar(sys.stderr) if sys.stdout.isatty() and sys.stderr.isatty() else None
-    try:
-        result = rollout(
-            args.position,
-            games=args.games,
-            policy=args.policy,
-            seed=args.seed,
-            threads=args.threads,
-            truncate=args.truncate,
-            stratify=not args.no_stratify,
-            progress=bar,
-        )
-    finally:
-        if bar is not None:
-            bar.close()
+    with contextlib.ExitStack() as stack:
+        executor: Executor | None = None
+        if args.workers is not None:
+            if args.workers < 1:
+                raise BgfastError(f"--workers must be a positive int, got {args.workers}")
+            # bgfast made this pool, so bgfast shuts it down (cancelling what is left).
+            pool = ProcessPoolExecutor(max_workers=args.workers)
+            stack.callback(pool.shutdown, wait=True, cancel_futures=True)
+            executor = pool
+        elif args.dask_scheduler is not None:
+            try:  # optional and untyped: Any whether or not it is installed
+                distributed: Any = importlib.import_module("distributed")
+            except ImportError as error:
+                raise BgfastError(
+                    "--dask-scheduler needs Dask: pip install 'dask[distributed]'"
+                ) from error
+            # Only the client is ours: closing it leaves the cluster running.
+            client = stack.enter_context(distributed.Client(args.dask_scheduler))
+            executor = client.get_executor()
+        try:
+            result = rollout(
+                args.position,
+                games=args.games,
+                policy=args.policy,
+                seed=args.seed,
+                threads=args.threads,
+                truncate=args.truncate,
+                stratify=not args.no_stratify,
+                progress=bar,
+                executor=executor,
+            )
+        finally:
+            if bar is not None:
+                bar.close()
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

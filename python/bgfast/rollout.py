@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import os
+import pickle
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -46,6 +47,7 @@ __all__ = [
     "SHARD_GAMES",
     "Evaluator",
     "RolloutResult",
+    "ShardError",
     "cli_rollout",
     "rollout",
     "run_shard",
@@ -60,6 +62,16 @@ SHARD_GAMES = 2_000
 
 _STATS = ("win", "win_gammon", "win_backgammon", "lose", "lose_gammon", "lose_backgammon")
 _Z95 = 1.959963984540054
+
+
+class ShardError(BgfastError):
+    """A shard of a rollout on an executor failed for good.
+
+    Raised when the executor gives up on a shard (a ``BrokenProcessPool``, a Dask
+    ``KilledWorker``, a worker refusing another bgfast version, ...) after the retries. The
+    message names the shard index, its games and the cause (also in ``__cause__``); the
+    other shards are cancelled and no total is returned.
+    """
 
 
 def _version() -> str:
@@ -338,18 +350,17 @@ def _run_evaluator(
     return (t[0], t[1], t[2], t[3], t[4], t[5], t[6]), partial
 
 
-def _run_executor(
-    executor: Executor,
+def _shard_specs(
     pos: Position,
     games: int,
     policy: str,
     seed: int,
     truncate: int | None,
     stratify: bool,
-    progress: Progress | None,
-) -> tuple[tuple[int, int, int, int, int, int, int], bool]:
+) -> list[dict[str, Any]]:
+    """The plain-data specs of a rollout's shards: their number depends on ``games`` only."""
     shards = math.ceil(games / SHARD_GAMES)
-    specs: list[dict[str, Any]] = [
+    return [
         {
             "version": _version(),
             "position": pos.id,
@@ -363,38 +374,76 @@ def _run_executor(
         }
         for k in range(shards)
     ]
+
+
+def _check_sendable(spec: dict[str, Any]) -> None:
+    """Raises ``BgfastError`` naming every field of ``spec`` that pickle cannot send."""
+    bad = []
+    for key, value in spec.items():
+        try:
+            pickle.dumps(value)
+        except Exception as error:  # pickle raises several types (PicklingError, TypeError...)
+            bad.append(f"{key}={value!r} ({type(error).__name__}: {error})")
+    if bad:
+        raise BgfastError(
+            "cannot send the rollout to an executor, pickle refuses: " + "; ".join(bad)
+        )
+
+
+#: Times a failed shard is submitted again before ``ShardError`` (its dice are the same).
+SHARD_RETRIES = 2
+
+
+def _run_executor(
+    executor: Executor,
+    pos: Position,
+    games: int,
+    policy: str,
+    seed: int,
+    truncate: int | None,
+    stratify: bool,
+    progress: Progress | None,
+) -> tuple[tuple[int, int, int, int, int, int, int], bool]:
+    from concurrent.futures import FIRST_COMPLETED, wait
+
+    specs = _shard_specs(pos, games, policy, seed, truncate, stratify)
+    _check_sendable(specs[0])  # every shard differs only in ints: one check covers all
+    shards = len(specs)
     results: list[tuple[int, ...] | None] = [None] * shards
     futures: dict[Future[tuple[int, ...]], int] = {}
+    retries = [0] * shards
+
+    def failed(k: int, cause: BaseException) -> ShardError:
+        first = specs[k]["first_game"]
+        return ShardError(
+            f"shard {k} of {shards} (games {first}..{first + specs[k]['games'] - 1}) failed"
+            f" after {retries[k] + 1} attempt(s): {type(cause).__name__}: {cause}"
+        )
 
     def submit(k: int) -> None:
         try:
             futures[executor.submit(run_shard, specs[k])] = k
-        except Exception:
-            # A broken pool (a worker was killed) takes no more work: play the shard here.
-            results[k] = run_shard(specs[k])
+        except Exception as error:  # a broken or shut-down executor takes no more work
+            raise failed(k, error) from error
 
-    from concurrent.futures import FIRST_COMPLETED, wait
-
-    retries = [0] * shards
     try:
         for k in range(shards):
             submit(k)
         while futures:
             finished, _ = wait(list(futures), return_when=FIRST_COMPLETED)
-            for f in finished:
+            for f in sorted(finished, key=futures.__getitem__):
                 k = futures.pop(f)
                 try:
                     results[k] = f.result()
-                except BgfastError:
-                    raise
-                except Exception:
+                except BgfastError as error:  # refused by the worker: the same every time
+                    raise failed(k, error) from error
+                except Exception as error:
                     # A lost worker: the shard's dice depend on (seed, game) alone, so playing
                     # it again anywhere gives the identical tally.
+                    if retries[k] >= SHARD_RETRIES:
+                        raise failed(k, error) from error
                     retries[k] += 1
-                    if retries[k] <= 2:
-                        submit(k)
-                    else:
-                        results[k] = run_shard(specs[k])
+                    submit(k)
             if progress is not None:
                 done = sum(s["games"] for s, r in zip(specs, results) if r is not None)
                 progress(done, games)
@@ -440,8 +489,8 @@ def rollout(
     ``truncate`` stops games after that many plies (counted in ``truncated``, 0 points).
     ``progress(done, total)`` is called as games finish. ``executor`` (any
     ``concurrent.futures.Executor``, never shut down here) plays fixed shards of the games
-    elsewhere, with the same result as a local run. Ctrl-C stops the run and returns what
-    finished with ``partial=True``.
+    elsewhere, with the same result as a local run; a shard the executor gives up on raises
+    ``ShardError``. Ctrl-C stops the run and returns what finished with ``partial=True``.
     """
     pos = _position(position)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
@@ -461,7 +510,10 @@ def rollout(
         if scheme not in SCHEMES:
             raise BgfastError(f"unknown feature scheme {scheme!r}: use one of {sorted(SCHEMES)}")
         if executor is not None:
-            raise BgfastError("an evaluator callable runs here: executor= needs a named policy")
+            raise BgfastError(
+                "an evaluator callable runs in this process and is not sent to an executor:"
+                " executor= needs a named policy ('random', 'pubeval', 'race')"
+            )
         name = getattr(policy, "__name__", type(policy).__name__)
         counts, partial = _run_evaluator(
             pos, games, policy, scheme, max(1, batch), seed, truncate, stratify, progress
@@ -495,7 +547,8 @@ def rollout(
 
 
 def cli_rollout(argv: Sequence[str]) -> int:
-    """``bgfast rollout ID [--games N] [--policy P] [--seed S] [--threads T] [--json]``.
+    """``bgfast rollout ID [--games N] [--policy P] [--seed S] [--threads T] [--json]
+    [--workers N | --dask-scheduler ADDRESS]``.
 
     Prints the statistics table (or JSON with ``--json``), with a progress bar when stdout
     is a terminal. Returns the exit status (130 after Ctrl-C, with the partial table).
