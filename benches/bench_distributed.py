@@ -4,7 +4,8 @@ The same rollout (random policy, same seed, from the standard start) is played t
 locally on one thread, on a ``ProcessPoolExecutor`` of 2 processes and on a Dask
 ``LocalCluster`` of 2 worker processes (1 thread each, on 127.0.0.1, no dashboard). The
 counts must be identical; the table gives games/s and the scaling ratio against one process
-(best of ``--repeats`` runs; pools and the cluster are started and warmed up untimed).
+(best of ``--repeats`` rounds, the contenders taking turns in each round; the pool and the
+cluster are started and warmed up untimed).
 
     python benches/bench_distributed.py                  # 200,000 games, best of 3
     python benches/bench_distributed.py --games 400000 --repeats 5
@@ -15,6 +16,7 @@ A script, not a pytest-benchmark module: collected by pytest, it skips.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
@@ -32,21 +34,6 @@ if "pytest" in sys.modules:
 SEED = 20261129
 
 
-def best(run: Callable[[], bgfast.RolloutResult], repeats: int) -> tuple[float, tuple[int, ...]]:
-    """The best wall-clock games/s of ``repeats`` runs, and the counts (equal every run)."""
-    rates = []
-    counts: tuple[int, ...] | None = None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        result = run()
-        seconds = time.perf_counter() - t0
-        assert counts is None or result.counts == counts, "a run gave other counts"
-        counts = result.counts
-        rates.append(result.games / seconds)
-    assert counts is not None
-    return max(rates), counts
-
-
 def on(executor: Executor, games: int) -> bgfast.RolloutResult:
     """The benchmark rollout on ``executor``."""
     return bgfast.rollout(games=games, policy="random", seed=SEED, executor=executor)
@@ -60,39 +47,49 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     games, repeats = args.games, args.repeats
 
-    rows: list[tuple[str, float]] = []
-    bgfast.rollout(games=2_000, policy="random", seed=1, threads=1)  # warm up
-    rate, local = best(
-        lambda: bgfast.rollout(games=games, policy="random", seed=SEED, threads=1), repeats
-    )
-    rows.append(("1 process (threads=1)", rate))
-
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        on(pool, 4 * SHARD_GAMES)  # warm up both workers
-        rate, counts = best(lambda: on(pool, games), repeats)
-        assert counts == local, "the process pool gave other counts"
-    rows.append(("ProcessPoolExecutor, 2 processes", rate))
-
-    try:
-        import distributed
-    except ImportError:
-        print("(dask[distributed] not installed: no Dask row)", file=sys.stderr)
-    else:
-        with (
-            distributed.LocalCluster(
-                n_workers=2,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=None,
-            ) as cluster,
-            distributed.Client(cluster) as client,
-        ):
-            executor = client.get_executor()
-            on(executor, 4 * SHARD_GAMES)  # warm up
-            rate, counts = best(lambda: on(executor, games), repeats)
-            assert counts == local, "the Dask cluster gave other counts"
-        rows.append(("Dask LocalCluster, 2 worker processes", rate))
+    contenders: dict[str, Callable[[], bgfast.RolloutResult]] = {
+        "1 process (threads=1)": lambda: bgfast.rollout(
+            games=games, policy="random", seed=SEED, threads=1
+        ),
+    }
+    with contextlib.ExitStack() as stack:
+        pool = stack.enter_context(ProcessPoolExecutor(max_workers=2))
+        contenders["ProcessPoolExecutor, 2 processes"] = lambda: on(pool, games)
+        try:
+            import distributed
+        except ImportError:
+            print("(dask[distributed] not installed: no Dask row)", file=sys.stderr)
+        else:
+            cluster = stack.enter_context(
+                distributed.LocalCluster(
+                    n_workers=2,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                )
+            )
+            client = stack.enter_context(distributed.Client(cluster))
+            dask_executor = client.get_executor()
+            contenders["Dask LocalCluster, 2 worker processes"] = lambda: on(dask_executor, games)
+        # Warm up (untimed): every worker process imported bgfast and played a shard.
+        bgfast.rollout(games=2_000, policy="random", seed=1, threads=1)
+        on(pool, 4 * SHARD_GAMES)
+        if "Dask LocalCluster, 2 worker processes" in contenders:
+            on(dask_executor, 4 * SHARD_GAMES)
+        # Round robin, so a burst of load from other jobs hits every contender alike.
+        rates: dict[str, list[float]] = {name: [] for name in contenders}
+        counts: dict[str, tuple[int, ...]] = {}
+        for _ in range(repeats):
+            for name, run in contenders.items():
+                t0 = time.perf_counter()
+                result = run()
+                rates[name].append(result.games / (time.perf_counter() - t0))
+                assert counts.setdefault(name, result.counts) == result.counts
+    local = counts["1 process (threads=1)"]
+    for name, c in counts.items():
+        assert c == local, f"{name} gave other counts than the local run"
+    rows = [(name, max(r)) for name, r in rates.items()]
 
     load = os.getloadavg()[0]
     print(f"{games} random games from the start, seed {SEED}, best of {repeats};")
