@@ -96,3 +96,12 @@ def test_cli_dask_scheduler_uses_the_cluster_and_leaves_it_running(
     assert tuple(data["counts"].values()) == local.counts and not data["partial"]
     with distributed.Client(cluster.scheduler_address) as client:  # still up, still 2 workers
         assert len(client.scheduler_info()["workers"]) == 2
+
+
+def test_cli_dask_scheduler_bad_address_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bgfast.cli import main
+
+    assert main(["rollout", "--games", "10", "--dask-scheduler", "nonsense://x"]) == 2
+    assert "cannot connect to the Dask scheduler at 'nonsense://x'" in capsys.readouterr().err

@@ -89,7 +89,12 @@ def run(args: argparse.Namespace) -> int:
                     "--dask-scheduler needs Dask: pip install 'dask[distributed]'"
                 ) from error
             # Only the client is ours: closing it leaves the cluster running.
-            client = stack.enter_context(distributed.Client(args.dask_scheduler))
+            try:
+                client = stack.enter_context(distributed.Client(args.dask_scheduler))
+            except (OSError, ValueError) as error:  # unreachable, timed out, bad address
+                raise BgfastError(
+                    f"cannot connect to the Dask scheduler at {args.dask_scheduler!r}: {error}"
+                ) from error
             executor = client.get_executor()
         try:
             result = rollout(
