@@ -194,3 +194,29 @@ def test_cli_workers_gives_the_local_result_with_a_bar(
     assert f"] {GAMES}/{GAMES} games" in err  # the bar, driven by finished shards
     assert main([*argv, "--workers", "0"]) == 2
     assert "--workers must be a positive int" in capsys.readouterr().err
+
+
+class OneShardAtATime(Executor):
+    """Shard 0 finishes at once (played here); the others stay pending until cancelled."""
+
+    def __init__(self) -> None:
+        self.pending: list[Future[Any]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        f: Future[Any] = Future()
+        if args[0]["first_game"] == 0:
+            f.set_result(fn(*args, **kwargs))
+        else:
+            self.pending.append(f)
+        return f
+
+
+def test_ctrl_c_cancels_the_outstanding_shards_and_returns_a_partial_prefix() -> None:
+    def interrupt(done: int, total: int) -> None:
+        raise KeyboardInterrupt  # as if Ctrl-C came while waiting for the next shard
+
+    executor = OneShardAtATime()
+    r = bgfast.rollout(games=GAMES, policy="random", seed=29, executor=executor, progress=interrupt)
+    first = bgfast.rollout(games=SHARD_GAMES, policy="random", seed=29, threads=1)
+    assert r.partial and r.games == SHARD_GAMES and r.counts == first.counts
+    assert len(executor.pending) == 2 and all(f.cancelled() for f in executor.pending)
