@@ -44,7 +44,7 @@ pub use dice::{Dice, Die};
 pub use legality::{resolve, resolve_in, IllegalMove};
 #[doc(hidden)]
 pub use movegen::force_baseline_isa;
-pub use movegen::{MoveList, MAX_PLAYS};
+pub use movegen::{CompactMove, MoveList, MAX_PLAYS};
 pub use mv::{Move, Step, OFF};
 pub use outcome::{Outcome, Side, WinKind};
 pub use perft::perft;

@@ -267,7 +267,7 @@ mod tests {
             let pos = gnubg_id::decode(id).unwrap();
             for dice in Dice::ALL_21 {
                 pos.generate_moves(dice, &mut list);
-                for (_, r) in list.iter() {
+                for r in list.results() {
                     let me = r.flipped();
                     let mut x = [0.0f32; INPUTS];
                     inputs(&me, &mut x);

@@ -1,17 +1,10 @@
 //! Totals over the wildbg corpora and perft from the start (see tests/data/NOTICE.md).
 
+mod common;
+
 use bgfast_core::codec::gnubg_id;
 use bgfast_core::{perft, Dice, MoveList, Position};
-
-fn corpus(name: &str) -> Vec<Position> {
-    let path = format!("{}/../../tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| gnubg_id::decode(l.trim()).unwrap_or_else(|e| panic!("{l}: {e}")))
-        .collect()
-}
+use common::corpus;
 
 /// (doubles, non-doubles) totals of distinct results, each roll once per position.
 fn totals(positions: &[Position]) -> (usize, usize) {

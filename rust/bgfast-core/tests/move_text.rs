@@ -1,18 +1,11 @@
 //! Move notation round-trips: every legal move formats, parses back and resolves to its own
 //! result, on the start position and the wildbg corpora (see tests/data/NOTICE.md).
 
-use bgfast_core::codec::{gnubg_id, move_text};
-use bgfast_core::{resolve_in, Dice, MoveList, Position};
+mod common;
 
-fn corpus(name: &str) -> Vec<Position> {
-    let path = format!("{}/../../tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| gnubg_id::decode(l.trim()).unwrap_or_else(|e| panic!("{l}: {e}")))
-        .collect()
-}
+use bgfast_core::codec::move_text;
+use bgfast_core::{resolve_in, Dice, MoveList, Position};
+use common::corpus;
 
 /// Checks every legal move of every roll; returns how many moves were checked.
 fn round_trip(positions: &[Position], play_every: usize) -> usize {

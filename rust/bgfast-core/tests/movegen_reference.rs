@@ -7,6 +7,9 @@
 //! must list exactly those positions, each once, with a move that is one of the plays reaching
 //! it.
 
+mod common;
+
+use common::corpus;
 use std::collections::{HashMap, HashSet};
 
 use bgfast_core::codec::gnubg_id;
@@ -169,16 +172,6 @@ fn compare(pos: &Position, list: &mut MoveList) -> usize {
         total += list.len();
     }
     total
-}
-
-fn corpus(name: &str) -> Vec<Position> {
-    let path = format!("{}/../../tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| gnubg_id::decode(l.trim()).unwrap_or_else(|e| panic!("{l}: {e}")))
-        .collect()
 }
 
 /// A small deterministic generator (SplitMix64), so failures reproduce.

@@ -362,7 +362,7 @@ where
                             let (position, dice) = block(b);
                             position.generate_moves(dice, list);
                             buf.counts.push(list.len() as u32);
-                            buf.results.extend(list.iter().map(|(_, r)| r));
+                            buf.results.extend(list.results());
                         }
                     });
                 });

@@ -1,12 +1,12 @@
 //! `Moves`: what `Position.moves` returns, a compact read-only sequence of `Move`s.
 //!
-//! A call generates into one reused per-thread `MoveList` and keeps only the plays (a few
-//! dozen bytes each); a `Move` object is made when an item is indexed or iterated, so
+//! A call generates into one reused per-thread `MoveList` and keeps only the compact moves
+//! (20 bytes each); a `Move` object is made when an item is indexed or iterated, so
 //! `len(position.moves(d1, d2))` or `move in moves` make none.
 
 use std::cell::RefCell;
 
-use bgfast_core::{Dice, Move, MoveList, Position};
+use bgfast_core::{CompactMove, Dice, MoveList, Position};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySlice};
@@ -23,7 +23,8 @@ thread_local! {
 #[pyclass(name = "Moves", module = "bgfast", frozen, sequence)]
 pub struct PyMoves {
     origin: Position,
-    plays: Box<[(Move, Position)]>,
+    dice: Dice,
+    plays: Box<[CompactMove]>,
 }
 
 /// Runs `f` with this thread's reusable `MoveList` (not re-entrant: `f` must not call back).
@@ -36,17 +37,21 @@ impl PyMoves {
     pub fn generate(origin: Position, dice: Dice) -> PyMoves {
         let plays = with_move_list(|list| {
             origin.generate_moves(dice, list);
-            list.iter().collect()
+            (0..list.len()).map(|i| list.compact(i)).collect()
         });
-        PyMoves { origin, plays }
+        PyMoves {
+            origin,
+            dice,
+            plays,
+        }
     }
 
     fn item(&self, i: usize) -> PyMove {
-        let (mv, result) = self.plays[i];
+        let play = self.plays[i];
         PyMove {
             origin: self.origin,
-            mv,
-            result,
+            mv: play.mv(&self.origin, self.dice),
+            result: play.result(&self.origin),
         }
     }
 }
@@ -86,7 +91,11 @@ impl PyMoves {
     fn __contains__(&self, item: &Bound<'_, PyAny>) -> bool {
         item.cast::<PyMove>().is_ok_and(|m| {
             let m = m.get();
-            m.origin == self.origin && self.plays.iter().any(|&(_, r)| r == m.result)
+            m.origin == self.origin
+                && self
+                    .plays
+                    .iter()
+                    .any(|p| p.result(&self.origin) == m.result)
         })
     }
 
@@ -104,7 +113,7 @@ impl PyMoves {
                 && o.plays
                     .iter()
                     .zip(self.plays.iter())
-                    .all(|(a, b)| a.1 == b.1)
+                    .all(|(a, b)| a.key() == b.key())
         })
     }
 
