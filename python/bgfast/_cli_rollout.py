@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--dask-scheduler",
         default=None,
         metavar="ADDRESS",
-        help="play shards on an existing Dask cluster (e.g. tcp://10.0.0.5:8786)",
+        help="play shards on an existing Dask cluster (e.g. tcp://scheduler.example.org:8786)",
     )
 
 
