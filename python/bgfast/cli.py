@@ -1,7 +1,8 @@
-"""The ``bgfast`` command: one subcommand a job.
+"""The bgfast command, one subcommand a job.
 
-``bgfast moves ID DICE`` lists the legal moves of a position with their resulting
-Position IDs; ``bgfast bearoff build`` builds the bear-off databases ahead of time.
+bgfast rollout ID rolls out a position (the main job); bgfast moves ID DICE lists the legal
+moves of a position with their resulting Position IDs; bgfast bearoff build builds the
+bear-off databases ahead of time.
 """
 
 from __future__ import annotations
