@@ -158,30 +158,26 @@ def _load_or_build(
     return table
 
 
+def _cached(path: Path, reader: Callable[[bytes], Table], builder: Callable[[], Table]) -> Table:
+    """The table of ``path``: kept once per process, else loaded (or built) under the lock."""
+    with _lock:
+        table: Table | None = _loaded.get(path)
+        if table is None:
+            table = _load_or_build(path, reader, builder)
+            _loaded[path] = table
+    return table
+
+
 def one_sided() -> OneSidedTable:
     """The one-sided table (54,264 positions of up to 15 checkers), loaded or built once
     per process and cache directory."""
-    path = _one_sided_path()
-    with _lock:
-        table = _loaded.get(path)
-        if table is None:
-            table = _load_or_build(path, OneSidedTable.from_bytes, OneSidedTable.build)
-            _loaded[path] = table
-    assert isinstance(table, OneSidedTable)
-    return table
+    return _cached(_one_sided_path(), OneSidedTable.from_bytes, OneSidedTable.build)
 
 
 def two_sided() -> TwoSidedTable:
     """The two-sided table (924 x 924 positions of up to 6 checkers a side, cubeless and
     cubeful), loaded or built once per process and cache directory."""
-    path = _two_sided_path()
-    with _lock:
-        table = _loaded.get(path)
-        if table is None:
-            table = _load_or_build(path, TwoSidedTable.from_bytes, TwoSidedTable.build)
-            _loaded[path] = table
-    assert isinstance(table, TwoSidedTable)
-    return table
+    return _cached(_two_sided_path(), TwoSidedTable.from_bytes, TwoSidedTable.build)
 
 
 def build(
