@@ -134,3 +134,12 @@ def test_r16_outcome_kinds() -> None:
     assert single.outcome is not None and single.outcome.kind == "single"
     with pytest.raises(bgfast.GameOverError, match="R15"):
         single.moves(3, 1)
+
+
+def test_r2_the_bar_is_not_a_point() -> None:
+    # Crossing from the outer board to the home board costs no extra pip: a 6 moves 9 to 3,
+    # and a checker entering with a 6 lands on the 19-point (the bar counts as 25).
+    pos = position({9: 1, 6: 14}, HOME_FREE)
+    assert any((9, 3, False) in m.steps for m in pos.moves(6, 1))
+    pos = position({25: 1, 6: 14}, HOME_FREE)
+    assert all(m.steps[0] == (25, 19, False) for m in pos.moves(6, 6))
