@@ -96,6 +96,32 @@ def test_thread_count_invariance(named: tuple[str, npt.NDArray[np.uint8]]) -> No
         np.testing.assert_array_equal(got, want)
 
 
+def test_reused_output_buffers_never_change_live_results(
+    named: tuple[str, npt.NDArray[np.uint8]],
+) -> None:
+    """Result arrays borrow buffers that are reused once numpy frees them: an array, or a view
+    of one, that is still alive keeps its bytes whatever later calls write."""
+    _, array = named
+    _, first = batch.all_rolls(array)[:2]
+    kept = first.copy()
+    view = first[1000:2000]
+    view_kept = view.copy()
+    for threads in (1, 2, 1, 2):
+        # Each call may take a freed buffer of an earlier one: never one still in use.
+        offsets, results, _ = batch.all_rolls(array[::-1], threads=threads)
+        assert results.ctypes.data != first.ctypes.data
+        np.testing.assert_array_equal(first, kept)
+        del offsets, results
+    del first
+    for _ in range(3):
+        batch.all_rolls(array[::-1])
+        np.testing.assert_array_equal(view, view_kept)
+    # Writable, like any fresh array; writing is the caller's own business.
+    _, results = batch.moves(array[:10], np.full((10, 2), 3))
+    assert results.flags.writeable and results.flags.c_contiguous
+    results[:] = 0
+
+
 def test_all_rolls_layout() -> None:
     """Block 21 i + k is position i with roll k, in the order of the 15 non-doubles then
     the 6 doubles; the same as moves() over repeated rows."""

@@ -17,6 +17,11 @@ thread alone, up to 256. The output does not depend on it; batches of up to 256 
 roll) lists always run on the calling thread. A bad row raises a :class:`bgfast.BgfastError`
 subclass whose message starts with ``row <index>:`` and names the violation (the first bad
 row in row order); nothing is returned then.
+
+Result arrays are ordinary writable numpy arrays whose memory bgfast lends them: once an
+array and all its views are gone, bgfast keeps its buffer (at most two buffers of up to
+64 MiB each) for the next call, whose output then lands in memory that is already mapped
+instead of fresh pages the kernel must zero first.
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 //!
 //! Every call follows the same shape: copy the input out of Python (attached), then detach,
 //! validate every row (the first bad row in row order is reported, whatever the thread
-//! count), and only then generate. Output goes into one flat buffer that becomes the numpy
-//! array without a copy, so a rejected call writes nothing and an accepted one holds the
-//! results plus a small constant per worker.
+//! count), and only then generate. Output goes into one flat buffer that the numpy array
+//! borrows without a copy (and that is reused once numpy is done with it: see [`outbuf`]),
+//! so a rejected call writes nothing and an accepted one holds the results plus a small
+//! constant per worker.
 //!
 //! Parallel runs split the blocks (one block = one position and one roll) into fixed chunks
 //! and work through them a window at a time: each chunk generates into its own small buffer
@@ -17,7 +18,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use bgfast_core::codec::gnubg_id;
 use bgfast_core::{Dice, Position};
-use numpy::ndarray::{Array2, Array3};
+use numpy::ndarray::{Array2, Ix3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray2, PyReadonlyArray3};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
@@ -26,8 +27,9 @@ use rayon::ThreadPool;
 
 use crate::errors::Error;
 use crate::moves::with_move_list;
+use crate::outbuf;
 use crate::position::{dice_from, PyPosition};
-use crate::rows::{row_bytes, write_rows, ROW_BYTES};
+use crate::rows::{row_bytes, write_results, ROW_BYTES};
 
 /// Blocks one parallel task handles: large enough to amortise scheduling, small enough
 /// that a window of them stays in cache.
@@ -226,47 +228,6 @@ fn positions_of(rows: &RawRows, runner: &Runner, playable: bool) -> Result<Vec<P
     runner.map(rows.len(), parse).into_iter().collect()
 }
 
-/// A buffer for at least `capacity` result bytes, backed by huge pages where the kernel
-/// allows it.
-fn output_buffer(capacity: usize) -> Vec<u8> {
-    let buffer = Vec::with_capacity(capacity);
-    advise_huge_pages(&buffer);
-    buffer
-}
-
-/// Reserves room for `additional` more bytes, keeping the huge-page advice if it moves.
-#[inline]
-fn reserve(buffer: &mut Vec<u8>, additional: usize) {
-    if buffer.capacity() - buffer.len() < additional {
-        buffer.reserve(additional);
-        advise_huge_pages(buffer);
-    }
-}
-
-/// Asks Linux to back the buffer with huge pages (transparent huge pages in `madvise` mode):
-/// a fresh result array then costs one page fault per 2 MiB instead of one per 4 KiB. The
-/// advice covers whole 4 KiB pages around the allocation so that the kernel does not split
-/// its mapping (a split mapping cannot grow in place with `mremap`). Only advice: failure
-/// changes nothing.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(buffer: &Vec<u8>) {
-    const PAGE: usize = 4096;
-    if buffer.capacity() < (2 << 20) {
-        return;
-    }
-    let start = buffer.as_ptr() as usize / PAGE * PAGE;
-    let end = (buffer.as_ptr() as usize + buffer.capacity()).div_ceil(PAGE) * PAGE;
-    // SAFETY: every page in the range holds part of the buffer's allocation (the first and
-    // last perhaps shared with the allocator's bookkeeping), and MADV_HUGEPAGE only changes
-    // how the kernel backs pages, never their contents or protection.
-    unsafe {
-        libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: &Vec<u8>) {}
-
 /// The flat output of a generation: `offsets[b]..offsets[b + 1]` are block b's results.
 struct Generated {
     offsets: Vec<i64>,
@@ -320,7 +281,7 @@ where
 {
     let mut offsets = Vec::with_capacity(n + 1);
     offsets.push(0i64);
-    let mut results = output_buffer(n.saturating_mul(RESULTS_GUESS * ROW_BYTES));
+    let mut results = outbuf::take(n.saturating_mul(RESULTS_GUESS * ROW_BYTES));
     let threads = runner.threads();
     if threads == 1 || n <= CHUNK {
         with_move_list(|list| {
@@ -329,9 +290,9 @@ where
                 let (position, dice) = block(b);
                 position.generate_moves(dice, list);
                 let bytes = list.len() * ROW_BYTES;
-                reserve(&mut results, bytes);
+                outbuf::reserve(&mut results, bytes);
                 let spare = &mut results.spare_capacity_mut()[..bytes];
-                write_rows(spare, (0..list.len()).map(|i| list.result(i)));
+                write_results(spare, &position, list.results());
                 let len = results.len() + bytes;
                 // SAFETY: the loop above initialised the `bytes` bytes after the old length
                 // (`list.len()` rows of ROW_BYTES each, every byte written).
@@ -375,7 +336,7 @@ where
                 }
             }
             let added: usize = bufs[..used].iter().map(|b| b.results.len()).sum();
-            reserve(&mut results, added * ROW_BYTES);
+            outbuf::reserve(&mut results, added * ROW_BYTES);
             let mut spare = &mut results.spare_capacity_mut()[..added * ROW_BYTES];
             let mut slices = Vec::with_capacity(used);
             for buf in &bufs[..used] {
@@ -386,7 +347,18 @@ where
             bufs[..used]
                 .par_iter()
                 .zip(slices.into_par_iter())
-                .for_each(|(buf, dst)| write_rows(dst, buf.results.iter().copied()));
+                .enumerate()
+                .for_each(|(j, (buf, mut dst))| {
+                    // Block by block: a block's results share its origin's unhit row 0.
+                    let mut pending = &buf.results[..];
+                    for (k, &count) in buf.counts.iter().enumerate() {
+                        let (origin, _) = block(start + j * CHUNK + k);
+                        let (these, rest) = pending.split_at(count as usize);
+                        let (head, tail) = dst.split_at_mut(these.len() * ROW_BYTES);
+                        write_results(head, &origin, these.iter().copied());
+                        (pending, dst) = (rest, tail);
+                    }
+                });
             let len = results.len() + added * ROW_BYTES;
             // SAFETY: the loop above initialised exactly the `added * ROW_BYTES` bytes after
             // the old length (the slices tile that range and each is fully written).
@@ -420,11 +392,10 @@ fn dice_rows(dice: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<Dice>> {
     Ok(out)
 }
 
+/// The `(M, 2, 25)` array of result rows, borrowing `results` (see [`outbuf`]).
 fn results_array(py: Python<'_>, results: Vec<u8>) -> PyResult<Bound<'_, PyArray3<u8>>> {
     let m = results.len() / ROW_BYTES;
-    let array = Array3::from_shape_vec((m, 2, 25), results)
-        .map_err(|e| Error::Shape(format!("internal: {e}")))?;
-    Ok(array.into_pyarray(py))
+    outbuf::into_array(py, Ix3(m, 2, 25), results)
 }
 
 /// The legal results of each row's roll: `(offsets, results)`; see `bgfast.batch.moves`.

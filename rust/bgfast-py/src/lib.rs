@@ -5,6 +5,7 @@ mod batch;
 mod bearoff;
 mod errors;
 mod moves;
+mod outbuf;
 mod position;
 mod rollout;
 mod rows;

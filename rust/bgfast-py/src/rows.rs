@@ -3,7 +3,7 @@
 
 use std::mem::MaybeUninit;
 
-use bgfast_core::Position;
+use bgfast_core::{Checkers, Position};
 
 /// Bytes of one position in the `(2, 25)` uint8 layout.
 pub const ROW_BYTES: usize = 50;
@@ -74,30 +74,50 @@ pub fn row_bytes(position: &Position) -> [u8; ROW_BYTES] {
 /// Bytes a [`write_row_with_slack`] may clobber after its row.
 const SLACK: usize = 7;
 
-/// Writes the row of `position` into `dst[..ROW_BYTES]` with four 16-byte stores, clobbering
-/// the `SLACK` bytes after it (a following row overwrites them). Panics if `dst` is shorter
-/// than `ROW_BYTES + SLACK`.
+/// One side's 32 bytes as they are stored (the x86_64 build keeps them in two vectors).
+#[cfg(target_arch = "x86_64")]
+type SideRow = [core::arch::x86_64::__m128i; 2];
+#[cfg(not(target_arch = "x86_64"))]
+type SideRow = [u8; 32];
+
 #[inline(always)]
-fn write_row_with_slack(dst: &mut [MaybeUninit<u8>], position: &Position) {
+fn side_row(checkers: Checkers) -> SideRow {
+    #[cfg(target_arch = "x86_64")]
+    return side_vectors(checkers.bits());
+    #[cfg(not(target_arch = "x86_64"))]
+    return side_bytes(checkers.bits());
+}
+
+/// Writes a row (`row0` then `row1`) into `dst[..ROW_BYTES]` with four 16-byte stores,
+/// clobbering the `SLACK` bytes after it (a following row overwrites them). Panics if `dst`
+/// is shorter than `ROW_BYTES + SLACK`.
+#[inline(always)]
+fn write_row_with_slack(dst: &mut [MaybeUninit<u8>], row0: &SideRow, row1: &SideRow) {
     let dst = &mut dst[..ROW_BYTES + SLACK];
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::{__m128i, _mm_storeu_si128};
-        let [m0, m1] = side_vectors(position.mover().bits());
-        let [o0, o1] = side_vectors(position.opponent().bits());
         let p = dst.as_mut_ptr().cast::<u8>();
         // SAFETY: `dst` holds ROW_BYTES + SLACK = 57 bytes; the stores cover 0..16, 16..32,
         // 25..41 and 41..57, unaligned stores need no alignment, and writing initialises
-        // MaybeUninit bytes. The mover's zero bytes 25..32 are overwritten by the opponent's.
+        // MaybeUninit bytes. Row 0's zero bytes 25..32 are overwritten by row 1's.
         unsafe {
-            _mm_storeu_si128(p.cast::<__m128i>(), m0);
-            _mm_storeu_si128(p.add(16).cast::<__m128i>(), m1);
-            _mm_storeu_si128(p.add(25).cast::<__m128i>(), o0);
-            _mm_storeu_si128(p.add(41).cast::<__m128i>(), o1);
+            _mm_storeu_si128(p.cast::<__m128i>(), row0[0]);
+            _mm_storeu_si128(p.add(16).cast::<__m128i>(), row0[1]);
+            _mm_storeu_si128(p.add(25).cast::<__m128i>(), row1[0]);
+            _mm_storeu_si128(p.add(41).cast::<__m128i>(), row1[1]);
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    write_row(&mut dst[..ROW_BYTES], position);
+    {
+        let (head, tail) = dst.split_at_mut(25);
+        for (d, &s) in head.iter_mut().zip(row0.iter()) {
+            d.write(s);
+        }
+        for (d, &s) in tail.iter_mut().zip(row1.iter()) {
+            d.write(s);
+        }
+    }
 }
 
 /// Writes the row of `position` into exactly `dst[..ROW_BYTES]`.
@@ -108,19 +128,34 @@ fn write_row(dst: &mut [MaybeUninit<u8>], position: &Position) {
     }
 }
 
-/// Writes one row per position into `dst`, which must be exactly `ROW_BYTES` times as long
-/// as `positions`; every byte of `dst` is initialised when it returns, none after it touched.
+/// Writes one row per result of a move generation from `origin` into `dst`, which must be
+/// exactly `ROW_BYTES` times as long as `results`; every byte of `dst` is initialised when
+/// it returns, none after it touched.
+///
+/// A result's row 0 (its side to move) is `origin`'s opponent unless the move hit a blot, so
+/// those bytes are computed once per origin: only row 1 changes from result to result.
 #[inline]
-pub fn write_rows(dst: &mut [MaybeUninit<u8>], positions: impl ExactSizeIterator<Item = Position>) {
-    let n = positions.len();
-    assert_eq!(dst.len(), n * ROW_BYTES, "one row per position");
-    for (i, position) in positions.enumerate() {
+pub fn write_results(
+    dst: &mut [MaybeUninit<u8>],
+    origin: &Position,
+    results: impl ExactSizeIterator<Item = Position>,
+) {
+    let n = results.len();
+    assert_eq!(dst.len(), n * ROW_BYTES, "one row per result");
+    let unhit = origin.opponent();
+    let unhit_row = side_row(unhit);
+    for (i, result) in results.enumerate() {
         let at = i * ROW_BYTES;
-        if i + 1 < n {
-            // The slack lands inside the next row, which is written next.
-            write_row_with_slack(&mut dst[at..], &position);
+        if i + 1 == n {
+            write_row(&mut dst[at..], &result);
+            break;
+        }
+        // The slack lands inside the next row, which is written next.
+        let row1 = side_row(result.opponent());
+        if result.mover() == unhit {
+            write_row_with_slack(&mut dst[at..], &unhit_row, &row1);
         } else {
-            write_row(&mut dst[at..], &position);
+            write_row_with_slack(&mut dst[at..], &side_row(result.mover()), &row1);
         }
     }
 }
@@ -147,23 +182,48 @@ mod tests {
     }
 
     #[test]
-    fn write_rows_matches_row_bytes() {
-        let positions: Vec<Position> = ["4HPwATDgc/ABMA", "v3sAAAhmdzMAAQ", "AAAAUUoppaQAAA"]
-            .iter()
-            .map(|id| gnubg_id::decode(id).unwrap())
-            .collect();
-        let mut buffer = [MaybeUninit::new(0xAAu8); 3 * ROW_BYTES + 9];
-        write_rows(&mut buffer[..3 * ROW_BYTES], positions.iter().copied());
-        for (i, p) in positions.iter().enumerate() {
-            let got: Vec<u8> = buffer[i * ROW_BYTES..(i + 1) * ROW_BYTES]
-                .iter()
-                .map(|b| unsafe { b.assume_init() })
-                .collect();
-            assert_eq!(got, row_bytes(p));
+    fn write_results_matches_row_bytes() {
+        // Results with and without hits (row 0 changes only when a blot is hit), doubles,
+        // a bar entry and a bear-off.
+        let mut list = bgfast_core::MoveList::new();
+        // One on the bar against blots on the mover's 2-, 3- and 5-points (its opponent's
+        // 23-, 22- and 20-points).
+        let mut mover = [0i32; 25];
+        (mover[24], mover[5], mover[7]) = (1, 10, 4);
+        let mut opponent = [0i32; 25];
+        (opponent[22], opponent[21], opponent[19], opponent[5]) = (1, 1, 1, 12);
+        let on_bar = Position::from_counts(&mover, &opponent).unwrap();
+        let origins = [
+            "4HPwATDgc/ABMA",
+            "v3sAAAhmdzMAAQ",
+            "m/oZAIDb7UQAAA",
+            "AAAAUUoppaQAAA",
+        ]
+        .map(|id| (id.to_string(), gnubg_id::decode(id).unwrap()));
+        let mut hits = 0;
+        for (id, origin) in origins
+            .into_iter()
+            .chain([("on the bar".to_string(), on_bar)])
+        {
+            for dice in bgfast_core::Dice::ALL_21 {
+                origin.generate_moves(dice, &mut list);
+                let n = list.len();
+                let mut buffer = vec![MaybeUninit::new(0xAAu8); n * ROW_BYTES + 9];
+                write_results(&mut buffer[..n * ROW_BYTES], &origin, list.results());
+                for (i, result) in list.results().enumerate() {
+                    let got: Vec<u8> = buffer[i * ROW_BYTES..(i + 1) * ROW_BYTES]
+                        .iter()
+                        .map(|b| unsafe { b.assume_init() })
+                        .collect();
+                    assert_eq!(got, row_bytes(&result), "{id} {dice} result {i}");
+                    hits += usize::from(result.mover() != origin.opponent());
+                }
+                // Nothing after the last row is touched.
+                assert!(buffer[n * ROW_BYTES..]
+                    .iter()
+                    .all(|b| unsafe { b.assume_init() } == 0xAA));
+            }
         }
-        // Nothing after the last row is touched.
-        assert!(buffer[3 * ROW_BYTES..]
-            .iter()
-            .all(|b| unsafe { b.assume_init() } == 0xAA));
+        assert!(hits > 100, "results with hits: {hits}");
     }
 }

@@ -1,0 +1,143 @@
+//! Output buffers for batch results: numpy borrows them, and gives them back.
+//!
+//! A batch call writes tens of megabytes of result rows. Fresh memory is not free: the kernel
+//! zeroes every page on its first touch, which `perf` showed to be a quarter of a contact
+//! `batch.all_rolls` call, on one thread even when the rows are written by two. So the bytes
+//! of a result array stay owned by Rust: the array borrows them from a [`PooledBytes`]
+//! object (its numpy `base`), and when the array and every view of it are gone the buffer
+//! goes back to a small pool, where the next call finds its pages already mapped.
+//!
+//! The pool is bounded: it keeps at most [`KEEP`] buffers of at most [`MAX_KEPT`] bytes each
+//! (so at most 128 MiB of idle memory), and none below [`MIN_POOLED`], which the allocator's
+//! own free lists serve as well.
+
+use std::sync::Mutex;
+
+use numpy::ndarray::{ArrayView, Dimension};
+use numpy::PyArray;
+use pyo3::prelude::*;
+
+/// Buffers kept for reuse. Two, because a loop that rebinds `results = batch.moves(...)`
+/// frees one call's buffer only after the next call has taken another.
+const KEEP: usize = 2;
+/// The largest buffer kept (64 MiB, about 1.3 million result rows).
+const MAX_KEPT: usize = 64 << 20;
+/// The smallest buffer worth keeping.
+const MIN_POOLED: usize = 2 << 20;
+
+static FREE: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+
+fn free_list() -> std::sync::MutexGuard<'static, Vec<Vec<u8>>> {
+    // A panic while the lock was held cannot leave the list inconsistent (push and remove
+    // only), so a poisoned lock is still good.
+    FREE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// An empty buffer with room for at least `capacity` bytes: the smallest kept buffer that
+/// is large enough, or a fresh one (backed by huge pages where Linux allows it).
+pub fn take(capacity: usize) -> Vec<u8> {
+    let reused = {
+        let mut free = free_list();
+        free.iter()
+            .enumerate()
+            .filter(|(_, b)| b.capacity() >= capacity)
+            .min_by_key(|(_, b)| b.capacity())
+            .map(|(i, _)| i)
+            .map(|i| free.swap_remove(i))
+    };
+    reused.unwrap_or_else(|| {
+        let buffer = Vec::with_capacity(capacity);
+        advise_huge_pages(&buffer);
+        buffer
+    })
+}
+
+/// Keeps `buffer` for a later [`take`] if the pool has room for it, else frees it.
+fn give_back(mut buffer: Vec<u8>) {
+    if !(MIN_POOLED..=MAX_KEPT).contains(&buffer.capacity()) {
+        return;
+    }
+    buffer.clear();
+    let mut free = free_list();
+    if free.len() < KEEP {
+        free.push(buffer);
+    } else if let Some(smallest) = free.iter_mut().min_by_key(|b| b.capacity()) {
+        // Keep the larger buffers: they serve every smaller request too.
+        if smallest.capacity() < buffer.capacity() {
+            *smallest = buffer;
+        }
+    }
+}
+
+/// Reserves room for `additional` more bytes, keeping the huge-page advice if it moves.
+#[inline]
+pub fn reserve(buffer: &mut Vec<u8>, additional: usize) {
+    if buffer.capacity() - buffer.len() < additional {
+        buffer.reserve(additional);
+        advise_huge_pages(buffer);
+    }
+}
+
+/// Asks Linux to back the buffer with huge pages (transparent huge pages in `madvise` mode):
+/// a fresh buffer then costs one page fault per 2 MiB instead of one per 4 KiB. The advice
+/// covers whole 4 KiB pages around the allocation so that the kernel does not split its
+/// mapping (a split mapping cannot grow in place with `mremap`). Only advice: failure
+/// changes nothing.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(buffer: &Vec<u8>) {
+    const PAGE: usize = 4096;
+    if buffer.capacity() < MIN_POOLED {
+        return;
+    }
+    let start = buffer.as_ptr() as usize / PAGE * PAGE;
+    let end = (buffer.as_ptr() as usize + buffer.capacity()).div_ceil(PAGE) * PAGE;
+    // SAFETY: every page in the range holds part of the buffer's allocation (the first and
+    // last perhaps shared with the allocator's bookkeeping), and MADV_HUGEPAGE only changes
+    // how the kernel backs pages, never their contents or protection.
+    unsafe {
+        libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: &Vec<u8>) {}
+
+/// The owner of a result array's bytes (the array's numpy `base`). Dropped when the array
+/// and all its views are gone; its buffer then goes back to the pool.
+#[pyclass(module = "bgfast._core", frozen)]
+pub struct PooledBytes {
+    buffer: Vec<u8>,
+}
+
+impl Drop for PooledBytes {
+    fn drop(&mut self) {
+        give_back(std::mem::take(&mut self.buffer));
+    }
+}
+
+/// A C-ordered uint8 array of `shape` over exactly the bytes of `buffer`, which it borrows
+/// through a [`PooledBytes`] base.
+pub fn into_array<'py, D: Dimension>(
+    py: Python<'py>,
+    shape: D,
+    buffer: Vec<u8>,
+) -> PyResult<Bound<'py, PyArray<u8, D>>> {
+    if shape.size() != buffer.len() {
+        return Err(crate::errors::Error::Shape(format!(
+            "internal: {} bytes for an array of shape {:?}",
+            buffer.len(),
+            shape.slice()
+        ))
+        .into());
+    }
+    let data = buffer.as_ptr();
+    let owner = Bound::new(py, PooledBytes { buffer })?;
+    // SAFETY: `data` points at the heap bytes of the Vec now owned by `owner`, which are
+    // neither moved nor freed while `owner` lives (`PooledBytes` is frozen: the Vec is never
+    // touched again until `Drop`), and `shape` covers exactly their length (checked above).
+    // The array keeps `owner` alive as its base.
+    unsafe {
+        let view = ArrayView::from_shape_ptr(shape, data);
+        Ok(PyArray::borrow_from_array(&view, owner.into_any()))
+    }
+}
