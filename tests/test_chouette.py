@@ -529,6 +529,9 @@ def _played() -> str:
         (lambda d: d["history"][1].update(type="restart"), "not legal|checksum"),
         (lambda d: d["history"][1].update(extra=1), "not legal|checksum"),
         (lambda d: d["options"].update(gammons=False), "does not match|checksum"),
+        # Equal in Python (True == 1 == 1.0) but not the file that was saved.
+        (lambda d: d["ledger"][0].update(number=True), "does not match|checksum"),
+        (lambda d: d["balances"].update(A=float(d["balances"]["A"])), "does not match|checksum"),
         (lambda d: d["options"].update(beavers=True), "malformed|checksum"),
         (lambda d: d.pop("players"), "malformed|checksum"),
         (lambda d: d.update(version=2), "version"),

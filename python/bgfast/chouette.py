@@ -46,6 +46,7 @@ count single on a cube that was never turned, judged per member's cube), ``gammo
 from __future__ import annotations
 
 import copy
+import json
 import os
 import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -290,6 +291,10 @@ def _record_json(r: GameRecord) -> dict[str, Any]:
         "kind": r.kind,
         "members": [_member_json(m) for m in r.members],
     }
+
+
+def _as_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
 
 
 _Roll = Union[int, Sequence[int]]
@@ -705,10 +710,13 @@ class Chouette:
         except ChouetteError as e:
             raise ChouetteFileError(f"chouette file history is not legal: {e}") from None
         expected = rebuilt._document()
-        if expected != document:
-            differing = sorted(
-                k for k in set(expected) | set(document) if expected.get(k) != document.get(k)
-            )
+        # Compared as JSON text, not as Python values, where True == 1 == 1.0.
+        differing = sorted(
+            k
+            for k in set(expected) | set(document)
+            if _as_json(expected.get(k)) != _as_json(document.get(k))
+        )
+        if differing:
             raise ChouetteFileError(
                 f"chouette file does not match its own history (fields {differing})"
             )
