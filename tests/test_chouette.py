@@ -24,6 +24,9 @@ from bgfast.chouette import (
     IllegalChouetteActionError,
     roll_off,
 )
+from bgfast.persist import checksum
+
+DATA = Path(__file__).parent / "data" / "chouette"
 
 ABCD = {"A": 6, "B": 5, "C": 3, "D": 1}  # box A, captain B, then C, D
 
@@ -490,10 +493,14 @@ def _tampered(text: str, edit: Any, *, reseal: bool) -> str:
     doc = json.loads(text)
     edit(doc)
     if reseal:  # recompute the checksum so only the replay check can notice
-        from bgfast.chouette import _checksum
-
-        doc["checksum"] = _checksum({k: v for k, v in doc.items() if k != "checksum"})
+        _reseal(doc)
     return json.dumps(doc)
+
+
+def _reseal(doc: dict[str, Any]) -> None:
+    """Give an edited document a checksum that matches it, as a careful forger would."""
+    doc.pop("checksum", None)
+    doc["checksum"] = "sha256:" + checksum(doc)
 
 
 def _played() -> str:
@@ -522,6 +529,9 @@ def _played() -> str:
         (lambda d: d["history"][1].update(type="restart"), "not legal|checksum"),
         (lambda d: d["history"][1].update(extra=1), "not legal|checksum"),
         (lambda d: d["options"].update(gammons=False), "does not match|checksum"),
+        # Equal in Python (True == 1 == 1.0) but not the file that was saved.
+        (lambda d: d["ledger"][0].update(number=True), "does not match|checksum"),
+        (lambda d: d["balances"].update(A=float(d["balances"]["A"])), "does not match|checksum"),
         (lambda d: d["options"].update(beavers=True), "malformed|checksum"),
         (lambda d: d.pop("players"), "malformed|checksum"),
         (lambda d: d.update(version=2), "version"),
@@ -541,6 +551,23 @@ def test_tampered_files_are_refused(edit: Any, match: str, reseal: bool) -> None
 def test_garbage_is_refused(text: str | bytes) -> None:
     with pytest.raises(ChouetteFileError):
         Chouette.from_json(text)
+
+
+@pytest.mark.parametrize(
+    ("name", "box", "balances"),
+    [
+        ("team_cube_v1.json", "Ćiril", {"Zoë": 2, "Bjørn": 3, "Ćiril": -4, "Ana": -1}),
+        ("per_member_mid_game_v1.json", "B", {"A": -6, "B": 1, "C": 1, "D": 4}),
+    ],
+)
+def test_files_saved_by_earlier_bgfast_still_load(
+    name: str, box: str, balances: dict[str, int]
+) -> None:
+    # Saved by bgfast 8ea9230 (before chouette used bgfast.persist); the format is frozen.
+    path = DATA / name
+    c = Chouette.load(path)
+    assert (c.box, c.balances) == (box, balances)
+    assert c.to_json() == path.read_text(encoding="utf-8")
 
 
 def test_save_and_load_are_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -766,8 +793,6 @@ def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 @settings(max_examples=100, deadline=None)
 @given(st.data())
 def test_property_tampered_files_never_load_a_wrong_state(data: st.DataObject) -> None:
-    from bgfast.chouette import _checksum
-
     text = _played()
     doc = json.loads(text)
     paths = [p for p in _paths(doc) if p and p[0] != "checksum"]
@@ -779,7 +804,7 @@ def test_property_tampered_files_never_load_a_wrong_state(data: st.DataObject) -
         del parent[path[-1]]
     else:
         parent[path[-1]] = data.draw(json_values)
-    doc["checksum"] = _checksum({k: v for k, v in doc.items() if k != "checksum"})
+    _reseal(doc)
     tampered = json.dumps(doc)
     try:
         loaded = Chouette.from_json(tampered)

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import copy
 import pickle
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
+from rollout_corpus import corpus_ids
 
 import bgfast
-from bgfast import Position
+from bgfast import Move, Position
+
+from boards import position
 
 START_ID = "4HPwATDgc/ABMA"
 
@@ -152,3 +158,104 @@ def test_a_move_of_another_position_is_refused() -> None:
     move = Position().moves(3, 1)[0]
     with pytest.raises(bgfast.IllegalMoveError, match="another position"):
         move.result.play(move, (3, 1))
+
+
+# ---------------------------------------------------------------- pickling moves
+
+# (position, roll, what the moves of that roll must include): each kind of step once.
+MOVE_CASES: dict[str, tuple[Position, tuple[int, int], Callable[[Move], bool]]] = {
+    "ordinary": (Position(), (3, 1), lambda m: not any(hit for _, _, hit in m.steps)),
+    "hit (R11)": (position({13: 2, 6: 13}, {15: 1, 1: 14}), (3, 1), lambda m: m.steps[0][2]),
+    "bar entry and hit (R12)": (
+        position({25: 1, 6: 14}, {1: 2, 3: 1, 24: 12}),
+        (3, 2),
+        lambda m: any(f == 25 for f, _, _ in m.steps) and any(h for _, _, h in m.steps),
+    ),
+    "bear-off (R14)": (
+        position({1: 2, 2: 3, 5: 1}, {1: 15}),
+        (6, 2),
+        lambda m: any(t == 0 for _, t, _ in m.steps),
+    ),
+    "double (R5)": (Position(), (6, 6), lambda m: len(m.steps) == 4),
+    "pass (R10)": (
+        position({25: 2, 6: 13}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 24: 3}),
+        (6, 5),
+        lambda m: m.is_pass,
+    ),
+}
+
+
+def assert_same_move(back: Any, m: Move) -> None:
+    assert type(back) is Move
+    assert back == m and hash(back) == hash(m)
+    assert back.steps == m.steps and back.is_pass == m.is_pass
+    assert back.origin == m.origin and back.result == m.result
+    assert repr(back) == repr(m) and str(back) == str(m)
+
+
+@pytest.mark.parametrize("case", MOVE_CASES)
+def test_moves_pickle_and_copy(case: str) -> None:
+    pos, roll, feature = MOVE_CASES[case]
+    moves = list(pos.moves(*roll))
+    assert any(feature(m) for m in moves), case  # the case shows what it is named for
+    for m in moves:
+        for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+            assert_same_move(pickle.loads(pickle.dumps(m, protocol)), m)
+        assert_same_move(copy.copy(m), m)
+        assert_same_move(copy.deepcopy(m), m)
+    assert pickle.loads(pickle.dumps(moves)) == moves
+
+
+def test_every_move_of_the_corpora_unpickles_to_itself() -> None:
+    # Unpickling searches the legal moves again; every generated move must be found.
+    for pid in corpus_ids()[::40]:
+        pos = Position.from_id(pid)
+        for a in range(1, 7):
+            for b in range(1, a + 1):
+                for m in pos.moves(a, b):
+                    assert_same_move(pickle.loads(pickle.dumps(m)), m)
+
+
+class _Forged:
+    """Pickles as a Move would (the same rebuilding function), with a payload of our own."""
+
+    rebuild = Position().moves(3, 1)[0].__reduce__()[0]
+
+    def __init__(self, *payload: object) -> None:
+        self.payload = payload
+
+    def __reduce__(self) -> tuple[Any, tuple[object, ...]]:
+        return self.rebuild, self.payload
+
+
+@pytest.mark.parametrize(
+    ("payload", "error"),
+    [
+        ((Position(), [(6, 3, True)]), bgfast.IllegalMoveError),  # a hit on an empty point
+        ((Position(), [(24, 18, False)]), bgfast.IllegalMoveError),  # half a 6-x (R8)
+        ((Position(), [(7, 4, False), (6, 5, False)]), bgfast.IllegalMoveError),  # no checker
+        ((Position(), []), bgfast.IllegalMoveError),  # every roll plays from the start (R10)
+        ((Position(), [(1, 5, False)]), bgfast.IllegalMoveError),  # backwards
+        ((Position(), [(6, 5, False)] * 5), bgfast.BgfastError),  # five steps
+        ((Position(), [(300, 0, False)]), bgfast.BgfastError),
+        ((Position(), [(6, 5)]), bgfast.BgfastError),
+        ((Position(), [(6, 5, 1)]), bgfast.BgfastError),
+        ((Position(), "6/5 6/3"), bgfast.BgfastError),
+        ((START_ID, [(6, 5, False), (6, 3, False)]), bgfast.BgfastError),
+        ((None, None), bgfast.BgfastError),
+    ],
+)
+def test_forged_move_pickles_are_refused(payload: tuple[object, ...], error: type) -> None:
+    data = pickle.dumps(_Forged(*payload))
+    with pytest.raises(error) as info:
+        pickle.loads(data)
+    assert isinstance(info.value, bgfast.BgfastError)
+
+
+def test_a_move_pickle_with_a_bad_origin_id_is_refused() -> None:
+    data = pickle.dumps(Position().moves(3, 1)[0]).replace(START_ID.encode(), b"AAAAAAAAAAAAAA")
+    with pytest.raises(bgfast.InvalidPositionError):
+        pickle.loads(data)
+    won = position({}, {1: 15})  # R15: the game is over, so no move and no pass
+    with pytest.raises(bgfast.IllegalMoveError):
+        pickle.loads(pickle.dumps(_Forged(won, [])))

@@ -46,17 +46,17 @@ count single on a cube that was never turned, judged per member's cube), ``gammo
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import os
 import random
-import tempfile
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Union
 
 from bgfast._core import BgfastError
+from bgfast.errors_game import InvalidSaveError
+from bgfast.persist import atomic_write_text, dumps, loads
 
 __all__ = [
     "FORMS",
@@ -96,6 +96,8 @@ FORMS: tuple[Form, ...] = ("team-cube", "per-member-cubes")
 
 _FILE_FORMAT = "bgfast.Chouette"
 _FILE_VERSION = 1
+# Chouette files have always labelled their digest; game and match files do not.
+_CHECKSUM_PREFIX = "sha256:"
 _KINDS: tuple[Kind, ...] = ("single", "gammon", "backgammon")
 _SIDES: tuple[Side, ...] = ("box", "team")
 _ANSWERS: tuple[Answer, ...] = ("take", "pass")
@@ -291,10 +293,8 @@ def _record_json(r: GameRecord) -> dict[str, Any]:
     }
 
 
-def _checksum(document: Mapping[str, Any]) -> str:
-    body = {k: v for k, v in document.items() if k != "checksum"}
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return "sha256:" + hashlib.sha256(canonical.encode("ascii")).hexdigest()
+def _as_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
 
 
 _Roll = Union[int, Sequence[int]]
@@ -679,9 +679,7 @@ class Chouette:
         :meth:`from_json` rebuilds it exactly; ``from_json(c.to_json()).to_json() ==
         c.to_json()``.
         """
-        document = self._document()
-        document["checksum"] = _checksum(document)
-        return json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        return dumps(self._document(), checksum_prefix=_CHECKSUM_PREFIX, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Chouette:
@@ -695,22 +693,14 @@ class Chouette:
                 breaks the rules, or a saved state that differs from the replayed one.
         """
         try:
-            document = json.loads(text)
-        except (ValueError, UnicodeDecodeError) as e:
-            raise ChouetteFileError(f"not a saved chouette: invalid JSON ({e})") from None
-        if not isinstance(document, dict):
-            raise ChouetteFileError("not a saved chouette: the top level is not an object")
-        if document.get("format") != _FILE_FORMAT:
-            raise ChouetteFileError(f"not a saved chouette: format is {document.get('format')!r}")
-        if document.get("version") != _FILE_VERSION:
-            raise ChouetteFileError(
-                f"unsupported chouette file version {document.get('version')!r} "
-                f"(this bgfast reads {_FILE_VERSION})"
+            document = loads(
+                text,
+                _FILE_FORMAT,
+                expected_version=_FILE_VERSION,
+                checksum_prefix=_CHECKSUM_PREFIX,
             )
-        if document.get("checksum") != _checksum(document):
-            raise ChouetteFileError(
-                "chouette file checksum mismatch: the file was edited or corrupted"
-            )
+        except InvalidSaveError as e:
+            raise ChouetteFileError(f"not a saved chouette: {e}") from None
         try:
             rebuilt = cls.from_history(
                 document["players"], document["form"], document["history"], **document["options"]
@@ -720,11 +710,13 @@ class Chouette:
         except ChouetteError as e:
             raise ChouetteFileError(f"chouette file history is not legal: {e}") from None
         expected = rebuilt._document()
-        expected["checksum"] = document["checksum"]
-        if expected != document:
-            differing = sorted(
-                k for k in set(expected) | set(document) if expected.get(k) != document.get(k)
-            )
+        # Compared as JSON text, not as Python values, where True == 1 == 1.0.
+        differing = sorted(
+            k
+            for k in set(expected) | set(document)
+            if _as_json(expected.get(k)) != _as_json(document.get(k))
+        )
+        if differing:
             raise ChouetteFileError(
                 f"chouette file does not match its own history (fields {differing})"
             )
@@ -788,18 +780,7 @@ class Chouette:
 
         A crash mid-save leaves the old file intact.
         """
-        target = Path(path)
-        data = self.to_json().encode("utf-8")
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        atomic_write_text(path, self.to_json())
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Chouette:

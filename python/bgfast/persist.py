@@ -1,4 +1,4 @@
-"""Saved games and matches: checked JSON text and atomic file writes.
+"""Saved games, matches and chouettes: checked JSON text and atomic file writes.
 
 A record is a JSON object with a ``format`` name and a ``checksum`` (SHA-256 of the rest,
 canonically serialised). :func:`loads` refuses text that is not JSON, not the expected
@@ -6,6 +6,8 @@ format, or whose checksum does not match, so an edited or truncated file raises
 :class:`~bgfast.errors_game.InvalidSaveError` instead of loading a wrong state. The game
 and match loaders then replay the recorded events and compare the result with the stored
 state, which catches records that are consistent JSON but describe an impossible game.
+Chouette files use the same records with the digest written ``sha256:<hex>`` (the form they
+were first saved in), selected by ``checksum_prefix``.
 """
 
 from __future__ import annotations
@@ -31,18 +33,33 @@ def checksum(data: dict[str, Any]) -> str:
     return hashlib.sha256(_canonical(data)).hexdigest()
 
 
-def dumps(data: dict[str, Any]) -> str:
-    """``data`` as indented JSON text with a ``checksum`` field added."""
+def dumps(data: dict[str, Any], *, checksum_prefix: str = "", ensure_ascii: bool = True) -> str:
+    """``data`` as indented JSON text with a ``checksum`` field added.
+
+    The field holds ``checksum_prefix`` followed by :func:`checksum` of ``data``. With
+    ``ensure_ascii=False`` non-ASCII text is written as UTF-8 rather than ``\\u`` escapes;
+    the checksum is the same either way.
+    """
     if "checksum" in data:
         raise InvalidSaveError("a record may not carry its own 'checksum' field")
-    return json.dumps({**data, "checksum": checksum(data)}, indent=1, sort_keys=True) + "\n"
+    sealed = {**data, "checksum": checksum_prefix + checksum(data)}
+    return json.dumps(sealed, indent=1, sort_keys=True, ensure_ascii=ensure_ascii) + "\n"
 
 
-def loads(text: str | bytes, expected_format: str) -> dict[str, Any]:
+def loads(
+    text: str | bytes,
+    expected_format: str,
+    *,
+    expected_version: int | None = None,
+    checksum_prefix: str = "",
+) -> dict[str, Any]:
     """Parse and check text written by :func:`dumps`; returns the data without checksum.
 
     Raises :class:`InvalidSaveError` for text that is not JSON, not an object of
-    ``expected_format``, or whose checksum does not match its content.
+    ``expected_format`` (and, if given, of ``expected_version``), or whose checksum
+    (``checksum_prefix`` and the digest, as :func:`dumps` wrote it) does not match its
+    content. The version is checked before the checksum, so a record from a newer format
+    is reported as such rather than as corrupted.
     """
     try:
         data = json.loads(text)
@@ -54,10 +71,15 @@ def loads(text: str | bytes, expected_format: str) -> dict[str, Any]:
         raise InvalidSaveError(
             f"expected a {expected_format!r} record, found format {data.get('format')!r}"
         )
+    if expected_version is not None and data.get("version") != expected_version:
+        raise InvalidSaveError(
+            f"unsupported {expected_format!r} record version {data.get('version')!r} "
+            f"(this bgfast reads {expected_version})"
+        )
     stored = data.pop("checksum", None)
     if stored is None:
         raise InvalidSaveError("the record has no checksum")
-    if stored != checksum(data):
+    if stored != checksum_prefix + checksum(data):
         raise InvalidSaveError("checksum mismatch: the record was changed after it was saved")
     return data
 

@@ -1,14 +1,14 @@
 //! `Position`, `Move` and `Outcome`: immutable value types over the core's.
 
 use bgfast_core::codec::{ascii, gnubg_id, move_text};
-use bgfast_core::{resolve, Dice, Move, Outcome, ParsedMove, Position, Side, WinKind};
+use bgfast_core::{resolve, Dice, Move, Outcome, ParsedMove, Position, Side, Step, WinKind, OFF};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 use crate::errors::Error;
-use crate::moves::PyMoves;
+use crate::moves::{with_move_list, PyMoves};
 
 /// Dice from two Python ints, checked (R4: two dice of 1..6).
 pub fn dice_from(d1: i64, d2: i64) -> Result<Dice, Error> {
@@ -278,6 +278,86 @@ impl PyMove {
         (self.origin, self.result).hash(&mut h);
         h.finish()
     }
+
+    /// Pickles as the origin and the steps; unpickling finds the move again among the
+    /// legal moves (see `_from_steps`), so a forged payload cannot make an illegal `Move`.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let from_steps = py.get_type::<PyMove>().getattr("_from_steps")?;
+        let m = slf.get();
+        let args = (m.origin(), m.steps()).into_pyobject(py)?;
+        Ok((from_steps, args))
+    }
+
+    /// The legal move of `origin` whose steps are exactly `steps` (`(from, to, hit)`
+    /// tuples; none for a pass), as `Move.__reduce__` records it. Raises `IllegalMoveError`
+    /// when no roll plays those steps and `BgfastError` for arguments of the wrong type.
+    #[staticmethod]
+    #[pyo3(name = "_from_steps")]
+    fn from_steps(origin: &Bound<'_, PyAny>, steps: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let origin = origin.cast::<PyPosition>().map_err(|_| {
+            Error::Argument(format!(
+                "a Move's origin must be a Position, not {origin:?}"
+            ))
+        })?;
+        let origin = origin.get().inner;
+        let wanted = steps
+            .extract::<Vec<(u8, u8, bool)>>()
+            .ok()
+            .and_then(|steps| {
+                let steps: Vec<Step> = steps
+                    .into_iter()
+                    .map(|(from, to, hit)| Step { from, to, hit })
+                    .collect();
+                Move::from_steps(&steps)
+            })
+            .ok_or_else(|| {
+                Error::Argument(format!(
+                    "a Move's steps must be up to four (from, to, hit) tuples, not {steps:?}"
+                ))
+            })?;
+        find_move(&origin, &wanted).ok_or_else(|| {
+            PyErr::from(Error::Illegal(format!(
+                "no roll plays {} from {}",
+                move_text::format(&wanted),
+                gnubg_id::encode(&origin)
+            )))
+        })
+    }
+}
+
+/// The move of `origin` with exactly the steps of `wanted`, generated for a roll that fits
+/// them (a pass for a roll with no legal play); `None` if no roll generates it.
+fn find_move(origin: &Position, wanted: &Move) -> Option<PyMove> {
+    // A step that lands on the board used a die of exactly its length; a bear-off, one at
+    // least as long (R14). This leaves one or two rolls to generate for most moves.
+    let fits = |dice: Dice| {
+        wanted
+            .steps()
+            .iter()
+            .all(|s| match s.from.checked_sub(s.to) {
+                Some(d) if s.to == OFF => d <= dice.high().pips(),
+                Some(d) => d == dice.high().pips() || d == dice.low().pips(),
+                None => false,
+            })
+    };
+    with_move_list(|list| {
+        Dice::ALL_21
+            .into_iter()
+            .filter(|&d| fits(d))
+            .find_map(|dice| {
+                origin.generate_moves(dice, list);
+                (0..list.len())
+                    .find(|&i| list.mv(i) == *wanted)
+                    .map(|i| PyMove {
+                        origin: *origin,
+                        mv: *wanted,
+                        result: list.result(i),
+                    })
+            })
+    })
 }
 
 /// How a finished game ended (R15, R16).
