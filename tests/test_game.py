@@ -513,6 +513,12 @@ def test_tampered_json_is_refused() -> None:
     for path, value in [
         (("events", 0, "dice"), [6, 6]),  # a different random roll
         (("state", "cube", "value"), 4),
+        # the same number as JSON of another type: true == 1 in Python, not in the file
+        (("state", "cube", "value"), float(data["state"]["cube"]["value"])),
+        (
+            ("state", "cube", "value"),
+            True if data["state"]["cube"]["value"] == 1 else data["state"]["cube"]["value"] + 0.0,
+        ),
         (
             ("setup", "position"),
             "4HPwATDgc/ABMA" if data["setup"]["position"] != "4HPwATDgc/ABMA" else "sGfwATCYZ/ABMA",

@@ -151,6 +151,13 @@ def test_match_json_round_trip_and_tampering() -> None:
     data["checksum"] = checksum(data)
     with pytest.raises(InvalidSaveError):
         Match.from_json(json.dumps(data))
+    # the same score as JSON of another type (true == 1 in Python, not in the file)
+    data = json.loads(text)
+    data.pop("checksum")
+    data["score"] = [True, 0]
+    data["checksum"] = checksum(data)
+    with pytest.raises(InvalidSaveError, match="score"):
+        Match.from_json(json.dumps(data))
     # a game moved out of order (its setup no longer matches the score)
     data = json.loads(text)
     data.pop("checksum")

@@ -46,7 +46,6 @@ count single on a cube that was never turned, judged per member's cube), ``gammo
 from __future__ import annotations
 
 import copy
-import json
 import os
 import random
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -56,7 +55,7 @@ from typing import Any, Literal, Union
 
 from bgfast._core import BgfastError
 from bgfast.errors_game import InvalidSaveError
-from bgfast.persist import atomic_write_text, dumps, loads
+from bgfast.persist import atomic_write_text, dumps, loads, same_json
 
 __all__ = [
     "FORMS",
@@ -291,10 +290,6 @@ def _record_json(r: GameRecord) -> dict[str, Any]:
         "kind": r.kind,
         "members": [_member_json(m) for m in r.members],
     }
-
-
-def _as_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True)
 
 
 _Roll = Union[int, Sequence[int]]
@@ -710,11 +705,10 @@ class Chouette:
         except ChouetteError as e:
             raise ChouetteFileError(f"chouette file history is not legal: {e}") from None
         expected = rebuilt._document()
-        # Compared as JSON text, not as Python values, where True == 1 == 1.0.
         differing = sorted(
             k
             for k in set(expected) | set(document)
-            if _as_json(expected.get(k)) != _as_json(document.get(k))
+            if not same_json(expected.get(k), document.get(k))
         )
         if differing:
             raise ChouetteFileError(

@@ -29,6 +29,7 @@ import numpy as np
 from bgfast._core import IllegalMoveError, InvalidDiceError, InvalidMoveError, Move, Position
 from bgfast.cube import Cube
 from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
+from bgfast.persist import atomic_write_text, dumps, loads, same_json
 from bgfast.scoring import KINDS, Kind, Rules
 
 if TYPE_CHECKING:
@@ -1014,28 +1015,22 @@ class Game:
             raise InvalidSaveError("a game record needs a setup and a list of events")
         game = cls._from_setup(data["setup"])
         game._replay(events)
-        if "state" in data and data["state"] != game._snapshot():
+        if "state" in data and not same_json(data["state"], game._snapshot()):
             raise InvalidSaveError("the stored state differs from the replayed events")
         return game
 
     def to_json(self) -> str:
         """The game as JSON text with a checksum (see :func:`bgfast.persist.dumps`)."""
-        from bgfast.persist import dumps
-
         return dumps(self.to_dict())
 
     @classmethod
     def from_json(cls, text: str) -> Game:
         """Load a game from :meth:`to_json` text; a malformed, inconsistent or tampered
         record raises :class:`InvalidSaveError`."""
-        from bgfast.persist import loads
-
         return cls.from_dict(loads(text, _FORMAT))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_json` to ``path`` atomically (a crash leaves the old file)."""
-        from bgfast.persist import atomic_write_text
-
         atomic_write_text(path, self.to_json())
 
     @classmethod

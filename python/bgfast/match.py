@@ -14,6 +14,7 @@ from typing import Any
 
 from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
 from bgfast.game import Game
+from bgfast.persist import atomic_write_text, dumps, loads, same_json
 from bgfast.scoring import Rules
 
 __all__ = ["Match"]
@@ -239,28 +240,22 @@ class Match:
             raise
         except (KeyError, TypeError, ValueError) as e:
             raise InvalidSaveError(f"invalid match record: {e!r}") from e
-        if data.get("score") != list(match.score):
+        if not same_json(data.get("score"), list(match.score)):
             raise InvalidSaveError("the stored score differs from the replayed games")
         return match
 
     def to_json(self) -> str:
         """The match as checked JSON text (see :func:`bgfast.persist.dumps`)."""
-        from bgfast.persist import dumps
-
         return dumps(self.to_dict())
 
     @classmethod
     def from_json(cls, text: str) -> Match:
         """Load a match from :meth:`to_json` text; raises :class:`InvalidSaveError` if the
         text is malformed, edited or inconsistent."""
-        from bgfast.persist import loads
-
         return cls.from_dict(loads(text, _FORMAT))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_json` to ``path`` atomically."""
-        from bgfast.persist import atomic_write_text
-
         atomic_write_text(path, self.to_json())
 
     @classmethod

@@ -21,16 +21,22 @@ from typing import Any
 
 from bgfast.errors_game import InvalidSaveError
 
-__all__ = ["atomic_write_text", "checksum", "dumps", "loads"]
+__all__ = ["atomic_write_text", "checksum", "dumps", "loads", "same_json"]
 
 
-def _canonical(data: dict[str, Any]) -> bytes:
+def _canonical(data: Any) -> bytes:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
 
 
 def checksum(data: dict[str, Any]) -> str:
     """SHA-256 (hex) of ``data`` serialised canonically (sorted keys, no spaces)."""
     return hashlib.sha256(_canonical(data)).hexdigest()
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Whether two values are the same JSON: unlike ``==``, ``true``, ``1`` and ``1.0`` differ,
+    so a record edited from one to another does not pass for the replayed original."""
+    return _canonical(a) == _canonical(b)
 
 
 def dumps(data: dict[str, Any], *, checksum_prefix: str = "", ensure_ascii: bool = True) -> str:
@@ -88,12 +94,13 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` so that readers see either the old file or the new one.
 
     The text goes to a temporary file in the same directory, is flushed to disk, and then
-    replaces ``path`` in one step (:func:`os.replace`).
+    replaces ``path`` in one step (:func:`os.replace`). Written as UTF-8 with ``\n`` line
+    ends on every platform, so a saved file has the same bytes everywhere.
     """
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".bgfast-", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
