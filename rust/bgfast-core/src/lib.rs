@@ -37,6 +37,7 @@ mod pointset;
 mod position;
 pub mod pubeval;
 pub mod rng;
+pub mod threads;
 
 pub use checkers::{Checkers, BAR, CHECKERS};
 pub use codec::move_text::{MoveTextError, ParsedMove};

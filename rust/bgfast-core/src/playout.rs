@@ -314,7 +314,7 @@ impl Rollout {
                 })
                 .reduce(Tally::default, |a, b| a + b)
         };
-        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        match crate::threads::pool(threads) {
             Ok(pool) => pool.install(work),
             // Without a pool the same games on one thread give the same tally.
             Err(_) => block(games),

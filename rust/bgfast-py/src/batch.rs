@@ -13,8 +13,7 @@
 //! of the output. The order of the output is the block order, so it is identical for any
 //! thread count.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use bgfast_core::codec::gnubg_id;
 use bgfast_core::{Dice, Position};
@@ -52,7 +51,7 @@ enum Runner {
 
 impl Runner {
     /// `threads=None` is the global pool (all cores); `1` runs on the calling thread; `k`
-    /// a pool of `k` workers built once per `k` and kept for the life of the process.
+    /// the shared pool of `k` workers (`bgfast_core::threads`).
     fn new(threads: Option<i64>) -> Result<Runner, Error> {
         let threads = match threads {
             None => rayon::current_num_threads(),
@@ -69,21 +68,8 @@ impl Runner {
         if threads == rayon::current_num_threads() {
             return Ok(Runner::Pool(None));
         }
-        static POOLS: OnceLock<Mutex<HashMap<usize, Arc<ThreadPool>>>> = OnceLock::new();
-        let mut pools = POOLS
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(pool) = pools.get(&threads) {
-            return Ok(Runner::Pool(Some(Arc::clone(pool))));
-        }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("bgfast-{i}"))
-            .build()
+        let pool = bgfast_core::threads::pool(threads)
             .map_err(|e| Error::Argument(format!("cannot start {threads} threads: {e}")))?;
-        let pool = Arc::new(pool);
-        pools.insert(threads, Arc::clone(&pool));
         Ok(Runner::Pool(Some(pool)))
     }
 

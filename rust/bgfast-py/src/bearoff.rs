@@ -155,9 +155,7 @@ fn on_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) 
         None => Ok(work()),
         Some(0) => Err(Error::Shape("threads must be at least 1".into()).into()),
         Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
+            let pool = bgfast_core::threads::pool(n)
                 .map_err(|e| PyErr::from(Error::Shape(format!("cannot start {n} threads: {e}"))))?;
             Ok(pool.install(work))
         }
