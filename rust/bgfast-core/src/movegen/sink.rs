@@ -1,4 +1,4 @@
-//! Where the generators put their results: a [`MoveList`](super::MoveList)'s buffers
+//! Where the generators put their results: a [`MoveList`]'s buffers
 //! ([`Writer`]) or only a count ([`Counter`], for perft's last ply), behind one trait so
 //! that each generator is compiled once per sink; and, in debug builds, the check of every
 //! list against a plain both-orders search.
@@ -116,8 +116,9 @@ pub(super) fn push_steps<S: Sink>(
     }
 }
 
-/// Debug builds: keys are distinct, [`Position::count_moves`] agrees, and a non-double list
-/// has exactly the results of trying both orders of the dice with a hash set.
+/// Debug builds: keys are distinct, [`Position::count_moves`](crate::Position::count_moves)
+/// agrees, and a non-double list has exactly the results of trying both orders of the dice
+/// with a hash set.
 #[cfg(debug_assertions)]
 pub(super) fn debug_check(list: &MoveList, start: &Scratch, blocked: u32) {
     let mut keys = list.keys().to_vec();
