@@ -37,6 +37,7 @@ mod pointset;
 mod position;
 pub mod pubeval;
 pub mod rng;
+pub mod rows;
 pub mod threads;
 
 pub use checkers::{Checkers, BAR, CHECKERS};

@@ -10,6 +10,7 @@
 use std::time::Instant;
 
 use bgfast_core::codec::gnubg_id;
+use bgfast_core::rows::{write_keys, ROW_BYTES};
 use bgfast_core::{Dice, MoveList, Position};
 
 /// This thread's CPU time in ns (`CLOCK_THREAD_CPUTIME_ID`), or wall time off Linux.
@@ -27,12 +28,6 @@ fn cpu_ns(start: Instant) -> u64 {
     }
     start.elapsed().as_nanos() as u64
 }
-
-/// The bindings' own row writer, so the example measures the code `bgfast.batch` runs.
-#[path = "../src/rows.rs"]
-#[allow(dead_code)]
-mod rows;
-use rows::{write_results, ROW_BYTES};
 
 fn main() {
     for name in ["contact", "race"] {
@@ -77,8 +72,8 @@ fn main() {
                 for d in Dice::ALL_21 {
                     p.generate_moves(d, &mut list);
                     let bytes = list.len() * ROW_BYTES;
-                    write_results(&mut out.spare_capacity_mut()[..bytes], p, list.results());
-                    // SAFETY: write_results initialised the `bytes` bytes after the length.
+                    write_keys(p, list.keys(), &mut out.spare_capacity_mut()[..bytes]);
+                    // SAFETY: write_keys initialised the `bytes` bytes after the length.
                     unsafe { out.set_len(out.len() + bytes) };
                 }
             }

@@ -9,13 +9,14 @@
 //!
 //! Parallel runs split the blocks (one block = one position and one roll) into fixed chunks
 //! and work through them a window at a time: each chunk generates into its own small buffer
-//! of packed results, then the window's chunks are expanded into their final, disjoint places
-//! of the output. The order of the output is the block order, so it is identical for any
-//! thread count.
+//! of result keys (16 bytes each), then the window's chunks are expanded into their final,
+//! disjoint places of the output. The order of the output is the block order, so it is
+//! identical for any thread count.
 
 use std::sync::{Arc, Mutex};
 
 use bgfast_core::codec::gnubg_id;
+use bgfast_core::rows::{self, write_keys, ROW_BYTES};
 use bgfast_core::{Dice, Position};
 use numpy::ndarray::{Array2, Ix3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray2, PyReadonlyArray3};
@@ -28,7 +29,6 @@ use crate::errors::Error;
 use crate::moves::with_move_list;
 use crate::outbuf;
 use crate::position::{dice_from, PyPosition};
-use crate::rows::{row_bytes, write_results, ROW_BYTES};
 
 /// Blocks one parallel task handles: large enough to amortise scheduling, small enough
 /// that a window of them stays in cache.
@@ -174,7 +174,7 @@ fn rows_of_positions<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>) -> PyR
                 ))),
             )
         })?;
-        rows.push(row_bytes(&position.get().inner));
+        rows.push(rows::row(&position.get().inner));
     }
     Ok(RawRows::U8(rows))
 }
@@ -220,10 +220,10 @@ struct Generated {
     results: Vec<u8>,
 }
 
-/// A parallel task's buffer: each block's result count and its packed results.
+/// A parallel task's buffer: each block's result count and its results' keys.
 struct ChunkBuf {
     counts: Vec<u32>,
-    results: Vec<Position>,
+    keys: Vec<u128>,
 }
 
 /// Chunk buffers kept between calls: fresh ones would cost page faults on every call.
@@ -240,7 +240,7 @@ fn take_chunk_bufs(count: usize) -> Vec<ChunkBuf> {
     drop(kept);
     bufs.resize_with(count, || ChunkBuf {
         counts: Vec::with_capacity(CHUNK),
-        results: Vec::with_capacity(CHUNK * RESULTS_GUESS),
+        keys: Vec::with_capacity(CHUNK * RESULTS_GUESS),
     });
     bufs
 }
@@ -253,7 +253,7 @@ fn give_back_chunk_bufs(bufs: Vec<ChunkBuf>) {
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     for buf in bufs {
-        if kept.len() < KEEP && buf.results.capacity() <= 4 * CHUNK * RESULTS_GUESS {
+        if kept.len() < KEEP && buf.keys.capacity() <= 4 * CHUNK * RESULTS_GUESS {
             kept.push(buf);
         }
     }
@@ -278,7 +278,7 @@ where
                 let bytes = list.len() * ROW_BYTES;
                 outbuf::reserve(&mut results, bytes);
                 let spare = &mut results.spare_capacity_mut()[..bytes];
-                write_results(spare, &position, list.results());
+                write_keys(&position, list.keys(), spare);
                 let len = results.len() + bytes;
                 // SAFETY: the loop above initialised the `bytes` bytes after the old length
                 // (`list.len()` rows of ROW_BYTES each, every byte written).
@@ -302,14 +302,14 @@ where
                 .enumerate()
                 .for_each(|(j, buf)| {
                     buf.counts.clear();
-                    buf.results.clear();
+                    buf.keys.clear();
                     let from = start + j * CHUNK;
                     with_move_list(|list| {
                         for b in from..(from + CHUNK).min(end) {
                             let (position, dice) = block(b);
                             position.generate_moves(dice, list);
                             buf.counts.push(list.len() as u32);
-                            buf.results.extend(list.results());
+                            buf.keys.extend_from_slice(list.keys());
                         }
                     });
                 });
@@ -321,12 +321,12 @@ where
                     offsets.push(total);
                 }
             }
-            let added: usize = bufs[..used].iter().map(|b| b.results.len()).sum();
+            let added: usize = bufs[..used].iter().map(|b| b.keys.len()).sum();
             outbuf::reserve(&mut results, added * ROW_BYTES);
             let mut spare = &mut results.spare_capacity_mut()[..added * ROW_BYTES];
             let mut slices = Vec::with_capacity(used);
             for buf in &bufs[..used] {
-                let (head, tail) = spare.split_at_mut(buf.results.len() * ROW_BYTES);
+                let (head, tail) = spare.split_at_mut(buf.keys.len() * ROW_BYTES);
                 slices.push(head);
                 spare = tail;
             }
@@ -335,13 +335,13 @@ where
                 .zip(slices.into_par_iter())
                 .enumerate()
                 .for_each(|(j, (buf, mut dst))| {
-                    // Block by block: a block's results share its origin's unhit row 0.
-                    let mut pending = &buf.results[..];
+                    // Block by block: a block's keys stand for results of its origin.
+                    let mut pending = &buf.keys[..];
                     for (k, &count) in buf.counts.iter().enumerate() {
                         let (origin, _) = block(start + j * CHUNK + k);
-                        let (these, rest) = pending.split_at(count as usize);
-                        let (head, tail) = dst.split_at_mut(these.len() * ROW_BYTES);
-                        write_results(head, &origin, these.iter().copied());
+                        let (keys, rest) = pending.split_at(count as usize);
+                        let (head, tail) = dst.split_at_mut(keys.len() * ROW_BYTES);
+                        write_keys(&origin, keys, head);
                         (pending, dst) = (rest, tail);
                     }
                 });
@@ -538,7 +538,7 @@ pub fn batch_from_ids<'py>(
             .collect::<Result<Vec<Position>, Error>>()?;
         let mut out = Vec::with_capacity(decoded.len() * ROW_BYTES);
         for position in &decoded {
-            out.extend_from_slice(&row_bytes(position));
+            out.extend_from_slice(&rows::row(position));
         }
         Ok(out)
     })?;

@@ -8,7 +8,6 @@ mod moves;
 mod outbuf;
 mod position;
 mod rollout;
-mod rows;
 
 use pyo3::pymodule;
 

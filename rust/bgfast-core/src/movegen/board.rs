@@ -4,6 +4,8 @@
 use crate::checkers::{Checkers, BAR};
 use crate::position::Position;
 
+use super::list::HIT_KEY_SHIFT;
+
 /// The bar's bit in the point masks.
 pub(super) const BAR_BIT: u32 = 1 << BAR;
 
@@ -56,7 +58,7 @@ pub(super) fn step_delta(from: u32, die: u32) -> u128 {
 /// The key bits recording the blots hit (bit `p` of `hits` = point `p`).
 #[inline(always)]
 pub(super) const fn hit_key(hits: u32) -> u128 {
-    ((hits >> 1) as u128) << 104
+    ((hits >> 1) as u128) << HIT_KEY_SHIFT
 }
 
 /// `HIT_KEYS[p]`: the key bit recording a hit on point `p` (1..=24).

@@ -19,8 +19,11 @@ pub const MAX_PLAYS: usize = 3060;
 pub(super) const BUFFER: usize = 4096;
 const _: () = assert!(MAX_PLAYS <= BUFFER && BUFFER.is_power_of_two());
 
-/// The mover's packed checkers occupy key bits 4..104; the blots hit fill the rest.
-const CHECKER_KEY_BITS: u128 = (1u128 << 104) - 1;
+/// Where a key's record of the blots hit starts: below it are the mover's packed checkers
+/// (bits 4..104), from it one bit per opponent point hit.
+pub(crate) const HIT_KEY_SHIFT: u32 = 104;
+/// The mover's packed checkers in a key.
+pub(crate) const CHECKER_KEY_BITS: u128 = (1u128 << HIT_KEY_SHIFT) - 1;
 
 /// Move codes: bits 0..3 the number of steps, bit 3 set when the low die moves first, then
 /// five bits per step for its source point.
@@ -225,9 +228,9 @@ impl CompactMove {
 /// The position a key stands for: the mover's checkers as keyed, the opponent's blots that
 /// were hit moved to its bar, and the turn passed.
 #[inline]
-fn result_of(origin: &Position, key: u128) -> Position {
+pub(crate) fn result_of(origin: &Position, key: u128) -> Position {
     let mover = Checkers::from_bits_unchecked(key & CHECKER_KEY_BITS);
-    let hits = ((key >> 104) as u32) << 1;
+    let hits = ((key >> HIT_KEY_SHIFT) as u32) << 1;
     let mut opponent = origin.opponent();
     if hits != 0 {
         for point in PointSet(hits).mirrored() {

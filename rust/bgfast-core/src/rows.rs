@@ -1,0 +1,244 @@
+//! Positions as rows of 50 count bytes: [`Position::to_counts`] flattened, bytes 0..25 the
+//! side to move's points 1..24 and bar, bytes 25..50 the opponent's. The layout of the
+//! Python batch arrays, and a compact one for engines that hand many positions to a net.
+//!
+//! Writing the rows of every result of a move generation is about as much work as the
+//! generation itself if done position by position, so [`write_results`] works from the
+//! results' keys: a key holds the mover's new checkers as they are packed (one nibble a
+//! point), which two SSE2 unpacks spread into bytes, and unless the move hit a blot the
+//! other side of every result is the origin's opponent, spread once per list.
+//!
+//! ```
+//! use bgfast_core::{rows, Dice, MoveList, Position};
+//!
+//! let mut list = MoveList::new();
+//! Position::START.generate_moves(Dice::from_pips(3, 1).unwrap(), &mut list);
+//! let mut out = vec![0u8; list.len() * rows::ROW_BYTES];
+//! rows::write_results(&list, &mut out);
+//! for (row, result) in out.chunks(rows::ROW_BYTES).zip(list.results()) {
+//!     assert_eq!(row, result.to_counts().concat());
+//! }
+//! ```
+
+use core::mem::MaybeUninit;
+
+use crate::movegen::{result_of, CHECKER_KEY_BITS, HIT_KEY_SHIFT};
+use crate::{MoveList, Position};
+
+/// Bytes of one position's row.
+pub const ROW_BYTES: usize = 50;
+
+/// Bytes a row store may clobber after its row (a following row overwrites them).
+const SLACK: usize = 7;
+
+/// A position's row.
+#[inline]
+pub fn row(position: &Position) -> [u8; ROW_BYTES] {
+    let mut buf = [0u8; ROW_BYTES + SLACK];
+    let (to_move, moved) = (
+        Side::spread(position.mover().bits()),
+        Side::spread(position.opponent().bits()),
+    );
+    // SAFETY: `buf` holds ROW_BYTES + SLACK bytes.
+    unsafe { store_row(buf.as_mut_ptr(), &to_move, &moved) };
+    let mut row = [0u8; ROW_BYTES];
+    row.copy_from_slice(&buf[..ROW_BYTES]);
+    row
+}
+
+/// Writes the rows of every result in `list` (each with the opponent to move, as
+/// [`MoveList::result`] gives it) into `dst`, which must hold exactly
+/// `list.len() * ROW_BYTES` bytes. Panics otherwise.
+#[inline]
+pub fn write_results(list: &MoveList, dst: &mut [u8]) {
+    // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout; the callee only writes
+    // initialised bytes.
+    let dst = unsafe { &mut *(dst as *mut [u8] as *mut [MaybeUninit<u8>]) };
+    write_keys(&list.origin(), list.keys(), dst);
+}
+
+/// Writes the rows of the results with these `keys` ([`MoveList::keys`] of a generation
+/// from `origin`) into `dst`, which must hold exactly `keys.len() * ROW_BYTES` bytes; every
+/// byte of `dst` is initialised when it returns, none after it touched. Panics otherwise.
+///
+/// Keys saved from a list stand for the same results later, so a caller can keep them (16
+/// bytes a result) and write the rows elsewhere.
+pub fn write_keys(origin: &Position, keys: &[u128], dst: &mut [MaybeUninit<u8>]) {
+    let n = keys.len();
+    assert_eq!(dst.len(), n * ROW_BYTES, "one row per key");
+    let Some((&last, rest)) = keys.split_last() else {
+        return;
+    };
+    let unhit = Side::spread(origin.opponent().bits());
+    let row_of = |key: u128| {
+        let moved = Side::spread(key & CHECKER_KEY_BITS);
+        let to_move = if key >> HIT_KEY_SHIFT == 0 {
+            unhit
+        } else {
+            Side::spread(result_of(origin, key).mover().bits())
+        };
+        (to_move, moved)
+    };
+    let base = dst.as_mut_ptr().cast::<u8>();
+    for (i, &key) in rest.iter().enumerate() {
+        let (to_move, moved) = row_of(key);
+        // SAFETY: row i starts at i * ROW_BYTES and, as i + 1 < n, the row after it leaves
+        // at least SLACK bytes of `dst` beyond this one; the clobbered bytes belong to the
+        // next row, which is written after this one.
+        unsafe { store_row(base.add(i * ROW_BYTES), &to_move, &moved) };
+    }
+    // The last row has no slack after it: it goes through a buffer.
+    let (to_move, moved) = row_of(last);
+    let mut buf = [0u8; ROW_BYTES + SLACK];
+    // SAFETY: `buf` holds ROW_BYTES + SLACK bytes.
+    unsafe { store_row(buf.as_mut_ptr(), &to_move, &moved) };
+    // SAFETY: the last row's ROW_BYTES bytes are the end of `dst` (its length was checked).
+    unsafe {
+        core::ptr::copy_nonoverlapping(buf.as_ptr(), base.add(rest.len() * ROW_BYTES), ROW_BYTES);
+    }
+}
+
+/// One side's packed checkers (nibble p = point p, p = 1..=25, nibbles 26 and up zero)
+/// spread into 32 bytes: the counts of points 1..24 and the bar, then 7 zero bytes.
+#[derive(Clone, Copy)]
+struct Side(
+    #[cfg(target_arch = "x86_64")] [core::arch::x86_64::__m128i; 2],
+    #[cfg(not(target_arch = "x86_64"))] [u8; 32],
+);
+
+impl Side {
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn spread(bits: u128) -> Side {
+        use core::arch::x86_64::{
+            _mm_and_si128, _mm_set1_epi8, _mm_set_epi64x, _mm_srli_epi16, _mm_srli_si128,
+            _mm_unpackhi_epi8, _mm_unpacklo_epi8,
+        };
+        // SAFETY: SSE2 is part of the x86_64 baseline; these intrinsics only compute on
+        // registers.
+        unsafe {
+            let v = _mm_set_epi64x((bits >> 64) as i64, bits as i64);
+            let low = _mm_set1_epi8(0x0F);
+            // Byte k of `even` is nibble 2k (point 2k), of `odd` nibble 2k + 1. Dropping
+            // point 0 from `even` lines the two up: byte 2k of the row is point 2k + 1,
+            // byte 2k + 1 is point 2k + 2.
+            let even = _mm_srli_si128(_mm_and_si128(v, low), 1);
+            let odd = _mm_and_si128(_mm_srli_epi16(v, 4), low);
+            Side([_mm_unpacklo_epi8(odd, even), _mm_unpackhi_epi8(odd, even)])
+        }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    fn spread(bits: u128) -> Side {
+        Side(side_bytes(bits))
+    }
+}
+
+/// One side's row bytes, as [`Side::spread`] gives them (the portable way).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline(always)]
+fn side_bytes(bits: u128) -> [u8; 32] {
+    core::array::from_fn(|k| ((bits >> (4 * (k + 1))) & 0xF) as u8)
+}
+
+/// Stores a row at `p`: `to_move`'s 25 bytes, then `moved`'s, and `SLACK` bytes more.
+///
+/// # Safety
+/// `p` must be valid for writing `ROW_BYTES + SLACK` bytes.
+#[inline(always)]
+unsafe fn store_row(p: *mut u8, to_move: &Side, moved: &Side) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{__m128i, _mm_storeu_si128};
+        // SAFETY: the caller gives 57 writable bytes; the stores cover 0..16, 16..32, 25..41
+        // and 41..57 and need no alignment. `to_move`'s zero bytes 25..32 are overwritten.
+        unsafe {
+            _mm_storeu_si128(p.cast::<__m128i>(), to_move.0[0]);
+            _mm_storeu_si128(p.add(16).cast::<__m128i>(), to_move.0[1]);
+            _mm_storeu_si128(p.add(25).cast::<__m128i>(), moved.0[0]);
+            _mm_storeu_si128(p.add(41).cast::<__m128i>(), moved.0[1]);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: the caller gives 57 writable bytes: 0..25 and 25..57 are written.
+    unsafe {
+        core::ptr::copy_nonoverlapping(to_move.0.as_ptr(), p, 25);
+        core::ptr::copy_nonoverlapping(moved.0.as_ptr(), p.add(25), 32);
+    }
+}
+
+const _: () = assert!(ROW_BYTES == 2 * 25 && SLACK == 32 - 25);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::gnubg_id;
+    use crate::Dice;
+
+    #[test]
+    fn row_is_to_counts() {
+        for id in ["4HPwATDgc/ABMA", "v3sAAAhmdzMAAQ", "AAAAUUoppaQAAA"] {
+            let position = gnubg_id::decode(id).unwrap();
+            assert_eq!(
+                row(&position)[..],
+                position.to_counts().concat()[..],
+                "{id}"
+            );
+        }
+    }
+
+    #[test]
+    fn results_with_and_without_hits_bar_and_bear_off() {
+        // One on the bar against blots on the mover's 2-, 3- and 5-points (the
+        // opponent's 23-, 22- and 20-points), beside corpus-like positions.
+        let mut mover = [0i32; 25];
+        (mover[24], mover[5], mover[7]) = (1, 10, 4);
+        let mut opponent = [0i32; 25];
+        (opponent[22], opponent[21], opponent[19], opponent[5]) = (1, 1, 1, 12);
+        let on_bar = Position::from_counts(&mover, &opponent).unwrap();
+        let mut origins: Vec<Position> = ["4HPwATDgc/ABMA", "v3sAAAhmdzMAAQ", "m/oZAIDb7UQAAA"]
+            .iter()
+            .map(|id| gnubg_id::decode(id).unwrap())
+            .collect();
+        origins.extend([on_bar, gnubg_id::decode("AAAAUUoppaQAAA").unwrap()]);
+        let mut list = MoveList::new();
+        let mut hits = 0;
+        for origin in origins {
+            for dice in Dice::ALL_21 {
+                origin.generate_moves(dice, &mut list);
+                let n = list.len();
+                let mut buffer = vec![MaybeUninit::new(0xAAu8); n * ROW_BYTES + 9];
+                write_keys(&origin, list.keys(), &mut buffer[..n * ROW_BYTES]);
+                // SAFETY: every byte was initialised with 0xAA or written since.
+                let bytes: Vec<u8> = buffer.iter().map(|b| unsafe { b.assume_init() }).collect();
+                for (i, result) in list.results().enumerate() {
+                    let got = &bytes[i * ROW_BYTES..(i + 1) * ROW_BYTES];
+                    assert_eq!(got, row(&result), "{origin:?} {dice} result {i}");
+                    hits += usize::from(result.mover() != origin.opponent());
+                }
+                assert!(bytes[n * ROW_BYTES..].iter().all(|&b| b == 0xAA));
+                let mut plain = vec![0u8; n * ROW_BYTES];
+                write_results(&list, &mut plain);
+                assert_eq!(plain, bytes[..n * ROW_BYTES]);
+            }
+        }
+        assert!(hits > 100, "results with hits: {hits}");
+    }
+
+    #[test]
+    #[should_panic(expected = "one row per key")]
+    fn wrong_length_panics() {
+        let mut list = MoveList::new();
+        Position::START.generate_moves(Dice::from_pips(3, 1).unwrap(), &mut list);
+        write_results(&list, &mut [0u8; 10]);
+    }
+
+    #[test]
+    fn side_bytes_checkers() {
+        let c = Position::START.mover();
+        let bytes = side_bytes(c.bits());
+        assert_eq!(bytes[..25], c.to_counts());
+        assert!(bytes[25..].iter().all(|&b| b == 0));
+    }
+}
