@@ -14,6 +14,7 @@ average before and after, and a run with a load above about 0.5 says little.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import time
 from collections.abc import Callable
@@ -31,6 +32,10 @@ def corpus(name: str) -> Any:
     return batch.from_ids((DATA / f"wildbg_{name}.csv").read_text().split())
 
 
+def call_with_threads(f: Callable[..., Any], positions: Any, threads: int) -> Any:
+    return f(positions, threads=threads)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=40)
@@ -42,8 +47,8 @@ def main() -> None:
         positions = corpus(name)
         lists = len(positions) * 21
         calls: dict[str, Callable[[int], Any]] = {
-            "all_rolls": lambda t: batch.all_rolls(positions, threads=t),
-            "move_counts": lambda t: batch.move_counts(positions, threads=t),
+            "all_rolls": functools.partial(call_with_threads, batch.all_rolls, positions),
+            "move_counts": functools.partial(call_with_threads, batch.move_counts, positions),
         }
         for call in calls.values():  # warm-up; the outputs must not depend on threads
             two, one = call(2), call(1)

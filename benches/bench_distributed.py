@@ -1,9 +1,10 @@
 """Rollouts beyond one process: games/s on 1 process, a 2-process pool and a 2-worker Dask cluster.
 
 The same rollout (random policy, same seed, from the standard start) is played three ways:
-locally on one thread, on a ``ProcessPoolExecutor`` of 2 processes and on a Dask
-``LocalCluster`` of 2 worker processes (1 thread each, on 127.0.0.1, no dashboard). The
-counts must be identical; the table gives games/s and the scaling ratio against one process
+locally on one thread, on a ``ProcessPoolExecutor`` of 2 processes and on Dask
+``LocalCluster`` of 1 and one of 2 worker processes (1 thread each, on 127.0.0.1, no
+dashboard). The counts must be identical; the table gives games/s and the scaling ratio
+against one process, and the 2-worker cluster's rate against the 1-worker one
 (best of ``--repeats`` rounds, the contenders taking turns in each round; the pool and the
 cluster are started and warmed up untimed).
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import sys
 import time
@@ -24,7 +26,6 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 import bgfast
-from bgfast.rollout import SHARD_GAMES
 
 if "pytest" in sys.modules:
     import pytest
@@ -60,23 +61,25 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError:
             print("(dask[distributed] not installed: no Dask row)", file=sys.stderr)
         else:
-            cluster = stack.enter_context(
-                distributed.LocalCluster(
-                    n_workers=2,
-                    threads_per_worker=1,
-                    processes=True,
-                    host="127.0.0.1",
-                    dashboard_address=None,
+            for workers in (1, 2):
+                cluster = stack.enter_context(
+                    distributed.LocalCluster(
+                        n_workers=workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        host="127.0.0.1",
+                        dashboard_address=None,
+                    )
                 )
-            )
-            client = stack.enter_context(distributed.Client(cluster))
-            dask_executor = client.get_executor()
-            contenders["Dask LocalCluster, 2 worker processes"] = lambda: on(dask_executor, games)
+                client = stack.enter_context(distributed.Client(cluster, set_as_default=False))
+                name = f"Dask LocalCluster, {workers} worker process{'es' if workers > 1 else ''}"
+                executor = client.get_executor()
+                contenders[name] = functools.partial(on, executor, games)
         # Warm up (untimed): every worker process imported bgfast and played a shard.
         bgfast.rollout(games=2_000, policy="random", seed=1, threads=1)
-        on(pool, 4 * SHARD_GAMES)
-        if "Dask LocalCluster, 2 worker processes" in contenders:
-            on(dask_executor, 4 * SHARD_GAMES)
+        for name, run in contenders.items():
+            if name != "1 process (threads=1)":
+                run()
         # Round robin, so a burst of load from other jobs hits every contender alike.
         rates: dict[str, list[float]] = {name: [] for name in contenders}
         counts: dict[str, tuple[int, ...]] = {}
@@ -100,6 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     one = rows[0][1]
     for name, rate in rows:
         print(f"| {name} | {rate:,.0f} | {rate / one:.2f}x |")
+    dask = dict(rows)
+    if "Dask LocalCluster, 1 worker process" in dask:
+        one_worker = dask["Dask LocalCluster, 1 worker process"]
+        ratio = dask["Dask LocalCluster, 2 worker processes"] / one_worker
+        print(f"\nDask, 2 workers vs 1 worker: {ratio:.2f}x")
     return 0
 
 

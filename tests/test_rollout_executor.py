@@ -92,7 +92,8 @@ class ShardOneFails(Executor):
 
 def test_a_shard_the_executor_gives_up_on_raises_shard_error() -> None:
     failing = ShardOneFails()
-    with pytest.raises(bgfast.ShardError, match=r"shard 1 of 3 \(games 2000\.\.3999\)") as info:
+    second = rf"games {SHARD_GAMES}\.\.{2 * SHARD_GAMES - 1}"
+    with pytest.raises(bgfast.ShardError, match=rf"shard 1 of 3 \({second}\)") as info:
         bgfast.rollout(games=GAMES, policy="random", seed=25, executor=failing)
     assert "ConnectionError: worker lost" in str(info.value)
     assert isinstance(info.value.__cause__, ConnectionError)

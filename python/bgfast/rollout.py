@@ -57,8 +57,12 @@ __all__ = [
 Evaluator = Callable[[npt.NDArray[np.float32]], npt.ArrayLike]
 
 #: Games per shard when a rollout runs on an executor: the number of shards depends on
-#: the game count only, never on the executor.
-SHARD_GAMES = 2_000
+#: the game count only, never on the executor. 10,000 random games take about 0.13 s on
+#: one core, pubeval games about twice that: long enough that a Dask task's own cost (a
+#: few milliseconds of scheduler and worker time, which share the cores on a small
+#: machine) stays small; 2,000-game shards made a 2-worker Dask cluster 1.46x one process
+#: instead of 1.81x (BENCHMARKS.md).
+SHARD_GAMES = 10_000
 
 _STATS = ("win", "win_gammon", "win_backgammon", "lose", "lose_gammon", "lose_backgammon")
 _Z95 = 1.959963984540054
