@@ -10,9 +10,12 @@
 //! Parallel runs split the blocks (one block = one position and one roll) into fixed chunks
 //! and work through them a window at a time: each chunk generates into its own small buffer
 //! of result keys (16 bytes each), then the window's chunks are expanded into their final,
-//! disjoint places of the output. The order of the output is the block order, so it is
+//! disjoint places of the output, while the next window is generated (so the workers never
+//! all wait at the end of one phase). The order of the output is the block order, so it is
 //! identical for any thread count.
 
+use std::mem::MaybeUninit;
+use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
 use bgfast_core::codec::gnubg_id;
@@ -31,30 +34,33 @@ use crate::outbuf;
 use crate::position::{dice_from, PyPosition};
 
 /// Blocks one parallel task handles: large enough to amortise scheduling, small enough
-/// that a window of them stays in cache.
-const CHUNK: usize = 256;
+/// that the workers finish a window at about the same time.
+const CHUNK: usize = 128;
 /// Chunks per worker in one window: lets rayon balance uneven chunks within a window, and
-/// keeps the number of windows (each ends with the workers waiting for each other) low.
-const CHUNKS_PER_THREAD: usize = 8;
+/// keeps the number of windows (each ends with the workers waiting for each other) low,
+/// while a window's keys (two windows are live) stay within a core's cache.
+const CHUNKS_PER_THREAD: usize = 16;
+/// Batches of at most this many blocks run on the calling thread: threads would cost more
+/// than they save.
+const SMALL_BATCH: usize = 256;
 /// The most threads a call may ask for (each distinct count keeps its pool for good).
 const MAX_THREADS: i64 = 256;
 /// First guess of results per block when reserving output (the corpora average 10 to 20;
 /// the buffer grows past it as needed).
 const RESULTS_GUESS: usize = 16;
 
-/// Where the work runs: `Inline` on the calling thread alone, `Pool(None)` on rayon's
-/// global pool (all cores), `Pool(Some(_))` on a pool of another size.
+/// Where the work runs: on the calling thread alone, or on a shared pool of workers.
 enum Runner {
     Inline,
-    Pool(Option<Arc<ThreadPool>>),
+    Pool(Arc<ThreadPool>),
 }
 
 impl Runner {
-    /// `threads=None` is the global pool (all cores); `1` runs on the calling thread; `k`
-    /// the shared pool of `k` workers (`bgfast_core::threads`).
+    /// `threads=None` is every core; `1` the calling thread; `k` the shared pool of `k`
+    /// workers (`bgfast_core::threads`).
     fn new(threads: Option<i64>) -> Result<Runner, Error> {
         let threads = match threads {
-            None => rayon::current_num_threads(),
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
             Some(t @ 1..=MAX_THREADS) => t as usize,
             Some(t) => {
                 return Err(Error::Argument(format!(
@@ -65,27 +71,24 @@ impl Runner {
         if threads == 1 {
             return Ok(Runner::Inline);
         }
-        if threads == rayon::current_num_threads() {
-            return Ok(Runner::Pool(None));
-        }
         let pool = bgfast_core::threads::pool(threads)
             .map_err(|e| Error::Argument(format!("cannot start {threads} threads: {e}")))?;
-        Ok(Runner::Pool(Some(pool)))
+        Ok(Runner::Pool(pool))
     }
 
     fn threads(&self) -> usize {
         match self {
             Runner::Inline => 1,
-            Runner::Pool(Some(pool)) => pool.current_num_threads(),
-            Runner::Pool(None) => rayon::current_num_threads(),
+            Runner::Pool(pool) => pool.current_num_threads(),
         }
     }
 
-    /// Runs `f` inside the pool (so its parallel iterators use the pool's workers).
+    /// Runs `f` on a worker of the pool while the caller waits, so that the parallel work
+    /// `f` starts is shared out among the workers rather than injected from outside.
     fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         match self {
-            Runner::Pool(Some(pool)) => pool.install(f),
-            _ => f(),
+            Runner::Pool(pool) => pool.install(f),
+            Runner::Inline => f(),
         }
     }
 
@@ -269,7 +272,7 @@ where
     offsets.push(0i64);
     let mut results = outbuf::take(n.saturating_mul(RESULTS_GUESS * ROW_BYTES));
     let threads = runner.threads();
-    if threads == 1 || n <= CHUNK {
+    if threads == 1 || n <= SMALL_BATCH {
         with_move_list(|list| {
             let mut total = 0usize;
             for b in 0..n {
@@ -290,69 +293,95 @@ where
         return Generated { offsets, results };
     }
     let window = CHUNK * CHUNKS_PER_THREAD * threads;
-    let mut bufs = take_chunk_bufs(CHUNKS_PER_THREAD * threads);
-    runner.run(|| {
-        let mut start = 0;
-        while start < n {
-            let end = (start + window).min(n);
-            let used = (end - start).div_ceil(CHUNK);
-            // Phase 1: each chunk generates into its own buffer.
-            bufs[..used]
-                .par_iter_mut()
-                .enumerate()
-                .for_each(|(j, buf)| {
-                    buf.counts.clear();
-                    buf.keys.clear();
-                    let from = start + j * CHUNK;
-                    with_move_list(|list| {
-                        for b in from..(from + CHUNK).min(end) {
-                            let (position, dice) = block(b);
-                            position.generate_moves(dice, list);
-                            buf.counts.push(list.len() as u32);
-                            buf.keys.extend_from_slice(list.keys());
-                        }
-                    });
+    let windows: Vec<Range<usize>> = (0..n)
+        .step_by(window)
+        .map(|from| from..(from + window).min(n))
+        .collect();
+    let chunks = |w: &Range<usize>| -> Vec<Range<usize>> {
+        (w.start..w.end)
+            .step_by(CHUNK)
+            .map(|from| from..(from + CHUNK).min(w.end))
+            .collect()
+    };
+    // Generates window `w` into `bufs`, a chunk per buffer.
+    let generate_window = |bufs: &mut [ChunkBuf], w: &Range<usize>| {
+        bufs.par_iter_mut()
+            .zip(chunks(w))
+            .for_each(|(buf, blocks)| {
+                buf.counts.clear();
+                buf.keys.clear();
+                with_move_list(|list| {
+                    for b in blocks {
+                        let (position, dice) = block(b);
+                        position.generate_moves(dice, list);
+                        buf.counts.push(list.len() as u32);
+                        buf.keys.extend_from_slice(list.keys());
+                    }
                 });
-            // Phase 2: offsets in order, then each chunk expands into its own slice.
-            let mut total = *offsets.last().expect("offsets start with 0");
-            for buf in &bufs[..used] {
-                for &c in &buf.counts {
-                    total += c as i64;
-                    offsets.push(total);
-                }
-            }
-            let added: usize = bufs[..used].iter().map(|b| b.keys.len()).sum();
-            outbuf::reserve(&mut results, added * ROW_BYTES);
-            let mut spare = &mut results.spare_capacity_mut()[..added * ROW_BYTES];
-            let mut slices = Vec::with_capacity(used);
-            for buf in &bufs[..used] {
-                let (head, tail) = spare.split_at_mut(buf.keys.len() * ROW_BYTES);
-                slices.push(head);
-                spare = tail;
-            }
-            bufs[..used]
-                .par_iter()
-                .zip(slices.into_par_iter())
-                .enumerate()
-                .for_each(|(j, (buf, mut dst))| {
+            });
+    };
+    // Writes the rows of window `w`, generated into `bufs`, into a slice per chunk.
+    let expand_window =
+        |bufs: &[ChunkBuf], w: &Range<usize>, slices: Vec<&mut [MaybeUninit<u8>]>| {
+            bufs.par_iter()
+                .zip(slices)
+                .zip(chunks(w))
+                .for_each(|((buf, mut dst), blocks)| {
                     // Block by block: a block's keys stand for results of its origin.
                     let mut pending = &buf.keys[..];
-                    for (k, &count) in buf.counts.iter().enumerate() {
-                        let (origin, _) = block(start + j * CHUNK + k);
+                    for (b, &count) in blocks.zip(&buf.counts) {
+                        let (origin, _) = block(b);
                         let (keys, rest) = pending.split_at(count as usize);
                         let (head, tail) = dst.split_at_mut(keys.len() * ROW_BYTES);
                         write_keys(&origin, keys, head);
                         (pending, dst) = (rest, tail);
                     }
                 });
+        };
+    // Double-buffered: while the rows of one window are written, the next one is generated,
+    // so a worker done with its share of one job helps with the other instead of waiting.
+    let per_window = CHUNKS_PER_THREAD * threads;
+    let mut front = take_chunk_bufs(per_window);
+    let mut back = take_chunk_bufs(per_window);
+    runner.run(|| {
+        generate_window(&mut front, &windows[0]);
+        for (i, w) in windows.iter().enumerate() {
+            std::mem::swap(&mut front, &mut back);
+            // `back` holds window w: its offsets, in order, and each chunk's slice of output.
+            let used = &back[..chunks(w).len()];
+            let mut total = *offsets.last().expect("offsets start with 0");
+            for buf in used {
+                for &c in &buf.counts {
+                    total += c as i64;
+                    offsets.push(total);
+                }
+            }
+            let added: usize = used.iter().map(|b| b.keys.len()).sum();
+            outbuf::reserve(&mut results, added * ROW_BYTES);
+            let mut spare = &mut results.spare_capacity_mut()[..added * ROW_BYTES];
+            let mut slices = Vec::with_capacity(used.len());
+            for buf in used {
+                let (head, tail) = spare.split_at_mut(buf.keys.len() * ROW_BYTES);
+                slices.push(head);
+                spare = tail;
+            }
+            let next = windows.get(i + 1);
+            rayon::join(
+                || expand_window(used, w, slices),
+                || {
+                    if let Some(next) = next {
+                        generate_window(&mut front, next);
+                    }
+                },
+            );
             let len = results.len() + added * ROW_BYTES;
-            // SAFETY: the loop above initialised exactly the `added * ROW_BYTES` bytes after
+            // SAFETY: expand_window initialised exactly the `added * ROW_BYTES` bytes after
             // the old length (the slices tile that range and each is fully written).
             unsafe { results.set_len(len) };
-            start = end;
         }
     });
-    give_back_chunk_bufs(bufs);
+    give_back_chunk_bufs(front);
+    give_back_chunk_bufs(back);
     Generated { offsets, results }
 }
 
