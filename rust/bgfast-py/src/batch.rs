@@ -94,9 +94,17 @@ impl Runner {
 
     /// `f(i)` for every `i < n`, in order, computed in parallel when there is a pool.
     fn map<T: Send>(&self, n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+        // Below two tasks' worth the handoff to the pool costs more than the work.
+        const MIN_TASK: usize = 1024;
         match self {
-            Runner::Inline => (0..n).map(f).collect(),
-            _ => self.run(|| (0..n).into_par_iter().with_min_len(1024).map(f).collect()),
+            Runner::Pool(_) if n > MIN_TASK => self.run(|| {
+                (0..n)
+                    .into_par_iter()
+                    .with_min_len(MIN_TASK)
+                    .map(f)
+                    .collect()
+            }),
+            _ => (0..n).map(f).collect(),
         }
     }
 }
