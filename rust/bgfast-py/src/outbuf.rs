@@ -22,8 +22,11 @@ use pyo3::prelude::*;
 const KEEP: usize = 2;
 /// The largest buffer kept (64 MiB, about 1.3 million result rows).
 const MAX_KEPT: usize = 64 << 20;
-/// The smallest buffer worth keeping.
+/// The smallest buffer worth keeping (or asking the pool for).
 const MIN_POOLED: usize = 2 << 20;
+/// How many times larger than asked a kept buffer may be to be handed out. A call's first
+/// guess and the buffer it grows to differ by up to 2x, so 4 lets calls of one size alternate.
+const MAX_OVERSIZE: usize = 4;
 
 static FREE: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
 
@@ -34,16 +37,22 @@ fn free_list() -> std::sync::MutexGuard<'static, Vec<Vec<u8>>> {
 }
 
 /// An empty buffer with room for at least `capacity` bytes: the smallest kept buffer that
-/// is large enough, or a fresh one (backed by huge pages where Linux allows it).
+/// is large enough (and at most [`MAX_OVERSIZE`] times so, lest a small result pin a large
+/// buffer), or a fresh one (backed by huge pages where Linux allows it).
 pub fn take(capacity: usize) -> Vec<u8> {
-    let reused = {
+    let fits =
+        |b: &Vec<u8>| (capacity..=capacity.saturating_mul(MAX_OVERSIZE)).contains(&b.capacity());
+    let reused = if capacity < MIN_POOLED {
+        None
+    } else {
         let mut free = free_list();
-        free.iter()
+        let best = free
+            .iter()
             .enumerate()
-            .filter(|(_, b)| b.capacity() >= capacity)
+            .filter(|(_, b)| fits(b))
             .min_by_key(|(_, b)| b.capacity())
-            .map(|(i, _)| i)
-            .map(|i| free.swap_remove(i))
+            .map(|(i, _)| i);
+        best.map(|i| free.swap_remove(i))
     };
     reused.unwrap_or_else(|| {
         let buffer = Vec::with_capacity(capacity);
