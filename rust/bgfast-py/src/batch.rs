@@ -56,11 +56,11 @@ enum Runner {
 }
 
 impl Runner {
-    /// `threads=None` is every core; `1` the calling thread; `k` the shared pool of `k`
-    /// workers (`bgfast_core::threads`).
+    /// `threads=None` is every core (or `RAYON_NUM_THREADS`, as rayon reads it); `1` the
+    /// calling thread; `k` the shared pool of `k` workers (`bgfast_core::threads`).
     fn new(threads: Option<i64>) -> Result<Runner, Error> {
         let threads = match threads {
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            None => rayon::current_num_threads(),
             Some(t @ 1..=MAX_THREADS) => t as usize,
             Some(t) => {
                 return Err(Error::Argument(format!(
