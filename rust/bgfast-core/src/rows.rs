@@ -86,9 +86,9 @@ pub fn write_keys(origin: &Position, keys: &[u128], dst: &mut [MaybeUninit<u8>])
     for (g, group) in rest.chunks(64).enumerate() {
         let first = g * 64;
         let mut hits = 0u64;
-        for (k, &key) in group.iter().enumerate() {
+        for (k, key) in group.iter().enumerate() {
             hits |= u64::from(key >> HIT_KEY_SHIFT != 0) << k;
-            let moved = Side::spread(key & CHECKER_KEY_BITS);
+            let moved = Side::spread_key(key);
             // SAFETY: row i = first + k starts at i * ROW_BYTES and, as i + 1 < n, the row
             // after it leaves at least SLACK bytes of `dst` beyond this one; the clobbered
             // bytes belong to the next row, which is written after this one.
@@ -147,6 +147,34 @@ impl Side {
     #[inline(always)]
     fn spread(bits: u128) -> Side {
         Side(side_bytes(bits))
+    }
+
+    /// The moved side of a result from its key, read straight from memory. Bytes 25..32 of
+    /// the side then hold the key's record of hits instead of zeros, which no row keeps: a
+    /// moved side is stored last, so they land in a row's slack (overwritten by the next
+    /// row) or, for the last row, in the buffer past its 50 bytes.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn spread_key(key: &u128) -> Side {
+        use core::arch::x86_64::{
+            __m128i, _mm_and_si128, _mm_loadu_si128, _mm_set1_epi8, _mm_srli_epi16, _mm_srli_si128,
+            _mm_unpackhi_epi8, _mm_unpacklo_epi8,
+        };
+        // SAFETY: `key` is 16 readable bytes (an unaligned load needs no more); SSE2 is part
+        // of the x86_64 baseline. As in `spread`, from the vector on.
+        unsafe {
+            let v = _mm_loadu_si128((key as *const u128).cast::<__m128i>());
+            let low = _mm_set1_epi8(0x0F);
+            let even = _mm_srli_si128(_mm_and_si128(v, low), 1);
+            let odd = _mm_and_si128(_mm_srli_epi16(v, 4), low);
+            Side([_mm_unpacklo_epi8(odd, even), _mm_unpackhi_epi8(odd, even)])
+        }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    fn spread_key(key: &u128) -> Side {
+        Side::spread(key & CHECKER_KEY_BITS)
     }
 }
 
