@@ -43,15 +43,25 @@ impl Checkers {
 
     /// Builds from counts for points 1..=24 (`counts[0]` = point 1) and the bar (`counts[24]`),
     /// or `None` if any count exceeds 15 (totals are checked by [`crate::Position`]).
+    #[inline]
     pub fn from_counts(counts: &[u8; 25]) -> Option<Checkers> {
-        let mut bits = 0u128;
-        for (i, &c) in counts.iter().enumerate() {
-            if c > CHECKERS {
-                return None;
-            }
-            bits |= (c as u128) << (4 * (i + 1));
+        // Eight counts at a time in a word (batch validation packs millions of rows).
+        let word = |k: usize| {
+            let bytes: [u8; 8] = counts[8 * k..8 * k + 8].try_into().expect("8 counts");
+            u64::from_le_bytes(bytes)
+        };
+        let (low, middle, high, bar) = (word(0), word(1), word(2), counts[24]);
+        // A count above CHECKERS = 15 is the only kind with a bit above its low nibble.
+        const _: () = assert!(CHECKERS == 0xF);
+        if (low | middle | high | u64::from(bar)) & 0xF0F0_F0F0_F0F0_F0F0 != 0 {
+            return None;
         }
-        Some(Checkers(bits))
+        Some(Checkers(
+            (u128::from(pack_nibbles(low)) << 4)
+                | (u128::from(pack_nibbles(middle)) << 36)
+                | (u128::from(pack_nibbles(high)) << 68)
+                | (u128::from(bar) << (4 * BAR as u32)),
+        ))
     }
 
     /// Counts in the `from_counts` layout: points 1..=24 then the bar.
@@ -136,6 +146,14 @@ impl Checkers {
     }
 }
 
+/// Eight byte counts, each below 16, packed into eight nibbles (byte k into nibble k).
+#[inline]
+const fn pack_nibbles(x: u64) -> u64 {
+    let x = (x | (x >> 4)) & 0x00FF_00FF_00FF_00FF; // byte 2j: counts 2j and 2j + 1
+    let x = (x | (x >> 8)) & 0x0000_FFFF_0000_FFFF;
+    (x | (x >> 16)) & 0xFFFF_FFFF
+}
+
 /// Bit `4p` set where nibble `p` is nonzero.
 #[inline]
 const fn nonzero_flags(x: u128) -> u128 {
@@ -170,6 +188,37 @@ mod tests {
         assert_eq!(Checkers::START.on_board(), 15);
         assert_eq!(Checkers::START.off(), 0);
         assert_eq!(Checkers::START.pips(), 167);
+    }
+
+    #[test]
+    fn from_counts_packs_like_a_plain_loop() {
+        let reference = |counts: &[u8; 25]| -> Option<u128> {
+            let mut bits = 0u128;
+            for (i, &c) in counts.iter().enumerate() {
+                if c > CHECKERS {
+                    return None;
+                }
+                bits |= u128::from(c) << (4 * (i + 1));
+            }
+            Some(bits)
+        };
+        let mut rng = crate::rng::GameRng::new(5, 0);
+        let mut rejected = 0;
+        for _ in 0..20_000 {
+            let mut counts = [0u8; 25];
+            for c in &mut counts {
+                // Mostly small counts, now and then one of 16 or more on any point.
+                *c = if rng.below(100) == 0 {
+                    16 + rng.below(240) as u8
+                } else {
+                    rng.below(16) as u8
+                };
+            }
+            let got = Checkers::from_counts(&counts).map(Checkers::bits);
+            assert_eq!(got, reference(&counts), "{counts:?}");
+            rejected += usize::from(got.is_none());
+        }
+        assert!(rejected > 1000, "{rejected}");
     }
 
     #[test]

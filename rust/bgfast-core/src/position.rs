@@ -148,6 +148,29 @@ impl Position {
         })
     }
 
+    /// [`Position::from_counts`] for counts held as bytes, as in the `(2, 25)` uint8 layout
+    /// of the batch arrays: the same rules and, for invalid counts, the same errors. A valid
+    /// position is packed and checked on its packed form (a few word operations), which
+    /// makes validating a large batch cheap next to generating its moves.
+    pub fn from_count_bytes(
+        mover: &[u8; 25],
+        opponent: &[u8; 25],
+    ) -> Result<Position, PositionError> {
+        let packed = Checkers::from_counts(mover).zip(Checkers::from_counts(opponent));
+        if let Some((m, o)) = packed {
+            let (on_m, on_o) = (m.on_board(), o.on_board());
+            let shared = m.occupied().and(o.occupied().mirrored());
+            if on_m <= CHECKERS && on_o <= CHECKERS && shared.is_empty() && on_m + on_o > 0 {
+                return Ok(Position {
+                    mover: m,
+                    opponent: o,
+                });
+            }
+        }
+        // Invalid: the general constructor lists every violation.
+        Position::from_counts(&mover.map(i32::from), &opponent.map(i32::from))
+    }
+
     /// Builds from two packed sides that the caller knows are valid together.
     #[inline]
     pub(crate) const fn from_sides_unchecked(mover: Checkers, opponent: Checkers) -> Position {
@@ -244,6 +267,41 @@ mod tests {
             Position::from_counts(&widen(c[0]), &widen(c[1])),
             Ok(Position::START)
         );
+    }
+
+    #[test]
+    fn count_bytes_agree_with_counts() {
+        // Random boards around the edges of the rules: up to 16 checkers a side scattered
+        // over points and bar, so some share points, some have too many, a few are empty.
+        let mut rng = crate::rng::GameRng::new(11, 0);
+        let (mut valid, mut invalid) = (0, 0);
+        for _ in 0..20_000 {
+            let mut sides = [[0u8; 25]; 2];
+            for side in &mut sides {
+                for _ in 0..rng.below(17) {
+                    side[rng.below(25) as usize] += 1;
+                }
+            }
+            let [mover, opponent] = sides;
+            let bytes = Position::from_count_bytes(&mover, &opponent);
+            let wide = Position::from_counts(&mover.map(i32::from), &opponent.map(i32::from));
+            assert_eq!(bytes, wide, "{mover:?} {opponent:?}");
+            if bytes.is_ok() {
+                valid += 1;
+            } else {
+                invalid += 1;
+            }
+        }
+        assert!(
+            valid > 1000 && invalid > 1000,
+            "{valid} valid, {invalid} invalid"
+        );
+        let [mover, opponent] = Position::START.to_counts();
+        assert_eq!(
+            Position::from_count_bytes(&mover, &opponent),
+            Ok(Position::START)
+        );
+        assert!(Position::from_count_bytes(&[0; 25], &[0; 25]).is_err());
     }
 
     #[test]

@@ -43,6 +43,8 @@ const CHUNKS_PER_THREAD: usize = 16;
 /// Batches of at most this many blocks run on the calling thread: threads would cost more
 /// than they save.
 const SMALL_BATCH: usize = 256;
+/// Items a parallel map gives one task at least.
+const MIN_TASK: usize = 1024;
 /// The most threads a call may ask for (each distinct count keeps its pool for good).
 const MAX_THREADS: i64 = 256;
 /// First guess of results per block when reserving output (the corpora average 10 to 20;
@@ -94,18 +96,38 @@ impl Runner {
 
     /// `f(i)` for every `i < n`, in order, computed in parallel when there is a pool.
     fn map<T: Send>(&self, n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
-        // Below two tasks' worth the handoff to the pool costs more than the work.
-        const MIN_TASK: usize = 1024;
-        match self {
-            Runner::Pool(_) if n > MIN_TASK => self.run(|| {
+        if self.parallel(n) {
+            self.run(|| {
                 (0..n)
                     .into_par_iter()
                     .with_min_len(MIN_TASK)
                     .map(f)
                     .collect()
-            }),
-            _ => (0..n).map(f).collect(),
+            })
+        } else {
+            (0..n).map(f).collect()
         }
+    }
+
+    /// [`Runner::map`] for fallible `f`: all the values, or the error of the first `i` in
+    /// order that failed, whatever the thread count.
+    fn try_map<T: Send, E: Send>(
+        &self,
+        n: usize,
+        f: impl Fn(usize) -> Result<T, E> + Sync + Send,
+    ) -> Result<Vec<T>, E> {
+        if self.parallel(n) {
+            // Every result first: which error a parallel collect stops at is not fixed.
+            self.map(n, f).into_iter().collect()
+        } else {
+            (0..n).map(f).collect()
+        }
+    }
+
+    /// Whether `n` items are worth handing to the pool: below two tasks' worth the handoff
+    /// costs more than the work.
+    fn parallel(&self, n: usize) -> bool {
+        matches!(self, Runner::Pool(_)) && n > MIN_TASK
     }
 }
 
@@ -195,10 +217,11 @@ fn positions_of(rows: &RawRows, runner: &Runner, playable: bool) -> Result<Vec<P
     let parse = |i: usize| -> Result<Position, Error> {
         let position = match rows {
             RawRows::U8(rows) => {
-                let r = &rows[i];
-                let mover: [i32; 25] = core::array::from_fn(|c| r[c] as i32);
-                let opponent: [i32; 25] = core::array::from_fn(|c| r[25 + c] as i32);
-                Position::from_counts(&mover, &opponent)
+                // References into the row, not copies: copying 25 bytes piecewise and
+                // reading them back whole stalls store forwarding.
+                let (mover, opponent) = rows[i].split_at(25);
+                let side = |c| <&[u8; 25]>::try_from(c).expect("25 counts a side");
+                Position::from_count_bytes(side(mover), side(opponent))
             }
             RawRows::I32(rows) => {
                 let r = &rows[i];
@@ -221,8 +244,7 @@ fn positions_of(rows: &RawRows, runner: &Runner, playable: bool) -> Result<Vec<P
         }
         Ok(position)
     };
-    // Collecting in row order stops at the first bad row, whatever the thread count.
-    runner.map(rows.len(), parse).into_iter().collect()
+    runner.try_map(rows.len(), parse)
 }
 
 /// The flat output of a generation: `offsets[b]..offsets[b + 1]` are block b's results.
@@ -567,12 +589,9 @@ pub fn batch_from_ids<'py>(
         strings.push(text.to_str()?.to_owned());
     }
     let rows = py.detach(|| -> Result<Vec<u8>, Error> {
-        let decoded = runner
-            .map(strings.len(), |i| gnubg_id::decode(&strings[i]))
-            .into_iter()
-            .enumerate()
-            .map(|(i, d)| d.map_err(|e| Error::Row(i, Box::new(e.into()))))
-            .collect::<Result<Vec<Position>, Error>>()?;
+        let decoded = runner.try_map(strings.len(), |i| {
+            gnubg_id::decode(&strings[i]).map_err(|e| Error::Row(i, Box::new(e.into())))
+        })?;
         let mut out = Vec::with_capacity(decoded.len() * ROW_BYTES);
         for position in &decoded {
             out.extend_from_slice(&rows::row(position));
