@@ -122,6 +122,26 @@ def test_reused_output_buffers_never_change_live_results(
     results[:] = 0
 
 
+def test_a_freed_result_buffer_serves_the_next_call(
+    named: tuple[str, npt.NDArray[np.uint8]],
+) -> None:
+    """The point of the pool: once numpy frees a large result array, the next call of that
+    size writes into memory already mapped (a kept buffer) instead of fresh pages. After a
+    warm-up call the pool holds the same buffers before every call, so each call of the
+    loop below takes the same one."""
+    _, array = named
+    addresses = []
+    for _ in range(3):
+        results = batch.all_rolls(array)[1]
+        addresses.append(results.ctypes.data)
+        del results
+    assert addresses[1] == addresses[2]
+    # A small result never takes a large kept buffer.
+    kept = batch.all_rolls(array)[1]
+    small = batch.moves(array[:2], np.array([[3, 1], [6, 6]]))[1]
+    assert small.ctypes.data != addresses[2] and kept.ctypes.data == addresses[2]
+
+
 def test_all_rolls_layout() -> None:
     """Block 21 i + k is position i with roll k, in the order of the 15 non-doubles then
     the 6 doubles; the same as moves() over repeated rows."""

@@ -36,9 +36,11 @@ fn free_list() -> std::sync::MutexGuard<'static, Vec<Vec<u8>>> {
     FREE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// An empty buffer with room for at least `capacity` bytes: the smallest kept buffer that
-/// is large enough (and at most [`MAX_OVERSIZE`] times so, lest a small result pin a large
-/// buffer), or a fresh one (backed by huge pages where Linux allows it).
+/// An empty buffer with room for at least `capacity` bytes: the largest kept buffer that
+/// is large enough but at most [`MAX_OVERSIZE`] times so (`capacity` is a first guess that
+/// the call may outgrow, and growing would move the buffer into fresh pages; a buffer far
+/// too large would be pinned by a small result), or a fresh one (backed by huge pages where
+/// Linux allows it).
 pub fn take(capacity: usize) -> Vec<u8> {
     let fits =
         |b: &Vec<u8>| (capacity..=capacity.saturating_mul(MAX_OVERSIZE)).contains(&b.capacity());
@@ -50,7 +52,7 @@ pub fn take(capacity: usize) -> Vec<u8> {
             .iter()
             .enumerate()
             .filter(|(_, b)| fits(b))
-            .min_by_key(|(_, b)| b.capacity())
+            .max_by_key(|(_, b)| b.capacity())
             .map(|(i, _)| i);
         best.map(|i| free.swap_remove(i))
     };
