@@ -270,9 +270,10 @@ mod tests {
     }
 
     #[test]
-    fn count_bytes_agree_with_counts() {
+    fn count_bytes_agree_with_counts_r1_r6_r15() {
         // Random boards around the edges of the rules: up to 16 checkers a side scattered
-        // over points and bar, so some share points, some have too many, a few are empty.
+        // over points and bar, so some have too many (R1), some share a point (R6), a few
+        // have both sides borne off (R15); the same position or the same violations.
         let mut rng = crate::rng::GameRng::new(11, 0);
         let (mut valid, mut invalid) = (0, 0);
         for _ in 0..20_000 {

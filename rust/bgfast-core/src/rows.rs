@@ -125,22 +125,9 @@ impl Side {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn spread(bits: u128) -> Side {
-        use core::arch::x86_64::{
-            _mm_and_si128, _mm_set1_epi8, _mm_set_epi64x, _mm_srli_epi16, _mm_srli_si128,
-            _mm_unpackhi_epi8, _mm_unpacklo_epi8,
-        };
-        // SAFETY: SSE2 is part of the x86_64 baseline; these intrinsics only compute on
-        // registers.
-        unsafe {
-            let v = _mm_set_epi64x((bits >> 64) as i64, bits as i64);
-            let low = _mm_set1_epi8(0x0F);
-            // Byte k of `even` is nibble 2k (point 2k), of `odd` nibble 2k + 1. Dropping
-            // point 0 from `even` lines the two up: byte 2k of the row is point 2k + 1,
-            // byte 2k + 1 is point 2k + 2.
-            let even = _mm_srli_si128(_mm_and_si128(v, low), 1);
-            let odd = _mm_and_si128(_mm_srli_epi16(v, 4), low);
-            Side([_mm_unpacklo_epi8(odd, even), _mm_unpackhi_epi8(odd, even)])
-        }
+        use core::arch::x86_64::_mm_set_epi64x;
+        // SAFETY: SSE2 is part of the x86_64 baseline; the intrinsic computes on registers.
+        Side::spread_vector(unsafe { _mm_set_epi64x((bits >> 64) as i64, bits as i64) })
     }
 
     #[cfg(not(target_arch = "x86_64"))]
@@ -156,25 +143,37 @@ impl Side {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn spread_key(key: &u128) -> Side {
-        use core::arch::x86_64::{
-            __m128i, _mm_and_si128, _mm_loadu_si128, _mm_set1_epi8, _mm_srli_epi16, _mm_srli_si128,
-            _mm_unpackhi_epi8, _mm_unpacklo_epi8,
-        };
+        use core::arch::x86_64::{__m128i, _mm_loadu_si128};
         // SAFETY: `key` is 16 readable bytes (an unaligned load needs no more); SSE2 is part
-        // of the x86_64 baseline. As in `spread`, from the vector on.
-        unsafe {
-            let v = _mm_loadu_si128((key as *const u128).cast::<__m128i>());
-            let low = _mm_set1_epi8(0x0F);
-            let even = _mm_srli_si128(_mm_and_si128(v, low), 1);
-            let odd = _mm_and_si128(_mm_srli_epi16(v, 4), low);
-            Side([_mm_unpacklo_epi8(odd, even), _mm_unpackhi_epi8(odd, even)])
-        }
+        // of the x86_64 baseline.
+        Side::spread_vector(unsafe { _mm_loadu_si128((key as *const u128).cast::<__m128i>()) })
     }
 
     #[cfg(not(target_arch = "x86_64"))]
     #[inline(always)]
     fn spread_key(key: &u128) -> Side {
         Side::spread(key & CHECKER_KEY_BITS)
+    }
+
+    /// The spread of packed checkers held in a vector.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn spread_vector(v: core::arch::x86_64::__m128i) -> Side {
+        use core::arch::x86_64::{
+            _mm_and_si128, _mm_set1_epi8, _mm_srli_epi16, _mm_srli_si128, _mm_unpackhi_epi8,
+            _mm_unpacklo_epi8,
+        };
+        // SAFETY: SSE2 is part of the x86_64 baseline; these intrinsics only compute on
+        // registers.
+        unsafe {
+            let low = _mm_set1_epi8(0x0F);
+            // Byte k of `even` is nibble 2k (point 2k), of `odd` nibble 2k + 1. Dropping
+            // point 0 from `even` lines the two up: byte 2k of the row is point 2k + 1,
+            // byte 2k + 1 is point 2k + 2.
+            let even = _mm_srli_si128(_mm_and_si128(v, low), 1);
+            let odd = _mm_and_si128(_mm_srli_epi16(v, 4), low);
+            Side([_mm_unpacklo_epi8(odd, even), _mm_unpackhi_epi8(odd, even)])
+        }
     }
 }
 

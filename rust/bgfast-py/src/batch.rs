@@ -217,8 +217,7 @@ fn positions_of(rows: &RawRows, runner: &Runner, playable: bool) -> Result<Vec<P
     let parse = |i: usize| -> Result<Position, Error> {
         let position = match rows {
             RawRows::U8(rows) => {
-                // References into the row, not copies: copying 25 bytes piecewise and
-                // reading them back whole stalls store forwarding.
+                // The row's two sides, borrowed in place.
                 let (mover, opponent) = rows[i].split_at(25);
                 let side = |c| <&[u8; 25]>::try_from(c).expect("25 counts a side");
                 Position::from_count_bytes(side(mover), side(opponent))
