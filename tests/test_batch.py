@@ -96,6 +96,26 @@ def test_thread_count_invariance(named: tuple[str, npt.NDArray[np.uint8]]) -> No
         np.testing.assert_array_equal(got, want)
 
 
+def test_output_larger_than_first_guessed_is_identical_on_threads(
+    named: tuple[str, npt.NDArray[np.uint8]],
+) -> None:
+    """Double 1s give about 60 results a contact position, more than the output's first
+    guess (24 a block), so the buffer must grow: while workers write (a late part, written
+    once every chunk is done, on 2 threads) or as it fills (1 thread)."""
+    _, array = named
+    ones = np.ones((len(array), 2), dtype=np.int64)
+    one = batch.moves(array, ones, threads=1)
+    for threads in (2, 3):
+        for got, want in zip(batch.moves(array, ones, threads=threads), one):
+            np.testing.assert_array_equal(got, want)
+    offsets, results = one
+    assert len(results) == offsets[-1]
+    first = bgfast.Position.from_array(array[0]).moves(1, 1)
+    assert [bgfast.Position.from_array(r).id for r in results[: offsets[1]]] == [
+        m.result.id for m in first
+    ]
+
+
 def test_reused_output_buffers_never_change_live_results(
     named: tuple[str, npt.NDArray[np.uint8]],
 ) -> None:

@@ -7,19 +7,15 @@
 //! so a rejected call writes nothing and an accepted one holds the results plus a small
 //! constant per worker.
 //!
-//! Parallel runs split the blocks (one block = one position and one roll) into fixed chunks
-//! and work through them a window at a time: each chunk generates into its own small buffer
-//! of result keys (16 bytes each), then the window's chunks are expanded into their final,
-//! disjoint places of the output, while the next window is generated (so the workers never
-//! all wait at the end of one phase). The order of the output is the block order, so it is
+//! Generating calls write their rows with `bgfast_core::rows` (`generate_rows` on the
+//! calling thread, `par_generate_rows` on the pool, in one pass without barriers); the order
+//! of the output is the block order (one block = one position and one roll), so it is
 //! identical for any thread count.
 
-use std::mem::MaybeUninit;
-use std::ops::Range;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use bgfast_core::codec::gnubg_id;
-use bgfast_core::rows::{self, write_keys, ROW_BYTES};
+use bgfast_core::rows::{self, ROW_BYTES};
 use bgfast_core::{Dice, Position};
 use numpy::ndarray::{Array2, Ix3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray2, PyReadonlyArray3};
@@ -33,13 +29,6 @@ use crate::moves::with_move_list;
 use crate::outbuf;
 use crate::position::{dice_from, PyPosition};
 
-/// Blocks one parallel task handles: large enough to amortise scheduling, small enough
-/// that the workers finish a window at about the same time.
-const CHUNK: usize = 128;
-/// Chunks per worker in one window: lets rayon balance uneven chunks within a window, and
-/// keeps the number of windows (each ends with the workers waiting for each other) low,
-/// while a window's keys (two windows are live) stay within a core's cache.
-const CHUNKS_PER_THREAD: usize = 16;
 /// Batches of at most this many blocks run on the calling thread: threads would cost more
 /// than they save.
 const SMALL_BATCH: usize = 256;
@@ -47,9 +36,10 @@ const SMALL_BATCH: usize = 256;
 const MIN_TASK: usize = 1024;
 /// The most threads a call may ask for (each distinct count keeps its pool for good).
 const MAX_THREADS: i64 = 256;
-/// First guess of results per block when reserving output (the corpora average 10 to 20;
-/// the buffer grows past it as needed).
-const RESULTS_GUESS: usize = 16;
+/// First guess of results per block when reserving output (the corpora average 12.5 and
+/// 19.3). Generous, because rows past the first guess cost a parallel call extra memory
+/// until its end (see `par_generate_rows`), while capacity never touched costs no memory.
+const RESULTS_GUESS: usize = 24;
 
 /// Where the work runs: on the calling thread alone, or on a shared pool of workers.
 enum Runner {
@@ -83,6 +73,25 @@ impl Runner {
             Runner::Inline => 1,
             Runner::Pool(pool) => pool.current_num_threads(),
         }
+    }
+
+    /// Wakes the workers ahead of a job of `blocks` generations that will run on them
+    /// ([`Runner::generates_in_parallel`]), so that they come out of their sleep while the
+    /// caller still reads and checks its input, and the job starts on all of them at once.
+    /// (A sleeping worker takes tens of microseconds to wake on these VMs, and one wakes the
+    /// next: a 1.4 ms call lost about 4% to it.)
+    fn wake_for(&self, blocks: usize) {
+        if let Runner::Pool(pool) = self {
+            if self.generates_in_parallel(blocks) {
+                pool.spawn_broadcast(|_| {});
+            }
+        }
+    }
+
+    /// Whether [`generate`] hands `blocks` blocks to the workers: small batches run on the
+    /// calling thread, where threads would cost more than they save.
+    fn generates_in_parallel(&self, blocks: usize) -> bool {
+        self.threads() > 1 && blocks > SMALL_BATCH
     }
 
     /// Runs `f` on a worker of the pool while the caller waits, so that the parallel work
@@ -252,165 +261,18 @@ struct Generated {
     results: Vec<u8>,
 }
 
-/// A parallel task's buffer: each block's result count and its results' keys.
-struct ChunkBuf {
-    counts: Vec<u32>,
-    keys: Vec<u128>,
-}
-
-/// Chunk buffers kept between calls: fresh ones would cost page faults on every call.
-static CHUNK_BUFS: Mutex<Vec<ChunkBuf>> = Mutex::new(Vec::new());
-
-/// `count` chunk buffers, reused from earlier calls where possible.
-fn take_chunk_bufs(count: usize) -> Vec<ChunkBuf> {
-    let mut kept = CHUNK_BUFS
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let reuse = kept.len().min(count);
-    let first = kept.len() - reuse;
-    let mut bufs: Vec<ChunkBuf> = kept.drain(first..).collect();
-    drop(kept);
-    bufs.resize_with(count, || ChunkBuf {
-        counts: Vec::with_capacity(CHUNK),
-        keys: Vec::with_capacity(CHUNK * RESULTS_GUESS),
-    });
-    bufs
-}
-
-/// Keeps up to a few windows' worth of buffers for the next call; frees oversized ones (a
-/// chunk of worst-case positions must not pin its memory).
-fn give_back_chunk_bufs(bufs: Vec<ChunkBuf>) {
-    const KEEP: usize = 4 * CHUNKS_PER_THREAD * 8;
-    let mut kept = CHUNK_BUFS
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    for buf in bufs {
-        if kept.len() < KEEP && buf.keys.capacity() <= 4 * CHUNK * RESULTS_GUESS {
-            kept.push(buf);
-        }
-    }
-}
-
 /// Generates the legal results of `n` blocks, block `b` being the position and roll
-/// `block(b)`, in block order.
+/// `block(b)`, in block order, into a pooled output buffer.
 fn generate<F>(runner: &Runner, n: usize, block: F) -> Generated
 where
     F: Fn(usize) -> (Position, Dice) + Sync + Send,
 {
-    let mut offsets = Vec::with_capacity(n + 1);
-    offsets.push(0i64);
     let mut results = outbuf::take(n.saturating_mul(RESULTS_GUESS * ROW_BYTES));
-    let threads = runner.threads();
-    if threads == 1 || n <= SMALL_BATCH {
-        with_move_list(|list| {
-            let mut total = 0usize;
-            for b in 0..n {
-                let (position, dice) = block(b);
-                position.generate_moves(dice, list);
-                let bytes = list.len() * ROW_BYTES;
-                outbuf::reserve(&mut results, bytes);
-                let spare = &mut results.spare_capacity_mut()[..bytes];
-                write_keys(&position, list.keys(), spare);
-                let len = results.len() + bytes;
-                // SAFETY: the loop above initialised the `bytes` bytes after the old length
-                // (`list.len()` rows of ROW_BYTES each, every byte written).
-                unsafe { results.set_len(len) };
-                total += list.len();
-                offsets.push(total as i64);
-            }
-        });
-        return Generated { offsets, results };
-    }
-    let window = CHUNK * CHUNKS_PER_THREAD * threads;
-    let windows: Vec<Range<usize>> = (0..n)
-        .step_by(window)
-        .map(|from| from..(from + window).min(n))
-        .collect();
-    let chunks = |w: &Range<usize>| -> Vec<Range<usize>> {
-        (w.start..w.end)
-            .step_by(CHUNK)
-            .map(|from| from..(from + CHUNK).min(w.end))
-            .collect()
+    let offsets = if runner.generates_in_parallel(n) {
+        runner.run(|| rows::par_generate_rows(n, &block, &mut results, outbuf::reserve))
+    } else {
+        rows::generate_rows(n, &block, &mut results, outbuf::reserve)
     };
-    // Generates window `w` into `bufs`, a chunk per buffer.
-    let generate_window = |bufs: &mut [ChunkBuf], w: &Range<usize>| {
-        bufs.par_iter_mut()
-            .zip(chunks(w))
-            .for_each(|(buf, blocks)| {
-                buf.counts.clear();
-                buf.keys.clear();
-                with_move_list(|list| {
-                    for b in blocks {
-                        let (position, dice) = block(b);
-                        position.generate_moves(dice, list);
-                        buf.counts.push(list.len() as u32);
-                        buf.keys.extend_from_slice(list.keys());
-                    }
-                });
-            });
-    };
-    // Writes the rows of window `w`, generated into `bufs`, into a slice per chunk.
-    let expand_window =
-        |bufs: &[ChunkBuf], w: &Range<usize>, slices: Vec<&mut [MaybeUninit<u8>]>| {
-            bufs.par_iter()
-                .zip(slices)
-                .zip(chunks(w))
-                .for_each(|((buf, mut dst), blocks)| {
-                    // Block by block: a block's keys stand for results of its origin.
-                    let mut pending = &buf.keys[..];
-                    for (b, &count) in blocks.zip(&buf.counts) {
-                        let (origin, _) = block(b);
-                        let (keys, rest) = pending.split_at(count as usize);
-                        let (head, tail) = dst.split_at_mut(keys.len() * ROW_BYTES);
-                        write_keys(&origin, keys, head);
-                        (pending, dst) = (rest, tail);
-                    }
-                });
-        };
-    // Double-buffered: while the rows of one window are written, the next one is generated,
-    // so a worker done with its share of one job helps with the other instead of waiting.
-    let per_window = CHUNKS_PER_THREAD * threads;
-    let mut front = take_chunk_bufs(per_window);
-    let mut back = take_chunk_bufs(per_window);
-    runner.run(|| {
-        generate_window(&mut front, &windows[0]);
-        for (i, w) in windows.iter().enumerate() {
-            std::mem::swap(&mut front, &mut back);
-            // `back` holds window w: its offsets, in order, and each chunk's slice of output.
-            let used = &back[..chunks(w).len()];
-            let mut total = *offsets.last().expect("offsets start with 0");
-            for buf in used {
-                for &c in &buf.counts {
-                    total += c as i64;
-                    offsets.push(total);
-                }
-            }
-            let added: usize = used.iter().map(|b| b.keys.len()).sum();
-            outbuf::reserve(&mut results, added * ROW_BYTES);
-            let mut spare = &mut results.spare_capacity_mut()[..added * ROW_BYTES];
-            let mut slices = Vec::with_capacity(used.len());
-            for buf in used {
-                let (head, tail) = spare.split_at_mut(buf.keys.len() * ROW_BYTES);
-                slices.push(head);
-                spare = tail;
-            }
-            let next = windows.get(i + 1);
-            rayon::join(
-                || expand_window(used, w, slices),
-                || {
-                    if let Some(next) = next {
-                        generate_window(&mut front, next);
-                    }
-                },
-            );
-            let len = results.len() + added * ROW_BYTES;
-            // SAFETY: expand_window initialised exactly the `added * ROW_BYTES` bytes after
-            // the old length (the slices tile that range and each is fully written).
-            unsafe { results.set_len(len) };
-        }
-    });
-    give_back_chunk_bufs(front);
-    give_back_chunk_bufs(back);
     Generated { offsets, results }
 }
 
@@ -454,6 +316,7 @@ pub fn batch_moves<'py>(
 ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray3<u8>>)> {
     let runner = Runner::new(threads)?;
     let rows = read_rows(positions)?;
+    runner.wake_for(rows.len());
     let dice = dice_rows(dice, rows.len())?;
     let generated = py.detach(|| -> Result<Generated, Error> {
         let positions = positions_of(&rows, &runner, true)?;
@@ -485,6 +348,7 @@ pub fn batch_all_rolls<'py>(
     let runner = Runner::new(threads)?;
     let rows = read_rows(positions)?;
     let n = rows.len();
+    runner.wake_for(n * 21);
     let generated = py.detach(|| -> Result<Generated, Error> {
         let positions = positions_of(&rows, &runner, true)?;
         drop(rows);
@@ -496,11 +360,7 @@ pub fn batch_all_rolls<'py>(
         .iter()
         .flat_map(|d| [d.high().pips(), d.low().pips()])
         .collect();
-    let mut rolls = Vec::with_capacity(n * pattern.len());
-    for _ in 0..n {
-        rolls.extend_from_slice(&pattern);
-    }
-    let rolls = Array2::from_shape_vec((n * 21, 2), rolls)
+    let rolls = Array2::from_shape_vec((n * 21, 2), pattern.repeat(n))
         .map_err(|e| Error::Shape(format!("internal: {e}")))?;
     Ok((
         generated.offsets.into_pyarray(py),

@@ -20,6 +20,10 @@
 //! }
 //! ```
 
+mod generate;
+
+pub use generate::{generate_rows, par_generate_rows};
+
 use core::mem::MaybeUninit;
 
 use crate::movegen::{result_of, CHECKER_KEY_BITS, HIT_KEY_SHIFT};
@@ -34,15 +38,13 @@ const SLACK: usize = 7;
 /// A position's row.
 #[inline]
 pub fn row(position: &Position) -> [u8; ROW_BYTES] {
-    let mut buf = [0u8; ROW_BYTES + SLACK];
     let (to_move, moved) = (
         Side::spread(position.mover().bits()),
         Side::spread(position.opponent().bits()),
     );
-    // SAFETY: `buf` holds ROW_BYTES + SLACK bytes.
-    unsafe { store_row(buf.as_mut_ptr(), &to_move, &moved) };
     let mut row = [0u8; ROW_BYTES];
-    row.copy_from_slice(&buf[..ROW_BYTES]);
+    // SAFETY: `row` holds ROW_BYTES bytes.
+    unsafe { store_last_row(row.as_mut_ptr(), &to_move, &moved) };
     row
 }
 
@@ -102,15 +104,10 @@ pub fn write_keys(origin: &Position, keys: &[u128], dst: &mut [MaybeUninit<u8>])
             unsafe { store_to_move(base.add((first + k) * ROW_BYTES), &to_move, &moved) };
         }
     }
-    // The last row has no slack after it: it goes through a buffer.
+    // The last row has no slack after it.
     let (to_move, moved) = row_of(last);
-    let mut buf = [0u8; ROW_BYTES + SLACK];
-    // SAFETY: `buf` holds ROW_BYTES + SLACK bytes.
-    unsafe { store_row(buf.as_mut_ptr(), &to_move, &moved) };
     // SAFETY: the last row's ROW_BYTES bytes are the end of `dst` (its length was checked).
-    unsafe {
-        core::ptr::copy_nonoverlapping(buf.as_ptr(), base.add(rest.len() * ROW_BYTES), ROW_BYTES);
-    }
+    unsafe { store_last_row(base.add(rest.len() * ROW_BYTES), &to_move, &moved) };
 }
 
 /// One side's packed checkers (nibble p = point p, p = 1..=25, nibbles 26 and up zero)
@@ -138,8 +135,8 @@ impl Side {
 
     /// The moved side of a result from its key, read straight from memory. Bytes 25..32 of
     /// the side then hold the key's record of hits instead of zeros, which no row keeps: a
-    /// moved side is stored last, so they land in a row's slack (overwritten by the next
-    /// row) or, for the last row, in the buffer past its 50 bytes.
+    /// moved side is stored last, so they land in a row's slack, overwritten by the next
+    /// row. (The last row, which has no slack, spreads its key masked.)
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn spread_key(key: &u128) -> Side {
@@ -207,6 +204,39 @@ unsafe fn store_row(p: *mut u8, to_move: &Side, moved: &Side) {
     unsafe {
         core::ptr::copy_nonoverlapping(to_move.0.as_ptr(), p, 25);
         core::ptr::copy_nonoverlapping(moved.0.as_ptr(), p.add(25), 32);
+    }
+}
+
+/// Stores a row at `p` like [`store_row`], but not a byte past its `ROW_BYTES`: the last 16
+/// bytes of `moved`'s 25 go in one store that overlaps the one before it. (Going through a
+/// buffer instead stalls on reading back the buffer's overlapping stores.)
+///
+/// # Safety
+/// `p` must be valid for writing `ROW_BYTES` bytes.
+#[inline(always)]
+unsafe fn store_last_row(p: *mut u8, to_move: &Side, moved: &Side) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{
+            __m128i, _mm_or_si128, _mm_slli_si128, _mm_srli_si128, _mm_storeu_si128,
+        };
+        // SAFETY: the caller gives ROW_BYTES writable bytes; the stores cover 0..16, 16..32,
+        // 25..41 and 34..50 and need no alignment. The last one holds `moved`'s bytes 9..25:
+        // 7 from its first vector, 9 from its second (whose bytes past them it drops).
+        unsafe {
+            let [m0, m1] = moved.0;
+            let tail = _mm_or_si128(_mm_srli_si128(m0, 9), _mm_slli_si128(m1, 7));
+            _mm_storeu_si128(p.cast::<__m128i>(), to_move.0[0]);
+            _mm_storeu_si128(p.add(16).cast::<__m128i>(), to_move.0[1]);
+            _mm_storeu_si128(p.add(25).cast::<__m128i>(), m0);
+            _mm_storeu_si128(p.add(34).cast::<__m128i>(), tail);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: the caller gives ROW_BYTES writable bytes: 0..25 and 25..50 are written.
+    unsafe {
+        core::ptr::copy_nonoverlapping(to_move.0.as_ptr(), p, 25);
+        core::ptr::copy_nonoverlapping(moved.0.as_ptr(), p.add(25), 25);
     }
 }
 

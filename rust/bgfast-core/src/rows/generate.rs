@@ -1,0 +1,505 @@
+//! The rows of every result of many blocks (a block is one position and one roll), in one
+//! flat buffer, block after block: on the calling thread ([`generate_rows`]) or on every
+//! worker of the current rayon pool ([`par_generate_rows`]), with the same output.
+//!
+//! The parallel version makes one pass over the blocks, with no barrier. Workers claim
+//! chunks of blocks in order, generate a chunk's results into a small stash of keys, and
+//! publish how many rows it has. A chunk's first row is the number of rows of all the chunks
+//! before it, found by looking back from it to the nearest chunk whose end is known (the
+//! "decoupled look-back" of single-pass parallel prefix sums): usually the chunk just before.
+//! As soon as it is known, the worker that generated the chunk writes its offsets and rows,
+//! from keys still in its own cache. A chunk that must wait for an earlier one stays stashed
+//! while its worker goes on to the next, up to [`MAX_PENDING`] chunks.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::mem::MaybeUninit;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use super::{write_keys, ROW_BYTES};
+use crate::{Dice, MoveList, Position};
+
+/// Blocks per chunk: enough that claiming and placing a chunk (a few cache lines passed
+/// between cores) costs little beside generating it (256 blocks ran 2% faster than 128 on
+/// two threads), few enough that a chunk's keys (about 16 results a block, 16 bytes each)
+/// stay in a core's L2 cache and that the workers finish at nearly the same time.
+const CHUNK: usize = 256;
+/// The chunks a worker may hold generated but not yet written, waiting for an earlier chunk:
+/// bounds what a slow (or descheduled) worker can make the others keep.
+const MAX_PENDING: usize = 4;
+
+thread_local! {
+    static LIST: RefCell<MoveList> = RefCell::new(MoveList::new());
+    static SPARE_STASHES: RefCell<Vec<Stash>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Generates the results of blocks `0..n`, block `b` being the position and roll `block(b)`,
+/// and writes the row of each result ([`super::row`] of [`crate::MoveList::result`]) into
+/// `rows`, replacing its contents: block after block, each block's results in
+/// [`crate::MoveList`] order. Returns the `n + 1` offsets: block `b`'s rows are rows
+/// `offsets[b]..offsets[b + 1]`.
+///
+/// `rows` grows through `reserve(rows, additional)`, which must leave room for at least
+/// `additional` more bytes (`|rows, more| rows.reserve(more)` does); the Python layer uses it
+/// to ask for huge pages.
+///
+/// ```
+/// use bgfast_core::{rows, Dice, Position};
+///
+/// let rolls = [Dice::from_pips(3, 1).unwrap(), Dice::from_pips(6, 6).unwrap()];
+/// let mut out = Vec::new();
+/// let offsets =
+///     rows::generate_rows(2, |b| (Position::START, rolls[b]), &mut out, |v, more| v.reserve(more));
+/// assert_eq!(offsets, [0, 16, 27]); // 16 results for 31, 11 for 66
+/// assert_eq!(out.len(), 27 * rows::ROW_BYTES);
+/// ```
+pub fn generate_rows<F>(
+    n: usize,
+    block: F,
+    rows: &mut Vec<u8>,
+    mut reserve: impl FnMut(&mut Vec<u8>, usize),
+) -> Vec<i64>
+where
+    F: Fn(usize) -> (Position, Dice),
+{
+    rows.clear();
+    let mut offsets = Vec::with_capacity(n + 1);
+    offsets.push(0i64);
+    LIST.with_borrow_mut(|list| {
+        for b in 0..n {
+            let (position, dice) = block(b);
+            position.generate_moves(dice, list);
+            let bytes = list.len() * ROW_BYTES;
+            if rows.capacity() - rows.len() < bytes {
+                reserve(rows, bytes);
+            }
+            write_keys(
+                &position,
+                list.keys(),
+                &mut rows.spare_capacity_mut()[..bytes],
+            );
+            let len = rows.len() + bytes;
+            // SAFETY: write_keys initialised the `bytes` bytes after the old length.
+            unsafe { rows.set_len(len) };
+            offsets.push((len / ROW_BYTES) as i64);
+        }
+    });
+    offsets
+}
+
+/// [`generate_rows`] on every worker of the current rayon pool (run it inside
+/// [`rayon::ThreadPool::install`]; elsewhere it uses rayon's global pool). The output is the
+/// same, byte for byte.
+///
+/// Beside the output it needs a few small stashes per worker. The workers cannot move the
+/// output while they write into it, so when the rows outgrow `rows`'s capacity they stop
+/// claiming chunks, and once every claimed chunk is generated, the calling thread grows
+/// `rows` (through `reserve`, to a guess of the whole output from the part done) and writes
+/// the chunks that did not fit; then the workers go on. Give `rows` a capacity near the
+/// expected output, and that pause never comes.
+pub fn par_generate_rows<F>(
+    n: usize,
+    block: F,
+    rows: &mut Vec<u8>,
+    mut reserve: impl FnMut(&mut Vec<u8>, usize),
+) -> Vec<i64>
+where
+    F: Fn(usize) -> (Position, Dice) + Sync,
+{
+    rows.clear();
+    let chunks = n.div_ceil(CHUNK);
+    let pass = Pass {
+        block: &block,
+        n,
+        next: AtomicUsize::new(0),
+        states: (0..chunks)
+            .map(|_| State(AtomicU64::new(NOT_COUNTED)))
+            .collect(),
+        offsets: (0..=n).map(|_| AtomicI64::new(0)).collect(),
+        late: Mutex::new(Vec::new()),
+        full: AtomicBool::new(false),
+        failed: AtomicBool::new(false),
+    };
+    loop {
+        let room = Room {
+            out: Out(rows.as_mut_ptr().cast::<MaybeUninit<u8>>()),
+            capacity: rows.capacity() / ROW_BYTES,
+        };
+        // One share per worker, as tasks rather than a broadcast: a worker busy elsewhere
+        // leaves its share to the others instead of holding the call up.
+        rayon::scope(|scope| {
+            for _ in 1..rayon::current_num_threads() {
+                scope.spawn(|_| pass.work(&room));
+            }
+            pass.work(&room);
+        });
+        let late = std::mem::take(&mut *pass.late.lock().unwrap_or_else(|e| e.into_inner()));
+        // Every claimed chunk is placed: those that did not fit are the last ones.
+        let claimed = pass.next.load(Ordering::Relaxed).min(chunks);
+        let done = pass
+            .start_of(claimed)
+            .expect("every claimed chunk is counted");
+        let fitted = late.iter().map(|(start, _)| *start).min().unwrap_or(done);
+        // SAFETY: the rows before `fitted` belong to chunks that fitted, each written by its
+        // worker before the scope ended.
+        unsafe { rows.set_len(fitted * ROW_BYTES) };
+        if late.is_empty() {
+            break;
+        }
+        // Room for the rest as the part done suggests, with a margin.
+        let blocks_done = (claimed * CHUNK).min(n);
+        let guess = done + (done * (n - blocks_done)).div_ceil(blocks_done) * 5 / 4;
+        reserve(rows, (guess.max(done) - fitted) * ROW_BYTES);
+        assert!(
+            rows.capacity() >= done * ROW_BYTES,
+            "reserve left too little room"
+        );
+        let out = Out(rows.as_mut_ptr().cast::<MaybeUninit<u8>>());
+        for (start, stash) in late {
+            // SAFETY: the rows of `stash` are start..start + its keys, disjoint from every
+            // other chunk's and inside the capacity just reserved.
+            unsafe { write_chunk(&block, &stash, &out, start) };
+            stash.give_back();
+        }
+        // SAFETY: rows fitted..done were written just now, the ones before by the workers.
+        unsafe { rows.set_len(done * ROW_BYTES) };
+        pass.full.store(false, Ordering::Relaxed);
+        if claimed == chunks {
+            break;
+        }
+    }
+    pass.offsets
+        .into_iter()
+        .map(AtomicI64::into_inner)
+        .collect()
+}
+
+/// A chunk's state: not generated yet, or its number of rows (tag COUNTED), or the row it
+/// ends at (tag ENDS), the value shifted left by two above the tag. One to a cache line: the
+/// workers publish neighbouring chunks at the same time.
+#[repr(align(64))]
+struct State(AtomicU64);
+
+const NOT_COUNTED: u64 = 0;
+const COUNTED: u64 = 1;
+const ENDS: u64 = 2;
+const TAG: u64 = 3;
+
+/// What the workers of one [`par_generate_rows`] call share.
+struct Pass<'a, F> {
+    block: &'a F,
+    n: usize,
+    /// The next chunk to claim.
+    next: AtomicUsize,
+    states: Vec<State>,
+    offsets: Vec<AtomicI64>,
+    /// Chunks that end past the output's capacity, with their first row, for the caller to
+    /// write once it has grown the output.
+    late: Mutex<Vec<(usize, Stash)>>,
+    /// Set when a chunk did not fit: the workers stop claiming chunks.
+    full: AtomicBool,
+    /// Set when a worker panicked: the others stop instead of waiting for its chunk (and
+    /// the panic reaches the caller when the scope ends).
+    failed: AtomicBool,
+}
+
+/// Where the workers write rows until the output is full.
+struct Room {
+    out: Out,
+    /// Rows the output has room for.
+    capacity: usize,
+}
+
+/// The output's first byte, written by all workers, each in rows no other writes.
+struct Out(*mut MaybeUninit<u8>);
+
+// SAFETY: the pointer is only written through at rows a chunk's look-back gave to that
+// chunk alone (see `write_chunk`), so sharing it between threads races on nothing.
+unsafe impl Sync for Out {}
+
+/// A chunk's results: each block's count, and all their keys.
+struct Stash {
+    chunk: usize,
+    counts: Vec<u32>,
+    keys: Vec<u128>,
+}
+
+impl Stash {
+    /// An empty stash for `chunk`, reusing one this thread kept.
+    fn take(chunk: usize) -> Stash {
+        match SPARE_STASHES.with_borrow_mut(Vec::pop) {
+            Some(mut stash) => {
+                stash.chunk = chunk;
+                stash.counts.clear();
+                stash.keys.clear();
+                stash
+            }
+            None => Stash {
+                chunk,
+                counts: Vec::with_capacity(CHUNK),
+                keys: Vec::with_capacity(CHUNK * 16),
+            },
+        }
+    }
+
+    /// Keeps the stash for this thread's next chunk, unless the thread has enough or it grew
+    /// large (a chunk of worst-case positions must not pin its memory).
+    fn give_back(self) {
+        if self.keys.capacity() <= CHUNK * 64 {
+            SPARE_STASHES.with_borrow_mut(|spare| {
+                if spare.len() <= MAX_PENDING {
+                    spare.push(self);
+                }
+            });
+        }
+    }
+}
+
+impl<F> Pass<'_, F>
+where
+    F: Fn(usize) -> (Position, Dice) + Sync,
+{
+    /// One worker's share: claim, generate and write chunks until none is left, or until
+    /// the output is full and every chunk it claimed is placed.
+    fn work(&self, room: &Room) {
+        let _flag = FlagOnPanic(&self.failed);
+        let mut pending: VecDeque<Stash> = VecDeque::with_capacity(MAX_PENDING);
+        let mut waits = 0u32;
+        loop {
+            // Oldest first: if a chunk cannot be placed yet, no later one can.
+            while let Some(start) = pending.front().and_then(|s| self.start_of(s.chunk)) {
+                let stash = pending.pop_front().expect("front exists");
+                self.place(stash, start, room);
+                waits = 0;
+            }
+            if pending.len() < MAX_PENDING {
+                if let Some(chunk) = self.claim() {
+                    pending.push_back(self.generate(chunk));
+                    continue;
+                }
+                if pending.is_empty() {
+                    return;
+                }
+            }
+            // An earlier chunk is still being generated by another worker.
+            if self.failed.load(Ordering::Relaxed) {
+                return;
+            }
+            waits += 1;
+            if waits < 200 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+
+    /// The next unclaimed chunk, if any and if the output is not full.
+    fn claim(&self) -> Option<usize> {
+        if self.full.load(Ordering::Relaxed)
+            || self.next.load(Ordering::Relaxed) >= self.states.len()
+        {
+            return None; // keeps the counter from creeping up while workers wait
+        }
+        let chunk = self.next.fetch_add(1, Ordering::Relaxed);
+        (chunk < self.states.len()).then_some(chunk)
+    }
+
+    /// Generates `chunk` into a stash and publishes its number of rows.
+    fn generate(&self, chunk: usize) -> Stash {
+        let mut stash = Stash::take(chunk);
+        LIST.with_borrow_mut(|list| {
+            for b in blocks(chunk, self.n) {
+                let (position, dice) = (self.block)(b);
+                position.generate_moves(dice, list);
+                stash.counts.push(list.len() as u32);
+                stash.keys.extend_from_slice(list.keys());
+            }
+        });
+        let rows = stash.keys.len() as u64;
+        self.states[chunk]
+            .0
+            .store(rows << 2 | COUNTED, Ordering::Release);
+        stash
+    }
+
+    /// The first row of `chunk` (or, for `chunk` = the number of chunks, the total), if every
+    /// chunk before it is counted.
+    fn start_of(&self, chunk: usize) -> Option<usize> {
+        let mut rows_between = 0;
+        for state in self.states[..chunk].iter().rev() {
+            let state = state.0.load(Ordering::Acquire);
+            match state & TAG {
+                ENDS => return Some((state >> 2) as usize + rows_between),
+                COUNTED => rows_between += (state >> 2) as usize,
+                _ => return None,
+            }
+        }
+        Some(rows_between)
+    }
+
+    /// Publishes where the stashed chunk ends, then writes its offsets and, if they fit, its
+    /// rows (else leaves them to the caller).
+    fn place(&self, stash: Stash, start: usize, room: &Room) {
+        let end = start + stash.keys.len();
+        self.states[stash.chunk]
+            .0
+            .store((end as u64) << 2 | ENDS, Ordering::Release);
+        let mut offset = start;
+        for (b, &count) in blocks(stash.chunk, self.n).zip(&stash.counts) {
+            offset += count as usize;
+            self.offsets[b + 1].store(offset as i64, Ordering::Relaxed);
+        }
+        if end <= room.capacity {
+            // SAFETY: rows start..end were given to this chunk alone by the look-back, and
+            // lie within the output's capacity.
+            unsafe { write_chunk(self.block, &stash, &room.out, start) };
+            stash.give_back();
+        } else {
+            self.full.store(true, Ordering::Relaxed);
+            self.late
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((start, stash));
+        }
+    }
+}
+
+/// The blocks of `chunk`.
+fn blocks(chunk: usize, n: usize) -> std::ops::Range<usize> {
+    chunk * CHUNK..((chunk + 1) * CHUNK).min(n)
+}
+
+/// Writes the rows of a stashed chunk, block by block, from row `start` of `out`.
+///
+/// # Safety
+/// Rows `start..start + stash.keys.len()` of `out` must be inside its allocation and written
+/// by no one else meanwhile.
+unsafe fn write_chunk<F>(block: &F, stash: &Stash, out: &Out, start: usize)
+where
+    F: Fn(usize) -> (Position, Dice),
+{
+    let mut keys = &stash.keys[..];
+    let mut row = start;
+    for (b, &count) in (stash.chunk * CHUNK..).zip(&stash.counts) {
+        let (origin, _) = block(b);
+        let (mine, rest) = keys.split_at(count as usize);
+        // SAFETY: these rows are part of the chunk's, which the caller vouches for.
+        let dst = unsafe {
+            std::slice::from_raw_parts_mut(out.0.add(row * ROW_BYTES), mine.len() * ROW_BYTES)
+        };
+        write_keys(&origin, mine, dst);
+        row += mine.len();
+        keys = rest;
+    }
+}
+
+/// Sets the flag if dropped while its thread panics.
+struct FlagOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for FlagOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::gnubg_id;
+
+    fn corpus_blocks() -> Vec<(Position, Dice)> {
+        let ids = [
+            "4HPwATDgc/ABMA",
+            "v3sAAAhmdzMAAQ",
+            "m/oZAIDb7UQAAA",
+            "AAAAUUoppaQAAA",
+        ];
+        let origins: Vec<Position> = ids.iter().map(|id| gnubg_id::decode(id).unwrap()).collect();
+        // Enough blocks for many chunks, with chunks of unequal sizes (doubles have more).
+        (0..200)
+            .flat_map(|i| Dice::ALL_21.map(|d| (origins[i % origins.len()], d)))
+            .collect()
+    }
+
+    fn expected(blocks: &[(Position, Dice)]) -> (Vec<i64>, Vec<u8>) {
+        let mut list = MoveList::new();
+        let (mut offsets, mut rows) = (vec![0i64], Vec::new());
+        for (position, dice) in blocks {
+            position.generate_moves(*dice, &mut list);
+            for result in list.results() {
+                rows.extend_from_slice(&super::super::row(&result));
+            }
+            offsets.push((rows.len() / ROW_BYTES) as i64);
+        }
+        (offsets, rows)
+    }
+
+    #[test]
+    fn sequential_and_parallel_rows_are_the_results_in_order() {
+        let blocks = corpus_blocks();
+        let (offsets, rows) = expected(&blocks);
+        let block = |b: usize| blocks[b];
+        let mut out = vec![1, 2, 3]; // replaced, not appended to
+        assert_eq!(
+            generate_rows(blocks.len(), block, &mut out, |v, m| v.reserve(m)),
+            offsets
+        );
+        assert_eq!(out, rows);
+        for threads in [1, 2, 3, 7] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            for capacity in [rows.len(), rows.len() / 2, 0, 4 * rows.len()] {
+                let mut out = Vec::with_capacity(capacity);
+                out.push(9);
+                let mut grows = 0;
+                let got = pool.install(|| {
+                    par_generate_rows(blocks.len(), block, &mut out, |v, more| {
+                        grows += 1;
+                        v.reserve(more)
+                    })
+                });
+                let case = format!("{threads} threads, capacity {capacity}");
+                assert_eq!(got, offsets, "{case}");
+                assert_eq!(out, rows, "{case}");
+                // It pauses to grow only when the rows do not fit, and guesses well from
+                // the part done (this corpus repeats itself every few chunks).
+                assert_eq!(grows == 0, capacity >= rows.len(), "{case}");
+                assert!(grows <= 2, "{case}: {grows} grows");
+            }
+        }
+    }
+
+    #[test]
+    fn no_blocks_no_rows() {
+        let mut out = vec![7u8; 10];
+        let none = |_: usize| -> (Position, Dice) { unreachable!() };
+        assert_eq!(par_generate_rows(0, none, &mut out, |_, _| ()), [0]);
+        assert!(out.is_empty());
+        assert_eq!(generate_rows(0, none, &mut out, |_, _| ()), [0]);
+    }
+
+    #[test]
+    fn a_panicking_block_panics_the_call_instead_of_hanging_it() {
+        let blocks = corpus_blocks();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pool.install(|| {
+                let block = |b: usize| {
+                    assert!(b != 300, "block 300");
+                    blocks[b]
+                };
+                par_generate_rows(blocks.len(), block, &mut Vec::new(), |v, m| v.reserve(m))
+            })
+        }));
+        assert!(result.is_err());
+    }
+}
