@@ -211,7 +211,7 @@ impl core::ops::Add for Tally {
 pub(crate) fn end_for_root(final_pos: &Position, plies: u32) -> Option<GameEnd> {
     let o = final_pos.outcome()?;
     // After an even number of plies the root's side is on roll in `final_pos`.
-    let root_is_mover = plies % 2 == 0;
+    let root_is_mover = plies.is_multiple_of(2);
     let root_won = (o.winner == Side::Mover) == root_is_mover;
     Some(if root_won {
         GameEnd::Won(o.kind)

@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use bgfast_core::codec::gnubg_id;
-use bgfast_core::rows::{write_keys, ROW_BYTES};
+use bgfast_core::rows::{self, ROW_BYTES};
 use bgfast_core::{Dice, MoveList, Position};
 
 /// This thread's CPU time in ns (`CLOCK_THREAD_CPUTIME_ID`), or wall time off Linux.
@@ -50,11 +50,16 @@ fn main() {
                 total += list.len();
             }
         }
-        // The two alternate pass by pass so that a busy machine slows them alike; the output
-        // buffer is reused (warm), so page faults on fresh memory are not counted.
+        // The passes alternate so that a busy machine slows them alike; the output buffer is
+        // reused (warm), so page faults on fresh memory are not counted.
         let origin = Instant::now();
         let [mut generate, mut write] = [f64::INFINITY; 2];
+        let [mut wall_one, mut wall_two] = [f64::INFINITY; 2];
         let mut out: Vec<u8> = Vec::with_capacity(total * ROW_BYTES);
+        let block = |b: usize| (positions[b / 21], Dice::ALL_21[b % 21]);
+        let blocks = positions.len() * 21;
+        let grow = |v: &mut Vec<u8>, more: usize| v.reserve(more);
+        let two = bgfast_core::threads::pool(2).expect("a 2-thread pool");
         for _ in 0..30 {
             let t = cpu_ns(origin);
             let mut n = 0;
@@ -66,27 +71,27 @@ fn main() {
             }
             assert_eq!(n, total);
             generate = generate.min((cpu_ns(origin) - t) as f64);
-            let t = cpu_ns(origin);
-            out.clear();
-            for p in &positions {
-                for d in Dice::ALL_21 {
-                    p.generate_moves(d, &mut list);
-                    let bytes = list.len() * ROW_BYTES;
-                    write_keys(p, list.keys(), &mut out.spare_capacity_mut()[..bytes]);
-                    // SAFETY: write_keys initialised the `bytes` bytes after the length.
-                    unsafe { out.set_len(out.len() + bytes) };
-                }
-            }
+            let (t, wall) = (cpu_ns(origin), Instant::now());
+            rows::generate_rows(blocks, block, &mut out, grow);
             write = write.min((cpu_ns(origin) - t) as f64);
+            wall_one = wall_one.min(wall.elapsed().as_nanos() as f64);
+            assert_eq!(out.len(), total * ROW_BYTES);
+            let wall = Instant::now();
+            two.install(|| rows::par_generate_rows(blocks, block, &mut out, grow));
+            wall_two = wall_two.min(wall.elapsed().as_nanos() as f64);
+            assert_eq!(out.len(), total * ROW_BYTES);
         }
-        assert_eq!(out.len(), total * ROW_BYTES);
         println!(
             "{name}: {lists} (position, roll) lists, {total} results; generate {:.0} ns/list \
-             ({:.2} M lists/s); generate + write rows {:.0} ns/list ({:.2} M lists/s)",
+             ({:.2} M lists/s); generate + write rows {:.0} ns/list ({:.2} M lists/s); \
+             wall, 1 thread {:.3} ms, 2 threads {:.3} ms: {:.2}x",
             generate / lists,
             lists / generate * 1e3,
             write / lists,
             lists / write * 1e3,
+            wall_one / 1e6,
+            wall_two / 1e6,
+            wall_one / wall_two,
         );
     }
 }
