@@ -34,10 +34,10 @@ thread_local! {
     static SPARE_STASHES: RefCell<Vec<Stash>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Generates the results of blocks `0..n`, block `b` being the position and roll `block(b)`,
-/// and writes the row of each result ([`super::row`] of [`crate::MoveList::result`]) into
-/// `rows`, replacing its contents: block after block, each block's results in
-/// [`crate::MoveList`] order. Returns the `n + 1` offsets: block `b`'s rows are rows
+/// Generates the results of each block (a position and a roll) of `blocks`, and writes the
+/// row of each result ([`super::row`] of [`crate::MoveList::result`]) into `rows`, replacing
+/// its contents: block after block, each block's results in [`crate::MoveList`] order.
+/// Returns the offsets, one more than there are blocks: block `b`'s rows are rows
 /// `offsets[b]..offsets[b + 1]`.
 ///
 /// `rows` grows through `reserve(rows, additional)`, which must leave room for at least
@@ -48,27 +48,23 @@ thread_local! {
 /// use bgfast_core::{rows, Dice, Position};
 ///
 /// let rolls = [Dice::from_pips(3, 1).unwrap(), Dice::from_pips(6, 6).unwrap()];
+/// let blocks = rolls.map(|dice| (Position::START, dice));
 /// let mut out = Vec::new();
-/// let offsets =
-///     rows::generate_rows(2, |b| (Position::START, rolls[b]), &mut out, |v, more| v.reserve(more));
+/// let offsets = rows::generate_rows(blocks, &mut out, |v, more| v.reserve(more));
 /// assert_eq!(offsets, [0, 16, 27]); // 16 results for 31, 11 for 66
 /// assert_eq!(out.len(), 27 * rows::ROW_BYTES);
 /// ```
-pub fn generate_rows<F>(
-    n: usize,
-    block: F,
+pub fn generate_rows(
+    blocks: impl IntoIterator<Item = (Position, Dice)>,
     rows: &mut Vec<u8>,
     mut reserve: impl FnMut(&mut Vec<u8>, usize),
-) -> Vec<i64>
-where
-    F: Fn(usize) -> (Position, Dice),
-{
+) -> Vec<i64> {
+    let blocks = blocks.into_iter();
     rows.clear();
-    let mut offsets = Vec::with_capacity(n + 1);
+    let mut offsets = Vec::with_capacity(blocks.size_hint().0 + 1);
     offsets.push(0i64);
     LIST.with_borrow_mut(|list| {
-        for b in 0..n {
-            let (position, dice) = block(b);
+        for (position, dice) in blocks {
             position.generate_moves(dice, list);
             let bytes = list.len() * ROW_BYTES;
             if rows.capacity() - rows.len() < bytes {
@@ -88,9 +84,9 @@ where
     offsets
 }
 
-/// [`generate_rows`] on every worker of the current rayon pool (run it inside
-/// [`rayon::ThreadPool::install`]; elsewhere it uses rayon's global pool). The output is the
-/// same, byte for byte.
+/// [`generate_rows`] of blocks `0..n`, block `b` being `block(b)`, on every worker of the
+/// current rayon pool (run it inside [`rayon::ThreadPool::install`]; elsewhere it uses
+/// rayon's global pool). The output is the same, byte for byte.
 ///
 /// Beside the output it needs a few small stashes per worker. The workers cannot move the
 /// output while they write into it, so when the rows outgrow `rows`'s capacity they stop
@@ -445,7 +441,7 @@ mod tests {
         let block = |b: usize| blocks[b];
         let mut out = vec![1, 2, 3]; // replaced, not appended to
         assert_eq!(
-            generate_rows(blocks.len(), block, &mut out, |v, m| v.reserve(m)),
+            generate_rows(blocks.iter().copied(), &mut out, |v, m| v.reserve(m)),
             offsets
         );
         assert_eq!(out, rows);
@@ -481,7 +477,7 @@ mod tests {
         let none = |_: usize| -> (Position, Dice) { unreachable!() };
         assert_eq!(par_generate_rows(0, none, &mut out, |_, _| ()), [0]);
         assert!(out.is_empty());
-        assert_eq!(generate_rows(0, none, &mut out, |_, _| ()), [0]);
+        assert_eq!(generate_rows([], &mut out, |_, _| ()), [0]);
     }
 
     #[test]
