@@ -32,8 +32,11 @@ use crate::position::{dice_from, PyPosition};
 /// Batches of at most this many blocks run on the calling thread: threads would cost more
 /// than they save.
 const SMALL_BATCH: usize = 256;
-/// Items a parallel map gives one task at least.
+/// Items a parallel map gives one task at least, called from outside the pool.
 const MIN_TASK: usize = 1024;
+/// The same, called on a worker (inside [`Runner::run`]), where splitting hands nothing
+/// over to the pool and back.
+const MIN_TASK_ON_POOL: usize = 256;
 /// The most threads a call may ask for (each distinct count keeps its pool for good).
 const MAX_THREADS: i64 = 256;
 /// First guess of results per block when reserving output (the corpora average 12.5 and
@@ -75,23 +78,21 @@ impl Runner {
         }
     }
 
-    /// Wakes the workers ahead of a job of `blocks` generations that will run on them
-    /// ([`Runner::generates_in_parallel`]), so that they come out of their sleep while the
-    /// caller still reads and checks its input, and the job starts on all of them at once.
-    /// (A sleeping worker takes tens of microseconds to wake on these VMs, and one wakes the
-    /// next: a 1.4 ms call lost about 4% to it.)
-    fn wake_for(&self, blocks: usize) {
-        if let Runner::Pool(pool) = self {
-            if self.generates_in_parallel(blocks) {
-                pool.spawn_broadcast(|_| {});
-            }
-        }
-    }
-
     /// Whether [`generate`] hands `blocks` blocks to the workers: small batches run on the
     /// calling thread, where threads would cost more than they save.
     fn generates_in_parallel(&self, blocks: usize) -> bool {
         self.threads() > 1 && blocks > SMALL_BATCH
+    }
+
+    /// Runs `f`, a job of `blocks` generations, on a worker of the pool if it will be split
+    /// between the workers ([`Runner::generates_in_parallel`]), else on the calling thread
+    /// (a small job is not worth the handoff).
+    fn run_for<R: Send>(&self, blocks: usize, f: impl FnOnce() -> R + Send) -> R {
+        if self.generates_in_parallel(blocks) {
+            self.run(f)
+        } else {
+            f()
+        }
     }
 
     /// Runs `f` on a worker of the pool while the caller waits, so that the parallel work
@@ -106,10 +107,11 @@ impl Runner {
     /// `f(i)` for every `i < n`, in order, computed in parallel when there is a pool.
     fn map<T: Send>(&self, n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
         if self.parallel(n) {
+            let min_task = self.min_task();
             self.run(|| {
                 (0..n)
                     .into_par_iter()
-                    .with_min_len(MIN_TASK)
+                    .with_min_len(min_task)
                     .map(f)
                     .collect()
             })
@@ -133,10 +135,19 @@ impl Runner {
         }
     }
 
-    /// Whether `n` items are worth handing to the pool: below two tasks' worth the handoff
-    /// costs more than the work.
+    /// Whether `n` items are worth splitting between the workers: below two tasks' worth
+    /// the split costs more than it saves.
     fn parallel(&self, n: usize) -> bool {
-        matches!(self, Runner::Pool(_)) && n > MIN_TASK
+        matches!(self, Runner::Pool(_)) && n > self.min_task()
+    }
+
+    /// The least work for one task: from outside the pool, enough to pay for handing the
+    /// job to the workers and back (about 30 us with their wake-ups); on a worker, less.
+    fn min_task(&self) -> usize {
+        match self {
+            Runner::Pool(pool) if pool.current_thread_index().is_some() => MIN_TASK_ON_POOL,
+            _ => MIN_TASK,
+        }
     }
 }
 
@@ -319,18 +330,21 @@ pub fn batch_moves<'py>(
 ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray3<u8>>)> {
     let runner = Runner::new(threads)?;
     let rows = read_rows(positions)?;
-    runner.wake_for(rows.len());
     let dice = dice_rows(dice, rows.len())?;
-    let generated = py.detach(|| -> Result<Generated, Error> {
-        let positions = positions_of(&rows, &runner, true)?;
-        drop(rows);
-        let in_order = positions.iter().copied().zip(dice.iter().copied());
-        Ok(generate(
-            &runner,
-            positions.len(),
-            |b| (positions[b], dice[b]),
-            in_order,
-        ))
+    // Checked and generated in one job on the pool, so the checks are split too.
+    let blocks = rows.len();
+    let generated = py.detach(|| {
+        runner.run_for(blocks, || -> Result<Generated, Error> {
+            let positions = positions_of(&rows, &runner, true)?;
+            drop(rows);
+            let in_order = positions.iter().copied().zip(dice.iter().copied());
+            Ok(generate(
+                &runner,
+                positions.len(),
+                |b| (positions[b], dice[b]),
+                in_order,
+            ))
+        })
     })?;
     Ok((
         generated.offsets.into_pyarray(py),
@@ -355,19 +369,21 @@ pub fn batch_all_rolls<'py>(
     let runner = Runner::new(threads)?;
     let rows = read_rows(positions)?;
     let n = rows.len();
-    runner.wake_for(n * 21);
-    let generated = py.detach(|| -> Result<Generated, Error> {
-        let positions = positions_of(&rows, &runner, true)?;
-        drop(rows);
-        let in_order = positions
-            .iter()
-            .flat_map(|&p| Dice::ALL_21.map(|dice| (p, dice)));
-        Ok(generate(
-            &runner,
-            positions.len() * 21,
-            |b| (positions[b / 21], Dice::ALL_21[b % 21]),
-            in_order,
-        ))
+    // Checked and generated in one job on the pool, so the checks are split too.
+    let generated = py.detach(|| {
+        runner.run_for(n * 21, || -> Result<Generated, Error> {
+            let positions = positions_of(&rows, &runner, true)?;
+            drop(rows);
+            let in_order = positions
+                .iter()
+                .flat_map(|&p| Dice::ALL_21.map(|dice| (p, dice)));
+            Ok(generate(
+                &runner,
+                positions.len() * 21,
+                |b| (positions[b / 21], Dice::ALL_21[b % 21]),
+                in_order,
+            ))
+        })
     })?;
     let pattern: Vec<u8> = Dice::ALL_21
         .iter()
@@ -396,17 +412,21 @@ pub fn batch_move_counts<'py>(
     let rows = read_rows(positions)?;
     let n = rows.len();
     let dice = dice.map(|d| dice_rows(d, n)).transpose()?;
-    let counts = py.detach(|| -> Result<Vec<i64>, Error> {
-        let positions = positions_of(&rows, &runner, true)?;
-        let count = |position: Position, dice: Dice| {
-            with_move_list(|list| {
-                position.generate_moves(dice, list);
-                list.len() as i64
+    // Checked and counted in one job on the pool, so the checks are split too.
+    let blocks = if dice.is_some() { n } else { n * 21 };
+    let counts = py.detach(|| {
+        runner.run_for(blocks, || -> Result<Vec<i64>, Error> {
+            let positions = positions_of(&rows, &runner, true)?;
+            let count = |position: Position, dice: Dice| {
+                with_move_list(|list| {
+                    position.generate_moves(dice, list);
+                    list.len() as i64
+                })
+            };
+            Ok(match &dice {
+                Some(dice) => runner.map(n, |i| count(positions[i], dice[i])),
+                None => runner.map(n * 21, |b| count(positions[b / 21], Dice::ALL_21[b % 21])),
             })
-        };
-        Ok(match &dice {
-            Some(dice) => runner.map(n, |i| count(positions[i], dice[i])),
-            None => runner.map(n * 21, |b| count(positions[b / 21], Dice::ALL_21[b % 21])),
         })
     })?;
     if dice.is_some() {
