@@ -228,7 +228,7 @@ impl CompactMove {
 /// The position a key stands for: the mover's checkers as keyed, the opponent's blots that
 /// were hit moved to its bar, and the turn passed.
 #[inline]
-pub(crate) fn result_of(origin: &Position, key: u128) -> Position {
+fn result_of(origin: &Position, key: u128) -> Position {
     let mover = Checkers::from_bits_unchecked(key & CHECKER_KEY_BITS);
     let hits = ((key >> HIT_KEY_SHIFT) as u32) << 1;
     let mut opponent = origin.opponent();

@@ -49,8 +49,8 @@ mod non_doubles;
 mod sink;
 
 pub(crate) use board::prepare;
-pub(crate) use list::{result_of, CHECKER_KEY_BITS, HIT_KEY_SHIFT};
 pub use list::{CompactMove, MoveList, MAX_PLAYS};
+pub(crate) use list::{CHECKER_KEY_BITS, HIT_KEY_SHIFT};
 
 use board::{hit_key, step_delta, Board, Prepared, BAR_BIT};
 use doubles::{double_on_masks, generate_double};

@@ -30,7 +30,7 @@ pub use generate::{generate_rows, par_generate_rows};
 
 use core::mem::MaybeUninit;
 
-use crate::movegen::{result_of, CHECKER_KEY_BITS, HIT_KEY_SHIFT};
+use crate::movegen::{CHECKER_KEY_BITS, HIT_KEY_SHIFT};
 use crate::{MoveList, Position};
 
 /// Bytes of one position's row.
@@ -88,10 +88,11 @@ fn write_keys_baseline(origin: &Position, keys: &[u128], dst: &mut [MaybeUninit<
     let unhit = Side::spread(origin.opponent().bits());
     let row_of = |key: u128| {
         let moved = Side::spread(key & CHECKER_KEY_BITS);
-        let to_move = if key >> HIT_KEY_SHIFT == 0 {
+        let hits = (key >> HIT_KEY_SHIFT) as u32;
+        let to_move = if hits == 0 {
             unhit
         } else {
-            Side::spread(result_of(origin, key).mover().bits())
+            unhit.after_hits(hits)
         };
         (to_move, moved)
     };
@@ -147,6 +148,31 @@ impl Side {
         Side(side_bytes(bits))
     }
 
+    /// This side, the origin's opponent, as it is in a result whose key records `hits` (bit
+    /// `i`: the mover hit a blot on its point `i + 1`, the opponent's `24 - i`): a checker
+    /// fewer on each point hit, and as many more on the bar.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn after_hits(self, hits: u32) -> Side {
+        use core::arch::x86_64::{_mm_add_epi8, _mm_set_epi64x, _mm_sub_epi8};
+        let lost = |bits: u32| HIT_POINTS[(bits & 0xFF) as usize] as i64;
+        // Row bytes 0..8 are points 1..8, the hits recorded in bits 23..16; 8..16 bits
+        // 15..8; 16..24 bits 7..0; byte 24 (byte 8 of the second vector) is the bar.
+        // SAFETY: SSE2 is part of the x86_64 baseline; the intrinsics compute on registers.
+        unsafe {
+            let low = _mm_sub_epi8(self.0[0], _mm_set_epi64x(lost(hits >> 8), lost(hits >> 16)));
+            let high = _mm_sub_epi8(self.0[1], _mm_set_epi64x(0, lost(hits)));
+            let bar = _mm_set_epi64x(i64::from(hits.count_ones()), 0);
+            Side([low, _mm_add_epi8(high, bar)])
+        }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    fn after_hits(self, hits: u32) -> Side {
+        Side(bytes_after_hits(self.0, hits))
+    }
+
     /// The moved side of a result from its key, read straight from memory. Bytes 25..32 of
     /// the side then hold the key's record of hits instead of zeros, which no row keeps: a
     /// moved side is stored last, so they land in a row's slack, overwritten by the next
@@ -188,11 +214,39 @@ impl Side {
     }
 }
 
+/// [`Side::after_hits`] on a side's row bytes (the portable way).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn bytes_after_hits(mut bytes: [u8; 32], hits: u32) -> [u8; 32] {
+    for i in 0..24 {
+        bytes[23 - i] -= ((hits >> i) & 1) as u8;
+    }
+    bytes[24] += hits.count_ones() as u8;
+    bytes
+}
+
+/// For a byte of a key's record of hits, the eight row bytes it takes a checker from: byte
+/// `k` is 1 if bit `7 - k` is set (the record counts points up, the row the opponent's).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+const HIT_POINTS: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut k = 0;
+        while k < 8 {
+            table[x] |= (((x >> (7 - k)) & 1) as u64) << (8 * k);
+            k += 1;
+        }
+        x += 1;
+    }
+    table
+};
+
 /// One side's row bytes, as [`Side::spread`] gives them (the portable way).
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline(always)]
 fn side_bytes(bits: u128) -> [u8; 32] {
-    core::array::from_fn(|k| ((bits >> (4 * (k + 1))) & 0xF) as u8)
+    // Bytes 25..32 take nibbles 26..32; the last of them lies past the u128.
+    core::array::from_fn(|k| (bits.checked_shr(4 * (k as u32 + 1)).unwrap_or(0) & 0xF) as u8)
 }
 
 /// Stores a row at `p`: `to_move`'s 25 bytes, then `moved`'s, and `SLACK` bytes more.
@@ -355,6 +409,33 @@ mod tests {
         let mut list = MoveList::new();
         Position::START.generate_moves(Dice::from_pips(3, 1).unwrap(), &mut list);
         write_results(&list, &mut [0u8; 10]);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn hits_in_registers_are_the_portable_hits() {
+        // One checker on every point (only the arithmetic matters here), so that any record
+        // of hits has a blot to take.
+        let bits: u128 = (1..=24).map(|p| 1u128 << (4 * p)).sum();
+        let side = Side::spread(bits);
+        for hits in [1u32, 1 << 23, 0b101, 0x80_0100, 0xFF_FFFF, 0x12_3456] {
+            let mut got = [0u8; 32];
+            // SAFETY: `got` is 32 writable bytes; SSE2 is part of the x86_64 baseline.
+            unsafe {
+                use core::arch::x86_64::{__m128i, _mm_storeu_si128};
+                let after = side.after_hits(hits);
+                _mm_storeu_si128(got.as_mut_ptr().cast::<__m128i>(), after.0[0]);
+                _mm_storeu_si128(got.as_mut_ptr().add(16).cast::<__m128i>(), after.0[1]);
+            }
+            let want = bytes_after_hits(side_bytes(bits), hits);
+            assert_eq!(got[..25], want[..25], "hits {hits:#x}");
+            assert_eq!(u32::from(want[24]), hits.count_ones());
+            assert_eq!(
+                want[23],
+                u8::from(hits & 1 == 0),
+                "bit 0 is the opponent's point 24"
+            );
+        }
     }
 
     #[test]
