@@ -14,7 +14,9 @@ bar) or sequences of :class:`bgfast.Position`. Results of moves come flat, with 
 
 Every function takes ``threads``: ``None`` (the default) uses every core, ``1`` the calling
 thread alone, up to 256. The output does not depend on it; batches of up to 256 (position,
-roll) lists always run on the calling thread. A bad row raises a :class:`bgfast.BgfastError`
+roll) lists always run on the calling thread. On Linux, a pool with one worker per CPU the
+process may use pins each worker to its own CPU (set ``BGFAST_PIN_THREADS=0`` before the
+first call to leave them to the scheduler). A bad row raises a :class:`bgfast.BgfastError`
 subclass whose message starts with ``row <index>:`` and names the violation (the first bad
 row in row order); nothing is returned then.
 
