@@ -16,7 +16,7 @@ pub const MAX_PLAYS: usize = 3060;
 
 /// The buffers' length: a power of two above [`MAX_PLAYS`], so that writes index with a mask
 /// instead of a bounds check (the mask never changes an index: lists stay within MAX_PLAYS).
-pub(super) const BUFFER: usize = 4096;
+pub(crate) const BUFFER: usize = 4096;
 const _: () = assert!(MAX_PLAYS <= BUFFER && BUFFER.is_power_of_two());
 
 /// Where a key's record of the blots hit starts: below it are the mover's packed checkers

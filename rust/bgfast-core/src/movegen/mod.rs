@@ -54,7 +54,8 @@ pub(crate) use list::{CHECKER_KEY_BITS, HIT_KEY_SHIFT};
 
 use board::{hit_key, step_delta, Board, Prepared, BAR_BIT};
 use doubles::{double_on_masks, generate_double};
-use list::{code2, BUFFER};
+use list::code2;
+pub(crate) use list::BUFFER;
 use non_doubles::{both_dice_bear_off, both_dice_free, both_dice_one_on_bar, one_die};
 #[cfg(debug_assertions)]
 use sink::debug_check;
@@ -120,26 +121,74 @@ fn generate(position: &Position, dice: Dice, list: &mut MoveList) {
     } = list;
     *origin = *position;
     *list_dice = dice;
-    *len = 0;
+    *len = fill(position, dice, keys, codes, prepared);
+    #[cfg(debug_assertions)]
+    if let Some(board) = list.prepared.as_ref().and_then(|p| p.board.as_ref()) {
+        let (start, blocked) = (board.start, board.blocked);
+        debug_check(list, &start, blocked);
+    }
+}
+
+/// Writes the results of `position` and `dice` into `keys` and `codes`, preparing the
+/// board into `prepared` unless it holds this position's already; returns how many (a pass
+/// is one, a finished game none).
+#[inline(always)]
+fn fill(
+    position: &Position,
+    dice: Dice,
+    keys: &mut [u128; BUFFER],
+    codes: &mut [u32; BUFFER],
+    prepared: &mut Option<Prepared>,
+) -> usize {
     if !matches!(prepared, Some(p) if p.position == *position) {
         *prepared = Some(prepare(position));
     }
     let Some(board) = prepared.as_ref().and_then(|p| p.board.as_ref()) else {
-        return;
+        return 0;
     };
     let (high, low) = (dice.high().pips() as u32, dice.low().pips() as u32);
-    *len = write_all(keys, codes, board, high, low);
-    if *len == 0 {
-        // R10: no legal play, the pass.
-        keys[0] = board.start.key();
-        codes[0] = 0;
-        *len = 1;
+    match write_all(keys, codes, board, high, low) {
+        0 => {
+            // R10: no legal play, the pass.
+            keys[0] = board.start.key();
+            codes[0] = 0;
+            1
+        }
+        n => n,
     }
-    #[cfg(debug_assertions)]
-    {
-        let (start, blocked) = (board.start, board.blocked);
-        debug_check(list, &start, blocked);
+}
+
+/// The keys of the results of `position` and `dice`, as [`Position::generate_moves`] lists
+/// them, written into `keys` instead of a list; `scratch` lends its prepared board and move
+/// codes, and is left empty. Returns how many. For writers that keep many lists' keys side
+/// by side (`rows::par_generate_rows`), which then need no copy.
+pub(crate) fn generate_keys(
+    position: &Position,
+    dice: Dice,
+    scratch: &mut MoveList,
+    keys: &mut [u128; BUFFER],
+) -> usize {
+    scratch.len = 0;
+    #[cfg(target_arch = "x86_64")]
+    if fast_isa() {
+        // SAFETY: fast_isa() detected every feature fill_fast_isa is compiled for.
+        return unsafe {
+            fill_fast_isa(
+                position,
+                dice,
+                keys,
+                &mut scratch.codes,
+                &mut scratch.prepared,
+            )
+        };
     }
+    fill(
+        position,
+        dice,
+        keys,
+        &mut scratch.codes,
+        &mut scratch.prepared,
+    )
 }
 
 /// Writes the results of a roll into the buffers; returns how many.
@@ -183,6 +232,22 @@ fn count_all(board: &Board, high: u32, low: u32) -> usize {
 #[target_feature(enable = "avx,avx2,bmi1,bmi2,fma,lzcnt,movbe,popcnt,sse3,sse4.1,sse4.2,ssse3")]
 unsafe fn generate_fast_isa(position: &Position, dice: Dice, list: &mut MoveList) {
     generate(position, dice, list)
+}
+
+/// [`fill`] compiled for x86-64-v3 CPUs, like [`generate_fast_isa`].
+///
+/// # Safety
+/// The CPU must have those features ([`fast_isa`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,avx2,bmi1,bmi2,fma,lzcnt,movbe,popcnt,sse3,sse4.1,sse4.2,ssse3")]
+unsafe fn fill_fast_isa(
+    position: &Position,
+    dice: Dice,
+    keys: &mut [u128; BUFFER],
+    codes: &mut [u32; BUFFER],
+    prepared: &mut Option<Prepared>,
+) -> usize {
+    fill(position, dice, keys, codes, prepared)
 }
 
 /// [`count_all`] compiled for x86-64-v3 CPUs, like [`generate_fast_isa`].

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering}
 use std::sync::Mutex;
 
 use super::{write_keys, ROW_BYTES};
+use crate::movegen::{generate_keys, BUFFER};
 use crate::{Dice, MoveList, Position};
 
 /// Blocks per chunk: enough that claiming and placing a chunk (a few cache lines passed
@@ -218,7 +219,29 @@ unsafe impl Sync for Out {}
 struct Stash {
     chunk: usize,
     counts: Vec<u32>,
+    /// The keys, generated in place: `keys[..len]` are the chunk's, and at least `BUFFER`
+    /// more entries follow, room for the next block's.
     keys: Vec<u128>,
+    len: usize,
+}
+
+impl Stash {
+    /// The chunk's keys.
+    fn keys(&self) -> &[u128] {
+        &self.keys[..self.len]
+    }
+
+    /// Generates one block, appending its results' keys.
+    fn push(&mut self, position: Position, dice: Dice, scratch: &mut MoveList) {
+        if self.keys.len() < self.len + BUFFER {
+            self.keys.resize(self.len + BUFFER, 0);
+        }
+        let room = <&mut [u128; BUFFER]>::try_from(&mut self.keys[self.len..self.len + BUFFER])
+            .expect("BUFFER entries");
+        let n = generate_keys(&position, dice, scratch, room);
+        self.counts.push(n as u32);
+        self.len += n;
+    }
 }
 
 impl Stash {
@@ -228,13 +251,14 @@ impl Stash {
             Some(mut stash) => {
                 stash.chunk = chunk;
                 stash.counts.clear();
-                stash.keys.clear();
+                stash.len = 0;
                 stash
             }
             None => Stash {
                 chunk,
                 counts: Vec::with_capacity(CHUNK),
-                keys: Vec::with_capacity(CHUNK * 16),
+                keys: vec![0; CHUNK * 16 + BUFFER],
+                len: 0,
             },
         }
     }
@@ -242,7 +266,7 @@ impl Stash {
     /// Keeps the stash for this thread's next chunk, unless the thread has enough or it grew
     /// large (a chunk of worst-case positions must not pin its memory).
     fn give_back(self) {
-        if self.keys.capacity() <= CHUNK * 64 {
+        if self.keys.len() <= CHUNK * 64 {
             SPARE_STASHES.with_borrow_mut(|spare| {
                 if spare.len() <= MAX_PENDING {
                     spare.push(self);
@@ -305,15 +329,13 @@ where
     /// Generates `chunk` into a stash and publishes its number of rows.
     fn generate(&self, chunk: usize) -> Stash {
         let mut stash = Stash::take(chunk);
-        LIST.with_borrow_mut(|list| {
+        LIST.with_borrow_mut(|scratch| {
             for b in blocks(chunk, self.n) {
                 let (position, dice) = (self.block)(b);
-                position.generate_moves(dice, list);
-                stash.counts.push(list.len() as u32);
-                stash.keys.extend_from_slice(list.keys());
+                stash.push(position, dice, scratch);
             }
         });
-        let rows = stash.keys.len() as u64;
+        let rows = stash.len as u64;
         self.states[chunk]
             .0
             .store(rows << 2 | COUNTED, Ordering::Release);
@@ -338,7 +360,7 @@ where
     /// Publishes where the stashed chunk ends, then writes its offsets and, if they fit, its
     /// rows (else leaves them to the caller).
     fn place(&self, stash: Stash, start: usize, room: &Room) {
-        let end = start + stash.keys.len();
+        let end = start + stash.len;
         self.states[stash.chunk]
             .0
             .store((end as u64) << 2 | ENDS, Ordering::Release);
@@ -370,13 +392,13 @@ fn blocks(chunk: usize, n: usize) -> std::ops::Range<usize> {
 /// Writes the rows of a stashed chunk, block by block, from row `start` of `out`.
 ///
 /// # Safety
-/// Rows `start..start + stash.keys.len()` of `out` must be inside its allocation and written
+/// Rows `start..start + stash.len` of `out` must be inside its allocation and written
 /// by no one else meanwhile.
 unsafe fn write_chunk<F>(block: &F, stash: &Stash, out: &Out, start: usize)
 where
     F: Fn(usize) -> (Position, Dice),
 {
-    let mut keys = &stash.keys[..];
+    let mut keys = stash.keys();
     let mut row = start;
     for (b, &count) in (stash.chunk * CHUNK..).zip(&stash.counts) {
         let (origin, _) = block(b);
