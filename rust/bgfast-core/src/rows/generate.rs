@@ -3,7 +3,7 @@
 //! worker of the current rayon pool ([`par_generate_rows`]), with the same output.
 //!
 //! The parallel version makes one pass over the blocks, with no barrier. Workers claim
-//! chunks of blocks in order, generate a chunk's results into a small stash of keys, and
+//! chunks of blocks in order, generate a chunk's result keys straight into a small stash, and
 //! publish how many rows it has. A chunk's first row is the number of rows of all the chunks
 //! before it, found by looking back from it to the nearest chunk whose end is known (the
 //! "decoupled look-back" of single-pass parallel prefix sums): usually the chunk just before.
@@ -242,9 +242,7 @@ impl Stash {
         self.counts.push(n as u32);
         self.len += n;
     }
-}
 
-impl Stash {
     /// An empty stash for `chunk`, reusing one this thread kept.
     fn take(chunk: usize) -> Stash {
         match SPARE_STASHES.with_borrow_mut(Vec::pop) {
