@@ -4,8 +4,12 @@ use core::fmt;
 
 use crate::checkers::{Checkers, BAR, CHECKERS};
 use crate::outcome::{Outcome, Side, WinKind};
+use crate::pointset::PointSet;
 
 /// One violation found while validating raw counts. Every violation is reported at once.
+///
+/// Counts are held as `i128`, wide enough for any count of any integer type a caller may
+/// hold (`u64` and `i64` included), so a violation always reports the value as given.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Violation {
     /// A count is below zero.
@@ -15,14 +19,14 @@ pub enum Violation {
         /// The point (1..=24) or 25 for the bar, in that side's numbering.
         point: u8,
         /// The count given.
-        count: i32,
+        count: i128,
     },
     /// A side has more than 15 checkers on the points and bar (R1).
     TooManyCheckers {
         /// Whose checkers.
         side: Side,
-        /// How many were given.
-        count: i32,
+        /// How many were given (the sum of its non-negative counts).
+        count: i128,
     },
     /// Both sides have checkers on one point (R6, R7: a point holds one side's checkers).
     SharedPoint {
@@ -31,6 +35,10 @@ pub enum Violation {
     },
     /// Both sides have borne off all their checkers (R15: the game ends at the first).
     BothFinished,
+    /// Both sides have checkers on the bar and both home boards are closed (R12): neither
+    /// side can ever enter, so no game reaches this position and none could go on from it
+    /// (GNU Backgammon's `CheckPosition` refuses it too).
+    BothBarredAgainstClosedBoards,
 }
 
 impl fmt::Display for Violation {
@@ -58,6 +66,11 @@ impl fmt::Display for Violation {
             Violation::BothFinished => {
                 write!(f, "R15: both sides have borne off all 15 checkers")
             }
+            Violation::BothBarredAgainstClosedBoards => write!(
+                f,
+                "R12: both sides have checkers on the bar against closed home boards, so \
+                 neither can ever enter (no game reaches this position)"
+            ),
         }
     }
 }
@@ -109,9 +122,17 @@ impl Position {
 
     /// Validates counts for the mover and the opponent, each in its own numbering: index
     /// 0..=23 is that side's point 1..=24 and index 24 its bar. Reports every violation.
-    pub fn from_counts(mover: &[i32; 25], opponent: &[i32; 25]) -> Result<Position, PositionError> {
+    ///
+    /// Counts may be of any integer type up to 64 bits: each is widened to `i128` before
+    /// any arithmetic, so no count, however large, wraps into a valid-looking one.
+    pub fn from_counts<C>(mover: &[C; 25], opponent: &[C; 25]) -> Result<Position, PositionError>
+    where
+        C: Copy + Into<i128>,
+    {
+        let mover: [i128; 25] = mover.map(Into::into);
+        let opponent: [i128; 25] = opponent.map(Into::into);
         let mut violations = Vec::new();
-        for (side, counts) in [(Side::Mover, mover), (Side::Opponent, opponent)] {
+        for (side, counts) in [(Side::Mover, &mover), (Side::Opponent, &opponent)] {
             for (i, &c) in counts.iter().enumerate() {
                 if c < 0 {
                     violations.push(Violation::NegativeCount {
@@ -121,8 +142,9 @@ impl Position {
                     });
                 }
             }
-            let total: i32 = counts.iter().map(|&c| c.max(0)).sum();
-            if total > CHECKERS as i32 {
+            // 25 counts below 2^64 each: the sum cannot overflow an i128.
+            let total: i128 = counts.iter().map(|&c| c.max(0)).sum();
+            if total > i128::from(CHECKERS) {
                 violations.push(Violation::TooManyCheckers { side, count: total });
             }
         }
@@ -131,20 +153,27 @@ impl Position {
                 violations.push(Violation::SharedPoint { point: p as u8 });
             }
         }
-        let on_board = |c: &[i32; 25]| c.iter().map(|&x| x.max(0)).sum::<i32>();
-        if on_board(mover) == 0 && on_board(opponent) == 0 {
+        let on_board = |c: &[i128; 25]| c.iter().map(|&x| x.max(0)).sum::<i128>();
+        if on_board(&mover) == 0 && on_board(&opponent) == 0 {
             violations.push(Violation::BothFinished);
+        }
+        let barred_against_closed = |own: &[i128; 25], other: &[i128; 25]| {
+            own[BAR as usize - 1] > 0 && other[..6].iter().all(|&c| c >= 2)
+        };
+        if barred_against_closed(&mover, &opponent) && barred_against_closed(&opponent, &mover) {
+            violations.push(Violation::BothBarredAgainstClosedBoards);
         }
         if !violations.is_empty() {
             return Err(PositionError { violations });
         }
-        let pack = |c: &[i32; 25]| {
-            let counts: [u8; 25] = core::array::from_fn(|i| c[i] as u8);
-            Checkers::from_counts(&counts).expect("totals checked above")
+        // Every count is now in 0..=15 (none negative, each side's sum at most 15).
+        let pack = |c: &[i128; 25]| {
+            let counts: [u8; 25] = c.map(|x| x as u8);
+            Checkers::from_counts(&counts).expect("every count checked to be in 0..=15")
         };
         Ok(Position {
-            mover: pack(mover),
-            opponent: pack(opponent),
+            mover: pack(&mover),
+            opponent: pack(&opponent),
         })
     }
 
@@ -160,7 +189,12 @@ impl Position {
         if let Some((m, o)) = packed {
             let (on_m, on_o) = (m.on_board(), o.on_board());
             let shared = m.occupied().and(o.occupied().mirrored());
-            if on_m <= CHECKERS && on_o <= CHECKERS && shared.is_empty() && on_m + on_o > 0 {
+            if on_m <= CHECKERS
+                && on_o <= CHECKERS
+                && shared.is_empty()
+                && on_m + on_o > 0
+                && !both_barred_against_closed_boards(m, o)
+            {
                 return Ok(Position {
                     mover: m,
                     opponent: o,
@@ -168,7 +202,7 @@ impl Position {
             }
         }
         // Invalid: the general constructor lists every violation.
-        Position::from_counts(&mover.map(i32::from), &opponent.map(i32::from))
+        Position::from_counts(mover, opponent)
     }
 
     /// Builds from two packed sides that the caller knows are valid together.
@@ -241,6 +275,13 @@ impl Position {
     }
 }
 
+/// Whether both sides are on the bar against the other's closed home board (R12).
+#[inline]
+fn both_barred_against_closed_boards(mover: Checkers, opponent: Checkers) -> bool {
+    let closed = |side: Checkers| side.made().and(PointSet::HOME) == PointSet::HOME;
+    mover.bar() > 0 && opponent.bar() > 0 && closed(mover) && closed(opponent)
+}
+
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({})", crate::codec::gnubg_id::encode(self))
@@ -311,6 +352,74 @@ mod tests {
         let opponent = counts(&[(24, 2)]);
         let err = Position::from_counts(&mover, &opponent).unwrap_err();
         assert_eq!(err.violations.len(), 3, "{err}");
+    }
+
+    #[test]
+    fn huge_counts_are_reported_as_given_never_wrapped_r1() {
+        // i32 sums used to wrap: 2^31 - 1 and 1 panicked when packing, and three counts
+        // summing to 2^32 + 15 were accepted as another position.
+        let mut mover = counts(&[(1, i32::MAX), (2, 1)]);
+        let err = Position::from_counts(&mover, &[0; 25]).unwrap_err();
+        assert!(err.violations.contains(&Violation::TooManyCheckers {
+            side: Side::Mover,
+            count: 1 << 31,
+        }));
+        mover = counts(&[(2, i32::MAX - 254), (3, i32::MAX - 254), (4, 525)]);
+        let start = Position::START.to_counts()[1].map(i32::from);
+        let err = Position::from_counts(&mover, &start).unwrap_err();
+        assert!(err.violations.contains(&Violation::TooManyCheckers {
+            side: Side::Mover,
+            count: 2 * (i128::from(i32::MAX) - 254) + 525,
+        }));
+        // 64-bit counts keep their value: 2^32 + 5 is not 5.
+        let mut wide = [0u64; 25];
+        wide[5] = (1 << 32) + 5;
+        let err = Position::from_counts(&wide, &[0u64; 25]).unwrap_err();
+        assert_eq!(
+            err.violations,
+            vec![Violation::TooManyCheckers {
+                side: Side::Mover,
+                count: (1 << 32) + 5
+            }]
+        );
+        let mut signed = [0i64; 25];
+        signed[0] = i64::MIN;
+        signed[1] = u32::MAX as i64 + 16;
+        let err = Position::from_counts(&signed, &[0i64; 25]).unwrap_err();
+        assert!(err.to_string().contains(&i64::MIN.to_string()), "{err}");
+        let mut max = [u64::MAX; 25];
+        max[24] = 0;
+        assert!(Position::from_counts(&max, &max).is_err());
+    }
+
+    #[test]
+    fn both_barred_against_closed_boards_is_refused_r12() {
+        // 27YBA0DbtgEDQA, which GNU Backgammon's CheckPosition rejects: each side has two
+        // on each home point and one on the bar; neither can ever enter.
+        let side = counts(&[(1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (6, 2), (25, 1)]);
+        let err = Position::from_counts(&side, &side).unwrap_err();
+        assert_eq!(
+            err.violations,
+            vec![Violation::BothBarredAgainstClosedBoards]
+        );
+        assert!(
+            err.to_string().starts_with("invalid position: R12"),
+            "{err}"
+        );
+        let bytes = side.map(|c| c as u8);
+        assert_eq!(Position::from_count_bytes(&bytes, &bytes), Err(err.clone()));
+        assert_eq!(
+            crate::codec::gnubg_id::decode("27YBA0DbtgEDQA"),
+            Err(crate::codec::gnubg_id::IdError::Invalid(err))
+        );
+        // One side free to move, or one board open: the game goes on.
+        let mut open = side;
+        open[5] = 1;
+        assert!(Position::from_counts(&open, &side).is_ok());
+        let mut entered = side;
+        entered[24] = 0;
+        assert!(Position::from_counts(&entered, &side).is_ok());
+        assert!(Position::from_count_bytes(&entered.map(|c| c as u8), &bytes).is_ok());
     }
 
     #[test]
