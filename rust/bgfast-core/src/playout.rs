@@ -103,7 +103,12 @@ impl RacePolicy {
     /// tenth of a second on all cores) and shared by every later call.
     pub fn shared() -> RacePolicy {
         static TABLE: OnceLock<Arc<OneSided>> = OnceLock::new();
-        RacePolicy::new(TABLE.get_or_init(|| Arc::new(OneSided::build())).clone())
+        let build = || {
+            // On a pool of ours, never rayon's global one (a forked child cannot use it).
+            crate::threads::install(crate::threads::default_threads(), OneSided::build)
+                .unwrap_or_else(|_| OneSided::build())
+        };
+        RacePolicy::new(TABLE.get_or_init(|| Arc::new(build())).clone())
     }
 }
 
@@ -236,6 +241,11 @@ pub struct Rollout {
 /// Games per unit of parallel work; cancellation is checked between games.
 const BLOCK: u64 = 32;
 
+/// The longest game a rollout plays out: a game still going after this many plies is
+/// stopped and counted as truncated. Real games last a few hundred plies at most; the bound
+/// only keeps a policy that never finishes a game from running a rollout forever.
+pub const MAX_PLIES: u32 = 1 << 16;
+
 impl Rollout {
     /// The first roll of game `game`.
     #[inline]
@@ -247,7 +257,8 @@ impl Rollout {
         }
     }
 
-    /// Plays game `game` out with `policy` (the same policy for both sides).
+    /// Plays game `game` out with `policy` (the same policy for both sides), at most
+    /// [`MAX_PLIES`] plies.
     pub fn play_game<P: Policy>(&self, game: u64, policy: &mut P, list: &mut MoveList) -> GameEnd {
         let mut rng = GameRng::new(self.seed, game);
         if let Some(end) = end_for_root(&self.position, 0) {
@@ -257,7 +268,7 @@ impl Rollout {
         let mut pos = self.position;
         let mut plies = 0u32;
         loop {
-            if self.truncate.is_some_and(|t| plies >= t) {
+            if self.truncate.is_some_and(|t| plies >= t) || plies >= MAX_PLIES {
                 return GameEnd::Truncated;
             }
             pos.generate_moves(dice, list);
@@ -314,11 +325,8 @@ impl Rollout {
                 })
                 .reduce(Tally::default, |a, b| a + b)
         };
-        match crate::threads::pool(threads) {
-            Ok(pool) => pool.install(work),
-            // Without a pool the same games on one thread give the same tally.
-            Err(_) => block(games),
-        }
+        // Without a pool the same games on one thread give the same tally.
+        crate::threads::install(threads, work).unwrap_or_else(|_| block(games))
     }
 
     /// [`Rollout::run`] with a built-in policy.

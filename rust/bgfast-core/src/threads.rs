@@ -1,9 +1,11 @@
-//! Thread pools by size, each built once and kept for the life of the process.
+//! Thread pools by size, each built once and kept while it is in use.
 //!
 //! Building a rayon pool starts its threads, and callers that work in many short calls pay
 //! that every time: the Python layer runs a rollout in chunks (to report progress and to
 //! stop on Ctrl-C) and batch calls come one after another. So every entry point that takes a
-//! thread count runs on the pool of that size from here.
+//! thread count runs on the pool of that size from here. The pools kept are bounded (at
+//! most [`MAX_POOLS`] sizes of at most [`MAX_THREADS`] workers), and a process made by
+//! `fork` builds its own instead of waiting on its parent's, whose threads it lacks.
 //!
 //! A pool with one worker for each CPU the process may run on pins worker `i` to the `i`-th
 //! of those CPUs (on Linux; `BGFAST_PIN_THREADS=0` turns it off). Left to itself, Linux
@@ -13,33 +15,127 @@
 //! later, which a 2 ms batch call never sees: calls ran at one thread's speed for whole
 //! seconds (measured on 2-vCPU VMs; see BENCHMARKS.md).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use core::fmt;
+use std::sync::{Arc, Mutex};
 
 use rayon::{ThreadPool, ThreadPoolBuildError};
 
 /// The variable that turns pinning off when set to `0`.
 pub const PIN_THREADS_VAR: &str = "BGFAST_PIN_THREADS";
 
-/// The shared pool of `threads` workers (1 if `threads` is 0), built on first use.
-pub fn pool(threads: usize) -> Result<Arc<ThreadPool>, ThreadPoolBuildError> {
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<ThreadPool>>>> = OnceLock::new();
+/// The most workers a pool may have. Every entry point that takes a thread count refuses
+/// more, so no argument can make the process spawn threads until the system refuses.
+pub const MAX_THREADS: usize = 256;
+
+/// How many pools of distinct sizes are kept. A program that asks for many sizes (a sweep
+/// over `threads=1..60`) keeps only the most recently used ones; the others are dropped
+/// (their threads end once no call uses them) and rebuilt if asked for again.
+pub const MAX_POOLS: usize = 4;
+
+/// Why no pool of the size asked for can be had.
+#[derive(Debug)]
+pub enum PoolError {
+    /// More than [`MAX_THREADS`] workers were asked for.
+    TooManyThreads {
+        /// The thread count asked for.
+        asked: usize,
+    },
+    /// The operating system refused to start the threads.
+    Build(ThreadPoolBuildError),
+}
+
+impl fmt::Display for PoolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PoolError::TooManyThreads { asked } => {
+                write!(f, "threads must be from 1 to {MAX_THREADS}, got {asked}")
+            }
+            PoolError::Build(e) => write!(f, "cannot start the threads: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for PoolError {}
+
+/// The thread count for callers that leave it open: `RAYON_NUM_THREADS` if set to a
+/// positive number (as rayon reads it), else the CPUs this process may run on, at most
+/// [`MAX_THREADS`]. Unlike `rayon::current_num_threads`, asking never starts rayon's
+/// global pool.
+pub fn default_threads() -> usize {
+    let from_env = std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0);
+    let threads = from_env.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    threads.min(MAX_THREADS)
+}
+
+/// The pools of this process, most recently used last.
+struct Pools {
+    /// The process that built them. A child made by `fork` inherits the parent's pools
+    /// without their threads (only the forking thread survives a fork): waiting on such a
+    /// pool would wait forever, so a child starts afresh.
+    pid: u32,
+    kept: Vec<(usize, Arc<ThreadPool>)>,
+}
+
+static POOLS: Mutex<Pools> = Mutex::new(Pools {
+    pid: 0,
+    kept: Vec::new(),
+});
+
+/// The shared pool of `threads` workers (1 if `threads` is 0), built on first use in this
+/// process. Refuses more than [`MAX_THREADS`].
+pub fn pool(threads: usize) -> Result<Arc<ThreadPool>, PoolError> {
     let threads = threads.max(1);
-    // Inserting is the only change made under the lock, so a poisoned lock is still good.
+    if threads > MAX_THREADS {
+        return Err(PoolError::TooManyThreads { asked: threads });
+    }
+    // Only pushes and removals happen under the lock, so a poisoned lock is still good.
     let mut pools = POOLS
-        .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(pool) = pools.get(&threads) {
-        return Ok(Arc::clone(pool));
+    let pid = std::process::id();
+    if pools.pid != pid {
+        // Forked (or the first call): the inherited pools have no threads behind them.
+        // Dropping one would signal its dead workers, whose locks may be held forever, so
+        // they are leaked; a child pays that once.
+        std::mem::forget(std::mem::take(&mut pools.kept));
+        pools.pid = pid;
     }
+    if let Some(i) = pools.kept.iter().position(|(n, _)| *n == threads) {
+        let entry = pools.kept.remove(i);
+        let pool = Arc::clone(&entry.1);
+        pools.kept.push(entry);
+        return Ok(pool);
+    }
+    let pool = Arc::new(build(threads).map_err(PoolError::Build)?);
+    if pools.kept.len() == MAX_POOLS {
+        // The least recently used goes; a call still running on it keeps it alive.
+        pools.kept.remove(0);
+    }
+    pools.kept.push((threads, Arc::clone(&pool)));
+    Ok(pool)
+}
+
+/// Runs `work` on the shared pool of `threads` workers: its parallel iterators run on
+/// that pool, never on rayon's global one (which a forked child could not use).
+pub fn install<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> Result<T, PoolError> {
+    Ok(pool(threads)?.install(work))
+}
+
+fn build(threads: usize) -> Result<ThreadPool, ThreadPoolBuildError> {
     let pinning_off = std::env::var(PIN_THREADS_VAR).is_ok_and(|v| v.trim() == "0");
     let cpus = if pinning_off {
         None
     } else {
         pin_plan(threads, affinity::allowed_cpus())
     };
-    let pool = rayon::ThreadPoolBuilder::new()
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("bgfast-{i}"))
         .start_handler(move |i| {
@@ -47,10 +143,7 @@ pub fn pool(threads: usize) -> Result<Arc<ThreadPool>, ThreadPoolBuildError> {
                 affinity::pin_current_thread(cpus[i]);
             }
         })
-        .build()?;
-    let pool = Arc::new(pool);
-    pools.insert(threads, Arc::clone(&pool));
-    Ok(pool)
+        .build()
 }
 
 /// The CPU of each of `threads` workers, if they are to be pinned: when the process may run
@@ -111,12 +204,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn one_pool_per_size() {
+    fn one_pool_per_size_and_a_bounded_number_of_them() {
         let a = pool(3).unwrap();
         let b = pool(3).unwrap();
         assert!(Arc::ptr_eq(&a, &b));
         assert_eq!(a.current_num_threads(), 3);
         assert_eq!(pool(0).unwrap().current_num_threads(), 1);
+        // Asking for many sizes keeps only the most recent MAX_POOLS of them.
+        for threads in 1..=12 {
+            assert_eq!(
+                install(threads, rayon::current_num_threads).unwrap(),
+                threads
+            );
+        }
+        assert!(POOLS.lock().unwrap().kept.len() <= MAX_POOLS);
+        assert!(matches!(
+            pool(MAX_THREADS + 1),
+            Err(PoolError::TooManyThreads { asked }) if asked == MAX_THREADS + 1
+        ));
+        assert!(matches!(
+            pool(usize::MAX),
+            Err(PoolError::TooManyThreads { .. })
+        ));
+    }
+
+    #[test]
+    fn default_threads_is_at_least_one_and_at_most_the_cap() {
+        assert!((1..=MAX_THREADS).contains(&default_threads()));
     }
 
     #[test]
