@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "MAX_THREADS",
     "BearoffFileError",
     "BearoffRangeError",
     "BgfastError",
@@ -37,6 +38,7 @@ __all__ = [
     "bearoff_index_batch",
     "bearoff_position",
     "bearoff_position_batch",
+    "default_threads",
     "encode_into",
     "perft",
     "pubeval_scores",
@@ -117,6 +119,10 @@ class Moves(Sequence[Move]):
     def __getitem__(self, index: slice, /) -> list[Move]: ...
     def __iter__(self) -> MovesIterator: ...
     def __contains__(self, item: object, /) -> bool: ...
+    def index(self, value: object, start: int | None = None, stop: int | None = None) -> int:
+        """The index of the first move equal to ``value``; ``ValueError`` if none is."""
+    def count(self, value: object) -> int:
+        """How many moves equal ``value`` (0 or 1: each result is listed once)."""
     def __eq__(self, other: object, /) -> bool: ...
     __hash__: ClassVar[None]  # type: ignore[assignment]
 
@@ -176,7 +182,17 @@ class Position:
     def __ge__(self, other: Position, /) -> bool: ...
 
 def perft(position: Position, depth: int) -> int:
-    """Leaves of the tree of distinct results ``depth`` plies deep, 21 rolls a ply."""
+    """Leaves of the tree of distinct results ``depth`` (0 to 7) plies deep, 21 rolls a ply.
+
+    Releases the GIL; Ctrl-C stops it."""
+
+# threads
+
+MAX_THREADS: int
+"""The most threads a call may ask for (``threads=``)."""
+
+def default_threads() -> int:
+    """The thread count of ``threads=None``: ``RAYON_NUM_THREADS``, else the usable CPUs."""
 
 # rollouts
 
@@ -186,18 +202,22 @@ def rollout_tally(
     games: int,
     policy: str,
     seed: int,
-    threads: int,
+    threads: int | None,
     truncate: int | None,
     stratify: bool,
 ) -> tuple[int, int, int, int, int, int, int]:
     """Tally of games ``first_game .. first_game + games``: wins single, gammon, backgammon,
-    losses single, gammon, backgammon, truncated. Releases the GIL."""
+    losses single, gammon, backgammon, truncated. Releases the GIL; Ctrl-C stops it."""
 
-def pubeval_scores(positions: npt.NDArray[np.int32]) -> npt.NDArray[np.float32]:
-    """Pubeval scores of ``(N, 2, 25)`` positions for their row 0."""
+def pubeval_scores(
+    positions: npt.NDArray[np.integer[Any]] | Sequence[Position],
+) -> npt.NDArray[np.float32]:
+    """Pubeval scores of ``(N, 2, 25)`` positions (any integer dtype) for their row 0."""
 
 def encode_into(
-    positions: npt.NDArray[np.int32], scheme: str, out: npt.NDArray[np.float32]
+    positions: npt.NDArray[np.integer[Any]] | Sequence[Position],
+    scheme: str,
+    out: npt.NDArray[np.float32],
 ) -> None:
     """Writes the features of ``(N, 2, 25)`` positions into ``out`` ``(N, width)``."""
 
@@ -230,7 +250,7 @@ class GameBatch:
     def candidate_positions(self) -> npt.NDArray[np.uint8]:
         """Candidate results ``(M, 2, 25)``, the opponent on roll."""
     def step(
-        self, choices: npt.NDArray[np.int64]
+        self, choices: npt.NDArray[np.integer[Any]]
     ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
         """Plays one candidate per active slot; ``(rewards, done)``."""
     def step_scores(
@@ -250,28 +270,30 @@ class GameBatch:
 
 # batch: the native half of ``bgfast.batch`` (call the wrappers there instead).
 
+_PositionsArg = npt.NDArray[np.integer[Any]] | Sequence[Position]
+
 def batch_moves(
-    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
-    dice: npt.NDArray[np.int64],
+    positions: _PositionsArg,
+    dice: npt.NDArray[np.generic],
     threads: int | None = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
     """Offsets ``(N + 1,)`` and results ``(M, 2, 25)`` of each row's roll."""
 
 def batch_all_rolls(
-    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    positions: _PositionsArg,
     threads: int | None = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """Offsets ``(21 N + 1,)``, results and the roll ``(21 N, 2)`` of each block."""
 
 def batch_move_counts(
-    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
-    dice: npt.NDArray[np.int64] | None = None,
+    positions: _PositionsArg,
+    dice: npt.NDArray[np.generic] | None = None,
     threads: int | None = None,
 ) -> npt.NDArray[np.int64]:
     """Result counts ``(N,)`` of each row's roll, or ``(N, 21)`` of all 21 rolls."""
 
 def batch_ids(
-    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    positions: _PositionsArg,
     threads: int | None = None,
 ) -> list[str]:
     """The Position ID of each row."""
@@ -280,7 +302,7 @@ def batch_from_ids(ids: Iterable[str], threads: int | None = None) -> npt.NDArra
     """The ``(N, 2, 25)`` array of the positions with these IDs."""
 
 def batch_pip_counts(
-    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    positions: _PositionsArg,
     threads: int | None = None,
 ) -> npt.NDArray[np.int32]:
     """Pip counts ``(N, 2)``."""
@@ -289,7 +311,7 @@ def batch_stack(positions: Sequence[Position]) -> npt.NDArray[np.uint8]:
     """The ``(N, 2, 25)`` array of a sequence of Positions."""
 
 def batch_to_positions(
-    positions: npt.NDArray[np.uint8] | npt.NDArray[np.int32] | Sequence[Position],
+    positions: _PositionsArg,
     threads: int | None = None,
 ) -> list[Position]:
     """A Position per row."""

@@ -52,43 +52,26 @@ __all__ = [
 #: A ``(N, 2, 25)`` integer array in the ``Position.to_array()`` layout, or Positions.
 PositionsLike = Union[npt.NDArray[np.integer], Sequence[Position]]
 
-_INT32 = np.iinfo(np.int32)
 
-
-def _positions(positions: PositionsLike) -> npt.NDArray[np.uint8] | npt.NDArray[np.int32]:
-    """The positions as an array the native layer reads without converting values."""
-    if not isinstance(positions, np.ndarray):
-        if isinstance(positions, (str, bytes, Position)):
-            raise InvalidPositionError(
-                "positions must be a (N, 2, 25) array or a sequence of Positions, "
-                f"not one {type(positions).__name__}"
-            )
-        return _core.batch_stack(positions)
-    if positions.ndim != 3 or positions.shape[1:] != (2, 25):
+def _positions(positions: PositionsLike) -> PositionsLike:
+    """The positions for the native reader, which takes arrays of any integer dtype as they
+    are (so a bad count is reported as given) and sequences of Positions."""
+    if isinstance(positions, (str, bytes, Position)):
         raise InvalidPositionError(
-            "positions must have shape (N, 2, 25) (the Position.to_array() layout), "
-            f"got {positions.shape}"
+            "positions must be a (N, 2, 25) array or a sequence of Positions, "
+            f"not one {type(positions).__name__}"
         )
-    if positions.dtype == np.uint8:
-        return positions.view(np.uint8)
-    if not np.issubdtype(positions.dtype, np.integer):
-        raise InvalidPositionError(
-            f"positions must be an integer array (uint8 ideally), got dtype {positions.dtype}"
-        )
-    # Other integer dtypes keep their sign and size so a bad count is reported as given.
-    clipped: npt.NDArray[np.int32] = np.clip(positions, _INT32.min, _INT32.max).astype(np.int32)
-    return clipped
+    return positions
 
 
-def _dice(dice: npt.ArrayLike) -> npt.NDArray[np.int64]:
-    array = np.asarray(dice)
-    if array.ndim != 2 or array.shape[1] != 2:
-        raise InvalidDiceError(f"dice must have shape (N, 2), got {array.shape}")
-    if array.size and not np.issubdtype(array.dtype, np.integer):
-        raise InvalidDiceError(f"dice must be integers, got dtype {array.dtype}")
-    if array.dtype == np.uint64:
-        array = np.minimum(array, np.iinfo(np.int64).max)
-    return np.ascontiguousarray(array, dtype=np.int64)
+def _dice(dice: npt.ArrayLike) -> npt.NDArray[np.generic]:
+    """The dice as an array; the native reader checks its shape, dtype and values."""
+    if isinstance(dice, np.ndarray):
+        return dice
+    try:
+        return np.asarray(dice)
+    except (TypeError, ValueError) as error:
+        raise InvalidDiceError(f"dice must be an integer array of shape (N, 2): {error}") from None
 
 
 def moves(

@@ -43,28 +43,27 @@ SCHEMES: dict[str, int] = {"tesauro198": 198, "pubeval": 122}
 PositionsLike = Union[Position, npt.ArrayLike]
 
 
-def as_positions(positions: Any) -> tuple[npt.NDArray[np.int32], bool]:
-    """``(array (N, 2, 25) int32, single)``: the counts of one or many positions.
+def as_positions(positions: Any) -> tuple[Any, bool]:
+    """``(positions (N, 2, 25), single)``: one or many positions, for the native reader.
 
-    ``single`` says the input was one position. Raises ``InvalidPositionError`` (a
-    ``BgfastError``) for anything not shaped like positions.
+    ``single`` says the input was one position (a ``Position`` or a ``(2, 25)`` array).
+    Arrays keep their dtype: the native reader takes any integer dtype and reports a bad
+    count as given (``InvalidPositionError``; ``TypeError`` for a non-integer dtype).
     """
     if isinstance(positions, Position):
-        return positions.to_array().astype(np.int32)[None], True
+        return positions.to_array()[None], True
     if isinstance(positions, (list, tuple)) and positions and isinstance(positions[0], Position):
-        return np.stack([p.to_array() for p in positions]).astype(np.int32), False
+        return positions, False
+    if isinstance(positions, (str, bytes)):
+        raise _core.InvalidPositionError(f"not an array of positions: a {type(positions).__name__}")
     try:
         array = np.asarray(positions)
     except (TypeError, ValueError) as error:
         raise _core.InvalidPositionError(f"not an array of positions: {error}") from None
-    if array.dtype.kind not in "iub":
-        raise _core.InvalidPositionError(
-            f"position counts must be integers, got dtype {array.dtype}"
-        )
     if array.ndim == 2:
-        return np.ascontiguousarray(array[None], dtype=np.int32), True
+        return array[None], True
     if array.ndim == 3:
-        return np.ascontiguousarray(array, dtype=np.int32), False
+        return array, False
     raise _core.InvalidPositionError(
         f"positions must have shape (2, 25) or (N, 2, 25), got {array.shape}"
     )
@@ -90,8 +89,9 @@ def encode(
     if out is None:
         target = np.empty((len(array), width), dtype=np.float32)
     else:
-        if out.dtype != np.float32:
-            raise BgfastError(f"out must be float32, got {out.dtype}")
+        if not isinstance(out, np.ndarray) or out.dtype != np.float32:
+            what = out.dtype if isinstance(out, np.ndarray) else type(out).__name__
+            raise BgfastError(f"out must be a float32 numpy array, got {what}")
         target = out[None] if single and out.ndim == 1 else out
     _core.encode_into(array, scheme, target)
     if out is not None:

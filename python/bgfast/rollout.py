@@ -27,7 +27,6 @@ whole batch (``batch=`` games at once).
 from __future__ import annotations
 
 import math
-import os
 import pickle
 import secrets
 import time
@@ -231,6 +230,15 @@ class RolloutResult:
         return self.table()
 
 
+def _check_int(name: str, value: object, low: int, high: int) -> None:
+    """Raises ``TypeError`` unless ``value`` is an int (not a bool), ``BgfastError`` unless
+    it is in ``low..high``, naming the argument: the bounds the native layer holds."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if not low <= value <= high:
+        raise BgfastError(f"{name} must be from {low} to {high}, got {value}")
+
+
 PositionArg = Union[Position, str, npt.ArrayLike, None]
 Progress = Callable[[int, int], None]
 
@@ -336,13 +344,7 @@ def _run_evaluator(
         reported = 0
         while not b.finished:
             features, _offsets = b.candidates(scheme)
-            scores = np.ascontiguousarray(evaluator(features), dtype=np.float32).reshape(-1)
-            if scores.shape[0] != features.shape[0]:
-                raise BgfastError(
-                    f"the evaluator returned {scores.shape[0]} scores for "
-                    f"{features.shape[0]} candidates"
-                )
-            b.step_scores(scores)
+            b.step_scores(_scores(evaluator(features), features.shape[0]))
             if progress is not None:
                 finished = sum(b.tally())
                 if finished != reported:
@@ -352,6 +354,23 @@ def _run_evaluator(
         partial = True
     t = b.tally()
     return (t[0], t[1], t[2], t[3], t[4], t[5], t[6]), partial
+
+
+def _scores(returned: object, candidates: int) -> npt.NDArray[np.float32]:
+    """An evaluator's scores as a flat float32 array of one score per candidate, or a
+    ``BgfastError`` saying what is wrong with them (NaN scores are refused, naming their
+    rows, by the native step)."""
+    array = np.asarray(returned)
+    if array.dtype.kind not in "iuf":
+        raise BgfastError(
+            f"the evaluator returned an array of dtype {array.dtype}: scores must be numbers"
+        )
+    scores = np.ascontiguousarray(array, dtype=np.float32).reshape(-1)
+    if scores.shape[0] != candidates:
+        raise BgfastError(
+            f"the evaluator returned {scores.shape[0]} scores for {candidates} candidates"
+        )
+    return scores
 
 
 def _shard_specs(
@@ -497,18 +516,16 @@ def rollout(
     ``ShardError``. Ctrl-C stops the run and returns what finished with ``partial=True``.
     """
     pos = _position(position)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise BgfastError(f"games must be a positive int, got {games!r}")
-    if truncate is not None and (not isinstance(truncate, int) or truncate < 1):
-        raise BgfastError(f"truncate must be a positive number of plies or None, got {truncate!r}")
+    _check_int("games", games, 1, 2**64 - 1)
+    if truncate is not None:
+        _check_int("truncate", truncate, 1, 2**32 - 1)
     if seed is None:
         seed = secrets.randbits(63)
-    if not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise BgfastError(f"seed must be an int in 0..2**64, got {seed!r}")
+    _check_int("seed", seed, 0, 2**64 - 1)
     if threads is None:
-        threads = os.cpu_count() or 1
-    if not isinstance(threads, int) or threads < 1:
-        raise BgfastError(f"threads must be a positive int, got {threads!r}")
+        threads = _core.default_threads()
+    _check_int("threads", threads, 1, _core.MAX_THREADS)
+    _check_int("batch", batch, 1, 2**22)
     start = time.perf_counter()
     if callable(policy):
         if scheme not in SCHEMES:
@@ -520,7 +537,7 @@ def rollout(
             )
         name = getattr(policy, "__name__", type(policy).__name__)
         counts, partial = _run_evaluator(
-            pos, games, policy, scheme, max(1, batch), seed, truncate, stratify, progress
+            pos, games, policy, scheme, batch, seed, truncate, stratify, progress
         )
         threads_used = 1
     elif policy in ("random", "pubeval", "race"):

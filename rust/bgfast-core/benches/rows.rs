@@ -39,7 +39,6 @@ fn bench_corpus(c: &mut Criterion, name: &str, text: &str, total: usize) {
             .flat_map(|&p| Dice::ALL_21.map(|dice| (p, dice)))
     };
     let block = |b: usize| (positions[b / 21], Dice::ALL_21[b % 21]);
-    let grow = |rows: &mut Vec<u8>, more: usize| rows.reserve(more);
     let pool = bgfast_core::threads::pool(2).expect("a 2-thread pool");
     let mut out = Vec::with_capacity(total * ROW_BYTES);
     advise_huge_pages(&out);
@@ -52,9 +51,10 @@ fn bench_corpus(c: &mut Criterion, name: &str, text: &str, total: usize) {
         })
         .sum::<usize>();
     assert_eq!(generated, total, "{name}: results");
-    rows::generate_rows(in_order(), &mut out, grow);
+    rows::generate_rows(in_order(), &mut out, rows::grow).expect("memory for the rows");
     assert_eq!(out.len(), total * ROW_BYTES, "{name}: rows, 1 thread");
-    pool.install(|| rows::par_generate_rows(blocks, block, &mut out, grow));
+    pool.install(|| rows::par_generate_rows(blocks, block, &mut out, rows::grow))
+        .expect("memory for the rows");
     assert_eq!(out.len(), total * ROW_BYTES, "{name}: rows, 2 threads");
 
     let mut group = c.benchmark_group(format!("rows/{name}"));
@@ -68,11 +68,14 @@ fn bench_corpus(c: &mut Criterion, name: &str, text: &str, total: usize) {
         })
     });
     group.bench_function("generate_rows", |b| {
-        b.iter(|| black_box(rows::generate_rows(in_order(), &mut out, grow)))
+        b.iter(|| black_box(rows::generate_rows(in_order(), &mut out, rows::grow).unwrap()))
     });
     group.bench_function("par_generate_rows, 2 threads", |b| {
         b.iter(|| {
-            black_box(pool.install(|| rows::par_generate_rows(blocks, block, &mut out, grow)))
+            black_box(
+                pool.install(|| rows::par_generate_rows(blocks, block, &mut out, rows::grow))
+                    .unwrap(),
+            )
         })
     });
     group.finish();

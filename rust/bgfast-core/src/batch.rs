@@ -11,7 +11,7 @@ use core::fmt;
 use core::ops::Range;
 
 use crate::features::Scheme;
-use crate::playout::{end_for_root, GameEnd, Rollout, Tally};
+use crate::playout::{end_for_root, GameEnd, Rollout, Tally, MAX_PLIES};
 use crate::rng::GameRng;
 use crate::{Dice, MoveList, Position};
 
@@ -25,8 +25,8 @@ struct Slot {
     active: bool,
 }
 
-/// A choice that names no candidate; the batch is left unchanged.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// Choices or scores that do not pick one candidate per game; the batch is left unchanged.
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub enum StepError {
     /// `choices` (or `scores`) has the wrong length.
     Length {
@@ -44,17 +44,38 @@ pub enum StepError {
         /// How many candidates it has.
         candidates: usize,
     },
+    /// Scores that are NaN, so no best candidate exists in their games.
+    NotANumber {
+        /// The first few indexes into `scores` holding NaN, in order.
+        rows: Vec<usize>,
+        /// How many scores are NaN in all.
+        count: usize,
+    },
 }
+
+/// How many NaN rows a [`StepError::NotANumber`] names.
+const NAN_ROWS_NAMED: usize = 5;
 
 impl fmt::Display for StepError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
+        match self {
             StepError::Length { expected, got } => write!(f, "expected {expected} entries, got {got}"),
             StepError::Choice { game, choice, candidates } => write!(
                 f,
                 "game {game}: choice {choice} is not one of its {candidates} candidate results (R8: \
                  a move is one of the legal results)"
             ),
+            StepError::NotANumber { rows, count } => {
+                let named: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
+                match named.as_slice() {
+                    [one] => write!(f, "the score at row {one} is NaN")?,
+                    _ => write!(f, "the scores at rows {} are NaN", named.join(", "))?,
+                }
+                if *count > rows.len() {
+                    write!(f, " ({count} NaN scores in all)")?;
+                }
+                write!(f, ": every candidate needs a number to compare")
+            }
         }
     }
 }
@@ -87,7 +108,9 @@ pub struct GameBatch {
 }
 
 impl GameBatch {
-    /// `n` endless games from the standard start, each opening with a non-double (R3).
+    /// `n` endless games from the standard start, each opening with a non-double (R3): a
+    /// slot starts a new game whenever its game ends (a game still going after
+    /// [`MAX_PLIES`] plies ends there, truncated, reward 0).
     pub fn env(n: usize, seed: u64) -> GameBatch {
         let rollout = Rollout {
             position: Position::START,
@@ -286,7 +309,9 @@ impl GameBatch {
             slot.plies += 1;
             let end = match end_for_root(&result, slot.plies) {
                 Some(end) => Some(end),
-                None if self.rollout.truncate.is_some_and(|t| slot.plies >= t) => {
+                None if self.rollout.truncate.is_some_and(|t| slot.plies >= t)
+                    || slot.plies >= MAX_PLIES =>
+                {
                     Some(GameEnd::Truncated)
                 }
                 None => None,
@@ -313,7 +338,8 @@ impl GameBatch {
     }
 
     /// Plays, in every active slot, the candidate with the highest score (the first of
-    /// equals; a NaN never wins). `scores` has one entry per candidate.
+    /// equals). `scores` has one entry per candidate; a NaN anywhere is refused (it would
+    /// make the choice depend on where it stands), naming its rows.
     pub fn step_scores(&mut self, scores: &[f32], out: &mut [SlotStep]) -> Result<(), StepError> {
         self.generate();
         if scores.len() != self.candidates.len() {
@@ -322,12 +348,20 @@ impl GameBatch {
                 got: scores.len(),
             });
         }
+        let count = scores.iter().filter(|s| s.is_nan()).count();
+        if count > 0 {
+            let rows = (0..scores.len())
+                .filter(|&r| scores[r].is_nan())
+                .take(NAN_ROWS_NAMED)
+                .collect();
+            return Err(StepError::NotANumber { rows, count });
+        }
         let choices: Vec<i64> = (0..self.slots.len())
             .map(|i| {
                 let seg = &scores[self.offsets[i]..self.offsets[i + 1]];
                 let mut best = 0usize;
                 for (j, &s) in seg.iter().enumerate() {
-                    if s > seg[best] || seg[best].is_nan() && !s.is_nan() {
+                    if s > seg[best] {
                         best = j;
                     }
                 }
@@ -394,6 +428,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn nan_scores_are_refused_naming_their_rows() {
+        let mut env = GameBatch::env(3, 2);
+        let before: Vec<_> = (0..3).map(|i| (env.position(i), env.dice(i))).collect();
+        let m = env.generate()[3];
+        let mut scores = vec![0.5f32; m];
+        for r in [1, m - 1] {
+            scores[r] = f32::NAN;
+        }
+        let mut out = vec![SlotStep::default(); 3];
+        let err = env.step_scores(&scores, &mut out).unwrap_err();
+        assert_eq!(
+            err,
+            StepError::NotANumber {
+                rows: vec![1, m - 1],
+                count: 2
+            }
+        );
+        assert!(
+            err.to_string().contains(&format!("rows 1, {}", m - 1)),
+            "{err}"
+        );
+        let after: Vec<_> = (0..3).map(|i| (env.position(i), env.dice(i))).collect();
+        assert_eq!(after, before);
     }
 
     #[test]

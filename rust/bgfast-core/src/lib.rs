@@ -49,6 +49,6 @@ pub use movegen::force_baseline_isa;
 pub use movegen::{CompactMove, MoveList, MAX_PLAYS};
 pub use mv::{Move, Step, OFF};
 pub use outcome::{Outcome, Side, WinKind};
-pub use perft::perft;
+pub use perft::{perft, perft_cancellable, MAX_PERFT_DEPTH};
 pub use pointset::PointSet;
 pub use position::{Position, PositionError, Violation};

@@ -58,7 +58,6 @@ fn main() {
         let mut out: Vec<u8> = Vec::with_capacity(total * ROW_BYTES);
         let block = |b: usize| (positions[b / 21], Dice::ALL_21[b % 21]);
         let blocks = positions.len() * 21;
-        let grow = |v: &mut Vec<u8>, more: usize| v.reserve(more);
         let two = bgfast_core::threads::pool(2).expect("a 2-thread pool");
         for _ in 0..30 {
             let t = cpu_ns(origin);
@@ -75,12 +74,13 @@ fn main() {
             let in_order = positions
                 .iter()
                 .flat_map(|&p| Dice::ALL_21.map(|dice| (p, dice)));
-            rows::generate_rows(in_order, &mut out, grow);
+            rows::generate_rows(in_order, &mut out, rows::grow).expect("memory for the rows");
             write = write.min((cpu_ns(origin) - t) as f64);
             wall_one = wall_one.min(wall.elapsed().as_nanos() as f64);
             assert_eq!(out.len(), total * ROW_BYTES);
             let wall = Instant::now();
-            two.install(|| rows::par_generate_rows(blocks, block, &mut out, grow));
+            two.install(|| rows::par_generate_rows(blocks, block, &mut out, rows::grow))
+                .expect("memory for the rows");
             wall_two = wall_two.min(wall.elapsed().as_nanos() as f64);
             assert_eq!(out.len(), total * ROW_BYTES);
         }

@@ -18,16 +18,20 @@ use bgfast_core::codec::gnubg_id;
 use bgfast_core::rows::{self, ROW_BYTES};
 use bgfast_core::{Dice, Position};
 use numpy::ndarray::{Array2, Ix3};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray2, PyReadonlyArray3};
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyArray3, PyReadonlyArray2, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
+use crate::counts::{self, with_int_array, Rows};
 use crate::errors::Error;
 use crate::moves::with_move_list;
-use crate::outbuf;
-use crate::position::{dice_from, PyPosition};
+use crate::position::PyPosition;
+use crate::{alloc, args, outbuf};
 
 /// Batches of at most this many blocks run on the calling thread: threads would cost more
 /// than they save.
@@ -37,8 +41,6 @@ const MIN_TASK: usize = 1024;
 /// The same, called on a worker (inside [`Runner::run`]), where splitting hands nothing
 /// over to the pool and back.
 const MIN_TASK_ON_POOL: usize = 256;
-/// The most threads a call may ask for (each distinct count keeps its pool for good).
-const MAX_THREADS: i64 = 256;
 /// First guess of results per block when reserving output (the corpora average 12.5 and
 /// 19.3). Generous, because rows past the first guess cost a parallel call extra memory
 /// until its end (see `par_generate_rows`), while capacity never touched costs no memory.
@@ -52,23 +54,14 @@ enum Runner {
 
 impl Runner {
     /// `threads=None` is every core (or `RAYON_NUM_THREADS`, as rayon reads it); `1` the
-    /// calling thread; `k` the shared pool of `k` workers (`bgfast_core::threads`).
-    fn new(threads: Option<i64>) -> Result<Runner, Error> {
-        let threads = match threads {
-            None => rayon::current_num_threads(),
-            Some(t @ 1..=MAX_THREADS) => t as usize,
-            Some(t) => {
-                return Err(Error::Argument(format!(
-                    "threads must be from 1 to {MAX_THREADS}, got {t}"
-                )))
-            }
-        };
+    /// calling thread; `k` (up to 256) the shared pool of `k` workers
+    /// (`bgfast_core::threads`).
+    fn new(threads: Option<&Bound<'_, PyAny>>) -> Result<Runner, Error> {
+        let threads = args::threads(threads)?;
         if threads == 1 {
             return Ok(Runner::Inline);
         }
-        let pool = bgfast_core::threads::pool(threads)
-            .map_err(|e| Error::Argument(format!("cannot start {threads} threads: {e}")))?;
-        Ok(Runner::Pool(pool))
+        Ok(Runner::Pool(bgfast_core::threads::pool(threads)?))
     }
 
     fn threads(&self) -> usize {
@@ -104,34 +97,46 @@ impl Runner {
         }
     }
 
-    /// `f(i)` for every `i < n`, in order, computed in parallel when there is a pool.
-    fn map<T: Send>(&self, n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+    /// `f(i)` for every `i < n`, in order, computed in parallel when there is a pool;
+    /// `MemoryError` if there is no room for the `n` values.
+    fn map<T: Send>(
+        &self,
+        n: usize,
+        f: impl Fn(usize) -> T + Sync + Send,
+    ) -> Result<Vec<T>, Error> {
+        let mut out = alloc::vec_with_capacity(n)?;
         if self.parallel(n) {
             let min_task = self.min_task();
+            // Collecting into a vector with room for all n moves nothing.
             self.run(|| {
                 (0..n)
                     .into_par_iter()
                     .with_min_len(min_task)
                     .map(f)
-                    .collect()
-            })
+                    .collect_into_vec(&mut out)
+            });
         } else {
-            (0..n).map(f).collect()
+            out.extend((0..n).map(f));
         }
+        Ok(out)
     }
 
     /// [`Runner::map`] for fallible `f`: all the values, or the error of the first `i` in
     /// order that failed, whatever the thread count.
-    fn try_map<T: Send, E: Send>(
+    fn try_map<T: Send>(
         &self,
         n: usize,
-        f: impl Fn(usize) -> Result<T, E> + Sync + Send,
-    ) -> Result<Vec<T>, E> {
+        f: impl Fn(usize) -> Result<T, Error> + Sync + Send,
+    ) -> Result<Vec<T>, Error> {
         if self.parallel(n) {
             // Every result first: which error a parallel collect stops at is not fixed.
-            self.map(n, f).into_iter().collect()
+            self.map(n, f)?.into_iter().collect()
         } else {
-            (0..n).map(f).collect()
+            let mut out = alloc::vec_with_capacity(n)?;
+            for i in 0..n {
+                out.push(f(i)?);
+            }
+            Ok(out)
         }
     }
 
@@ -151,105 +156,11 @@ impl Runner {
     }
 }
 
-/// Rows of a `(N, 2, 25)` array as they came from Python, not yet validated.
-enum RawRows {
-    U8(Vec<[u8; ROW_BYTES]>),
-    I32(Vec<[i32; ROW_BYTES]>),
-}
-
-impl RawRows {
-    fn len(&self) -> usize {
-        match self {
-            RawRows::U8(rows) => rows.len(),
-            RawRows::I32(rows) => rows.len(),
-        }
-    }
-}
-
-fn shape_error(what: &str) -> Error {
-    Error::Shape(format!(
-        "positions must be a (N, 2, 25) array (the Position.to_array() layout) or a sequence \
-         of Positions; {what}"
-    ))
-}
-
-/// Copies the rows out of a uint8 or int32 `(N, 2, 25)` array or a sequence of Positions.
-fn read_rows(obj: &Bound<'_, PyAny>) -> PyResult<RawRows> {
-    if let Ok(array) = obj.extract::<PyReadonlyArray3<'_, u8>>() {
-        return Ok(RawRows::U8(copy_rows(array.as_array())?));
-    }
-    if let Ok(array) = obj.extract::<PyReadonlyArray3<'_, i32>>() {
-        return Ok(RawRows::I32(copy_rows(array.as_array())?));
-    }
-    if let Ok(list) = obj.cast::<PyList>() {
-        return rows_of_positions(list.iter());
-    }
-    if let Ok(seq) = obj.extract::<Vec<Bound<'_, PyAny>>>() {
-        return rows_of_positions(seq.into_iter());
-    }
-    Err(shape_error("got neither").into())
-}
-
-fn copy_rows<T: Copy + Default>(
-    view: numpy::ndarray::ArrayView3<'_, T>,
-) -> Result<Vec<[T; ROW_BYTES]>, Error> {
-    let shape = view.shape();
-    if shape[1] != 2 || shape[2] != 25 {
-        return Err(shape_error(&format!("got shape {shape:?}")));
-    }
-    let mut rows = vec![[T::default(); ROW_BYTES]; shape[0]];
-    if let Some(flat) = view.as_slice() {
-        for (row, src) in rows.iter_mut().zip(flat.chunks_exact(ROW_BYTES)) {
-            row.copy_from_slice(src);
-        }
-    } else {
-        for (row, src) in rows.iter_mut().zip(view.outer_iter()) {
-            for (dst, &v) in row.iter_mut().zip(src.iter()) {
-                *dst = v;
-            }
-        }
-    }
-    Ok(rows)
-}
-
-fn rows_of_positions<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>) -> PyResult<RawRows> {
-    let mut rows = Vec::with_capacity(items.size_hint().0);
-    for (i, item) in items.enumerate() {
-        let position = item.cast::<PyPosition>().map_err(|_| {
-            Error::Row(
-                i,
-                Box::new(shape_error(&format!(
-                    "got a {} in a sequence",
-                    item.get_type()
-                        .name()
-                        .map(|n| n.to_string())
-                        .unwrap_or_default()
-                ))),
-            )
-        })?;
-        rows.push(rows::row(&position.get().inner));
-    }
-    Ok(RawRows::U8(rows))
-}
-
-/// Validates every row (R1, R6, R15); the first bad row's violations name its index.
-fn positions_of(rows: &RawRows, runner: &Runner, playable: bool) -> Result<Vec<Position>, Error> {
+/// Validates every row (R1, R6, R12, R15); the first bad row's violations name its index.
+fn positions_of(rows: &Rows, runner: &Runner, playable: bool) -> Result<Vec<Position>, Error> {
     let parse = |i: usize| -> Result<Position, Error> {
-        let position = match rows {
-            RawRows::U8(rows) => {
-                // The row's two sides, borrowed in place.
-                let (mover, opponent) = rows[i].split_at(25);
-                let side = |c| <&[u8; 25]>::try_from(c).expect("25 counts a side");
-                Position::from_count_bytes(side(mover), side(opponent))
-            }
-            RawRows::I32(rows) => {
-                let r = &rows[i];
-                let mover: [i32; 25] = core::array::from_fn(|c| r[c]);
-                let opponent: [i32; 25] = core::array::from_fn(|c| r[25 + c]);
-                Position::from_counts(&mover, &opponent)
-            }
-        }
-        .map_err(|e| Error::Row(i, Box::new(e.into())))?;
+        let position =
+            counts::validate_row(&rows.0[i]).map_err(|e| Error::Row(i, Box::new(e.into())))?;
         if playable {
             if let Some(outcome) = position.outcome() {
                 return Err(Error::Row(
@@ -263,7 +174,7 @@ fn positions_of(rows: &RawRows, runner: &Runner, playable: bool) -> Result<Vec<P
         }
         Ok(position)
     };
-    runner.try_map(rows.len(), parse)
+    runner.try_map(rows.0.len(), parse)
 }
 
 /// The flat output of a generation: `offsets[b]..offsets[b + 1]` are block b's results.
@@ -275,41 +186,66 @@ struct Generated {
 /// Generates the legal results of `n` blocks, block `b` being the position and roll
 /// `block(b)`, in block order, into a pooled output buffer. `in_order` yields the same blocks
 /// in order: the calling thread walks it, which costs less than indexing block by block.
-fn generate<F, I>(runner: &Runner, n: usize, block: F, in_order: I) -> Generated
+/// `MemoryError` if the results do not fit in memory.
+fn generate<F, I>(runner: &Runner, n: usize, block: F, in_order: I) -> Result<Generated, Error>
 where
     F: Fn(usize) -> (Position, Dice) + Sync + Send,
     I: Iterator<Item = (Position, Dice)>,
 {
-    let mut results = outbuf::take(n.saturating_mul(RESULTS_GUESS * ROW_BYTES));
+    let mut results = outbuf::take(n.saturating_mul(RESULTS_GUESS * ROW_BYTES))?;
     let offsets = if runner.generates_in_parallel(n) {
-        runner.run(|| rows::par_generate_rows(n, &block, &mut results, outbuf::reserve))
+        runner.run(|| rows::par_generate_rows(n, &block, &mut results, outbuf::reserve))?
     } else {
-        rows::generate_rows(in_order, &mut results, outbuf::reserve)
+        rows::generate_rows(in_order, &mut results, outbuf::reserve)?
     };
     debug_assert_eq!(offsets.len(), n + 1);
-    Generated { offsets, results }
+    Ok(Generated { offsets, results })
 }
 
-/// Reads `(N, 2)` dice, each row checked (R4: two dice of 1..6).
-fn dice_rows(dice: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<Dice>> {
-    let array = dice.extract::<PyReadonlyArray2<'_, i64>>().map_err(|_| {
-        PyErr::from(Error::Dice(
-            "dice must be an integer array of shape (N, 2)".to_string(),
-        ))
-    })?;
-    let view = array.as_array();
-    if view.shape() != [n, 2] {
+/// Reads `(N, 2)` dice of any integer dtype, each row checked (R4: two dice of 1..6).
+fn dice_rows(dice: &Bound<'_, PyAny>, n: usize) -> Result<Vec<Dice>, Error> {
+    let Ok(array) = dice.cast::<PyUntypedArray>() else {
+        return Err(Error::Dice(format!(
+            "dice must be an integer array of shape (N, 2), not a {}",
+            dice.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        )));
+    };
+    if array.shape() != [n, 2] {
         return Err(Error::Dice(format!(
             "dice must have shape ({n}, 2), one roll per position; got {:?}",
-            view.shape()
-        ))
-        .into());
+            array.shape()
+        )));
     }
-    let mut out = Vec::with_capacity(n);
-    for (i, row) in view.outer_iter().enumerate() {
-        out.push(dice_from(row[0], row[1]).map_err(|e| Error::Row(i, Box::new(e)))?);
+    let dtype = array.dtype().to_string();
+    with_int_array!(
+        dice,
+        PyReadonlyArray2,
+        |view| {
+            let mut out = alloc::vec_with_capacity(n)?;
+            for (i, row) in view.outer_iter().enumerate() {
+                let (d1, d2): (i128, i128) = (row[0].into(), row[1].into());
+                out.push(dice_of(d1, d2).map_err(|e| Error::Row(i, Box::new(e)))?);
+            }
+            Ok(out)
+        },
+        Err(Error::Dice(format!(
+            "dice must be integers from 1 to 6, got an array of dtype {dtype}"
+        )))
+    )
+}
+
+/// A roll from two die values of any size (R4: two dice of 1..6).
+fn dice_of(d1: i128, d2: i128) -> Result<Dice, Error> {
+    let pips = |d: i128| u8::try_from(d).ok().filter(|d| (1..=6).contains(d));
+    match (pips(d1), pips(d2)) {
+        (Some(a), Some(b)) => Ok(Dice::from_pips(a, b).expect("both in 1..=6")),
+        _ => Err(Error::Dice(format!(
+            "dice must be two numbers from 1 to 6, got {d1} and {d2}"
+        ))),
     }
-    Ok(out)
 }
 
 /// The `(M, 2, 25)` array of result rows, borrowing `results` (see [`outbuf`]).
@@ -326,24 +262,24 @@ pub fn batch_moves<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
     dice: &Bound<'py, PyAny>,
-    threads: Option<i64>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray3<u8>>)> {
     let runner = Runner::new(threads)?;
-    let rows = read_rows(positions)?;
-    let dice = dice_rows(dice, rows.len())?;
+    let rows = counts::rows(positions)?;
+    let dice = dice_rows(dice, rows.0.len())?;
     // Checked and generated in one job on the pool, so the checks are split too.
-    let blocks = rows.len();
+    let blocks = rows.0.len();
     let generated = py.detach(|| {
         runner.run_for(blocks, || -> Result<Generated, Error> {
             let positions = positions_of(&rows, &runner, true)?;
             drop(rows);
             let in_order = positions.iter().copied().zip(dice.iter().copied());
-            Ok(generate(
+            generate(
                 &runner,
                 positions.len(),
                 |b| (positions[b], dice[b]),
                 in_order,
-            ))
+            )
         })
     })?;
     Ok((
@@ -360,37 +296,44 @@ pub fn batch_moves<'py>(
 pub fn batch_all_rolls<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
-    threads: Option<i64>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(
     Bound<'py, PyArray1<i64>>,
     Bound<'py, PyArray3<u8>>,
     Bound<'py, PyArray2<u8>>,
 )> {
     let runner = Runner::new(threads)?;
-    let rows = read_rows(positions)?;
-    let n = rows.len();
+    let rows = counts::rows(positions)?;
+    let n = rows.0.len();
+    let blocks = n
+        .checked_mul(21)
+        .ok_or_else(|| alloc::out_of_memory(n, 21 * ROW_BYTES))?;
     // Checked and generated in one job on the pool, so the checks are split too.
     let generated = py.detach(|| {
-        runner.run_for(n * 21, || -> Result<Generated, Error> {
+        runner.run_for(blocks, || -> Result<Generated, Error> {
             let positions = positions_of(&rows, &runner, true)?;
             drop(rows);
             let in_order = positions
                 .iter()
                 .flat_map(|&p| Dice::ALL_21.map(|dice| (p, dice)));
-            Ok(generate(
+            generate(
                 &runner,
-                positions.len() * 21,
+                blocks,
                 |b| (positions[b / 21], Dice::ALL_21[b % 21]),
                 in_order,
-            ))
+            )
         })
     })?;
-    let pattern: Vec<u8> = Dice::ALL_21
-        .iter()
-        .flat_map(|d| [d.high().pips(), d.low().pips()])
-        .collect();
-    let rolls = Array2::from_shape_vec((n * 21, 2), pattern.repeat(n))
-        .map_err(|e| Error::Shape(format!("internal: {e}")))?;
+    let mut rolls = alloc::vec_with_capacity(blocks * 2)?;
+    for _ in 0..n {
+        rolls.extend(
+            Dice::ALL_21
+                .iter()
+                .flat_map(|d| [d.high().pips(), d.low().pips()]),
+        );
+    }
+    let rolls =
+        Array2::from_shape_vec((blocks, 2), rolls).map_err(|e| Error::Internal(e.to_string()))?;
     Ok((
         generated.offsets.into_pyarray(py),
         results_array(py, generated.results)?,
@@ -406,14 +349,22 @@ pub fn batch_move_counts<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
     dice: Option<&Bound<'py, PyAny>>,
-    threads: Option<i64>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let runner = Runner::new(threads)?;
-    let rows = read_rows(positions)?;
-    let n = rows.len();
-    let dice = dice.map(|d| dice_rows(d, n)).transpose()?;
+    let rows = counts::rows(positions)?;
+    let n = rows.0.len();
+    let dice = dice
+        .filter(|d| !d.is_none())
+        .map(|d| dice_rows(d, n))
+        .transpose()?;
+    let blocks = match dice {
+        Some(_) => n,
+        None => n
+            .checked_mul(21)
+            .ok_or_else(|| alloc::out_of_memory(n, 21 * 8))?,
+    };
     // Checked and counted in one job on the pool, so the checks are split too.
-    let blocks = if dice.is_some() { n } else { n * 21 };
     let counts = py.detach(|| {
         runner.run_for(blocks, || -> Result<Vec<i64>, Error> {
             let positions = positions_of(&rows, &runner, true)?;
@@ -423,17 +374,17 @@ pub fn batch_move_counts<'py>(
                     list.len() as i64
                 })
             };
-            Ok(match &dice {
+            match &dice {
                 Some(dice) => runner.map(n, |i| count(positions[i], dice[i])),
-                None => runner.map(n * 21, |b| count(positions[b / 21], Dice::ALL_21[b % 21])),
-            })
+                None => runner.map(blocks, |b| count(positions[b / 21], Dice::ALL_21[b % 21])),
+            }
         })
     })?;
     if dice.is_some() {
         return Ok(counts.into_pyarray(py).into_any());
     }
-    let array = Array2::from_shape_vec((n, 21), counts)
-        .map_err(|e| Error::Shape(format!("internal: {e}")))?;
+    let array =
+        Array2::from_shape_vec((n, 21), counts).map_err(|e| Error::Internal(e.to_string()))?;
     Ok(array.into_pyarray(py).into_any())
 }
 
@@ -443,13 +394,13 @@ pub fn batch_move_counts<'py>(
 pub fn batch_ids<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
-    threads: Option<i64>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let runner = Runner::new(threads)?;
-    let rows = read_rows(positions)?;
+    let rows = counts::rows(positions)?;
     let ids = py.detach(|| -> Result<Vec<String>, Error> {
         let positions = positions_of(&rows, &runner, false)?;
-        Ok(runner.map(positions.len(), |i| gnubg_id::encode(&positions[i])))
+        runner.map(positions.len(), |i| gnubg_id::encode(&positions[i]))
     })?;
     PyList::new(py, ids)
 }
@@ -460,7 +411,7 @@ pub fn batch_ids<'py>(
 pub fn batch_from_ids<'py>(
     py: Python<'py>,
     ids: &Bound<'py, PyAny>,
-    threads: Option<i64>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray3<u8>>> {
     let runner = Runner::new(threads)?;
     if ids.is_instance_of::<PyString>() {
@@ -470,12 +421,27 @@ pub fn batch_from_ids<'py>(
         .into());
     }
     let mut strings = Vec::new();
-    for (i, item) in ids.try_iter()?.enumerate() {
+    let items = ids.try_iter().map_err(|_| {
+        Error::Shape(format!(
+            "from_ids takes a sequence of Position IDs, not a {}",
+            ids.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    for (i, item) in items.enumerate() {
         let item = item?;
         let text = item.cast::<PyString>().map_err(|_| {
             Error::Row(
                 i,
-                Box::new(Error::Shape("a Position ID must be a str".to_string())),
+                Box::new(Error::Shape(format!(
+                    "a Position ID must be a str, not {}",
+                    item.get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
+                ))),
             )
         })?;
         strings.push(text.to_str()?.to_owned());
@@ -484,7 +450,7 @@ pub fn batch_from_ids<'py>(
         let decoded = runner.try_map(strings.len(), |i| {
             gnubg_id::decode(&strings[i]).map_err(|e| Error::Row(i, Box::new(e.into())))
         })?;
-        let mut out = Vec::with_capacity(decoded.len() * ROW_BYTES);
+        let mut out = alloc::vec_with_capacity(decoded.len() * ROW_BYTES)?;
         for position in &decoded {
             out.extend_from_slice(&rows::row(position));
         }
@@ -499,23 +465,21 @@ pub fn batch_from_ids<'py>(
 pub fn batch_pip_counts<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
-    threads: Option<i64>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<i32>>> {
     let runner = Runner::new(threads)?;
-    let rows = read_rows(positions)?;
+    let rows = counts::rows(positions)?;
     let pips = py.detach(|| -> Result<Vec<i32>, Error> {
         let positions = positions_of(&rows, &runner, false)?;
-        Ok(positions
-            .iter()
-            .flat_map(|p| {
-                let (a, b) = p.pips();
-                [a as i32, b as i32]
-            })
-            .collect())
+        let mut pips = alloc::vec_with_capacity(positions.len() * 2)?;
+        pips.extend(positions.iter().flat_map(|p| {
+            let (a, b) = p.pips();
+            [a as i32, b as i32]
+        }));
+        Ok(pips)
     })?;
     let n = pips.len() / 2;
-    let array =
-        Array2::from_shape_vec((n, 2), pips).map_err(|e| Error::Shape(format!("internal: {e}")))?;
+    let array = Array2::from_shape_vec((n, 2), pips).map_err(|e| Error::Internal(e.to_string()))?;
     Ok(array.into_pyarray(py))
 }
 
@@ -525,10 +489,15 @@ pub fn batch_stack<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray3<u8>>> {
-    let RawRows::U8(rows) = read_rows(positions)? else {
-        return Err(shape_error("got an int32 array").into());
-    };
-    let flat: Vec<u8> = rows.iter().flatten().copied().collect();
+    if positions.cast::<PyUntypedArray>().is_ok() {
+        return Err(Error::Shape(
+            "stack takes a sequence of Positions; this is already an array".to_string(),
+        )
+        .into());
+    }
+    let rows = counts::rows(positions)?;
+    let mut flat = alloc::vec_with_capacity(rows.0.len() * ROW_BYTES)?;
+    flat.extend(rows.0.iter().flatten().copied());
     results_array(py, flat)
 }
 
@@ -538,10 +507,10 @@ pub fn batch_stack<'py>(
 pub fn batch_to_positions<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
-    threads: Option<i64>,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let runner = Runner::new(threads)?;
-    let rows = read_rows(positions)?;
+    let rows = counts::rows(positions)?;
     let positions = py.detach(|| positions_of(&rows, &runner, false))?;
     PyList::new(py, positions.into_iter().map(|inner| PyPosition { inner }))
 }

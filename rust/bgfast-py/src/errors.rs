@@ -1,10 +1,12 @@
 //! The exception family and the one place where core errors become Python exceptions.
 
+use bgfast_core::batch::StepError;
 use bgfast_core::bearoff::file::FileError;
 use bgfast_core::bearoff::BearoffError;
 use bgfast_core::codec::gnubg_id::IdError;
+use bgfast_core::threads::PoolError;
 use bgfast_core::{IllegalMove, MoveTextError, PositionError};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::{create_exception, PyErr};
 
@@ -60,32 +62,52 @@ create_exception!(
      (checksum mismatch), truncated or inconsistent. The cache rebuilds such files."
 );
 
-/// Every core error the bindings can meet, mapped to its exception class in one match.
+/// Every failure the bindings report, one variant per kind, mapped to its exception class
+/// in one match (`tests/test_errors.py` asserts each mapping).
 pub enum Error {
-    /// Raw counts that break the rules.
+    /// Raw counts that break the rules: `InvalidPositionError`.
     Position(PositionError),
-    /// A Position ID that does not decode.
+    /// A Position ID that does not decode: `InvalidPositionError`.
     Id(IdError),
-    /// Dice outside 1..=6.
+    /// Dice outside 1..=6, or not a pair: `InvalidDiceError`.
     Dice(String),
-    /// An array or argument of the wrong shape or type.
+    /// Position data of the wrong shape (an array, a sequence, home-board counts):
+    /// `InvalidPositionError`.
     Shape(String),
-    /// The game is over.
+    /// A value of the wrong Python type or numpy dtype: `TypeError`.
+    Type(String),
+    /// The game is over (R15): `GameOverError`.
     GameOver(String),
-    /// A move the rules forbid, described by the bindings.
+    /// A move the rules forbid, described by the bindings: `IllegalMoveError`.
     Illegal(String),
-    /// A move the rules forbid, as the core diagnosed it (names the rule id).
+    /// A move the rules forbid, as the core diagnosed it (names the rule id):
+    /// `IllegalMoveError` with `rule` set.
     IllegalMove(IllegalMove),
-    /// Move text that is not valid notation.
+    /// Move text that is not valid notation: `InvalidMoveError`.
     Syntax(MoveTextError),
-    /// A bad argument that is not game data (e.g. a thread count below 1).
+    /// A bad argument that is not game data (a thread count, a scheme or policy name, a
+    /// depth out of range): `BgfastError`.
     Argument(String),
+    /// Choices or scores for a batch of games that pick no candidate: `IllegalMoveError`
+    /// for a choice that is not a legal result, `BgfastError` for the wrong length or NaN.
+    Step(StepError),
+    /// No thread pool of the size asked for: `BgfastError` above the cap, `RuntimeError`
+    /// when the system refuses threads.
+    Pool(PoolError),
+    /// Not enough memory for a result whose size the input decides: `MemoryError`.
+    Memory(String),
     /// The error of one row of a batch call; the message starts with `row {index}: `.
     Row(usize, Box<Error>),
-    /// Outside a bear-off table.
+    /// Outside a bear-off table: `BearoffRangeError` (`InvalidPositionError` beyond R1).
     Bearoff(BearoffError),
-    /// A bear-off file that must not be trusted.
+    /// A bear-off file that must not be trusted: `BearoffFileError`.
     BearoffFile(FileError),
+    /// An exception raised by Python code bgfast called (a callback, a signal handler
+    /// raising `KeyboardInterrupt`), passed on as it is.
+    Python(PyErr),
+    /// A bug in bgfast, never the caller's input (a worker thread that panicked):
+    /// `RuntimeError`.
+    Internal(String),
 }
 
 impl From<Error> for PyErr {
@@ -96,6 +118,7 @@ impl From<Error> for PyErr {
             Error::Id(e) => InvalidPositionError::new_err(format!("invalid Position ID: {e}")),
             Error::Dice(msg) => InvalidDiceError::new_err(msg),
             Error::Shape(msg) => InvalidPositionError::new_err(msg),
+            Error::Type(msg) => PyTypeError::new_err(msg),
             Error::GameOver(msg) => GameOverError::new_err(msg),
             Error::Illegal(msg) => IllegalMoveError::new_err(msg),
             Error::IllegalMove(IllegalMove::GameOver) => {
@@ -104,6 +127,15 @@ impl From<Error> for PyErr {
             Error::IllegalMove(e) => with_rule(IllegalMoveError::new_err(e.to_string()), e.rule()),
             Error::Syntax(e) => InvalidMoveError::new_err(e.to_string()),
             Error::Argument(msg) => BgfastError::new_err(msg),
+            Error::Step(e @ StepError::Choice { .. }) => {
+                with_rule(IllegalMoveError::new_err(e.to_string()), "R8")
+            }
+            Error::Step(e) => BgfastError::new_err(e.to_string()),
+            Error::Pool(e @ PoolError::TooManyThreads { .. }) => {
+                BgfastError::new_err(e.to_string())
+            }
+            Error::Pool(e) => PyRuntimeError::new_err(e.to_string()),
+            Error::Memory(msg) => PyMemoryError::new_err(msg),
             Error::Row(row, error) => with_row(row, PyErr::from(*error)),
             // More than 15 checkers is not a position at all (R1); fewer but more than a
             // table holds is a position the table does not cover.
@@ -112,6 +144,10 @@ impl From<Error> for PyErr {
             }
             Error::Bearoff(e) => BearoffRangeError::new_err(e.to_string()),
             Error::BearoffFile(e) => BearoffFileError::new_err(e.to_string()),
+            Error::Python(e) => e,
+            Error::Internal(msg) => {
+                PyRuntimeError::new_err(format!("internal error in bgfast (please report): {msg}"))
+            }
         }
     }
 }
@@ -166,5 +202,23 @@ impl From<BearoffError> for Error {
 impl From<FileError> for Error {
     fn from(e: FileError) -> Self {
         Error::BearoffFile(e)
+    }
+}
+
+impl From<StepError> for Error {
+    fn from(e: StepError) -> Self {
+        Error::Step(e)
+    }
+}
+
+impl From<PoolError> for Error {
+    fn from(e: PoolError) -> Self {
+        Error::Pool(e)
+    }
+}
+
+impl From<PyErr> for Error {
+    fn from(e: PyErr) -> Self {
+        Error::Python(e)
     }
 }

@@ -1,8 +1,12 @@
 //! `bgfast._core`: the thin PyO3 layer over `bgfast-core`. Conversions, errors and numpy
 //! entry points only; the rules live in the core crate.
 
+mod alloc;
+mod args;
 mod batch;
 mod bearoff;
+mod counts;
+mod detach;
 mod errors;
 mod moves;
 mod outbuf;
@@ -34,6 +38,20 @@ mod _core {
         batch_all_rolls, batch_from_ids, batch_ids, batch_move_counts, batch_moves,
         batch_pip_counts, batch_stack, batch_to_positions,
     };
+    // threads
+    use pyo3::prelude::*;
+
+    /// The most threads a call may ask for (`threads=`).
+    #[pymodule_export]
+    const MAX_THREADS: usize = bgfast_core::threads::MAX_THREADS;
+
+    /// The thread count of `threads=None`: `RAYON_NUM_THREADS` if set, else the CPUs this
+    /// process may run on (at most `MAX_THREADS`).
+    #[pyfunction]
+    fn default_threads() -> usize {
+        bgfast_core::threads::default_threads()
+    }
+
     // bear-off
     #[pymodule_export]
     use crate::bearoff::{

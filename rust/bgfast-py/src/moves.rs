@@ -7,9 +7,9 @@
 use std::cell::RefCell;
 
 use bgfast_core::{CompactMove, Dice, MoveList, Position};
-use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PySlice};
+use pyo3::types::{PyBool, PyList, PySlice};
 
 use crate::position::PyMove;
 
@@ -19,7 +19,8 @@ thread_local! {
 }
 
 /// The legal moves of one position and roll, one per distinct result, in generation order.
-/// A sequence: `len`, indexing (negative indices and slices too), iteration, `in`.
+/// A sequence (`collections.abc.Sequence`): `len`, indexing (negative indices and slices
+/// too), iteration, `in`, `index`, `count`.
 #[pyclass(name = "Moves", module = "bgfast", frozen, sequence)]
 pub struct PyMoves {
     origin: Position,
@@ -46,6 +47,14 @@ impl PyMoves {
         }
     }
 
+    /// Whether `value` is a `Move` equal to move `i` (same origin, same result).
+    fn is_move(&self, i: usize, value: &Bound<'_, PyAny>) -> bool {
+        value.cast::<PyMove>().is_ok_and(|m| {
+            let m = m.get();
+            m.origin == self.origin && self.plays[i].result(&self.origin) == m.result
+        })
+    }
+
     fn item(&self, i: usize) -> PyMove {
         let play = self.plays[i];
         PyMove {
@@ -70,15 +79,79 @@ impl PyMoves {
                 .map(|k| self.item((range.start + k as isize * range.step) as usize));
             return Ok(PyList::new(py, items)?.into_any());
         }
-        let i: isize = index
-            .extract()
-            .map_err(|_| PyTypeError::new_err("Moves indices must be integers or slices"))?;
-        let n = self.plays.len() as isize;
+        if index.is_instance_of::<PyBool>() {
+            return Err(PyTypeError::new_err(
+                "Moves indices must be integers or slices, not bool",
+            ));
+        }
+        let out_of_range = || PyIndexError::new_err("Moves index out of range");
+        let i: i128 = match index.extract() {
+            Ok(i) => i,
+            // An int too large for 128 bits is out of range like any other.
+            Err(e) if e.is_instance_of::<PyOverflowError>(py) => return Err(out_of_range()),
+            Err(_) => {
+                return Err(PyTypeError::new_err(
+                    "Moves indices must be integers or slices",
+                ))
+            }
+        };
+        let n = self.plays.len() as i128;
         let j = if i < 0 { i + n } else { i };
         if !(0..n).contains(&j) {
-            return Err(PyIndexError::new_err("Moves index out of range"));
+            return Err(out_of_range());
         }
         Ok(Bound::new(py, self.item(j as usize))?.into_any())
+    }
+
+    /// The index of the first move equal to `value` (`Sequence.index`): the move of this
+    /// position that reaches the same result. Raises `ValueError` if there is none.
+    #[pyo3(signature = (value, start=None, stop=None))]
+    fn index(
+        &self,
+        value: &Bound<'_, PyAny>,
+        start: Option<&Bound<'_, PyAny>>,
+        stop: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<usize> {
+        let n = self.plays.len();
+        // Bounds as list.index takes them: negative from the end, clamped to 0..=n.
+        let bound = |b: Option<&Bound<'_, PyAny>>, default: usize| -> PyResult<usize> {
+            let Some(b) = b.filter(|b| !b.is_none()) else {
+                return Ok(default);
+            };
+            let v: i128 = match b.extract() {
+                Ok(v) => v,
+                Err(e) if e.is_instance_of::<PyOverflowError>(b.py()) => {
+                    if b.lt(0)? {
+                        i128::MIN
+                    } else {
+                        i128::MAX
+                    }
+                }
+                Err(_) => {
+                    return Err(PyTypeError::new_err(
+                        "Moves.index bounds must be integers or None",
+                    ))
+                }
+            };
+            let v = if v < 0 {
+                v.saturating_add(n as i128)
+            } else {
+                v
+            };
+            Ok(v.clamp(0, n as i128) as usize)
+        };
+        let (start, stop) = (bound(start, 0)?, bound(stop, n)?);
+        (start..stop.max(start))
+            .find(|&i| self.is_move(i, value))
+            .ok_or_else(|| PyValueError::new_err("the move is not in these Moves"))
+    }
+
+    /// How many moves equal `value` (`Sequence.count`): 1 or 0, as each result is listed
+    /// once.
+    fn count(&self, value: &Bound<'_, PyAny>) -> usize {
+        (0..self.plays.len())
+            .filter(|&i| self.is_move(i, value))
+            .count()
     }
 
     fn __iter__(slf: Bound<'_, Self>) -> PyMovesIterator {
@@ -89,14 +162,7 @@ impl PyMoves {
     }
 
     fn __contains__(&self, item: &Bound<'_, PyAny>) -> bool {
-        item.cast::<PyMove>().is_ok_and(|m| {
-            let m = m.get();
-            m.origin == self.origin
-                && self
-                    .plays
-                    .iter()
-                    .any(|p| p.result(&self.origin) == m.result)
-        })
+        (0..self.plays.len()).any(|i| self.is_move(i, item))
     }
 
     fn __repr__(&self) -> String {

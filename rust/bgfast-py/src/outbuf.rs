@@ -13,9 +13,11 @@
 
 use std::sync::Mutex;
 
-use numpy::ndarray::{ArrayView, Dimension};
+use numpy::ndarray::{ArrayViewMut, Dimension};
 use numpy::PyArray;
 use pyo3::prelude::*;
+
+use crate::errors::Error;
 
 /// Buffers kept for reuse. Two, because a loop that rebinds `results = batch.moves(...)`
 /// frees one call's buffer only after the next call has taken another.
@@ -40,8 +42,8 @@ fn free_list() -> std::sync::MutexGuard<'static, Vec<Vec<u8>>> {
 /// is large enough but at most [`MAX_OVERSIZE`] times so (`capacity` is a first guess that
 /// the call may outgrow, and growing would move the buffer into fresh pages; a buffer far
 /// too large would be pinned by a small result), or a fresh one (backed by huge pages where
-/// Linux allows it).
-pub fn take(capacity: usize) -> Vec<u8> {
+/// Linux allows it). `MemoryError` if there is no memory for a fresh one.
+pub fn take(capacity: usize) -> Result<Vec<u8>, Error> {
     let fits =
         |b: &Vec<u8>| (capacity..=capacity.saturating_mul(MAX_OVERSIZE)).contains(&b.capacity());
     let reused = if capacity < MIN_POOLED {
@@ -56,11 +58,14 @@ pub fn take(capacity: usize) -> Vec<u8> {
             .map(|(i, _)| i);
         best.map(|i| free.swap_remove(i))
     };
-    reused.unwrap_or_else(|| {
-        let buffer = Vec::with_capacity(capacity);
-        advise_huge_pages(&buffer);
-        buffer
-    })
+    match reused {
+        Some(buffer) => Ok(buffer),
+        None => {
+            let buffer = crate::alloc::vec_with_capacity(capacity)?;
+            advise_huge_pages(&buffer);
+            Ok(buffer)
+        }
+    }
 }
 
 /// Keeps `buffer` for a later [`take`] if the pool has room for it, else frees it.
@@ -80,13 +85,17 @@ fn give_back(mut buffer: Vec<u8>) {
     }
 }
 
-/// Reserves room for `additional` more bytes, keeping the huge-page advice if it moves.
+/// Reserves room for `additional` more bytes, keeping the huge-page advice if it moves;
+/// `MemoryError` (and the buffer unchanged) if there is no memory for it.
 #[inline]
-pub fn reserve(buffer: &mut Vec<u8>, additional: usize) {
+pub fn reserve(buffer: &mut Vec<u8>, additional: usize) -> Result<(), Error> {
     if buffer.capacity() - buffer.len() < additional {
-        buffer.reserve(additional);
+        buffer
+            .try_reserve(additional)
+            .map_err(|_| crate::alloc::out_of_memory(buffer.len().saturating_add(additional), 1))?;
         advise_huge_pages(buffer);
     }
+    Ok(())
 }
 
 /// Asks Linux to back the buffer with huge pages (transparent huge pages in `madvise` mode):
@@ -126,29 +135,32 @@ impl Drop for PooledBytes {
     }
 }
 
-/// A C-ordered uint8 array of `shape` over exactly the bytes of `buffer`, which it borrows
-/// through a [`PooledBytes`] base.
+/// A C-ordered, writable uint8 array of `shape` over exactly the bytes of `buffer`, which
+/// it borrows through a [`PooledBytes`] base.
 pub fn into_array<'py, D: Dimension>(
     py: Python<'py>,
     shape: D,
-    buffer: Vec<u8>,
+    mut buffer: Vec<u8>,
 ) -> PyResult<Bound<'py, PyArray<u8, D>>> {
     if shape.size() != buffer.len() {
-        return Err(crate::errors::Error::Shape(format!(
-            "internal: {} bytes for an array of shape {:?}",
+        return Err(Error::Internal(format!(
+            "{} bytes for an array of shape {:?}",
             buffer.len(),
             shape.slice()
         ))
         .into());
     }
-    let data = buffer.as_ptr();
+    // The array is writable, so it gets a pointer that may write: from `as_mut_ptr`, taken
+    // while the Vec is still ours to borrow mutably. After this, Rust never reads or writes
+    // the bytes again (`PooledBytes` is frozen and only frees or pools the Vec in `Drop`,
+    // once numpy holds no view), so numpy's writes race with nothing.
+    let data = buffer.as_mut_ptr();
     let owner = Bound::new(py, PooledBytes { buffer })?;
     // SAFETY: `data` points at the heap bytes of the Vec now owned by `owner`, which are
-    // neither moved nor freed while `owner` lives (`PooledBytes` is frozen: the Vec is never
-    // touched again until `Drop`), and `shape` covers exactly their length (checked above).
-    // The array keeps `owner` alive as its base.
+    // neither moved nor freed while `owner` lives, and `shape` covers exactly their length
+    // (checked above). The array keeps `owner` alive as its base.
     unsafe {
-        let view = ArrayView::from_shape_ptr(shape, data);
+        let view = ArrayViewMut::from_shape_ptr(shape, data);
         Ok(PyArray::borrow_from_array(&view, owner.into_any()))
     }
 }

@@ -1,14 +1,18 @@
 //! `Position`, `Move` and `Outcome`: immutable value types over the core's.
 
 use bgfast_core::codec::{ascii, gnubg_id, move_text};
-use bgfast_core::{resolve, Dice, Move, Outcome, ParsedMove, Position, Side, Step, WinKind, OFF};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2};
+use bgfast_core::{
+    perft_cancellable, resolve, Dice, Move, Outcome, ParsedMove, Position, Side, Step, WinKind,
+    MAX_PERFT_DEPTH, OFF,
+};
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 use crate::errors::Error;
 use crate::moves::{with_move_list, PyMoves};
+use crate::{args, counts, detach};
 
 /// Dice from two Python ints, checked (R4: two dice of 1..6).
 pub fn dice_from(d1: i64, d2: i64) -> Result<Dice, Error> {
@@ -19,35 +23,6 @@ pub fn dice_from(d1: i64, d2: i64) -> Result<Dice, Error> {
             "dice must be two numbers from 1 to 6, got {d1} and {d2}"
         ))),
     }
-}
-
-/// Counts from anything shaped `(2, 25)`: a uint8 array without copying rows, else any
-/// sequence of sequences of ints (other dtypes, lists).
-pub fn counts_from(obj: &Bound<'_, PyAny>) -> PyResult<[[i32; 25]; 2]> {
-    let shape_error = || {
-        Error::Shape(
-            "a position array must have shape (2, 25): row 0 the side to move, row 1 the \
-             opponent, columns 0..23 points 1..24 and column 24 the bar"
-                .to_string(),
-        )
-    };
-    if let Ok(array) = obj.extract::<PyReadonlyArray2<'_, u8>>() {
-        let view = array.as_array();
-        if view.shape() != [2, 25] {
-            return Err(shape_error().into());
-        }
-        return Ok(core::array::from_fn(|r| {
-            core::array::from_fn(|c| view[[r, c]] as i32)
-        }));
-    }
-    let rows: Vec<Vec<i64>> = obj.extract().map_err(|_| PyErr::from(shape_error()))?;
-    if rows.len() != 2 || rows.iter().any(|r| r.len() != 25) {
-        return Err(shape_error().into());
-    }
-    let clamp = |v: i64| v.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
-    Ok(core::array::from_fn(|r| {
-        core::array::from_fn(|c| clamp(rows[r][c]))
-    }))
 }
 
 /// A backgammon position seen from the side to move. Immutable and hashable.
@@ -80,9 +55,8 @@ impl PyPosition {
     /// The position from a `(2, 25)` array of counts (see the class docstring).
     #[staticmethod]
     fn from_array(array: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let [mover, opponent] = counts_from(array)?;
         Ok(PyPosition {
-            inner: Position::from_counts(&mover, &opponent).map_err(Error::from)?,
+            inner: counts::position(array)?,
         })
     }
 
@@ -144,8 +118,8 @@ impl PyPosition {
     /// The legal moves for the roll `d1`-`d2`: one per distinct resulting position (a roll
     /// with no legal play gives one move, the pass). A compact sequence: each `Move` object
     /// is made when it is indexed or iterated over.
-    fn moves(&self, d1: i64, d2: i64) -> PyResult<PyMoves> {
-        let dice = dice_from(d1, d2)?;
+    fn moves(&self, d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> PyResult<PyMoves> {
+        let dice = args::dice_pair(d1, d2)?;
         self.ensure_not_over()?;
         Ok(PyMoves::generate(self.inner, dice))
     }
@@ -153,8 +127,8 @@ impl PyPosition {
     /// Plays `move` (a `Move` of this position, or move text such as `"8/5 6/5"`) with
     /// `dice` and returns the resulting position, the opponent to move. Raises
     /// `InvalidMoveError` for bad notation and `IllegalMoveError` naming the rule broken.
-    fn play(&self, r#move: &Bound<'_, PyAny>, dice: (i64, i64)) -> PyResult<Self> {
-        let dice = dice_from(dice.0, dice.1)?;
+    fn play(&self, r#move: &Bound<'_, PyAny>, dice: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let dice = args::dice(dice)?;
         self.ensure_not_over()?;
         let parsed = if let Ok(m) = r#move.cast::<PyMove>() {
             let m = m.get();
@@ -400,10 +374,21 @@ impl PyOutcome {
     }
 }
 
-/// Leaves of the tree of distinct results `depth` plies deep, each of the 21 rolls once a
-/// ply. Releases the GIL.
+/// Leaves of the tree of distinct results `depth` plies deep (0 to 7), each of the 21 rolls
+/// once a ply. Releases the GIL; Ctrl-C stops it.
 #[pyfunction]
-pub fn perft(py: Python<'_>, position: &Bound<'_, PyPosition>, depth: u32) -> u64 {
+pub fn perft(
+    py: Python<'_>,
+    position: &Bound<'_, PyPosition>,
+    depth: &Bound<'_, PyAny>,
+) -> PyResult<u64> {
+    let depth: u32 = args::int_in(depth, "depth", 0..=i128::from(MAX_PERFT_DEPTH))?;
     let position = position.get().inner;
-    py.detach(|| bgfast_core::perft(&position, depth))
+    let leaves = detach::run(
+        py,
+        |cancel| perft_cancellable(&position, depth, cancel),
+        |_| Ok(()),
+    )?;
+    // Without an interruption (which `run` raises) the count is complete.
+    leaves.ok_or_else(|| Error::Internal("perft stopped without a cause".to_string()).into())
 }

@@ -1,21 +1,21 @@
 //! Rollouts, pubeval, feature encodings and lockstep game batches: numpy in, numpy out,
 //! the GIL released around every loop over games or positions.
 
-use std::sync::atomic::AtomicBool;
-
 use bgfast_core::batch::{GameBatch, SlotStep};
 use bgfast_core::features::Scheme;
 use bgfast_core::playout::{PolicyKind, Rollout, Tally};
 use bgfast_core::{pubeval, Position};
 use numpy::ndarray::Array2;
 use numpy::{
-    IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray3,
-    PyReadwriteArray2, PyUntypedArrayMethods,
+    IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray2,
+    PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
 
+use crate::counts::{self, with_int_array};
 use crate::errors::Error;
 use crate::position::PyPosition;
+use crate::{alloc, args, detach};
 
 /// The most games one batch holds (memory grows with it; larger requests are refused or,
 /// for rollouts, run in this many slots).
@@ -44,64 +44,79 @@ fn tally_tuple(t: Tally) -> TallyTuple {
 
 fn scheme_from(name: &str) -> Result<Scheme, Error> {
     Scheme::from_name(name).ok_or_else(|| {
-        Error::Shape(format!(
+        Error::Argument(format!(
             "unknown feature scheme {name:?}: use 'tesauro198' or 'pubeval'"
         ))
     })
 }
 
-/// Validates an `(N, 2, 25)` int32 array of counts; names the first bad position.
-fn positions_from(array: &PyReadonlyArray3<'_, i32>) -> Result<Vec<Position>, Error> {
-    let view = array.as_array();
-    let shape = view.shape();
-    if shape[1] != 2 || shape[2] != 25 {
-        return Err(Error::Shape(format!(
-            "positions must have shape (N, 2, 25) (row 0 the side to move, row 1 the opponent, \
-             columns 0..23 points 1..24, column 24 the bar), got {shape:?}"
-        )));
+/// Validates `(N, 2, 25)` counts of any integer dtype (or Positions); names the first bad
+/// position by its row.
+fn positions_from(obj: &Bound<'_, PyAny>) -> Result<Vec<Position>, Error> {
+    let rows = counts::rows(obj)?;
+    let mut positions = alloc::vec_with_capacity(rows.0.len())?;
+    for (i, row) in rows.0.iter().enumerate() {
+        positions.push(counts::validate_row(row).map_err(|e| Error::Row(i, Box::new(e.into())))?);
     }
-    (0..shape[0])
-        .map(|n| {
-            let row = |r: usize| -> [i32; 25] { core::array::from_fn(|c| view[[n, r, c]]) };
-            Position::from_counts(&row(0), &row(1))
-                .map_err(|e| Error::Shape(format!("positions[{n}]: {e}")))
-        })
-        .collect()
+    Ok(positions)
+}
+
+/// A policy name as `PolicyKind`.
+fn policy_from(name: &str) -> Result<PolicyKind, Error> {
+    PolicyKind::from_name(name).ok_or_else(|| {
+        Error::Argument(format!(
+            "unknown policy {name:?}: use 'random', 'pubeval', 'race' or a callable"
+        ))
+    })
+}
+
+/// The end of the game range `first .. first + games`, which must fit 64 bits.
+fn game_range(first: u64, games: u64) -> Result<core::ops::Range<u64>, Error> {
+    let end = first.checked_add(games).ok_or_else(|| {
+        Error::Argument(format!(
+            "games {first} to {first} + {games} go past the last game number, 2**64 - 1"
+        ))
+    })?;
+    Ok(first..end)
 }
 
 /// Plays games `first_game .. first_game + games` of a rollout and returns their tally
 /// `(wins single, gammon, backgammon, losses single, gammon, backgammon, truncated)`, for
 /// the side to move. Releases the GIL.
+///
+/// `threads=None` uses every core. Ctrl-C stops the games and raises `KeyboardInterrupt`
+/// (the games of this call are then lost: the caller keeps what earlier calls returned).
 #[pyfunction]
 #[pyo3(signature = (position, first_game, games, policy, seed, threads, truncate, stratify))]
 #[allow(clippy::too_many_arguments)]
 pub fn rollout_tally(
     py: Python<'_>,
     position: &Bound<'_, PyPosition>,
-    first_game: u64,
-    games: u64,
+    first_game: &Bound<'_, PyAny>,
+    games: &Bound<'_, PyAny>,
     policy: &str,
-    seed: u64,
-    threads: usize,
-    truncate: Option<u32>,
+    seed: &Bound<'_, PyAny>,
+    threads: Option<&Bound<'_, PyAny>>,
+    truncate: Option<&Bound<'_, PyAny>>,
     stratify: bool,
 ) -> PyResult<TallyTuple> {
-    let kind = PolicyKind::from_name(policy).ok_or_else(|| {
-        Error::Shape(format!(
-            "unknown policy {policy:?}: use 'random', 'pubeval', 'race' or a callable"
-        ))
-    })?;
-    let end = first_game
-        .checked_add(games)
-        .ok_or_else(|| Error::Shape("game range overflows".into()))?;
+    let kind = policy_from(policy)?;
+    let range = game_range(
+        args::int_in(first_game, "first_game", 0..=u64::MAX as i128)?,
+        args::int_in(games, "games", 0..=u64::MAX as i128)?,
+    )?;
+    let threads = args::threads(threads)?;
     let r = Rollout {
         position: position.get().inner,
-        seed,
-        truncate,
+        seed: args::seed(seed)?,
+        truncate: args::opt_int_in(truncate, "truncate", 1..=u32::MAX as i128)?,
         stratify,
     };
-    let never = AtomicBool::new(false);
-    let tally = py.detach(|| r.run_builtin(first_game..end, kind, threads.max(1), &never));
+    let tally = detach::run(
+        py,
+        |cancel| r.run_builtin(range, kind, threads, cancel),
+        |_| Ok(()),
+    )?;
     Ok(tally_tuple(tally))
 }
 
@@ -110,9 +125,9 @@ pub fn rollout_tally(
 #[pyfunction]
 pub fn pubeval_scores<'py>(
     py: Python<'py>,
-    positions: PyReadonlyArray3<'py, i32>,
+    positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-    let positions = positions_from(&positions)?;
+    let positions = positions_from(positions)?;
     let scores: Vec<f32> = py.detach(|| positions.iter().map(pubeval::score).collect());
     Ok(scores.into_pyarray(py))
 }
@@ -122,15 +137,30 @@ pub fn pubeval_scores<'py>(
 #[pyfunction]
 pub fn encode_into(
     py: Python<'_>,
-    positions: PyReadonlyArray3<'_, i32>,
+    positions: &Bound<'_, PyAny>,
     scheme: &str,
-    mut out: PyReadwriteArray2<'_, f32>,
+    out: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
     let scheme = scheme_from(scheme)?;
-    let positions = positions_from(&positions)?;
+    let positions = positions_from(positions)?;
     let width = scheme.width();
+    let mut out: PyReadwriteArray2<'_, f32> = out.extract().map_err(|_| {
+        let what = match out.cast::<PyUntypedArray>() {
+            Ok(a) => format!("a {}-dimensional {} array", a.ndim(), a.dtype()),
+            Err(_) => format!(
+                "a {}",
+                out.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ),
+        };
+        Error::Argument(format!(
+            "out must be a writable float32 array of shape (N, {width}), not {what}"
+        ))
+    })?;
     if out.shape() != [positions.len(), width] {
-        return Err(Error::Shape(format!(
+        return Err(Error::Argument(format!(
             "out must have shape ({}, {width}), got {:?}",
             positions.len(),
             out.shape()
@@ -139,7 +169,7 @@ pub fn encode_into(
     }
     let slice = out
         .as_slice_mut()
-        .map_err(|_| Error::Shape("out must be C-contiguous".into()))?;
+        .map_err(|_| Error::Argument("out must be C-contiguous".into()))?;
     py.detach(|| {
         for (p, row) in positions.iter().zip(slice.chunks_exact_mut(width)) {
             scheme.encode(p, true, row);
@@ -186,12 +216,9 @@ fn counts_array<'py>(
 impl PyGameBatch {
     /// `n` endless games from the standard start, openings without doubles (R3).
     #[staticmethod]
-    fn env(n: usize, seed: u64) -> PyResult<Self> {
-        if n == 0 || n > MAX_SLOTS {
-            return Err(
-                Error::Shape(format!("a batch holds 1 to {MAX_SLOTS} games, got {n}")).into(),
-            );
-        }
+    fn env(n: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let n: usize = args::int_in(n, "the number of games", 1..=MAX_SLOTS as i128)?;
+        let seed = args::seed(seed)?;
         Ok(PyGameBatch {
             batch: GameBatch::env(n, seed),
             steps: vec![SlotStep::default(); n],
@@ -203,23 +230,25 @@ impl PyGameBatch {
     #[pyo3(signature = (position, first_game, games, seed, truncate, stratify, slots))]
     fn rollout(
         position: &Bound<'_, PyPosition>,
-        first_game: u64,
-        games: u64,
-        seed: u64,
-        truncate: Option<u32>,
+        first_game: &Bound<'_, PyAny>,
+        games: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+        truncate: Option<&Bound<'_, PyAny>>,
         stratify: bool,
-        slots: usize,
+        slots: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
-        let end = first_game
-            .checked_add(games)
-            .ok_or_else(|| Error::Shape("game range overflows".into()))?;
+        let range = game_range(
+            args::int_in(first_game, "first_game", 0..=u64::MAX as i128)?,
+            args::int_in(games, "games", 0..=u64::MAX as i128)?,
+        )?;
         let r = Rollout {
             position: position.get().inner,
-            seed,
-            truncate,
+            seed: args::seed(seed)?,
+            truncate: args::opt_int_in(truncate, "truncate", 1..=u32::MAX as i128)?,
             stratify,
         };
-        let batch = GameBatch::rollout(r, first_game..end, slots.clamp(1, MAX_SLOTS));
+        let slots: usize = args::int_in(slots, "batch", 1..=MAX_SLOTS as i128)?;
+        let batch = GameBatch::rollout(r, range, slots);
         let n = batch.len();
         Ok(PyGameBatch {
             batch,
@@ -257,7 +286,7 @@ impl PyGameBatch {
         });
         let m = *offsets.last().unwrap_or(&0) as usize;
         let features = Array2::from_shape_vec((m, scheme.width()), features)
-            .map_err(|e| Error::Shape(e.to_string()))?;
+            .map_err(|e| Error::Internal(e.to_string()))?;
         Ok((features.into_pyarray(py), offsets.into_pyarray(py)))
     }
 
@@ -272,12 +301,12 @@ impl PyGameBatch {
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        choices: PyReadonlyArray1<'py, i64>,
+        choices: &Bound<'py, PyAny>,
     ) -> PyResult<StepArrays<'py>> {
-        let choices = choices.as_array().to_vec();
+        let choices = choice_vector(choices)?;
         let (batch, steps) = (&mut self.batch, &mut self.steps);
         py.detach(|| batch.step(&choices, steps))
-            .map_err(|e| Error::Illegal(e.to_string()))?;
+            .map_err(Error::from)?;
         Ok(step_arrays(py, &self.steps))
     }
 
@@ -290,7 +319,7 @@ impl PyGameBatch {
         let scores = scores.as_array().to_vec();
         let (batch, steps) = (&mut self.batch, &mut self.steps);
         py.detach(|| batch.step_scores(&scores, steps))
-            .map_err(|e| Error::Shape(e.to_string()))?;
+            .map_err(Error::from)?;
         Ok(step_arrays(py, &self.steps))
     }
 
@@ -339,7 +368,49 @@ impl PyGameBatch {
             scheme.encode(&self.batch.position(i), true, row);
         }
         let features = Array2::from_shape_vec((n, scheme.width()), features)
-            .map_err(|e| Error::Shape(e.to_string()))?;
+            .map_err(|e| Error::Internal(e.to_string()))?;
         Ok(features.into_pyarray(py))
     }
+}
+
+/// The choices of one `step`: a 1-D array of any integer dtype, one per game. A choice too
+/// large for 64 bits is no candidate of any game.
+fn choice_vector(obj: &Bound<'_, PyAny>) -> Result<Vec<i64>, Error> {
+    let Ok(array) = obj.cast::<PyUntypedArray>() else {
+        return Err(Error::Argument(format!(
+            "choices must be a 1-D integer array, not a {}",
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        )));
+    };
+    if array.ndim() != 1 {
+        return Err(Error::Argument(format!(
+            "choices must be a 1-D array, one per game; got shape {:?}",
+            array.shape()
+        )));
+    }
+    let dtype = array.dtype().to_string();
+    with_int_array!(
+        obj,
+        PyReadonlyArray1,
+        |view| {
+            let mut out = alloc::vec_with_capacity(view.len())?;
+            for (game, &c) in view.iter().enumerate() {
+                let wide: i128 = c.into();
+                let c = i64::try_from(wide).map_err(|_| {
+                    Error::Illegal(format!(
+                        "game {game}: choice {wide} is not one of its candidate results (R8: \
+                         a move is one of the legal results)"
+                    ))
+                })?;
+                out.push(c);
+            }
+            Ok(out)
+        },
+        Err(Error::Argument(format!(
+            "choices must be integers (indexes of candidates), got dtype {dtype}"
+        )))
+    )
 }

@@ -42,8 +42,10 @@ thread_local! {
 /// `offsets[b]..offsets[b + 1]`.
 ///
 /// `rows` grows through `reserve(rows, additional)`, which must leave room for at least
-/// `additional` more bytes (`|rows, more| rows.reserve(more)` does); the Python layer uses it
-/// to ask for huge pages.
+/// `additional` more bytes or fail ([`grow`] is `Vec::try_reserve`); the Python layer uses
+/// it to ask for huge pages. The output's size depends on the blocks, so growing may fail
+/// for want of memory: the call then returns that error (with `rows` holding the rows
+/// written so far) instead of aborting the process.
 ///
 /// ```
 /// use bgfast_core::{rows, Dice, Position};
@@ -51,15 +53,15 @@ thread_local! {
 /// let rolls = [Dice::from_pips(3, 1).unwrap(), Dice::from_pips(6, 6).unwrap()];
 /// let blocks = rolls.map(|dice| (Position::START, dice));
 /// let mut out = Vec::new();
-/// let offsets = rows::generate_rows(blocks, &mut out, |v, more| v.reserve(more));
+/// let offsets = rows::generate_rows(blocks, &mut out, rows::grow).unwrap();
 /// assert_eq!(offsets, [0, 16, 27]); // 16 results for 31, 11 for 66
 /// assert_eq!(out.len(), 27 * rows::ROW_BYTES);
 /// ```
-pub fn generate_rows(
+pub fn generate_rows<E>(
     blocks: impl IntoIterator<Item = (Position, Dice)>,
     rows: &mut Vec<u8>,
-    mut reserve: impl FnMut(&mut Vec<u8>, usize),
-) -> Vec<i64> {
+    mut reserve: impl FnMut(&mut Vec<u8>, usize) -> Result<(), E>,
+) -> Result<Vec<i64>, E> {
     let blocks = blocks.into_iter();
     rows.clear();
     let mut offsets = Vec::with_capacity(blocks.size_hint().0 + 1);
@@ -69,7 +71,11 @@ pub fn generate_rows(
             position.generate_moves(dice, list);
             let bytes = list.len() * ROW_BYTES;
             if rows.capacity() - rows.len() < bytes {
-                reserve(rows, bytes);
+                reserve(rows, bytes)?;
+                assert!(
+                    rows.capacity() - rows.len() >= bytes,
+                    "reserve left too little room"
+                );
             }
             write_keys(
                 &position,
@@ -81,8 +87,18 @@ pub fn generate_rows(
             unsafe { rows.set_len(len) };
             offsets.push((len / ROW_BYTES) as i64);
         }
-    });
-    offsets
+        Ok(())
+    })?;
+    Ok(offsets)
+}
+
+/// Grows `rows` by at least `additional` bytes, failing instead of aborting when memory
+/// runs out: the plain `reserve` argument of [`generate_rows`] and [`par_generate_rows`].
+pub fn grow(
+    rows: &mut Vec<u8>,
+    additional: usize,
+) -> Result<(), std::collections::TryReserveError> {
+    rows.try_reserve(additional)
 }
 
 /// [`generate_rows`] of blocks `0..n`, block `b` being `block(b)`, on every worker of the
@@ -95,12 +111,12 @@ pub fn generate_rows(
 /// `rows` (through `reserve`, to a guess of the whole output from the part done) and writes
 /// the chunks that did not fit; then the workers go on. Give `rows` a capacity near the
 /// expected output, and that pause never comes.
-pub fn par_generate_rows<F>(
+pub fn par_generate_rows<F, E>(
     n: usize,
     block: F,
     rows: &mut Vec<u8>,
-    mut reserve: impl FnMut(&mut Vec<u8>, usize),
-) -> Vec<i64>
+    mut reserve: impl FnMut(&mut Vec<u8>, usize) -> Result<(), E>,
+) -> Result<Vec<i64>, E>
 where
     F: Fn(usize) -> (Position, Dice) + Sync,
 {
@@ -147,7 +163,12 @@ where
         // Room for the rest as the part done suggests, with a margin.
         let blocks_done = (claimed * CHUNK).min(n);
         let guess = done + (done * (n - blocks_done)).div_ceil(blocks_done) * 5 / 4;
-        reserve(rows, (guess.max(done) - fitted) * ROW_BYTES);
+        if let Err(e) = reserve(rows, (guess.max(done) - fitted) * ROW_BYTES) {
+            for (_, stash) in late {
+                stash.give_back();
+            }
+            return Err(e);
+        }
         assert!(
             rows.capacity() >= done * ROW_BYTES,
             "reserve left too little room"
@@ -166,10 +187,11 @@ where
             break;
         }
     }
-    pass.offsets
+    Ok(pass
+        .offsets
         .into_iter()
         .map(AtomicI64::into_inner)
-        .collect()
+        .collect())
 }
 
 /// A chunk's state: not generated yet, or its number of rows (tag COUNTED), or the row it
@@ -461,7 +483,7 @@ mod tests {
         let block = |b: usize| blocks[b];
         let mut out = vec![1, 2, 3]; // replaced, not appended to
         assert_eq!(
-            generate_rows(blocks.iter().copied(), &mut out, |v, m| v.reserve(m)),
+            generate_rows(blocks.iter().copied(), &mut out, grow).unwrap(),
             offsets
         );
         assert_eq!(out, rows);
@@ -477,8 +499,9 @@ mod tests {
                 let got = pool.install(|| {
                     par_generate_rows(blocks.len(), block, &mut out, |v, more| {
                         grows += 1;
-                        v.reserve(more)
+                        grow(v, more)
                     })
+                    .unwrap()
                 });
                 let case = format!("{threads} threads, capacity {capacity}");
                 assert_eq!(got, offsets, "{case}");
@@ -495,9 +518,34 @@ mod tests {
     fn no_blocks_no_rows() {
         let mut out = vec![7u8; 10];
         let none = |_: usize| -> (Position, Dice) { unreachable!() };
-        assert_eq!(par_generate_rows(0, none, &mut out, |_, _| ()), [0]);
+        assert_eq!(par_generate_rows(0, none, &mut out, grow).unwrap(), [0]);
         assert!(out.is_empty());
-        assert_eq!(generate_rows([], &mut out, |_, _| ()), [0]);
+        assert_eq!(generate_rows([], &mut out, grow).unwrap(), [0]);
+    }
+
+    #[test]
+    fn a_failed_reserve_is_returned_not_fatal() {
+        let blocks = corpus_blocks();
+        let refuse = |_: &mut Vec<u8>, _: usize| Err("no memory");
+        let mut out = Vec::new();
+        assert_eq!(
+            generate_rows(blocks.iter().copied(), &mut out, refuse),
+            Err("no memory")
+        );
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        for capacity in [0, 1000 * ROW_BYTES] {
+            let mut out = Vec::with_capacity(capacity);
+            let got =
+                pool.install(|| par_generate_rows(blocks.len(), |b| blocks[b], &mut out, refuse));
+            assert_eq!(got, Err("no memory"), "capacity {capacity}");
+            // The call can be made again, and then succeeds.
+            let again =
+                pool.install(|| par_generate_rows(blocks.len(), |b| blocks[b], &mut out, grow));
+            assert_eq!(again.unwrap(), expected(&blocks).0);
+        }
     }
 
     #[test]
@@ -513,7 +561,7 @@ mod tests {
                     assert!(b != 300, "block 300");
                     blocks[b]
                 };
-                par_generate_rows(blocks.len(), block, &mut Vec::new(), |v, m| v.reserve(m))
+                par_generate_rows(blocks.len(), block, &mut Vec::new(), grow)
             })
         }));
         assert!(result.is_err());

@@ -1,0 +1,122 @@
+//! Integer arguments from Python, checked before any narrowing.
+//!
+//! A Python int has no size limit and PyO3's `u32`/`usize`/`i64` parameters turn one that
+//! does not fit into an `OverflowError` that names nothing. Every integer argument goes
+//! through here instead: any value, however large, is compared with its range first and a
+//! value outside it is an error naming the argument, its range and the value as given; a
+//! bool or a float is a `TypeError` (True is not a thread count, 0.7 not a choice).
+
+use core::ops::RangeInclusive;
+
+use bgfast_core::threads::{self, MAX_THREADS};
+use bgfast_core::Dice;
+use pyo3::exceptions::PyOverflowError;
+use pyo3::prelude::*;
+use pyo3::types::PyBool;
+
+use crate::errors::Error;
+
+/// The integer value of `obj`: a Python int or anything with `__index__` (numpy integers),
+/// not a bool. `Ok(None)` for an int too large for an `i128`.
+fn integer(obj: &Bound<'_, PyAny>, what: &str) -> Result<Option<i128>, Error> {
+    let type_error = || {
+        let type_name = obj
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "object".to_string());
+        Error::Type(format!("{what} must be an int, not {type_name}"))
+    };
+    if obj.is_instance_of::<PyBool>() {
+        return Err(type_error());
+    }
+    match obj.extract::<i128>() {
+        Ok(value) => Ok(Some(value)),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Ok(None),
+        Err(_) => Err(type_error()),
+    }
+}
+
+/// The value of the integer argument `obj`, named `what` in errors, if it lies in `range`;
+/// else `Error::Argument` naming the range and the value as given.
+pub fn int_in<T: TryFrom<i128>>(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    range: RangeInclusive<i128>,
+) -> Result<T, Error> {
+    let out_of_range = || {
+        let shown = obj.str().map(|s| s.to_string()).unwrap_or_default();
+        Error::Argument(format!(
+            "{what} must be from {} to {}, got {shown}",
+            range.start(),
+            range.end()
+        ))
+    };
+    let value = integer(obj, what)?.ok_or_else(out_of_range)?;
+    if !range.contains(&value) {
+        return Err(out_of_range());
+    }
+    T::try_from(value).map_err(|_| out_of_range())
+}
+
+/// An optional integer argument: `None` stays `None`.
+pub fn opt_int_in<T: TryFrom<i128>>(
+    obj: Option<&Bound<'_, PyAny>>,
+    what: &str,
+    range: RangeInclusive<i128>,
+) -> Result<Option<T>, Error> {
+    match obj {
+        Some(obj) if !obj.is_none() => int_in(obj, what, range).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// A `threads=` argument: `None` for the default ([`threads::default_threads`]), else 1 to
+/// [`MAX_THREADS`].
+pub fn threads(obj: Option<&Bound<'_, PyAny>>) -> Result<usize, Error> {
+    Ok(opt_int_in(obj, "threads", 1..=MAX_THREADS as i128)?
+        .unwrap_or_else(threads::default_threads))
+}
+
+/// A `seed=` argument: any int from 0 to 2**64 - 1.
+pub fn seed(obj: &Bound<'_, PyAny>) -> Result<u64, Error> {
+    int_in(obj, "seed", 0..=u64::MAX as i128)
+}
+
+/// Two dice from two Python ints, checked (R4: two dice of 1..6).
+pub fn dice_pair(d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> Result<Dice, Error> {
+    let pips = |d: &Bound<'_, PyAny>| -> Result<Option<u8>, Error> {
+        Ok(integer(d, "a die")?
+            .and_then(|v| u8::try_from(v).ok())
+            .filter(|v| (1..=6).contains(v)))
+    };
+    match (pips(d1)?, pips(d2)?) {
+        (Some(a), Some(b)) => Ok(Dice::from_pips(a, b).expect("both in 1..=6")),
+        _ => {
+            let shown = |d: &Bound<'_, PyAny>| d.str().map(|s| s.to_string()).unwrap_or_default();
+            Err(Error::Dice(format!(
+                "dice must be two numbers from 1 to 6, got {} and {}",
+                shown(d1),
+                shown(d2)
+            )))
+        }
+    }
+}
+
+/// Dice from a `(d1, d2)` pair (any sequence of two ints), checked as [`dice_pair`].
+pub fn dice(pair: &Bound<'_, PyAny>) -> Result<Dice, Error> {
+    let not_a_pair = || {
+        let shown = pair.repr().map(|s| s.to_string()).unwrap_or_default();
+        Error::Dice(format!(
+            "dice must be a pair (d1, d2) of numbers from 1 to 6, got {shown}"
+        ))
+    };
+    if pair.is_instance_of::<pyo3::types::PyString>() {
+        return Err(not_a_pair());
+    }
+    let items: Vec<Bound<'_, PyAny>> = pair.extract().map_err(|_| not_a_pair())?;
+    match items.as_slice() {
+        [d1, d2] => dice_pair(d1, d2),
+        _ => Err(not_a_pair()),
+    }
+}
