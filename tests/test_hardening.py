@@ -8,11 +8,13 @@ nothing here measures speed.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,6 +26,7 @@ from bgfast import Position, batch
 HUNG = 120
 
 START = Position().to_array()
+CORPUS = Path(__file__).parent / "data" / "wildbg_contact.csv"
 
 
 def run_child(code: str, timeout: float = HUNG) -> subprocess.CompletedProcess[str]:
@@ -335,3 +338,33 @@ def test_moves_is_a_full_sequence() -> None:
         moves.index(moves[0], 1)
     assert moves.index(moves[-1], -1) == len(moves) - 1
     assert moves.index(moves[3], -(10**30), 10**30) == 3
+
+
+# The portable builds: forced on this machine, named by `bgfast --version --verbose`.
+
+
+def test_the_baseline_builds_give_the_same_batch_output_and_say_so() -> None:
+    code = """
+        import hashlib, pathlib, numpy as np, bgfast
+        from bgfast import batch, cli
+        ids = pathlib.Path(CORPUS).read_text().split()[:300]
+        offsets, results, _ = batch.all_rolls(batch.from_ids(ids), threads=2)
+        print(hashlib.sha256(offsets.tobytes() + results.tobytes()).hexdigest())
+        cli.main(["--version", "--verbose"])
+        """
+    outputs = {}
+    for isa in ("", "baseline"):
+        env = {**os.environ, "BGFAST_ISA": isa}
+        child = subprocess.run(
+            [sys.executable, "-c", f"CORPUS = {str(CORPUS)!r}" + textwrap.dedent(code)],
+            capture_output=True,
+            text=True,
+            timeout=HUNG,
+            env=env,
+        )
+        assert child.returncode == 0, child.stderr
+        outputs[isa] = child.stdout.splitlines()
+    assert outputs[""][0] == outputs["baseline"][0]
+    assert "move generator: x86-64 baseline (BGFAST_ISA=baseline)" in outputs["baseline"]
+    assert "row writer: SSE2 (BGFAST_ISA=baseline)" in outputs["baseline"]
+    assert not any("BGFAST_ISA" in line for line in outputs[""])

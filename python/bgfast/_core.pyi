@@ -40,6 +40,7 @@ __all__ = [
     "bearoff_position_batch",
     "default_threads",
     "encode_into",
+    "isa_report",
     "perft",
     "pubeval_scores",
     "rollout_tally",
@@ -193,6 +194,9 @@ MAX_THREADS: int
 
 def default_threads() -> int:
     """The thread count of ``threads=None``: ``RAYON_NUM_THREADS``, else the usable CPUs."""
+
+def isa_report() -> dict[str, str | bool]:
+    """The builds that run: ``generator``, ``row_writer`` and ``forced_baseline``."""
 
 # rollouts
 

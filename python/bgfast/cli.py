@@ -33,8 +33,30 @@ def _cmd_moves(args: argparse.Namespace) -> int:
     return 0
 
 
+def _version(verbose: bool) -> str:
+    """The version line; with ``verbose``, the builds and threads this process uses."""
+    from bgfast import _core
+    from bgfast.rollout import _version as version
+
+    lines = [f"bgfast {version()}"]
+    if verbose:
+        isa = _core.isa_report()
+        forced = " (BGFAST_ISA=baseline)" if isa["forced_baseline"] else ""
+        lines += [
+            f"move generator: {isa['generator']}{forced}",
+            f"row writer: {isa['row_writer']}{forced}",
+            f"threads by default: {_core.default_threads()} (at most {_core.MAX_THREADS})",
+        ]
+    return "\n".join(lines)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bgfast", description=__doc__)
+    # Both are answered in main() before any subcommand is required.
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    parser.add_argument(
+        "--verbose", action="store_true", help="with --version: the builds and threads used"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     moves = commands.add_parser("moves", help="list the legal moves of a position and roll")
     moves.add_argument("position", help="GNU Backgammon Position ID, e.g. 4HPwATDgc/ABMA")
@@ -54,6 +76,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--version" in argv and all(a in ("--version", "--verbose") for a in argv):
+        print(_version(verbose="--verbose" in argv))
+        return 0
     args = _parser().parse_args(argv)
     try:
         status: int = args.run(args)

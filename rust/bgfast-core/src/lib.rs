@@ -27,6 +27,7 @@ mod checkers;
 pub mod codec;
 mod dice;
 pub mod features;
+pub mod isa;
 mod legality;
 mod movegen;
 mod mv;

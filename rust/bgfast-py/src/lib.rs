@@ -52,6 +52,19 @@ mod _core {
         bgfast_core::threads::default_threads()
     }
 
+    /// The builds of the hot loops that run in this process: `{"generator": ...,
+    /// "row_writer": ..., "forced_baseline": bool}` (`BGFAST_ISA=baseline` forces the
+    /// baseline builds).
+    #[pyfunction]
+    fn isa_report(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
+        let report = bgfast_core::isa::report();
+        let dict = pyo3::types::PyDict::new(py);
+        dict.set_item("generator", report.generator)?;
+        dict.set_item("row_writer", report.row_writer)?;
+        dict.set_item("forced_baseline", report.forced_baseline)?;
+        Ok(dict)
+    }
+
     // bear-off
     #[pymodule_export]
     use crate::bearoff::{

@@ -260,47 +260,47 @@ unsafe fn count_all_fast_isa(board: &Board, high: u32, low: u32) -> usize {
     count_all(board, high, low)
 }
 
-/// 0: not checked yet, 1: baseline only, 2: BMI1, BMI2, LZCNT and POPCNT available.
+/// Whether the CPU has every feature of the x86-64-v3 build.
 #[cfg(target_arch = "x86_64")]
-static FAST_ISA: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+fn cpu_has_fast_isa() -> bool {
+    std::is_x86_feature_detected!("avx")
+        && std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("fma")
+        && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("movbe")
+        && std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("sse3")
+        && std::is_x86_feature_detected!("sse4.1")
+        && std::is_x86_feature_detected!("sse4.2")
+        && std::is_x86_feature_detected!("ssse3")
+}
 
-/// Whether the CPU has BMI1, BMI2, LZCNT and POPCNT (checked once).
+/// Whether the x86-64-v3 build runs: the CPU has it and the baseline is not forced
+/// ([`crate::isa`]).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn fast_isa() -> bool {
-    use core::sync::atomic::Ordering::Relaxed;
-    match FAST_ISA.load(Relaxed) {
-        0 => {
-            let has = std::is_x86_feature_detected!("avx")
-                && std::is_x86_feature_detected!("avx2")
-                && std::is_x86_feature_detected!("bmi1")
-                && std::is_x86_feature_detected!("bmi2")
-                && std::is_x86_feature_detected!("fma")
-                && std::is_x86_feature_detected!("lzcnt")
-                && std::is_x86_feature_detected!("movbe")
-                && std::is_x86_feature_detected!("popcnt")
-                && std::is_x86_feature_detected!("sse3")
-                && std::is_x86_feature_detected!("sse4.1")
-                && std::is_x86_feature_detected!("sse4.2")
-                && std::is_x86_feature_detected!("ssse3");
-            FAST_ISA.store(if has { 2 } else { 1 }, Relaxed);
-            has
-        }
-        state => state == 2,
-    }
+    crate::isa::fast_generator(cpu_has_fast_isa)
 }
 
-/// Tests only: run the baseline code even on a CPU with the faster instructions (`true`), or
-/// detect again (`false`). Both compile the same source; the tests run the corpora both ways.
+/// The name of the generator build that runs (see [`crate::isa::report`]).
+pub(crate) fn isa_name() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    return if fast_isa() {
+        "x86-64-v3"
+    } else {
+        "x86-64 baseline"
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    "portable"
+}
+
+/// Tests only: [`crate::isa::force_baseline`], kept under its old name.
 #[doc(hidden)]
 pub fn force_baseline_isa(baseline: bool) {
-    #[cfg(target_arch = "x86_64")]
-    FAST_ISA.store(
-        if baseline { 1 } else { 0 },
-        core::sync::atomic::Ordering::Relaxed,
-    );
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = baseline;
+    crate::isa::force_baseline(baseline);
 }
 
 #[inline(always)]

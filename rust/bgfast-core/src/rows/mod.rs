@@ -71,11 +71,31 @@ pub fn write_results(list: &MoveList, dst: &mut [u8]) {
 /// bytes a result) and write the rows elsewhere.
 pub fn write_keys(origin: &Position, keys: &[u128], dst: &mut [MaybeUninit<u8>]) {
     #[cfg(target_arch = "x86_64")]
-    if avx512::available() {
+    if avx512_writer() {
         // SAFETY: available() detected every feature the AVX-512 writer is compiled for.
         return unsafe { avx512::write_keys(origin, keys, dst) };
     }
     write_keys_baseline(origin, keys, dst);
+}
+
+/// Whether the AVX-512 writer runs: the CPU has it and the baseline is not forced
+/// ([`crate::isa`]).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn avx512_writer() -> bool {
+    crate::isa::fast_row_writer(avx512::available)
+}
+
+/// The name of the row writer that runs (see [`crate::isa::report`]).
+pub(crate) fn writer_name() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    return if avx512_writer() {
+        "AVX-512 VBMI"
+    } else {
+        "SSE2"
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    "portable"
 }
 
 /// [`write_keys`] with SSE2 (x86-64's baseline) or, elsewhere, portable code.

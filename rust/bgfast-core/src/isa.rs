@@ -1,0 +1,117 @@
+//! Which instruction-set build of the hot loops runs, chosen once per process.
+//!
+//! The move generator is compiled twice (the x86-64 baseline, and x86-64-v3: AVX2, BMI1/2,
+//! LZCNT, POPCNT...) and the row writer has an AVX-512 VBMI body beside its SSE2 one; the
+//! CPU decides at run time. Setting `BGFAST_ISA=baseline` before the first call runs the
+//! baseline builds on any CPU, so that a machine with the faster instructions tests the
+//! code every other machine runs. [`report`] says which builds run.
+
+use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+/// The variable that forces the baseline builds when set to `baseline`.
+pub const ISA_VAR: &str = "BGFAST_ISA";
+
+/// One build choice: [`UNDECIDED`], [`BASELINE`], [`FAST`] or [`FORCED_BASELINE`].
+struct Choice(AtomicU8);
+
+const UNDECIDED: u8 = 0;
+/// The CPU lacks the faster build's instructions.
+const BASELINE: u8 = 1;
+const FAST: u8 = 2;
+/// [`ISA_VAR`] or [`force_baseline`] asked for the baseline.
+const FORCED_BASELINE: u8 = 3;
+
+impl Choice {
+    const fn new() -> Choice {
+        Choice(AtomicU8::new(0))
+    }
+
+    /// Whether the faster build runs: decided on first use from [`ISA_VAR`] and `cpu_has`,
+    /// then one relaxed load (this is asked once per generation).
+    #[inline(always)]
+    fn fast(&self, cpu_has: fn() -> bool) -> bool {
+        match self.0.load(Relaxed) {
+            UNDECIDED => {
+                let choice = if std::env::var(ISA_VAR).is_ok_and(|v| v.trim() == "baseline") {
+                    FORCED_BASELINE
+                } else if cpu_has() {
+                    FAST
+                } else {
+                    BASELINE
+                };
+                self.0.store(choice, Relaxed);
+                choice == FAST
+            }
+            choice => choice == FAST,
+        }
+    }
+}
+
+static GENERATOR: Choice = Choice::new();
+static ROW_WRITER: Choice = Choice::new();
+
+/// Whether the x86-64-v3 build of the move generator runs.
+#[inline(always)]
+pub(crate) fn fast_generator(cpu_has: fn() -> bool) -> bool {
+    GENERATOR.fast(cpu_has)
+}
+
+/// Whether the AVX-512 row writer runs.
+#[inline(always)]
+pub(crate) fn fast_row_writer(cpu_has: fn() -> bool) -> bool {
+    ROW_WRITER.fast(cpu_has)
+}
+
+/// Tests only: run the baseline builds from now on, even on a CPU with the faster
+/// instructions (`true`), or let the CPU and [`ISA_VAR`] decide again (`false`).
+#[doc(hidden)]
+pub fn force_baseline(baseline: bool) {
+    for choice in [&GENERATOR, &ROW_WRITER] {
+        choice
+            .0
+            .store(if baseline { FORCED_BASELINE } else { UNDECIDED }, Relaxed);
+    }
+}
+
+/// The builds that run in this process, for `bgfast --version --verbose` and bug reports.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Report {
+    /// The move generator: `"x86-64-v3"` or `"x86-64 baseline"` (`"portable"` elsewhere).
+    pub generator: &'static str,
+    /// The row writer: `"AVX-512 VBMI"` or `"SSE2"` (`"portable"` elsewhere).
+    pub row_writer: &'static str,
+    /// Whether [`ISA_VAR`] or [`force_baseline`] holds the baseline builds.
+    pub forced_baseline: bool,
+}
+
+/// Which builds run now.
+pub fn report() -> Report {
+    // Naming the builds decides them, if nothing has yet.
+    let (generator, row_writer) = (crate::movegen::isa_name(), crate::rows::writer_name());
+    Report {
+        generator,
+        row_writer,
+        forced_baseline: GENERATOR.0.load(Relaxed) == FORCED_BASELINE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forcing_the_baseline_names_the_baseline_builds() {
+        force_baseline(true);
+        let forced = report();
+        force_baseline(false);
+        assert!(forced.forced_baseline);
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(
+            (forced.generator, forced.row_writer),
+            ("x86-64 baseline", "SSE2")
+        );
+        let chosen = report();
+        assert!(["x86-64-v3", "x86-64 baseline", "portable"].contains(&chosen.generator));
+        assert!(["AVX-512 VBMI", "SSE2", "portable"].contains(&chosen.row_writer));
+    }
+}
