@@ -168,7 +168,10 @@ def given_numbers(array: Any) -> set[int]:
     values = np.asarray(array, dtype=object).reshape(-1, 25)
     out = {int(v) for v in values.reshape(-1)}
     for row in values:
-        out.add(sum(int(v) for v in row if int(v) > 0))
+        total = sum(int(v) for v in row if int(v) > 0)
+        out.add(total)
+        # A total may be reported saturated at a 64-bit limit it really exceeds.
+        out.update(limit for limit in (2**63 - 1, 2**64 - 1) if total > limit)
     return out
 
 

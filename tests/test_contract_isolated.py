@@ -142,10 +142,14 @@ CASES: dict[str, Case] = {
     **{
         f"VecEnv({label})": Case(
             30,
-            raises_or_returns(returns=False, not_error=["InvalidPositionError"]),
+            raises_or_returns(returns=returns, not_error=["InvalidPositionError"]),
             code=f"def probe():\n    return bgfast.VecEnv({value}).n\n",
         )
-        for label, value in [("2**22+1", "2**22 + 1"), ("2**23", "2**23"), ("2**40", "2**40")]
+        for label, value, returns in [
+            ("2**22+1", "2**22 + 1", True),
+            ("2**23", "2**23", True),
+            ("2**40", "2**40", False),
+        ]
     },
 }
 
