@@ -17,7 +17,6 @@ import json
 import os
 import random
 import re
-import resource
 import signal
 import subprocess
 import sys
@@ -343,7 +342,25 @@ def threads_ok(threads: Any) -> bool:
 
 # Subprocesses, for calls that may abort, run out of memory or hang.
 
-_CHILD = r"""
+#: Address-space limit of a probe: an allocation of tens of GiB fails at once instead of
+#: swapping the machine, and a runaway thread count stops at a few thousand threads.
+PROBE_MEMORY = 6 << 30
+
+_LIMITS = (
+    "import resource\n"
+    f"resource.setrlimit(resource.RLIMIT_AS, ({PROBE_MEMORY}, {PROBE_MEMORY}))\n"
+    "resource.setrlimit(resource.RLIMIT_CORE, (0, 0))\n"
+)
+
+#: Runs ``python -m bgfast ARGS`` under the limits (``sys.argv[1:]`` are the arguments).
+CLI_LAUNCHER = (
+    _LIMITS + "import runpy, sys\nsys.argv[0] = 'bgfast'\nrunpy.run_module('bgfast', "
+    "run_name='__main__', alter_sys=True)\n"
+)
+
+_CHILD = (
+    _LIMITS
+    + r"""
 import json, sys
 def _emit(d):
     sys.stdout.write("\n@@RESULT@@" + json.dumps(d) + "\n")
@@ -361,16 +378,7 @@ except BaseException as e:
     _emit({"status": "raised", "type": type(e).__qualname__, "module": type(e).__module__,
            "mro": [c.__qualname__ for c in type(e).__mro__], "message": str(e)[:2000]})
 """
-
-#: Address-space limit of a probe: an allocation of tens of GiB fails at once instead of
-#: swapping the machine, and a runaway thread count stops at a few thousand threads.
-PROBE_MEMORY = 6 << 30
-
-
-def _limit_child() -> None:  # pragma: no cover - runs in the child
-    os.setsid()
-    resource.setrlimit(resource.RLIMIT_AS, (PROBE_MEMORY, PROBE_MEMORY))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+)
 
 
 def child_env(**extra: str) -> dict[str, str]:
@@ -404,7 +412,7 @@ class Probe:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,
-            preexec_fn=_limit_child,
+            start_new_session=True,  # killed as a group at the timeout
         )
 
     def finish(self) -> tuple[int | None, bytes, bytes, float]:
@@ -472,6 +480,7 @@ def assert_probe(
 
 
 __all__ = [
+    "CLI_LAUNCHER",
     "CONTRACT",
     "DATA_ERRORS",
     "ENDED",

@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from contract_support import Probe, ProbeResult, assert_probe, child_env, code_result, start_code
+from contract_support import (
+    CLI_LAUNCHER,
+    Probe,
+    ProbeResult,
+    assert_probe,
+    child_env,
+    code_result,
+    start_code,
+)
 
 START_ID = "4HPwATDgc/ABMA"
 FINISHED = "F = Position.from_array([[0] * 25, [1] + [0] * 24])\n"
@@ -207,7 +215,7 @@ class CliResult:
 
 
 def _run_cli(case: Cli, tmp: Path) -> CliResult:
-    argv = [sys.executable, "-m", "bgfast"] + [
+    argv = [sys.executable, "-c", CLI_LAUNCHER] + [
         a.replace("{tmp}", str(tmp)) if isinstance(a, str) else a for a in case.argv
     ]
     probe = Probe(argv, case.timeout, child_env(BGFAST_CACHE_DIR=str(tmp / "cache")))

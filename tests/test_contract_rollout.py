@@ -666,3 +666,24 @@ def test_segment_argmax_picks_the_documented_best(groups: list[list[float]]) -> 
 
 def test_special_values_are_used() -> None:
     assert 2**31 - 255 in SPECIAL
+
+
+@pytest.mark.parametrize(
+    ("attribute", "value"),
+    [("scheme", "nope"), ("scheme", "pubeval"), ("n", 2**70), ("n", 0), ("seed", -1)],
+)
+def test_vecenv_attributes_set_after_construction(attribute: str, value: Any) -> None:
+    """``n``, ``seed`` and ``scheme`` are checked by the constructor; set afterwards they
+    must be refused (read-only) or checked on use, and ``width`` must keep matching."""
+    env = VecEnv(2, seed=1)
+    try:
+        setattr(env, attribute, value)
+    except AttributeError:
+        return  # read-only: fine
+    for call in (env.observe, env.candidates, env.reset):
+        outcome = check(call)
+        if outcome.ok:
+            features = outcome.value[0] if isinstance(outcome.value, tuple) else outcome.value
+            assert features.shape[1] == env.width, f"width {env.width}, features {features.shape}"
+        else:
+            assert not isinstance(outcome.error, InvalidPositionError), repr(outcome.error)
