@@ -26,6 +26,7 @@ from contract_support import (
     count_arrays,
     given_numbers,
     live_positions,
+    mutated_rows,
     positions,
     rejects,
     valid_counts,
@@ -127,6 +128,13 @@ def test_from_array_integer_arrays(case: tuple[np.ndarray, list[list[int]]]) -> 
     as exactly these counts."""
     array, exact = case
     _check_from_array(array, exact)
+
+
+@CONTRACT
+@given(mutated_rows())
+def test_from_array_nested_lists(rows: list[list[list[int]]]) -> None:
+    """Python ints of any size in nested lists."""
+    _check_from_array(rows[0], rows[0])
 
 
 _OVERFLOW_ROW = [0, 2**31 - 255, 2**31 - 255, 525] + [0] * 21
@@ -446,6 +454,13 @@ def test_pickles_round_trip(pos: Position, roll: tuple[int, int]) -> None:
     for move in pos.moves(*roll):
         again = pickle.loads(pickle.dumps(move))
         assert again == move and str(again) == str(move) and again.steps == move.steps
+
+
+def test_pass_moves_pickle() -> None:
+    passes = [m for p in LIVE for roll in ROLLS for m in p.moves(*roll) if m.is_pass][:50]
+    assert passes
+    for move in passes:
+        assert pickle.loads(pickle.dumps(move)) == move
 
 
 def test_forged_position_pickle() -> None:
