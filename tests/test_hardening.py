@@ -321,8 +321,9 @@ def test_moves_index_beyond_any_size_is_an_index_error() -> None:
     for index in (2**63, -(2**63), 10**40, len(moves)):
         with pytest.raises(IndexError, match="out of range"):
             moves[index]
+    assert moves[True] == moves[1]  # as in a list
     with pytest.raises(TypeError):
-        moves[True]  # type: ignore[index]
+        moves[1.0]  # type: ignore[index]
 
 
 def test_moves_is_a_full_sequence() -> None:

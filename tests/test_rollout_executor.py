@@ -194,7 +194,7 @@ def test_cli_workers_gives_the_local_result_with_a_bar(
     assert tuple(data["counts"].values()) == local.counts and not data["partial"]
     assert f"] {GAMES}/{GAMES} games" in err  # the bar, driven by finished shards
     assert main([*argv, "--workers", "0"]) == 2
-    assert "--workers must be a positive int" in capsys.readouterr().err
+    assert "--workers must be from 1 to 256" in capsys.readouterr().err
 
 
 class OneShardAtATime(Executor):

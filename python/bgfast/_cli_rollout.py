@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TextIO
 
+from bgfast import _core
 from bgfast._core import BgfastError
 
 
@@ -75,8 +76,11 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         executor: Executor | None = None
         if args.workers is not None:
-            if args.workers < 1:
-                raise BgfastError(f"--workers must be a positive int, got {args.workers}")
+            if not 1 <= args.workers <= _core.MAX_THREADS:
+                # Bounded like threads: a pool starts every process on its first task.
+                raise BgfastError(
+                    f"--workers must be from 1 to {_core.MAX_THREADS}, got {args.workers}"
+                )
             # bgfast made this pool, so bgfast shuts it down (cancelling what is left).
             pool = ProcessPoolExecutor(max_workers=args.workers)
             stack.callback(pool.shutdown, wait=True, cancel_futures=True)

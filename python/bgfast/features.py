@@ -48,19 +48,21 @@ def as_positions(positions: Any) -> tuple[Any, bool]:
 
     ``single`` says the input was one position (a ``Position`` or a ``(2, 25)`` array).
     Arrays keep their dtype: the native reader takes any integer dtype and reports a bad
-    count as given (``InvalidPositionError``; ``TypeError`` for a non-integer dtype).
+    count as given (``InvalidPositionError``, also for arrays that hold no counts).
     """
     if isinstance(positions, Position):
         return positions.to_array()[None], True
-    if isinstance(positions, (list, tuple)) and positions and isinstance(positions[0], Position):
-        return positions, False
+    if isinstance(positions, (list, tuple)) and (
+        not positions or isinstance(positions[0], Position)
+    ):
+        return positions, False  # Positions (checked one by one natively), or none
     if isinstance(positions, (str, bytes)):
         raise _core.InvalidPositionError(f"not an array of positions: a {type(positions).__name__}")
     try:
         array = np.asarray(positions)
     except (TypeError, ValueError) as error:
         raise _core.InvalidPositionError(f"not an array of positions: {error}") from None
-    if array.ndim == 2:
+    if array.ndim == 2 and array.shape == (2, 25):
         return array[None], True
     if array.ndim == 3:
         return array, False

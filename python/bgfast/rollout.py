@@ -268,6 +268,19 @@ def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, int, int, int, int, i
 _ZERO = (0, 0, 0, 0, 0, 0, 0)
 
 
+#: What a shard spec holds besides its ``version`` (see :func:`run_shard`).
+_SHARD_FIELDS = (
+    "position",
+    "first_game",
+    "games",
+    "policy",
+    "seed",
+    "truncate",
+    "stratify",
+    "threads",
+)
+
+
 def run_shard(spec: dict[str, Any]) -> tuple[int, ...]:
     """Plays one shard of a rollout on a worker and returns its tally.
 
@@ -275,11 +288,20 @@ def run_shard(spec: dict[str, Any]) -> tuple[int, ...]:
     another bgfast version), ``position`` (Position ID), ``first_game``, ``games``,
     ``policy``, ``seed``, ``truncate``, ``stratify``, ``threads``.
     """
+    if not isinstance(spec, dict):
+        raise BgfastError(f"a shard spec is a dict, not a {type(spec).__name__}")
     if spec.get("version") != _version():
         raise BgfastError(
             f"shard made by bgfast {spec.get('version')!r} cannot run on bgfast {_version()!r}: "
             "install the same version on every worker"
         )
+    missing = sorted(set(_SHARD_FIELDS) - set(spec))
+    if missing:
+        raise BgfastError(f"the shard spec lacks {', '.join(missing)}")
+    if not isinstance(spec["position"], str):
+        raise BgfastError(f"the shard's position must be a Position ID, not {spec['position']!r}")
+    if not isinstance(spec["policy"], str) or not isinstance(spec["stratify"], bool):
+        raise BgfastError("the shard's policy must be a name and stratify a bool")
     return tuple(
         _core.rollout_tally(
             Position.from_id(spec["position"]),

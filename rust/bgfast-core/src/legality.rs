@@ -105,11 +105,12 @@ impl fmt::Display for IllegalMove {
             IllegalMove::MustPlay => {
                 write!(f, "R8: a legal play exists, so the roll must be played; a pass is not legal")
             }
+            // "Left": a checker may have been there before the play's earlier steps took it.
             IllegalMove::NoChecker { point: BAR } => {
-                write!(f, "R1: there is no checker of the mover on the bar")
+                write!(f, "R1: the mover has no checker left on the bar to move")
             }
             IllegalMove::NoChecker { point } => {
-                write!(f, "R1: there is no checker of the mover on point {point}")
+                write!(f, "R1: the mover has no checker left on point {point} to move")
             }
             IllegalMove::DiceMismatch { dice } => write!(
                 f,

@@ -204,6 +204,7 @@ where
 
 /// Reads `(N, 2)` dice of any integer dtype, each row checked (R4: two dice of 1..6).
 fn dice_rows(dice: &Bound<'_, PyAny>, n: usize) -> Result<Vec<Dice>, Error> {
+    let dice = &counts::native_order(dice)?;
     let Ok(array) = dice.cast::<PyUntypedArray>() else {
         return Err(Error::Dice(format!(
             "dice must be an integer array of shape (N, 2), not a {}",
@@ -420,7 +421,7 @@ pub fn batch_from_ids<'py>(
         )
         .into());
     }
-    let mut strings = Vec::new();
+    let mut strings: Vec<String> = Vec::new();
     let items = ids.try_iter().map_err(|_| {
         Error::Shape(format!(
             "from_ids takes a sequence of Position IDs, not a {}",
@@ -432,19 +433,23 @@ pub fn batch_from_ids<'py>(
     })?;
     for (i, item) in items.enumerate() {
         let item = item?;
-        let text = item.cast::<PyString>().map_err(|_| {
-            Error::Row(
+        let Ok(text) = item.cast::<PyString>() else {
+            // The first bad row in row order is the one named: an earlier ID may not decode.
+            for (j, id) in strings.iter().enumerate() {
+                gnubg_id::decode(id).map_err(|e| Error::Row(j, Box::new(e.into())))?;
+            }
+            let type_name = item.get_type().name().map(|n| n.to_string());
+            return Err(Error::Row(
                 i,
                 Box::new(Error::Shape(format!(
                     "a Position ID must be a str, not {}",
-                    item.get_type()
-                        .name()
-                        .map(|n| n.to_string())
-                        .unwrap_or_default()
+                    type_name.unwrap_or_default()
                 ))),
             )
-        })?;
-        strings.push(text.to_str()?.to_owned());
+            .into());
+        };
+        // Lossy: a lone surrogate becomes U+FFFD, which the decoder names as not base64.
+        strings.push(text.to_string_lossy().into_owned());
     }
     let rows = py.detach(|| -> Result<Vec<u8>, Error> {
         let decoded = runner.try_map(strings.len(), |i| {

@@ -26,9 +26,9 @@ const LAYOUT: &str = "row 0 the side to move, row 1 the opponent, columns 0..23 
 /// a byte (a row with a larger or negative count was refused while reading, naming it).
 pub struct Rows(pub Vec<[u8; ROW_BYTES]>);
 
-/// Calls `$body` with `$view` bound to a read-only `ndarray` view of `$obj` in its own
-/// integer dtype and dimension `$dim`, or evaluates to `$otherwise` if `$obj` is not such
-/// an array.
+/// Returns `$body` from the enclosing function, with `$view` bound to a read-only `ndarray`
+/// view of `$obj` in its own integer dtype (`$array` is `PyReadonlyArray1`, `2` or `3`, for
+/// the dimension wanted); evaluates to `$otherwise` if `$obj` is no such array.
 macro_rules! with_int_array_impl {
     ($obj:expr, $array:ident, |$view:ident| $body:expr, $otherwise:expr) => {{
         $crate::counts::with_int_array!(@try $obj, $array, $view, $body, $otherwise;
@@ -46,6 +46,22 @@ macro_rules! with_int_array_impl {
 }
 pub(crate) use with_int_array_impl as with_int_array;
 
+/// `obj` itself, or for an integer array in the other byte order (`>i4` on x86) a copy in
+/// this machine's order, which the typed readers take: the values are the same.
+pub fn native_order<'py>(obj: &Bound<'py, PyAny>) -> Result<Bound<'py, PyAny>, Error> {
+    let Ok(array) = obj.cast::<PyUntypedArray>() else {
+        return Ok(obj.clone());
+    };
+    let dtype = array.dtype();
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    let native: bool = dtype.getattr("isnative")?.extract()?;
+    if native || !(kind == "i" || kind == "u") {
+        return Ok(obj.clone());
+    }
+    let order = dtype.call_method1("newbyteorder", ("=",))?;
+    Ok(obj.call_method1("astype", (order,))?)
+}
+
 /// The dtype of a numpy array, for messages; `None` for anything else.
 fn dtype_of(obj: &Bound<'_, PyAny>) -> Option<String> {
     let array = obj.cast::<PyUntypedArray>().ok()?;
@@ -62,6 +78,7 @@ fn dtype_error(what: &str, dtype: &str) -> Error {
 
 /// The position of a `(2, 25)` array of any integer dtype or a pair of 25-int sequences.
 pub fn position(obj: &Bound<'_, PyAny>) -> Result<Position, Error> {
+    let obj = &native_order(obj)?;
     let shape_error = |got: String| {
         Error::Shape(format!(
             "a position array must have shape (2, 25) ({LAYOUT}); got {got}"
@@ -157,6 +174,7 @@ pub fn rows_shape_error(what: &str) -> Error {
 
 /// The rows of a `(N, 2, 25)` array of any integer dtype or a sequence of Positions.
 pub fn rows(obj: &Bound<'_, PyAny>) -> Result<Rows, Error> {
+    let obj = &native_order(obj)?;
     // The batch layout itself: copied as it is, every byte a count.
     if let Ok(array) = obj.extract::<PyReadonlyArray3<'_, u8>>() {
         return byte_rows(array.as_array());

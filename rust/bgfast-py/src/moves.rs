@@ -9,7 +9,7 @@ use std::cell::RefCell;
 use bgfast_core::{CompactMove, Dice, MoveList, Position};
 use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyList, PySlice};
+use pyo3::types::{PyList, PySlice};
 
 use crate::position::PyMove;
 
@@ -79,11 +79,7 @@ impl PyMoves {
                 .map(|k| self.item((range.start + k as isize * range.step) as usize));
             return Ok(PyList::new(py, items)?.into_any());
         }
-        if index.is_instance_of::<PyBool>() {
-            return Err(PyTypeError::new_err(
-                "Moves indices must be integers or slices, not bool",
-            ));
-        }
+        // Like a list: any int (a bool too) or an object with __index__.
         let out_of_range = || PyIndexError::new_err("Moves index out of range");
         let i: i128 = match index.extract() {
             Ok(i) => i,

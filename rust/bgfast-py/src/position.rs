@@ -46,9 +46,10 @@ impl PyPosition {
 
     /// The position with this GNU Backgammon Position ID (14 characters).
     #[staticmethod]
-    fn from_id(id: &str) -> PyResult<Self> {
+    fn from_id(id: &Bound<'_, PyString>) -> PyResult<Self> {
+        // Lossy: a lone surrogate becomes U+FFFD, which the decoder names as not base64.
         Ok(PyPosition {
-            inner: gnubg_id::decode(id).map_err(Error::from)?,
+            inner: gnubg_id::decode(&id.to_string_lossy()).map_err(Error::from)?,
         })
     }
 
@@ -142,7 +143,8 @@ impl PyPosition {
             }
             ParsedMove::from(&m.mv)
         } else if let Ok(text) = r#move.cast::<PyString>() {
-            move_text::parse(text.to_str()?).map_err(Error::Syntax)?
+            // Lossy: a lone surrogate becomes U+FFFD, which the parser names as not notation.
+            move_text::parse(&text.to_string_lossy()).map_err(Error::Syntax)?
         } else {
             return Err(PyTypeError::new_err("move must be a bgfast.Move or a str"));
         };
@@ -293,11 +295,22 @@ impl PyMove {
                 ))
             })?;
         find_move(&origin, &wanted).ok_or_else(|| {
-            PyErr::from(Error::Illegal(format!(
-                "no roll plays {} from {}",
-                move_text::format(&wanted),
-                gnubg_id::encode(&origin)
-            )))
+            let id = gnubg_id::encode(&origin);
+            let why = if wanted.is_pass() {
+                format!("no roll of {id} is a pass: every roll has a legal play (R8)")
+            } else {
+                // The steps as given: their order matters (a Move lists them as played).
+                let steps: Vec<(u8, u8, bool)> = wanted
+                    .steps()
+                    .iter()
+                    .map(|s| (s.from, s.to, s.hit))
+                    .collect();
+                format!(
+                    "no roll plays the steps {steps:?} ({}), in this order, from {id}",
+                    move_text::format(&wanted)
+                )
+            };
+            PyErr::from(Error::Illegal(why))
         })
     }
 }

@@ -167,9 +167,14 @@ pub fn encode_into(
         ))
         .into());
     }
+    // `as_slice_mut` also accepts a Fortran-ordered array, whose memory order is not the
+    // row order written here.
+    if !out.is_c_contiguous() {
+        return Err(Error::Argument("out must be C-contiguous (row-major)".into()).into());
+    }
     let slice = out
         .as_slice_mut()
-        .map_err(|_| Error::Argument("out must be C-contiguous".into()))?;
+        .map_err(|_| Error::Argument("out must be C-contiguous (row-major)".into()))?;
     py.detach(|| {
         for (p, row) in positions.iter().zip(slice.chunks_exact_mut(width)) {
             scheme.encode(p, true, row);
@@ -376,6 +381,7 @@ impl PyGameBatch {
 /// The choices of one `step`: a 1-D array of any integer dtype, one per game. A choice too
 /// large for 64 bits is no candidate of any game.
 fn choice_vector(obj: &Bound<'_, PyAny>) -> Result<Vec<i64>, Error> {
+    let obj = &counts::native_order(obj)?;
     let Ok(array) = obj.cast::<PyUntypedArray>() else {
         return Err(Error::Argument(format!(
             "choices must be a 1-D integer array, not a {}",
