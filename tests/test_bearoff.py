@@ -528,6 +528,99 @@ def test_bad_cache_files_are_rebuilt_never_trusted(tmp_path: Path, damage: str) 
     assert builds == [1]
 
 
+def _fnv1a64(data: bytes) -> int:
+    h = 0xCBF29CE484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def _run(script: str, cache: Path, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    """Runs ``script`` in a fresh interpreter using ``cache``; a hang fails, never blocks."""
+    env = {**os.environ, "BGFAST_CACHE_DIR": str(cache)}
+    try:
+        return subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"hung for {timeout} s: {script}")
+
+
+def test_a_forged_value_count_is_rebuilt_and_the_process_lives(tmp_path: Path) -> None:
+    # Regression: a value count of 0xFFFFFFFF with the checksum recomputed made from_bytes
+    # allocate 32 GB and abort the process, and every later one that read the cache.
+    good = bearoff.one_sided().to_bytes()
+    payload = bytearray(good[32 : 32 + 8 + N1 * 12])  # the spans, not the values
+    payload[4:8] = (0xFFFFFFFF).to_bytes(4, "little")
+    forged = (
+        good[:16]
+        + len(payload).to_bytes(8, "little")
+        + _fnv1a64(bytes(payload)).to_bytes(8, "little")
+        + payload
+    )
+    path = tmp_path / "bearoff-one-sided-v1.bin"
+    path.write_bytes(forged)
+    script = (
+        "import pathlib\n"
+        "from bgfast import bearoff\n"
+        f"data = pathlib.Path({str(path)!r}).read_bytes()\n"
+        "try:\n"
+        "    bearoff.OneSidedTable.from_bytes(data)\n"
+        "except bearoff.BearoffFileError as error:\n"
+        "    print('refused:', error)\n"
+        "print(bearoff.epc([1, 0, 0, 0, 0, 0]))\n"
+    )
+    done = _run(script, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "refused: bear-off file content is invalid" in done.stdout
+    assert path.read_bytes() == good  # rebuilt in place
+    with pytest.raises(BearoffFileError, match="value count"):
+        OneSidedTable.from_bytes(forged)
+
+
+def test_a_fifo_at_the_cache_path_is_replaced_not_read(tmp_path: Path) -> None:
+    # Regression: opening a FIFO for reading blocks until a writer comes, so the first
+    # bear-off use hung forever. Only regular files are read; the rename replaces the FIFO.
+    path = tmp_path / "bearoff-one-sided-v1.bin"
+    os.mkfifo(path)
+    done = _run("from bgfast import bearoff; print(bearoff.epc([1, 0, 0, 0, 0, 0]))", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert path.is_file() and path.read_bytes() == bearoff.one_sided().to_bytes()
+
+
+def test_a_cache_path_that_cannot_be_replaced_works_in_memory(tmp_path: Path) -> None:
+    path = tmp_path / "one.bin"
+    path.mkdir()  # not a file, and a rename cannot replace it
+    good = bearoff.one_sided()
+    with pytest.warns(RuntimeWarning, match="cannot cache the bear-off table"):
+        table = bearoff._load_or_build(path, OneSidedTable.from_bytes, lambda: good)
+    assert table is good and path.is_dir() and not list(tmp_path.glob("*.tmp"))
+    # Device files are refused unread too.
+    assert bearoff._read_regular_file(Path(os.devnull)) is None
+
+
+def test_progress_callbacks_may_use_the_tables(tmp_path: Path, cache_dir: Path) -> None:
+    # Regression: build() held the module lock while building and calling back, so a
+    # callback that used the tables deadlocked. Only the one-sided table is built here.
+    bearoff.two_sided()
+    name = "bearoff-two-sided-v1.bin"
+    (tmp_path / name).write_bytes((cache_dir / name).read_bytes())
+    script = (
+        "from bgfast import bearoff\n"
+        "seen = []\n"
+        "def progress(table, done, total):\n"
+        "    pair = ([1, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0])\n"
+        "    seen.append((table, bearoff.epc(pair[0]), bearoff.win_probability(pair)))\n"
+        "bearoff.build(progress=progress)\n"
+        "assert seen and {t for t, _, _ in seen} == {'one-sided'}, seen\n"
+        "assert bearoff.one_sided() is bearoff.one_sided()\n"
+        "print(len(seen))\n"
+    )
+    done = _run(script, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) >= 1
+
+
 def test_concurrent_first_uses_leave_a_valid_file(tmp_path: Path) -> None:
     script = (
         "from bgfast import bearoff; "
