@@ -88,7 +88,7 @@ fn check_resolve(position: &Position, dice: Dice, parsed: &ParsedMove, list: &mu
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(2048))]
 
     #[test]
     fn any_string_as_a_position_id(id in any::<String>()) {
