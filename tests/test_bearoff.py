@@ -138,14 +138,51 @@ def test_index_rejects_bad_input() -> None:
     for bad in ([1, 2, 3], [-1, 0, 0, 0, 0, 0], [16, 0, 0, 0, 0, 0], [3, 3, 3, 3, 3, 1]):
         with pytest.raises(bgfast.InvalidPositionError):
             bearoff.index(bad)
-    with pytest.raises(BearoffRangeError, match=r"0\.\.54264"):
+    with pytest.raises(BearoffRangeError, match=r"index 54264 out of range.* 0 to 54263$"):
         bearoff.position(N1)
-    with pytest.raises(BearoffRangeError):
-        bearoff.position(-1)
     with pytest.raises(bgfast.InvalidPositionError, match="row 1"):
         bearoff.index_batch(np.array([[1, 0, 0, 0, 0, 0], [15, 1, 0, 0, 0, 0]], dtype=np.uint8))
     assert issubclass(BearoffRangeError, bgfast.BgfastError)
     assert issubclass(BearoffFileError, ValueError)
+
+
+@pytest.mark.parametrize("bad", [-1, -(2**70), N1, 10**30, 2**200])
+def test_index_errors_name_the_index_given_and_the_true_range(bad: int) -> None:
+    # Regression: position(-1) said "index 0 out of range: valid indexes are 0..54264".
+    expected = f"bear-off index {bad} out of range: valid indexes are 0 to 54263"
+    with pytest.raises(BearoffRangeError) as caught:
+        bearoff.position(bad)
+    assert str(caught.value) == expected
+    with pytest.raises(BearoffRangeError) as caught:
+        bearoff.position_batch([0, 1, bad])
+    assert str(caught.value) == f"row 2: {expected}"
+    if -(2**63) <= bad < 2**63:
+        with pytest.raises(BearoffRangeError) as caught:
+            bearoff.position_batch(np.array([bad, 0], dtype=np.int64))
+        assert str(caught.value) == f"row 0: {expected}"
+
+
+def test_index_functions_take_any_integer_type_and_refuse_others() -> None:
+    big = np.array([3, 2**63], dtype=np.uint64)
+    with pytest.raises(BearoffRangeError, match=f"row 1: bear-off index {2**63} out of"):
+        bearoff.position_batch(big)
+    assert bearoff.position(np.int16(1)) == (1, 0, 0, 0, 0, 0)
+    for dtype in (np.int8, np.uint16, np.int32, np.uint32, np.int64, np.uint64):
+        assert bearoff.position_batch(np.array([1, 7], dtype=dtype)).tolist() == [
+            [1, 0, 0, 0, 0, 0],
+            [2, 0, 0, 0, 0, 0],
+        ]
+    with pytest.raises(TypeError, match="integer"):
+        bearoff.position(1.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="row 1"):
+        bearoff.position_batch([1, 1.5])
+    with pytest.raises(TypeError):
+        bearoff.position_batch("12")
+    with pytest.raises(bgfast.InvalidPositionError, match="1-D"):
+        bearoff.position_batch(np.zeros((2, 2)))
+    # Dice of any size are an InvalidDiceError, not an OverflowError.
+    with pytest.raises(bgfast.InvalidDiceError, match=str(2**70)):
+        bearoff.best_play([1, 0, 0, 0, 0, 0], 2**70, 1)
 
 
 # One-sided: closed forms
@@ -302,9 +339,10 @@ def test_two_sided_cubeless_agrees_with_gnubg_database(
 ) -> None:
     # makebearoff truncates each 16-bit average (integer division by 36), so its errors
     # accumulate a little along the shells: within 4 units of 1/65535 (measured 3.7).
+    # Every pair but (0, 0), where both sides have borne off everything (R15: no position).
     mover, opponent = _all_pairs()
-    ours = bearoff.win_probability_batch(mover, opponent).reshape(N2, N2)
-    theirs = gnubg_two_sided[:, :, 0] / UNIT
+    ours = bearoff.win_probability_batch(mover[1:], opponent[1:])
+    theirs = gnubg_two_sided[:, :, 0].reshape(-1)[1:] / UNIT
     assert np.abs(ours - theirs).max() < 4 / UNIT
 
 
@@ -373,6 +411,38 @@ def test_two_sided_takes_positions_and_rejects_what_it_does_not_cover() -> None:
         bearoff.win_probability_batch(
             np.array([[7, 0, 0, 0, 0, 0]], np.uint8), np.array([[1, 0, 0, 0, 0, 0]], np.uint8)
         )
+
+
+def test_both_sides_borne_off_is_not_a_position_anywhere() -> None:
+    # Regression (R15): win_probability(([0]*6, [0]*6)) answered 1.0 for what Position
+    # rejects. Every two-sided entry point refuses it as Position does.
+    empty = ([0] * 6, [0] * 6)
+    table = bearoff.two_sided()
+    calls = [
+        lambda: bearoff.win_probability(empty),
+        lambda: bearoff.cubeful_equity(empty),
+        lambda: bearoff.cubeful_equity(empty, "owned", may_double=False),
+        lambda: table.best_play(empty, 6, 5),
+        lambda: bearoff.race_probabilities(*empty),
+    ]
+    for call in calls:
+        with pytest.raises(bgfast.InvalidPositionError, match="R15"):
+            call()
+    zeros = np.zeros((3, 6), np.uint8)
+    mover = zeros.copy()
+    mover[0, 0] = 1
+    for dtype in (np.uint8, np.int64):  # the fast path and the general one
+        with pytest.raises(bgfast.InvalidPositionError, match=r"row 1: .*R15"):
+            bearoff.win_probability_batch(mover.astype(dtype), zeros.astype(dtype))
+    with pytest.raises(bgfast.InvalidPositionError, match="R15"):
+        Position.from_array([[0] * 25, [0] * 25])
+    # One side finished is a position: that side has won (seen from the side on roll).
+    assert bearoff.win_probability(([0] * 6, [1, 0, 0, 0, 0, 0])) == 1.0
+    assert bearoff.win_probability(([1, 0, 0, 0, 0, 0], [0] * 6)) == 0.0
+    # A side with nothing left has won a single unless the other has borne off nothing.
+    assert bearoff.race_probabilities([0] * 6, [1, 0, 0, 0, 0, 0]) == (1.0, 0.0, 0.0)
+    assert bearoff.race_probabilities([0] * 6, [0, 0, 0, 0, 0, 15]) == (1.0, 1.0, 0.0)
+    assert bearoff.race_probabilities([0, 0, 0, 0, 0, 15], [0] * 6) == (0.0, 0.0, 1.0)
 
 
 def test_race_probabilities_against_the_two_sided_table() -> None:
@@ -456,6 +526,99 @@ def test_bad_cache_files_are_rebuilt_never_trusted(tmp_path: Path, damage: str) 
     # The rebuilt file is trusted next time: no build.
     bearoff._load_or_build(path, OneSidedTable.from_bytes, build)
     assert builds == [1]
+
+
+def _fnv1a64(data: bytes) -> int:
+    h = 0xCBF29CE484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def _run(script: str, cache: Path, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    """Runs ``script`` in a fresh interpreter using ``cache``; a hang fails, never blocks."""
+    env = {**os.environ, "BGFAST_CACHE_DIR": str(cache)}
+    try:
+        return subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"hung for {timeout} s: {script}")
+
+
+def test_a_forged_value_count_is_rebuilt_and_the_process_lives(tmp_path: Path) -> None:
+    # Regression: a value count of 0xFFFFFFFF with the checksum recomputed made from_bytes
+    # allocate 32 GB and abort the process, and every later one that read the cache.
+    good = bearoff.one_sided().to_bytes()
+    payload = bytearray(good[32 : 32 + 8 + N1 * 12])  # the spans, not the values
+    payload[4:8] = (0xFFFFFFFF).to_bytes(4, "little")
+    forged = (
+        good[:16]
+        + len(payload).to_bytes(8, "little")
+        + _fnv1a64(bytes(payload)).to_bytes(8, "little")
+        + payload
+    )
+    path = tmp_path / "bearoff-one-sided-v1.bin"
+    path.write_bytes(forged)
+    script = (
+        "import pathlib\n"
+        "from bgfast import bearoff\n"
+        f"data = pathlib.Path({str(path)!r}).read_bytes()\n"
+        "try:\n"
+        "    bearoff.OneSidedTable.from_bytes(data)\n"
+        "except bearoff.BearoffFileError as error:\n"
+        "    print('refused:', error)\n"
+        "print(bearoff.epc([1, 0, 0, 0, 0, 0]))\n"
+    )
+    done = _run(script, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "refused: bear-off file content is invalid" in done.stdout
+    assert path.read_bytes() == good  # rebuilt in place
+    with pytest.raises(BearoffFileError, match="value count"):
+        OneSidedTable.from_bytes(forged)
+
+
+def test_a_fifo_at_the_cache_path_is_replaced_not_read(tmp_path: Path) -> None:
+    # Regression: opening a FIFO for reading blocks until a writer comes, so the first
+    # bear-off use hung forever. Only regular files are read; the rename replaces the FIFO.
+    path = tmp_path / "bearoff-one-sided-v1.bin"
+    os.mkfifo(path)
+    done = _run("from bgfast import bearoff; print(bearoff.epc([1, 0, 0, 0, 0, 0]))", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert path.is_file() and path.read_bytes() == bearoff.one_sided().to_bytes()
+
+
+def test_a_cache_path_that_cannot_be_replaced_works_in_memory(tmp_path: Path) -> None:
+    path = tmp_path / "one.bin"
+    path.mkdir()  # not a file, and a rename cannot replace it
+    good = bearoff.one_sided()
+    with pytest.warns(RuntimeWarning, match="cannot cache the bear-off table"):
+        table = bearoff._load_or_build(path, OneSidedTable.from_bytes, lambda: good)
+    assert table is good and path.is_dir() and not list(tmp_path.glob("*.tmp"))
+    # Device files are refused unread too.
+    assert bearoff._read_regular_file(Path(os.devnull)) is None
+
+
+def test_progress_callbacks_may_use_the_tables(tmp_path: Path, cache_dir: Path) -> None:
+    # Regression: build() held the module lock while building and calling back, so a
+    # callback that used the tables deadlocked. Only the one-sided table is built here.
+    bearoff.two_sided()
+    name = "bearoff-two-sided-v1.bin"
+    (tmp_path / name).write_bytes((cache_dir / name).read_bytes())
+    script = (
+        "from bgfast import bearoff\n"
+        "seen = []\n"
+        "def progress(table, done, total):\n"
+        "    pair = ([1, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0])\n"
+        "    seen.append((table, bearoff.epc(pair[0]), bearoff.win_probability(pair)))\n"
+        "bearoff.build(progress=progress)\n"
+        "assert seen and {t for t, _, _ in seen} == {'one-sided'}, seen\n"
+        "assert bearoff.one_sided() is bearoff.one_sided()\n"
+        "print(len(seen))\n"
+    )
+    done = _run(script, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) >= 1
 
 
 def test_concurrent_first_uses_leave_a_valid_file(tmp_path: Path) -> None:

@@ -16,8 +16,11 @@ interchangeable with its files::
 The tables are built in Rust on first use (a fraction of a second for the one-sided table,
 about a second for the two-sided one) and cached in ``$BGFAST_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/bgfast``, else ``~/.cache/bgfast``. A cached file carries a format
-version and a checksum: a missing, stale or damaged file is rebuilt, never trusted, and
-files are replaced atomically so concurrent first uses cannot corrupt them.
+version and a checksum: a missing, stale, damaged or forged file is rebuilt, never trusted,
+and so is anything at the cache path that is not a regular file (a FIFO, a device); files
+are replaced atomically so concurrent first uses cannot corrupt them. If the cache cannot
+be written, the table works in memory with a ``RuntimeWarning``. No lock is held while a
+table is built, so a ``progress`` callback may itself use the tables.
 ``bgfast bearoff build`` (``cli_build``) builds them ahead of time.
 """
 
@@ -25,10 +28,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal, TypeVar, Union
@@ -95,8 +100,13 @@ Table = TypeVar("Table", OneSidedTable, TwoSidedTable)
 
 _ONE_SIDED_FILE = "bearoff-one-sided-v{version}.bin"
 _TWO_SIDED_FILE = "bearoff-two-sided-v{version}.bin"
+# Guards `_loaded` only: never held while a table is read, built or reported on, so a
+# `progress` callback (or another thread) may use the tables meanwhile.
 _lock = threading.Lock()
 _loaded: dict[Path, Any] = {}
+# Larger than any table file (the largest possible is under 29 MB): a longer file is not a
+# table and is not read.
+_MAX_FILE_BYTES = 32 << 20
 
 
 def cache_dir() -> Path:
@@ -137,6 +147,33 @@ def _atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
+def _read_regular_file(path: Path) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file no longer than a table can be;
+    ``None`` for anything else at that path (a FIFO, a device, a directory, a huge file),
+    which is a bad cache entry. A FIFO must not block: the path is checked before it is
+    opened, opened non-blocking, and checked again on the open file (it may have been
+    swapped in between) before anything is read. ``OSError`` if it cannot be opened."""
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        return None
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_FILE_BYTES:
+            return None
+        chunks = []
+        left = _MAX_FILE_BYTES + 1  # the file may grow while it is read
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks) if left > 0 else None
+    finally:
+        os.close(fd)
+
+
 def _load_or_build(
     path: Path,
     reader: Callable[[bytes], Table],
@@ -144,27 +181,49 @@ def _load_or_build(
     force: bool = False,
 ) -> Table:
     """The table in ``path`` if it verifies; otherwise a fresh build, saved atomically
-    (a cache that cannot be written is skipped: the table still works in memory)."""
+    (the rename replaces whatever was at ``path``). A cache that cannot be written is
+    skipped with a ``RuntimeWarning``: the table still works in memory."""
     if not force:
         try:
-            return reader(path.read_bytes())
-        except (OSError, BearoffFileError):
-            pass  # missing, unreadable, stale or damaged: rebuild
+            data = _read_regular_file(path)
+        except OSError:
+            data = None  # missing or unreadable: rebuild
+        if data is not None:
+            try:
+                return reader(data)
+            except BearoffFileError:
+                pass  # stale, damaged or forged: rebuild
     table = builder()
     try:
         _atomic_write(path, table.to_bytes())
     except OSError as error:
-        print(f"bgfast: cannot cache the bear-off table in {path}: {error}", file=sys.stderr)
+        warnings.warn(
+            f"bgfast: cannot cache the bear-off table in {path} ({error}); "
+            "using it in memory for this process",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     return table
 
 
+def _remember(path: Path, table: Table, replace: bool = False) -> Table:
+    """Keeps ``table`` as the one of ``path`` for this process and returns the one kept:
+    the first one stored, unless ``replace``."""
+    with _lock:
+        if replace or path not in _loaded:
+            _loaded[path] = table
+        kept: Table = _loaded[path]
+    return kept
+
+
 def _cached(path: Path, reader: Callable[[bytes], Table], builder: Callable[[], Table]) -> Table:
-    """The table of ``path``: kept once per process, else loaded (or built) under the lock."""
+    """The table of ``path``: kept once per process, else loaded (or built). The lock is
+    not held meanwhile: concurrent first uses may both build, harmlessly (the writes are
+    atomic and the first table stored is the one every caller gets)."""
     with _lock:
         table: Table | None = _loaded.get(path)
-        if table is None:
-            table = _load_or_build(path, reader, builder)
-            _loaded[path] = table
+    if table is None:
+        table = _remember(path, _load_or_build(path, reader, builder))
     return table
 
 
@@ -198,21 +257,22 @@ def build(
         report = progress
         return lambda done, total: report(name, done, total)
 
-    with _lock:
-        _loaded[paths[0]] = _load_or_build(
-            paths[0],
-            OneSidedTable.from_bytes,
-            lambda: OneSidedTable.build(threads=threads, progress=reporter("one-sided")),
-            force,
-        )
-        _loaded[paths[1]] = _load_or_build(
-            paths[1],
-            TwoSidedTable.from_bytes,
-            lambda: TwoSidedTable.build(
-                cubeful=True, threads=threads, progress=reporter("two-sided")
-            ),
-            force,
-        )
+    # No lock while building: ``progress`` may use the tables (the two-sided build's may
+    # use the one-sided table, kept before it starts).
+    one = _load_or_build(
+        paths[0],
+        OneSidedTable.from_bytes,
+        lambda: OneSidedTable.build(threads=threads, progress=reporter("one-sided")),
+        force,
+    )
+    _remember(paths[0], one, replace=True)
+    two = _load_or_build(
+        paths[1],
+        TwoSidedTable.from_bytes,
+        lambda: TwoSidedTable.build(cubeful=True, threads=threads, progress=reporter("two-sided")),
+        force,
+    )
+    _remember(paths[1], two, replace=True)
     return paths
 
 
@@ -225,7 +285,8 @@ def index(points: Points) -> int:
 
 
 def position(index: int) -> tuple[int, int, int, int, int, int]:
-    """The six home counts (ace first) of a bear-off index; the inverse of ``index``."""
+    """The six home counts (ace first) of a bear-off index from 0 to 54263; the inverse
+    of ``index``. ``BearoffRangeError`` (naming the index given) outside that range."""
     return bearoff_position(index)
 
 
@@ -296,7 +357,8 @@ def race_probabilities(mover: Points, opponent: Points) -> tuple[float, float, f
     """``(win, win gammon, lose gammon)`` for the side on roll when both sides are
     bearing off, from the one-sided table with the two roll counts taken as independent
     (GNU Backgammon's one-sided evaluation; ``win_probability`` is exact where it
-    applies). For truncating rollouts."""
+    applies). For truncating rollouts. Both sides with no checker left is not a position
+    (``InvalidPositionError``, R15)."""
     return one_sided().race_probabilities(mover, opponent)
 
 
@@ -327,7 +389,7 @@ def win_probability(position: TwoSides) -> float:
     """The exact cubeless probability that the side on roll wins with best play by both
     sides. ``position`` is a Position with every checker home or a pair
     ``(mover_points, opponent_points)``; each side may have at most 6 checkers left
-    (``BearoffRangeError`` otherwise)."""
+    (``BearoffRangeError`` otherwise), and not both none (``InvalidPositionError``, R15)."""
     return two_sided().win_probability(position)
 
 

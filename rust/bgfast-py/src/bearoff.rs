@@ -9,17 +9,20 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bgfast_core::bearoff::{
-    file::FORMAT_VERSION, BearoffError, CubeState, HomeBoard, OneSided, TwoSided, MAX_CHECKERS,
-    MAX_ROLLS, ONE_SIDED_POSITIONS, POINTS, TWO_SIDED_CHECKERS, TWO_SIDED_POSITIONS,
+    file::FORMAT_VERSION, index::index_out_of_range, BearoffError, CubeState, HomeBoard, OneSided,
+    TwoSided, MAX_CHECKERS, MAX_ROLLS, ONE_SIDED_POSITIONS, POINTS, TWO_SIDED_CHECKERS,
+    TWO_SIDED_POSITIONS,
 };
+use bgfast_core::{Dice, PositionError, Violation};
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
     PyUntypedArrayMethods,
 };
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::errors::Error;
+use crate::errors::{BearoffRangeError, Error};
 use crate::position::{dice_from, PyPosition};
 
 /// Six home counts as a Python tuple (a `[u8; 6]` would become `bytes`).
@@ -120,33 +123,133 @@ fn boards_from_array(obj: &Bound<'_, PyAny>) -> PyResult<Vec<HomeBoard>> {
     convert(&mut rows.iter().map(|r| core::array::from_fn(|i| r[i])))
 }
 
-fn index_checked(index: i64, positions: usize) -> Result<u32, Error> {
-    if index < 0 || index as u64 >= positions as u64 {
-        return Err(Error::Bearoff(BearoffError::IndexOutOfRange {
-            index: index.max(0) as u64,
-            positions,
-        }));
+/// A core bear-off error as the bindings raise it. Both sides borne off is not a position
+/// at all (R15), so it is the error `Position` raises for it, not a table's range error.
+fn bearoff_error(e: BearoffError) -> Error {
+    match e {
+        BearoffError::BothBorneOff => Error::Position(PositionError {
+            violations: vec![Violation::BothFinished],
+        }),
+        e => Error::Bearoff(e),
     }
-    Ok(index as u32)
 }
 
-/// Indexes from a 1-D integer array, each checked.
-fn indexes_from_array(obj: &Bound<'_, PyAny>, positions: usize) -> PyResult<Vec<u32>> {
-    let values: Vec<i64> = if let Ok(a) = obj.extract::<PyReadonlyArray1<'_, u32>>() {
-        a.as_array().iter().map(|&i| i as i64).collect()
-    } else if let Ok(a) = obj.extract::<PyReadonlyArray1<'_, i64>>() {
-        a.as_array().to_vec()
-    } else {
-        obj.extract().map_err(|_| {
-            PyErr::from(Error::Shape(
-                "expected a 1-D integer array of indexes".into(),
-            ))
-        })?
+/// An integer argument: its value if it fits an `i128`, else its decimal text (a Python int
+/// has any size; an index is reported as given, never clamped).
+enum Integer {
+    Value(i128),
+    Huge(String),
+}
+
+/// Any Python integer (int, numpy integer, anything with `__index__`); `TypeError` for
+/// anything else, naming `what`.
+fn integer(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Integer> {
+    if let Ok(v) = obj.extract::<i128>() {
+        return Ok(Integer::Value(v));
+    }
+    match obj.call_method0("__index__") {
+        Ok(int) => Ok(Integer::Huge(int.str()?.to_string())),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{what} must be an integer, got {}",
+            obj.get_type().name()?
+        ))),
+    }
+}
+
+/// A checked index in `0..positions`, or the range error naming the index as given (with
+/// `row` for batch calls).
+fn index_checked(index: Integer, positions: usize, row: Option<usize>) -> PyResult<u32> {
+    let error = match index {
+        Integer::Value(i) if (0..positions as i128).contains(&i) => return Ok(i as u32),
+        Integer::Value(index) => Error::Bearoff(BearoffError::IndexOutOfRange { index, positions }),
+        Integer::Huge(text) => {
+            let message = index_out_of_range(&text, positions);
+            return Err(BearoffRangeError::new_err(match row {
+                Some(r) => format!("row {r}: {message}"),
+                None => message,
+            }));
+        }
     };
-    Ok(values
-        .into_iter()
-        .map(|i| index_checked(i, positions))
-        .collect::<Result<_, _>>()?)
+    Err(match row {
+        Some(r) => Error::Row(r, Box::new(error)),
+        None => error,
+    }
+    .into())
+}
+
+/// Checks each index of a numpy array of one integer dtype.
+fn indexes_of<T: numpy::Element + Copy + Into<i128>>(
+    obj: &Bound<'_, PyAny>,
+    positions: usize,
+) -> Option<PyResult<Vec<u32>>> {
+    let a = obj.extract::<PyReadonlyArray1<'_, T>>().ok()?;
+    let a = a.as_array();
+    Some(
+        a.iter()
+            .enumerate()
+            .map(|(r, &i)| index_checked(Integer::Value(i.into()), positions, Some(r)))
+            .collect(),
+    )
+}
+
+/// Indexes from a 1-D integer array (any integer dtype) or a sequence of ints, each checked.
+fn indexes_from_array(obj: &Bound<'_, PyAny>, positions: usize) -> PyResult<Vec<u32>> {
+    let fast = indexes_of::<u32>(obj, positions)
+        .or_else(|| indexes_of::<i64>(obj, positions))
+        .or_else(|| indexes_of::<u64>(obj, positions))
+        .or_else(|| indexes_of::<i32>(obj, positions))
+        .or_else(|| indexes_of::<u16>(obj, positions))
+        .or_else(|| indexes_of::<i16>(obj, positions))
+        .or_else(|| indexes_of::<u8>(obj, positions))
+        .or_else(|| indexes_of::<i8>(obj, positions));
+    if let Some(indexes) = fast {
+        return indexes;
+    }
+    let shape = || {
+        PyErr::from(Error::Shape(
+            "expected a 1-D integer array of indexes".into(),
+        ))
+    };
+    if let Ok(a) = obj.cast::<numpy::PyUntypedArray>() {
+        if a.ndim() != 1 {
+            return Err(shape());
+        }
+    }
+    if obj.is_instance_of::<pyo3::types::PyString>() || obj.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err(
+            "expected a 1-D integer array of indexes, got a string",
+        ));
+    }
+    let items = obj.try_iter().map_err(|_| shape())?;
+    let mut out = Vec::new();
+    for (r, item) in items.enumerate() {
+        let item = item?;
+        out.push(index_checked(
+            integer(&item, &format!("row {r}: a bear-off index"))?,
+            positions,
+            Some(r),
+        )?);
+    }
+    Ok(out)
+}
+
+/// A roll from two Python integers of any size (dice outside 1..6 are an `InvalidDiceError`,
+/// whatever their size; `TypeError` for non-integers).
+fn dice_arg(d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> PyResult<Dice> {
+    let pips = |d: &Bound<'_, PyAny>| -> PyResult<(i64, String)> {
+        Ok(match integer(d, "a die")? {
+            Integer::Value(v) => (i64::try_from(v).unwrap_or(i64::MAX), v.to_string()),
+            Integer::Huge(text) => (i64::MAX, text),
+        })
+    };
+    let ((a, a_text), (b, b_text)) = (pips(d1)?, pips(d2)?);
+    match dice_from(a, b) {
+        Ok(dice) => Ok(dice),
+        Err(_) => Err(Error::Dice(format!(
+            "dice must be two numbers from 1 to 6, got {a_text} and {b_text}"
+        ))
+        .into()),
+    }
 }
 
 /// Runs `work` on a rayon pool of `threads` threads (all cores if `None`).
@@ -227,10 +330,14 @@ pub fn bearoff_index(points: &Bound<'_, PyAny>) -> PyResult<u32> {
     Ok(board_from(points)?.index())
 }
 
-/// The six home counts (ace first) of a bear-off index in `0..54264`.
+/// The six home counts (ace first) of a bear-off index from 0 to 54263.
 #[pyfunction]
-pub fn bearoff_position(index: i64) -> PyResult<Counts> {
-    let i = index_checked(index, ONE_SIDED_POSITIONS)?;
+pub fn bearoff_position(index: &Bound<'_, PyAny>) -> PyResult<Counts> {
+    let i = index_checked(
+        integer(index, "a bear-off index")?,
+        ONE_SIDED_POSITIONS,
+        None,
+    )?;
     Ok(tuple6(
         HomeBoard::from_index(i).map_err(Error::from)?.counts(),
     ))
@@ -400,9 +507,14 @@ impl PyOneSidedTable {
 
     /// The bear-off-perfect play (fewest expected rolls) of `points` with the roll d1-d2,
     /// as six counts; None if no checker is left.
-    fn best_play(&self, points: &Bound<'_, PyAny>, d1: i64, d2: i64) -> PyResult<Option<Counts>> {
+    fn best_play(
+        &self,
+        points: &Bound<'_, PyAny>,
+        d1: &Bound<'_, PyAny>,
+        d2: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Counts>> {
         let board = board_from(points)?;
-        let dice = dice_from(d1, d2)?;
+        let dice = dice_arg(d1, d2)?;
         Ok(self
             .inner
             .best_play(board, dice.high().pips(), dice.low().pips())
@@ -419,7 +531,8 @@ impl PyOneSidedTable {
     ) -> PyResult<(f64, f64, f64)> {
         let [w, wg, lg] = self
             .inner
-            .race_probabilities(board_from(mover)?.index(), board_from(opponent)?.index());
+            .race_probabilities(board_from(mover)?, board_from(opponent)?)
+            .map_err(bearoff_error)?;
         Ok((w, wg, lg))
     }
 
@@ -616,7 +729,7 @@ impl PyTwoSidedTable {
         Ok(self
             .inner
             .win_probability(mover, opponent)
-            .map_err(Error::from)?)
+            .map_err(bearoff_error)?)
     }
 
     /// Win probabilities (float64, N) for two `(N, 6)` integer arrays of home counts, the
@@ -661,15 +774,19 @@ impl PyTwoSidedTable {
         if let Some(r) = m
             .iter()
             .zip(&o)
-            .position(|(&a, &b)| a >= limit || b >= limit)
+            .position(|(&a, &b)| a >= limit || b >= limit || (a == 0 && b == 0))
         {
-            return Err(Error::Bearoff(BearoffError::TooManyCheckers {
-                count: HomeBoard::from_index(m[r].max(o[r]))
-                    .map(|b| b.checkers() as u32)
-                    .unwrap_or(16),
-                max: TWO_SIDED_CHECKERS,
-            })
-            .into());
+            let error = if m[r] == 0 && o[r] == 0 {
+                BearoffError::BothBorneOff
+            } else {
+                BearoffError::TooManyCheckers {
+                    count: HomeBoard::from_index(m[r].max(o[r]))
+                        .map(|b| b.checkers() as u32)
+                        .unwrap_or(16),
+                    max: TWO_SIDED_CHECKERS,
+                }
+            };
+            return Err(Error::Row(r, Box::new(bearoff_error(error))).into());
         }
         let out: Vec<f64> = py.detach(|| {
             m.iter()
@@ -696,17 +813,22 @@ impl PyTwoSidedTable {
         Ok(self
             .inner
             .cubeful_equity(mover, opponent, cube, may_double)
-            .map_err(Error::from)?)
+            .map_err(bearoff_error)?)
     }
 
     /// The play of the side on roll with the roll d1-d2 that maximises its winning
     /// chances, as six counts; None if it has no checker left.
-    fn best_play(&self, position: &Bound<'_, PyAny>, d1: i64, d2: i64) -> PyResult<Option<Counts>> {
+    fn best_play(
+        &self,
+        position: &Bound<'_, PyAny>,
+        d1: &Bound<'_, PyAny>,
+        d2: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Counts>> {
         let (mover, opponent) = pair_from(position)?;
         self.inner
             .win_probability(mover, opponent)
-            .map_err(Error::from)?;
-        let dice = dice_from(d1, d2)?;
+            .map_err(bearoff_error)?;
+        let dice = dice_arg(d1, d2)?;
         Ok(self
             .inner
             .best_play(mover, opponent, dice.high().pips(), dice.low().pips())

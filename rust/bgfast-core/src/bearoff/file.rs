@@ -20,7 +20,7 @@
 
 use core::fmt;
 
-use super::index::ONE_SIDED_POSITIONS;
+use super::index::{positions_up_to, MAX_CHECKERS, ONE_SIDED_POSITIONS};
 use super::one_sided::{OneSided, Span, MAX_ROLLS};
 use super::two_sided::{TwoSided, TWO_SIDED_POSITIONS};
 
@@ -29,6 +29,36 @@ pub const MAGIC: [u8; 8] = *b"BGFBEAR\n";
 /// Bumped whenever the layout or the meaning of the numbers changes.
 pub const FORMAT_VERSION: u32 = 1;
 const HEADER: usize = 32;
+
+/// Bytes of one span in a one-sided payload: offset u32, start u8, len u8.
+const SPAN_BYTES: usize = 6;
+/// The most values a one-sided payload can hold: two distributions a position, each of at
+/// most [`MAX_ROLLS`] entries.
+const MAX_ONE_SIDED_VALUES: usize = ONE_SIDED_POSITIONS * 2 * MAX_ROLLS;
+
+/// The payload length of a one-sided file holding `n_values` values (at most
+/// [`MAX_ONE_SIDED_VALUES`], so this cannot overflow).
+const fn one_sided_payload_len(n_values: usize) -> usize {
+    8 + ONE_SIDED_POSITIONS * 2 * SPAN_BYTES + n_values * 8
+}
+
+/// The payload length of a two-sided file, with or without the cubeful equities.
+const fn two_sided_payload_len(cubeful: bool) -> usize {
+    let n = TWO_SIDED_POSITIONS * TWO_SIDED_POSITIONS;
+    8 + n * 8 + if cubeful { n * 12 } else { 0 }
+}
+
+/// The longest file of either kind: a file longer than this is not a table, whatever its
+/// header says (readers may refuse to read further).
+pub const MAX_FILE_LEN: usize = {
+    let one = HEADER + one_sided_payload_len(MAX_ONE_SIDED_VALUES);
+    let two = HEADER + two_sided_payload_len(true);
+    if one > two {
+        one
+    } else {
+        two
+    }
+};
 
 /// Which table a file holds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -193,17 +223,29 @@ impl OneSided {
     }
 
     /// Reads file bytes written by [`OneSided::to_bytes`], verifying version, checksum and
-    /// structure (every span inside the values, every distribution summing to 1).
+    /// structure: the sizes first, against the file's length and the format's bounds, so
+    /// that nothing is allocated for a file that cannot be right; then every span (packed in
+    /// order, inside the values, trimmed of zeros) and every distribution (summing to 1,
+    /// all mass on 0 rolls exactly where no roll is needed).
     pub fn from_bytes(bytes: &[u8]) -> Result<OneSided, FileError> {
-        let mut r = Reader {
-            bytes: unwrap(TableKind::OneSided, bytes)?,
-        };
+        let payload = unwrap(TableKind::OneSided, bytes)?;
+        let mut r = Reader { bytes: payload };
         if r.u32()? as usize != ONE_SIDED_POSITIONS {
             return Err(FileError::Corrupt("wrong position count"));
         }
         let n_values = r.u32()? as usize;
+        if n_values > MAX_ONE_SIDED_VALUES {
+            return Err(FileError::Corrupt("value count above the format's bound"));
+        }
+        if payload.len() != one_sided_payload_len(n_values) {
+            return Err(FileError::Corrupt(
+                "payload size does not match its value count",
+            ));
+        }
+        // Sizes are now bounded by the file's own length: allocating is safe.
         let mut rolls = Vec::with_capacity(ONE_SIDED_POSITIONS);
         let mut gammon = Vec::with_capacity(ONE_SIDED_POSITIONS);
+        let mut packed = 0usize;
         for _ in 0..ONE_SIDED_POSITIONS {
             for list in [&mut rolls, &mut gammon] {
                 let s = Span {
@@ -211,14 +253,24 @@ impl OneSided {
                     start: r.u8()?,
                     len: r.u8()?,
                 };
+                // The writer packs the spans one after the other, in this order.
                 if s.len == 0
                     || s.start as usize + s.len as usize > MAX_ROLLS
-                    || s.offset as usize + s.len as usize > n_values
+                    || s.offset as usize != packed
                 {
+                    return Err(FileError::Corrupt("distribution out of range"));
+                }
+                packed += s.len as usize;
+                if packed > n_values {
                     return Err(FileError::Corrupt("distribution out of range"));
                 }
                 list.push(s);
             }
+        }
+        if packed != n_values {
+            return Err(FileError::Corrupt(
+                "values not covered by the distributions",
+            ));
         }
         let mut values = Vec::with_capacity(n_values);
         for _ in 0..n_values {
@@ -231,11 +283,24 @@ impl OneSided {
         if !r.bytes.is_empty() {
             return Err(FileError::TrailingBytes);
         }
-        for s in rolls.iter().chain(&gammon) {
-            let o = s.offset as usize;
-            let sum: f64 = values[o..o + s.len as usize].iter().sum();
-            if (sum - 1.0).abs() > 1e-9 {
-                return Err(FileError::Corrupt("distribution does not sum to 1"));
+        // Positions of 15 checkers are the last ones (the numbering orders by count).
+        let full_from = positions_up_to(MAX_CHECKERS - 1);
+        for (i, (roll, first)) in rolls.iter().zip(&gammon).enumerate() {
+            for (s, at_zero) in [(roll, i == 0), (first, i < full_from)] {
+                let d = &values[s.offset as usize..s.offset as usize + s.len as usize];
+                // Trimmed: the first and last stored entries are not zero.
+                if d[0] == 0.0 || d[d.len() - 1] == 0.0 {
+                    return Err(FileError::Corrupt("distribution not trimmed"));
+                }
+                // No checker left (or one already off, for the first checker): no roll is
+                // needed, a point mass on 0; otherwise at least one roll is.
+                if at_zero != (s.start == 0) || (at_zero && d != [1.0]) {
+                    return Err(FileError::Corrupt("distribution starts at the wrong roll"));
+                }
+                let sum: f64 = d.iter().sum();
+                if (sum - 1.0).abs() > 1e-9 {
+                    return Err(FileError::Corrupt("distribution does not sum to 1"));
+                }
             }
         }
         Ok(OneSided::from_parts(rolls, gammon, values))
@@ -259,12 +324,13 @@ impl TwoSided {
         wrap(TableKind::TwoSided, p)
     }
 
-    /// Reads file bytes written by [`TwoSided::to_bytes`], verifying version, checksum and
-    /// ranges (probabilities in [0, 1], equities in [-1, 1]).
+    /// Reads file bytes written by [`TwoSided::to_bytes`], verifying version, checksum,
+    /// size (against the file's length before anything is allocated) and ranges
+    /// (probabilities in [0, 1], equities in [-1, 1], and the entries where a side has no
+    /// checker left: it has won, R15).
     pub fn from_bytes(bytes: &[u8]) -> Result<TwoSided, FileError> {
-        let mut r = Reader {
-            bytes: unwrap(TableKind::TwoSided, bytes)?,
-        };
+        let payload = unwrap(TableKind::TwoSided, bytes)?;
+        let mut r = Reader { bytes: payload };
         if r.u32()? as usize != TWO_SIDED_POSITIONS {
             return Err(FileError::Corrupt("wrong position count"));
         }
@@ -273,22 +339,40 @@ impl TwoSided {
             1 => true,
             _ => return Err(FileError::Corrupt("bad cubeful flag")),
         };
+        if payload.len() != two_sided_payload_len(cubeful) {
+            return Err(FileError::Corrupt(
+                "payload size does not match its cubeful flag",
+            ));
+        }
         let n = TWO_SIDED_POSITIONS * TWO_SIDED_POSITIONS;
+        // Row 0: the side on roll has no checker left, it has won (also (0, 0), GNU
+        // Backgammon's convention); column 0: the opponent has none left, it has won.
+        let decided = |k: usize| match (k / TWO_SIDED_POSITIONS, k % TWO_SIDED_POSITIONS) {
+            (0, _) => Some(1.0),
+            (_, 0) => Some(-1.0),
+            _ => None,
+        };
         let mut win = Vec::with_capacity(n);
-        for _ in 0..n {
+        for k in 0..n {
             let v = r.f64()?;
             if !(0.0..=1.0).contains(&v) {
                 return Err(FileError::Corrupt("probability outside [0, 1]"));
+            }
+            if decided(k).is_some_and(|e| v != (e + 1.0) / 2.0) {
+                return Err(FileError::Corrupt("a finished side's entry is not decided"));
             }
             win.push(v);
         }
         let mut equities = Vec::new();
         if cubeful {
-            equities.reserve(n);
-            for _ in 0..n {
+            equities.reserve_exact(n);
+            for k in 0..n {
                 let e = [r.f32()?, r.f32()?, r.f32()?];
                 if !e.iter().all(|v| (-1.0..=1.0).contains(v)) {
                     return Err(FileError::Corrupt("equity outside [-1, 1]"));
+                }
+                if decided(k).is_some_and(|d| e.iter().any(|&v| v as f64 != d)) {
+                    return Err(FileError::Corrupt("a finished side's entry is not decided"));
                 }
                 equities.push(e);
             }
@@ -340,6 +424,86 @@ mod tests {
         let mut magic = bytes;
         magic[0] = b'X';
         assert_eq!(OneSided::from_bytes(&magic), Err(FileError::BadMagic));
+    }
+
+    /// Rewrites the checksum after a forgery, as a forger would.
+    fn reseal(bytes: &mut [u8]) {
+        let sum = fnv1a64(&bytes[HEADER..]);
+        bytes[24..32].copy_from_slice(&sum.to_le_bytes());
+    }
+
+    #[test]
+    fn a_forged_value_count_is_refused_before_allocating() {
+        // Regression: a value count of 0xFFFFFFFF with the checksum recomputed made
+        // `from_bytes` ask for 32 GB, which aborts the process.
+        let mut bytes = OneSided::build().to_bytes();
+        for forged in [u32::MAX, MAX_ONE_SIDED_VALUES as u32 + 1, 0, 1] {
+            bytes[HEADER + 4..HEADER + 8].copy_from_slice(&forged.to_le_bytes());
+            reseal(&mut bytes);
+            assert!(
+                matches!(OneSided::from_bytes(&bytes), Err(FileError::Corrupt(_))),
+                "{forged}"
+            );
+        }
+    }
+
+    #[test]
+    fn two_sided_sizes_and_decided_entries_are_checked() {
+        let t = TwoSided::build_cubeless();
+        let good = t.to_bytes();
+        assert!(TwoSided::from_bytes(&good).unwrap() == t);
+        // Claiming cube equities the file does not hold.
+        let mut bytes = good.clone();
+        bytes[HEADER + 4..HEADER + 8].copy_from_slice(&1u32.to_le_bytes());
+        reseal(&mut bytes);
+        assert!(matches!(
+            TwoSided::from_bytes(&bytes),
+            Err(FileError::Corrupt(_))
+        ));
+        // A side with nothing left has won: row 0 is certain, column 0 lost.
+        for k in [0usize, 5, TWO_SIDED_POSITIONS] {
+            let mut bytes = good.clone();
+            let at = HEADER + 8 + 8 * k;
+            bytes[at..at + 8].copy_from_slice(&0.5f64.to_le_bytes());
+            reseal(&mut bytes);
+            assert!(
+                matches!(TwoSided::from_bytes(&bytes), Err(FileError::Corrupt(_))),
+                "{k}"
+            );
+        }
+    }
+
+    #[test]
+    fn spans_must_be_packed_in_order() {
+        // A span pointed at another position's (valid) distribution would answer for a
+        // different position: the spans must follow one another as the writer packs them.
+        let t = OneSided::build();
+        let mut bytes = t.to_bytes();
+        let span = |i: usize| HEADER + 8 + i * SPAN_BYTES;
+        let other = bytes[span(4)..span(4) + 4].to_vec();
+        bytes[span(2)..span(2) + 4].copy_from_slice(&other);
+        reseal(&mut bytes);
+        assert!(matches!(
+            OneSided::from_bytes(&bytes),
+            Err(FileError::Corrupt(_))
+        ));
+        // Shifting a distribution by a roll keeps its sum: the start of an empty board's
+        // (all mass on 0 rolls) is checked.
+        let mut bytes = t.to_bytes();
+        bytes[span(0) + 4] = 1;
+        reseal(&mut bytes);
+        assert!(matches!(
+            OneSided::from_bytes(&bytes),
+            Err(FileError::Corrupt(_))
+        ));
+    }
+
+    #[test]
+    fn max_file_len_bounds_both_tables() {
+        let one = OneSided::build().to_bytes().len();
+        let two = TwoSided::build(true, &|_, _| {}).to_bytes().len();
+        assert!(one <= MAX_FILE_LEN && two <= MAX_FILE_LEN, "{one} {two}");
+        assert_eq!(two, HEADER + two_sided_payload_len(true));
     }
 
     #[test]

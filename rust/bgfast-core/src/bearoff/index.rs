@@ -73,13 +73,16 @@ pub enum BearoffError {
         /// The most the table covers (15 for the one-sided table, 6 for the two-sided).
         max: u8,
     },
-    /// An index at or past the number of positions.
+    /// An index below 0 or at or past the number of positions.
     IndexOutOfRange {
         /// The index given.
-        index: u64,
-        /// The number of positions (valid indexes are below it).
+        index: i128,
+        /// The number of positions (valid indexes are `0..positions`).
         positions: usize,
     },
+    /// Both sides have no checker left: not a position (R15: the first to bear off all
+    /// 15 checkers has won, so the other still has some).
+    BothBorneOff,
     /// A position with a checker outside the home board (R13: not a bear-off position).
     NotHome {
         /// Which side, as "mover" or "opponent".
@@ -94,9 +97,13 @@ impl fmt::Display for BearoffError {
                 f,
                 "R1: {count} checkers on the home points; this bear-off table covers at most {max}"
             ),
-            BearoffError::IndexOutOfRange { index, positions } => write!(
+            BearoffError::IndexOutOfRange { index, positions } => {
+                f.write_str(&index_out_of_range(&index, positions))
+            }
+            BearoffError::BothBorneOff => write!(
                 f,
-                "bear-off index {index} out of range: valid indexes are 0..{positions}"
+                "R15: both sides have borne off all their checkers; the game ended when the \
+                 first did, so this is not a position"
             ),
             BearoffError::NotHome { side } => write!(
                 f,
@@ -108,6 +115,15 @@ impl fmt::Display for BearoffError {
 }
 
 impl std::error::Error for BearoffError {}
+
+/// The message of [`BearoffError::IndexOutOfRange`], for any index as written (bindings
+/// whose integers do not fit an `i128` use it directly).
+pub fn index_out_of_range(index: &dyn fmt::Display, positions: usize) -> String {
+    format!(
+        "bear-off index {index} out of range: valid indexes are 0 to {}",
+        positions.saturating_sub(1)
+    )
+}
 
 /// One side's checkers on its six home points, `counts()[0]` on the ace point; at most 15
 /// in all (any number already borne off).
@@ -169,7 +185,7 @@ impl HomeBoard {
     pub fn from_index(index: u32) -> Result<HomeBoard, BearoffError> {
         if index as usize >= ONE_SIDED_POSITIONS {
             return Err(BearoffError::IndexOutOfRange {
-                index: index as u64,
+                index: index.into(),
                 positions: ONE_SIDED_POSITIONS,
             });
         }
@@ -266,7 +282,19 @@ mod tests {
             HomeBoard::new([3, 3, 3, 3, 3, 1]),
             Err(BearoffError::TooManyCheckers { count: 16, max: 15 })
         );
-        assert!(HomeBoard::from_index(54_264).is_err());
+        let e = HomeBoard::from_index(54_264).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bear-off index 54264 out of range: valid indexes are 0 to 54263"
+        );
+        let e = BearoffError::IndexOutOfRange {
+            index: -1,
+            positions: 924,
+        };
+        assert_eq!(
+            e.to_string(),
+            "bear-off index -1 out of range: valid indexes are 0 to 923"
+        );
         assert_eq!(
             HomeBoard::from_index(54_263).unwrap().counts(),
             [0, 0, 0, 0, 0, 15]

@@ -10,7 +10,7 @@
 
 use rayon::prelude::*;
 
-use super::index::{HomeBoard, MAX_CHECKERS, ONE_SIDED_POSITIONS, POINTS};
+use super::index::{BearoffError, HomeBoard, MAX_CHECKERS, ONE_SIDED_POSITIONS, POINTS};
 use super::moves::{children_indexes, new_scratch, single_die_indexes, ROLLS};
 
 /// Entries in a distribution: entry `n` is the probability of needing exactly `n` rolls.
@@ -409,8 +409,16 @@ impl OneSided {
     /// treating their roll counts as independent (how GNU Backgammon evaluates one-sided
     /// bear-offs; exact only when neither side's plays depend on the other's, otherwise the
     /// two-sided table is exact): `[win, win gammon, lose gammon]` for the side on roll. For
-    /// rollout truncation. Indexes below 54,264.
-    pub fn race_probabilities(&self, mover: u32, opponent: u32) -> [f64; 3] {
+    /// rollout truncation. An error if neither side has a checker left (R15: not a position).
+    pub fn race_probabilities(
+        &self,
+        mover: HomeBoard,
+        opponent: HomeBoard,
+    ) -> Result<[f64; 3], BearoffError> {
+        if mover == HomeBoard::EMPTY && opponent == HomeBoard::EMPTY {
+            return Err(BearoffError::BothBorneOff);
+        }
+        let (mover, opponent) = (mover.index(), opponent.index());
         // P(X >= n) for a distribution slice starting at `start`.
         fn at_least(start: usize, probs: &[f64], n: usize) -> f64 {
             probs
@@ -426,17 +434,18 @@ impl OneSided {
         let (ogs, og) = self.gammon_slice(opponent);
         let mut odds = [0.0; 3];
         for (i, p) in mp.iter().enumerate() {
-            // The mover finishes on its n-th roll; the opponent has had n - 1.
+            // The mover finishes on its n-th roll; the opponent has had n - 1. A mover with
+            // nothing left (n = 0) has already won, before the opponent's first roll.
             let n = ms + i;
             odds[0] += p * at_least(os, op, n);
-            odds[1] += p * at_least(ogs, og, n);
+            odds[1] += p * at_least(ogs, og, n.max(1));
         }
         for (i, p) in op.iter().enumerate() {
             // The opponent finishes on its m-th roll, after m of the mover's.
             let m = os + i;
             odds[2] += p * at_least(mgs, mg, m + 1);
         }
-        odds
+        Ok(odds)
     }
 
     /// The bear-off-perfect race play: of the positions `board` can reach with the roll
@@ -575,20 +584,32 @@ mod tests {
     #[test]
     fn race_probabilities_closed_forms() {
         let t = table();
-        let ace = board([1, 0, 0, 0, 0, 0]).index();
-        let six = board([0, 0, 0, 0, 0, 1]).index();
+        let ace = board([1, 0, 0, 0, 0, 0]);
+        let six = board([0, 0, 0, 0, 0, 1]);
         // On roll with one on the ace: always wins; the 6-point checker wins 27/36 of the time
         // against it.
-        assert_eq!(t.race_probabilities(ace, six), [1.0, 0.0, 0.0]);
-        let odds = t.race_probabilities(six, ace);
+        assert_eq!(t.race_probabilities(ace, six), Ok([1.0, 0.0, 0.0]));
+        let odds = t.race_probabilities(six, ace).unwrap();
         assert!((odds[0] - 27.0 / 36.0).abs() < 1e-15 && odds[1] == 0.0 && odds[2] == 0.0);
         // 15 on the 6-point against one checker on the ace: the opponent finishes on its
         // first roll, so the mover is gammoned unless its first roll bears a checker off.
-        let all = board([0, 0, 0, 0, 0, 15]).index();
-        let odds = t.race_probabilities(all, ace);
+        let all = board([0, 0, 0, 0, 0, 15]);
+        let odds = t.race_probabilities(all, ace).unwrap();
         assert_eq!(odds[0], 0.0);
-        let first_roll_off = t.gammon_distribution(HomeBoard::from_index(all).unwrap())[1];
+        let first_roll_off = t.gammon_distribution(all)[1];
         assert!((odds[2] - (1.0 - first_roll_off)).abs() < 1e-12);
+        // Regression: both sides borne off is not a position (R15); it answered a win.
+        let empty = HomeBoard::EMPTY;
+        assert_eq!(
+            t.race_probabilities(empty, empty),
+            Err(BearoffError::BothBorneOff)
+        );
+        // A mover with nothing left has won: a gammon only if the opponent has borne off
+        // nothing (it wrongly counted every such win as a gammon).
+        assert_eq!(t.race_probabilities(empty, ace), Ok([1.0, 0.0, 0.0]));
+        assert_eq!(t.race_probabilities(empty, all), Ok([1.0, 1.0, 0.0]));
+        assert_eq!(t.race_probabilities(ace, empty), Ok([0.0, 0.0, 0.0]));
+        assert_eq!(t.race_probabilities(all, empty), Ok([0.0, 0.0, 1.0]));
     }
 
     #[test]

@@ -237,6 +237,9 @@ impl TwoSided {
     }
 
     fn entry(mover: HomeBoard, opponent: HomeBoard) -> Result<usize, BearoffError> {
+        if mover == HomeBoard::EMPTY && opponent == HomeBoard::EMPTY {
+            return Err(BearoffError::BothBorneOff);
+        }
         for b in [mover, opponent] {
             let count = b.checkers();
             if count > TWO_SIDED_CHECKERS {
@@ -250,7 +253,8 @@ impl TwoSided {
     }
 
     /// The probability that the side on roll (`mover`) wins, cubeless, with best play by
-    /// both sides; an error if either side has more than 6 checkers left.
+    /// both sides; an error if either side has more than 6 checkers left, or if neither has
+    /// any (R15: not a position).
     pub fn win_probability(
         &self,
         mover: HomeBoard,
@@ -259,7 +263,9 @@ impl TwoSided {
         Ok(self.win[Self::entry(mover, opponent)?])
     }
 
-    /// [`TwoSided::win_probability`] by bear-off indexes, both below 924.
+    /// [`TwoSided::win_probability`] by bear-off indexes, both below 924 (else it panics).
+    /// Unchecked: (0, 0), where both sides have borne off everything, is not a position
+    /// (R15); its entry holds 1.0, GNU Backgammon's convention.
     #[inline]
     pub fn win_probability_by_index(&self, mover: u32, opponent: u32) -> f64 {
         self.win[mover as usize * N + opponent as usize]
@@ -274,7 +280,8 @@ impl TwoSided {
     /// given cube state: with `may_double` the side on roll's best cube action is included
     /// (doubling when it owns or shares the cube and doubling is right; the opponent then
     /// takes or passes, whichever is better for it), without it the equity of not doubling
-    /// this turn (GNU Backgammon's stored value). `None` if the table was built cubeless.
+    /// this turn (GNU Backgammon's stored value). `None` if the table was built cubeless;
+    /// the errors of [`TwoSided::win_probability`].
     pub fn cubeful_equity(
         &self,
         mover: HomeBoard,
@@ -362,6 +369,18 @@ mod tests {
         assert!(t
             .win_probability(b([7, 0, 0, 0, 0, 0]), b([1, 0, 0, 0, 0, 0]))
             .is_err());
+        // Regression: both sides borne off is not a position (R15); it answered 1.0.
+        let e = HomeBoard::EMPTY;
+        assert_eq!(t.win_probability(e, e), Err(BearoffError::BothBorneOff));
+        for cube in [CubeState::Centred, CubeState::Owned, CubeState::Unavailable] {
+            assert_eq!(
+                t.cubeful_equity(e, e, cube, true),
+                Err(BearoffError::BothBorneOff)
+            );
+        }
+        assert_eq!(t.best_play(e, e, 6, 5), None);
+        assert!(t.win_probability(e, b([1, 0, 0, 0, 0, 0])).unwrap() == 1.0);
+        assert!(t.win_probability(b([1, 0, 0, 0, 0, 0]), e).unwrap() == 0.0);
         // Cube: with 27/36 to win and the opponent certain to finish, the side on roll
         // doubles and the opponent passes (a take would cost 2 x 0.5).
         let e = t

@@ -16,10 +16,15 @@ pub const ID_LEN: usize = 14;
 /// Why a string is not a Position ID.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum IdError {
-    /// Not 14 characters.
+    /// Not 14 characters (the number of characters given, not bytes).
     Length(usize),
-    /// A character outside the base64 alphabet, at this byte index.
-    Character(usize),
+    /// A character outside the base64 alphabet.
+    Character {
+        /// Its position, in characters from 0.
+        at: usize,
+        /// The character.
+        found: char,
+    },
     /// The 80 bits do not hold two runs of 25 counts, or the last character has stray bits.
     Malformed,
     /// The counts decode but break the rules.
@@ -30,7 +35,11 @@ impl fmt::Display for IdError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             IdError::Length(n) => write!(f, "a Position ID has 14 characters, not {n}"),
-            IdError::Character(i) => write!(f, "character {i} is not base64"),
+            IdError::Character { at, found } => write!(
+                f,
+                "character {at} (from 0) is {found:?}, not a base64 character \
+                 (A-Z, a-z, 0-9, + or /)"
+            ),
             IdError::Malformed => {
                 write!(
                     f,
@@ -107,21 +116,28 @@ pub fn counts_from_key(key: &[u8; 10]) -> Result<[[i32; 25]; 2], IdError> {
     Ok(counts)
 }
 
+/// The value of a base64 character, or `None` outside the alphabet.
+fn sextet(c: char) -> Option<u32> {
+    let c = u8::try_from(c).ok()?;
+    ALPHABET.iter().position(|&a| a == c).map(|v| v as u32)
+}
+
 /// Decodes and validates a Position ID.
+///
+/// Text is checked in characters, never bytes: the length counted is the number of
+/// characters, and a character outside the alphabet (multi-byte ones included) is reported
+/// with its position and itself.
 pub fn decode(id: &str) -> Result<Position, IdError> {
-    let bytes = id.as_bytes();
-    if bytes.len() != ID_LEN {
-        return Err(IdError::Length(id.chars().count()));
+    let n = id.chars().count();
+    if n != ID_LEN {
+        return Err(IdError::Length(n));
     }
     let mut key = [0u8; 10];
     let mut acc: u32 = 0;
     let mut nbits = 0;
     let mut out = 0;
-    for (i, &c) in bytes.iter().enumerate() {
-        let v = ALPHABET
-            .iter()
-            .position(|&a| a == c)
-            .ok_or(IdError::Character(i))? as u32;
+    for (at, c) in id.chars().enumerate() {
+        let v = sextet(c).ok_or(IdError::Character { at, found: c })?;
         acc = (acc << 6) | v;
         nbits += 6;
         if nbits >= 8 {
@@ -152,6 +168,35 @@ mod tests {
     #[test]
     fn rejects_bad_text() {
         assert_eq!(decode("4HPwATDgc/ABM"), Err(IdError::Length(13)));
-        assert_eq!(decode("4HPwATDgc/AB!A"), Err(IdError::Character(12)));
+        assert_eq!(
+            decode("4HPwATDgc/AB!A"),
+            Err(IdError::Character { at: 12, found: '!' })
+        );
+    }
+
+    #[test]
+    fn counts_characters_not_bytes() {
+        // Regression: 14 characters but 15 bytes was reported as "has 14 characters, not 14".
+        let e = decode("4HPwATDgc/ABMé").unwrap_err();
+        assert_eq!(
+            e,
+            IdError::Character {
+                at: 13, found: 'é'
+            }
+        );
+        assert!(e.to_string().contains("character 13") && e.to_string().contains("'é'"));
+        // Seven two-byte characters are 14 bytes but 7 characters.
+        assert_eq!(decode("ééééééé"), Err(IdError::Length(7)));
+        assert_eq!(decode("4HPwATDgc/ABMAé"), Err(IdError::Length(15)));
+        let e = decode("4HPwATDgc/ABM").unwrap_err().to_string();
+        assert_eq!(e, "a Position ID has 14 characters, not 13");
+        // A byte value of the alphabet inside a multi-byte character is no match.
+        assert_eq!(
+            decode("\u{141}HPwATDgc/ABMA"),
+            Err(IdError::Character {
+                at: 0,
+                found: '\u{141}'
+            })
+        );
     }
 }

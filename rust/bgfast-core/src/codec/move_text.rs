@@ -225,7 +225,7 @@ impl From<&Move> for ParsedMove {
 }
 
 /// What is wrong with the syntax of a move text.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub enum SyntaxReason {
     /// A character that has no place in a move.
     UnexpectedChar(char),
@@ -233,8 +233,8 @@ pub enum SyntaxReason {
     MissingDestination,
     /// A point was expected (a number, `bar` or `off`).
     ExpectedPoint,
-    /// A number outside 0..=25.
-    PointOutOfRange(u32),
+    /// A number outside 0..=25, as written (its digits, however many).
+    PointOutOfRange(String),
     /// `off` (or 0) written as a source.
     OffAsSource,
     /// `bar` (or 25) written as a destination.
@@ -258,7 +258,7 @@ pub enum SyntaxReason {
 
 impl fmt::Display for SyntaxReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
+        match self {
             SyntaxReason::UnexpectedChar(c) => write!(f, "unexpected character {c:?}"),
             SyntaxReason::MissingDestination => write!(f, "a path needs a destination: from/to"),
             SyntaxReason::ExpectedPoint => {
@@ -279,8 +279,8 @@ impl fmt::Display for SyntaxReason {
                 write!(
                     f,
                     "{}/{} moves upward; checkers move from 24 toward 1 (R1)",
-                    PointText(from),
-                    PointText(to)
+                    PointText(*from),
+                    PointText(*to)
                 )
             }
             SyntaxReason::AfterOff => write!(f, "nothing can follow 'off' in a path"),
@@ -298,10 +298,11 @@ impl fmt::Display for SyntaxReason {
     }
 }
 
-/// Why a text is not a move: the byte offset where the problem is found, and the reason.
+/// Why a text is not a move: where the problem is found, and the reason.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct MoveTextError {
-    /// Byte offset in the text.
+    /// Offset in the text, in characters and bytes alike: the parser steps over ASCII only
+    /// and stops at the first other character, so everything before this offset is ASCII.
     pub at: usize,
     /// What is wrong.
     pub reason: SyntaxReason,
@@ -344,6 +345,7 @@ impl fmt::Display for PointText {
 /// ```
 pub fn parse(text: &str) -> Result<ParsedMove, MoveTextError> {
     let mut parser = Parser {
+        text,
         bytes: text.as_bytes(),
         pos: 0,
     };
@@ -357,10 +359,7 @@ pub fn parse(text: &str) -> Result<ParsedMove, MoveTextError> {
         let path = parser.path()?;
         steps += path.stops.len() * path.repeat as usize;
         if steps > MAX_STEPS {
-            return Err(MoveTextError {
-                at: path.at,
-                reason: SyntaxReason::TooManySteps(steps),
-            });
+            return Err(parser.error_at(path.at, SyntaxReason::TooManySteps(steps)));
         }
         paths.push(path);
     }
@@ -368,6 +367,7 @@ pub fn parse(text: &str) -> Result<ParsedMove, MoveTextError> {
 }
 
 struct Parser<'a> {
+    text: &'a str,
     bytes: &'a [u8],
     pos: usize,
 }
@@ -378,10 +378,12 @@ impl Parser<'_> {
     }
 
     fn error(&self, reason: SyntaxReason) -> MoveTextError {
-        MoveTextError {
-            at: self.pos,
-            reason,
-        }
+        self.error_at(self.pos, reason)
+    }
+
+    fn error_at(&self, at: usize, reason: SyntaxReason) -> MoveTextError {
+        debug_assert!(self.bytes[..at].is_ascii());
+        MoveTextError { at, reason }
     }
 
     fn unexpected(&self) -> MoveTextError {
@@ -415,9 +417,7 @@ impl Parser<'_> {
                 return Ok(value);
             }
         }
-        let mut n: u32 = 0;
-        while let Some(d @ b'0'..=b'9') = self.peek() {
-            n = n.saturating_mul(10).saturating_add((d - b'0') as u32);
+        while let Some(b'0'..=b'9') = self.peek() {
             self.pos += 1;
         }
         if self.pos == start {
@@ -427,23 +427,22 @@ impl Parser<'_> {
                 self.unexpected()
             });
         }
-        if n > BAR as u32 {
-            return Err(MoveTextError {
-                at: start,
-                reason: SyntaxReason::PointOutOfRange(n),
-            });
+        // Any number of digits: leading zeros are harmless, and a point too large for any
+        // integer type is reported as written, never as a saturated value.
+        let digits = &self.text[start..self.pos];
+        let value = digits.trim_start_matches('0');
+        match value.parse::<u8>() {
+            Ok(n) if n <= BAR => Ok(n),
+            _ if value.is_empty() => Ok(OFF),
+            _ => Err(self.error_at(start, SyntaxReason::PointOutOfRange(digits.to_string()))),
         }
-        Ok(n as u8)
     }
 
     fn path(&mut self) -> Result<WrittenPath, MoveTextError> {
         let at = self.pos;
         let from = self.point()?;
         if from == OFF {
-            return Err(MoveTextError {
-                at,
-                reason: SyntaxReason::OffAsSource,
-            });
+            return Err(self.error_at(at, SyntaxReason::OffAsSource));
         }
         if self.peek() == Some(b'*') {
             return Err(self.error(SyntaxReason::MisplacedHit));
@@ -458,19 +457,14 @@ impl Parser<'_> {
             let point_at = self.pos;
             let point = self.point()?;
             if point == BAR {
-                return Err(MoveTextError {
-                    at: point_at,
-                    reason: SyntaxReason::BarAsDestination,
-                });
+                return Err(self.error_at(point_at, SyntaxReason::BarAsDestination));
             }
             if point >= last {
-                return Err(MoveTextError {
-                    at: point_at,
-                    reason: SyntaxReason::Upward {
-                        from: last,
-                        to: point,
-                    },
-                });
+                let reason = SyntaxReason::Upward {
+                    from: last,
+                    to: point,
+                };
+                return Err(self.error_at(point_at, reason));
             }
             let hit = self.peek() == Some(b'*');
             if hit {
@@ -500,10 +494,7 @@ impl Parser<'_> {
                 self.pos += 1;
             }
             if self.pos == digits || self.peek() != Some(b')') || !(1..=4).contains(&n) {
-                return Err(MoveTextError {
-                    at: open,
-                    reason: SyntaxReason::BadRepeat,
-                });
+                return Err(self.error_at(open, SyntaxReason::BadRepeat));
             }
             self.pos += 1;
             repeat = n as u8;
@@ -635,6 +626,10 @@ mod tests {
         assert_eq!(parse("13/7(4)").unwrap().segment_count(), 4);
     }
 
+    fn out_of_range(digits: &str) -> SyntaxReason {
+        SyntaxReason::PointOutOfRange(digits.to_string())
+    }
+
     fn reason(s: &str) -> (usize, SyntaxReason) {
         let e = parse(s).expect_err(s);
         (e.at, e.reason)
@@ -647,11 +642,20 @@ mod tests {
         assert_eq!(reason("24/18x"), (5, SyntaxReason::UnexpectedChar('x')));
         assert_eq!(reason("24"), (2, SyntaxReason::MissingDestination));
         assert_eq!(reason("24/"), (3, SyntaxReason::ExpectedPoint));
-        assert_eq!(reason("26/20"), (0, SyntaxReason::PointOutOfRange(26)));
-        assert_eq!(
-            reason("13/99999999999"),
-            (3, SyntaxReason::PointOutOfRange(u32::MAX))
+        assert_eq!(reason("26/20"), (0, out_of_range("26")));
+        assert_eq!(reason("13/99999999999"), (3, out_of_range("99999999999")));
+        // Regression: a 20-digit point was reported as 4294967295 (saturated).
+        let e = parse("13/12345678901234567890").unwrap_err();
+        assert_eq!(e.reason, out_of_range("12345678901234567890"));
+        assert!(
+            e.to_string()
+                .contains("point 12345678901234567890 is outside"),
+            "{e}"
         );
+        assert_eq!(reason("256/3"), (0, out_of_range("256")));
+        assert_eq!(reason("0026/3"), (0, out_of_range("0026")));
+        assert_eq!(parsed("0024/00018"), vec![path(24, &[(18, false)], 1)]);
+        assert_eq!(parsed("6/000"), vec![path(6, &[(0, false)], 1)]);
         assert_eq!(reason("off/3"), (0, SyntaxReason::OffAsSource));
         assert_eq!(reason("0/3"), (0, SyntaxReason::OffAsSource));
         assert_eq!(reason("3/bar"), (2, SyntaxReason::BarAsDestination));
@@ -672,6 +676,17 @@ mod tests {
         );
         assert_eq!(reason("8/2(2)x"), (6, SyntaxReason::UnexpectedChar('x')));
         assert_eq!(reason("8/é"), (2, SyntaxReason::UnexpectedChar('é')));
+        // The first character that is not ASCII stops the parser: offsets count characters
+        // and bytes alike ('é' and a no-break space are two bytes).
+        assert_eq!(reason("8/7 éé 6/5"), (4, SyntaxReason::UnexpectedChar('é')));
+        assert_eq!(
+            reason("8/7,\u{a0}6/5"),
+            (4, SyntaxReason::UnexpectedChar('\u{a0}'))
+        );
+        assert_eq!(
+            reason("24/18 13/éé"),
+            (9, SyntaxReason::UnexpectedChar('é'))
+        );
         let msg = parse("7/9").unwrap_err().to_string();
         assert!(
             msg.contains("at character 2") && msg.contains("R1"),
