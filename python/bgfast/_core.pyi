@@ -38,6 +38,7 @@ __all__ = [
     "bearoff_index_batch",
     "bearoff_position",
     "bearoff_position_batch",
+    "check_threads",
     "default_threads",
     "encode_into",
     "isa_report",
@@ -194,6 +195,10 @@ MAX_THREADS: int
 
 def default_threads() -> int:
     """The thread count of ``threads=None``: ``RAYON_NUM_THREADS``, else the usable CPUs."""
+
+def check_threads(threads: int | None) -> int:
+    """The thread count ``threads=`` asks for (``None``: ``default_threads()``), checked:
+    ``BgfastError`` outside 1..``MAX_THREADS``, ``TypeError`` for a non-integer."""
 
 def isa_report() -> dict[str, str | bool]:
     """The builds that run: ``generator``, ``row_writer`` and ``forced_baseline``."""

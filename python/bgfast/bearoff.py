@@ -41,6 +41,7 @@ from typing import Any, Literal, TypeVar, Union
 import numpy as np
 import numpy.typing as npt
 
+from bgfast import _core
 from bgfast._core import (
     BearoffFileError,
     BearoffRangeError,
@@ -244,12 +245,18 @@ def build(
     threads: int | None = None,
     force: bool = False,
     progress: Callable[[str, int, int], None] | None = None,
-    directory: Path | None = None,
+    directory: str | os.PathLike[str] | None = None,
 ) -> tuple[Path, Path]:
     """Builds both tables into the cache (or ``directory``) now, skipping valid cached
     files unless ``force``; ``progress(table, done, total)`` is called along the way.
-    Returns the two file paths."""
-    paths = (_one_sided_path(directory), _two_sided_path(directory))
+    Returns the two file paths (a path that could not be written is left out of the
+    cache with a ``RuntimeWarning``; the tables still work in memory)."""
+    # Checked before any file is looked at: a bad argument is bad whether or not it is used.
+    _core.check_threads(threads)
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable or None, not {type(progress).__name__}")
+    folder = None if directory is None else Path(directory)
+    paths = (_one_sided_path(folder), _two_sided_path(folder))
 
     def reporter(name: str) -> Callable[[int, int], None] | None:
         if progress is None:
@@ -334,6 +341,8 @@ def epc(points: Points) -> float:
 def position_epc(position: Position) -> tuple[float, float]:
     """EPCs ``(side to move, opponent)`` of a position where both sides have every
     checker home (R13); ``BearoffRangeError`` otherwise. Backs ``Position.epc``."""
+    if not isinstance(position, Position):
+        raise TypeError(f"position must be a Position, not {type(position).__name__}")
     counts = position.to_array()
     sides = []
     for row, name in ((counts[0], "side to move"), (counts[1], "opponent")):
@@ -451,8 +460,14 @@ def _run_build(args: argparse.Namespace) -> int:
     paths = build(
         threads=args.threads, force=args.force, progress=progress, directory=args.cache_dir
     )
+    unwritten = [path for path in paths if not path.is_file()]
     for path in paths:
-        print(f"{path}  {path.stat().st_size:,} bytes")
+        if path not in unwritten:
+            print(f"{path}  {path.stat().st_size:,} bytes")
+    if unwritten:
+        for path in unwritten:
+            print(f"bgfast: could not write {path}", file=sys.stderr)
+        return 1
     if not seen:
         print("(both tables were already cached and valid; --force rebuilds)")
     return 0

@@ -544,9 +544,7 @@ def rollout(
     if seed is None:
         seed = secrets.randbits(63)
     _check_int("seed", seed, 0, 2**64 - 1)
-    if threads is None:
-        threads = _core.default_threads()
-    _check_int("threads", threads, 1, _core.MAX_THREADS)
+    threads = _core.check_threads(threads)
     _check_int("batch", batch, 1, 2**22)
     start = time.perf_counter()
     if callable(policy):

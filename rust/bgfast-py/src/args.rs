@@ -12,20 +12,21 @@ use bgfast_core::threads::{self, MAX_THREADS};
 use bgfast_core::Dice;
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
-use pyo3::types::PyBool;
+use pyo3::types::{PyBool, PyBytes, PyString};
 
 use crate::errors::Error;
 
 /// The integer value of `obj`: a Python int or anything with `__index__` (numpy integers),
-/// not a bool. `Ok(None)` for an int too large for an `i128`.
-fn integer(obj: &Bound<'_, PyAny>, what: &str) -> Result<Option<i128>, Error> {
+/// not a bool. `Ok(None)` for an int too large for an `i128` (show it with [`shown`]);
+/// `TypeError` naming `what` for anything else.
+pub fn integer(obj: &Bound<'_, PyAny>, what: &str) -> Result<Option<i128>, Error> {
     let type_error = || {
         let type_name = obj
             .get_type()
             .name()
             .map(|n| n.to_string())
             .unwrap_or_else(|_| "object".to_string());
-        Error::Type(format!("{what} must be an int, not {type_name}"))
+        Error::Type(format!("{what} must be an integer, not {type_name}"))
     };
     if obj.is_instance_of::<PyBool>() {
         return Err(type_error());
@@ -37,6 +38,11 @@ fn integer(obj: &Bound<'_, PyAny>, what: &str) -> Result<Option<i128>, Error> {
     }
 }
 
+/// `obj` as Python prints it, for messages that report a value as given.
+pub fn shown(obj: &Bound<'_, PyAny>) -> String {
+    obj.str().map(|s| s.to_string()).unwrap_or_default()
+}
+
 /// The value of the integer argument `obj`, named `what` in errors, if it lies in `range`;
 /// else `Error::Argument` naming the range and the value as given.
 pub fn int_in<T: TryFrom<i128>>(
@@ -45,11 +51,11 @@ pub fn int_in<T: TryFrom<i128>>(
     range: RangeInclusive<i128>,
 ) -> Result<T, Error> {
     let out_of_range = || {
-        let shown = obj.str().map(|s| s.to_string()).unwrap_or_default();
         Error::Argument(format!(
-            "{what} must be from {} to {}, got {shown}",
+            "{what} must be from {} to {}, got {}",
             range.start(),
-            range.end()
+            range.end(),
+            shown(obj)
         ))
     };
     let value = integer(obj, what)?.ok_or_else(out_of_range)?;
@@ -92,14 +98,11 @@ pub fn dice_pair(d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> Result<Dice, E
     };
     match (pips(d1)?, pips(d2)?) {
         (Some(a), Some(b)) => Ok(Dice::from_pips(a, b).expect("both in 1..=6")),
-        _ => {
-            let shown = |d: &Bound<'_, PyAny>| d.str().map(|s| s.to_string()).unwrap_or_default();
-            Err(Error::Dice(format!(
-                "dice must be two numbers from 1 to 6, got {} and {}",
-                shown(d1),
-                shown(d2)
-            )))
-        }
+        _ => Err(Error::Dice(format!(
+            "dice must be two numbers from 1 to 6, got {} and {}",
+            shown(d1),
+            shown(d2)
+        ))),
     }
 }
 
@@ -119,4 +122,20 @@ pub fn dice(pair: &Bound<'_, PyAny>) -> Result<Dice, Error> {
         [d1, d2] => dice_pair(d1, d2),
         _ => Err(not_a_pair()),
     }
+}
+
+/// The text of a Python str. A str may hold lone surrogates, which no Rust string can:
+/// each becomes one U+FFFD, so that character positions in messages stay those of the
+/// text given and the decoders name the character as not belonging there.
+pub fn text(s: &Bound<'_, PyString>) -> Result<String, Error> {
+    if let Ok(text) = s.to_str() {
+        return Ok(text.to_owned());
+    }
+    let units = s.call_method1("encode", ("utf-16-le", "surrogatepass"))?;
+    let bytes = units.cast::<PyBytes>().map_err(PyErr::from)?.as_bytes();
+    let units: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|pair| u16::from_le_bytes([pair[0], pair[1]]))
+        .collect();
+    Ok(String::from_utf16_lossy(&units))
 }

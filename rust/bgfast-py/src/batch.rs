@@ -448,8 +448,7 @@ pub fn batch_from_ids<'py>(
             )
             .into());
         };
-        // Lossy: a lone surrogate becomes U+FFFD, which the decoder names as not base64.
-        strings.push(text.to_string_lossy().into_owned());
+        strings.push(args::text(&text)?);
     }
     let rows = py.detach(|| -> Result<Vec<u8>, Error> {
         let decoded = runner.try_map(strings.len(), |i| {

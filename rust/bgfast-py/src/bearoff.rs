@@ -4,26 +4,26 @@
 //! (`bgfast.bearoff`).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
-use std::time::Duration;
 
 use bgfast_core::bearoff::{
     file::FORMAT_VERSION, index::index_out_of_range, BearoffError, CubeState, HomeBoard, OneSided,
     TwoSided, MAX_CHECKERS, MAX_ROLLS, ONE_SIDED_POSITIONS, POINTS, TWO_SIDED_CHECKERS,
     TWO_SIDED_POSITIONS,
 };
-use bgfast_core::{Dice, PositionError, Violation};
+use bgfast_core::{PositionError, Violation};
+use numpy::ndarray::ArrayView2;
 use numpy::{
-    IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
-    PyUntypedArrayMethods,
+    Element, IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2,
+    PyUntypedArray, PyUntypedArrayMethods,
 };
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyString};
 
+use crate::counts::{native_order, with_int_array};
 use crate::errors::{BearoffRangeError, Error};
-use crate::position::{dice_from, PyPosition};
+use crate::position::PyPosition;
+use crate::{args, detach};
 
 /// Six home counts as a Python tuple (a `[u8; 6]` would become `bytes`).
 type Counts = (u8, u8, u8, u8, u8, u8);
@@ -38,20 +38,100 @@ fn shape_error(what: &str) -> Error {
     ))
 }
 
-/// One side's six home counts from any sequence of ints, checked (R1: at most 15).
+/// One side's six home counts from any sequence of six ints (a 1-D array too), checked
+/// (R1: at most 15 in all, each count as given in the error).
 fn board_from(obj: &Bound<'_, PyAny>) -> PyResult<HomeBoard> {
-    let counts: Vec<i64> = obj
-        .extract()
-        .map_err(|_| PyErr::from(shape_error("bear-off points")))?;
-    if counts.len() != POINTS
-        || counts
-            .iter()
-            .any(|&c| !(0..=MAX_CHECKERS as i64).contains(&c))
-    {
-        return Err(shape_error(&format!("bear-off points {counts:?}")).into());
+    let not_six = || PyErr::from(shape_error("bear-off points"));
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        return Err(not_six());
     }
-    let counts: [u8; POINTS] = core::array::from_fn(|i| counts[i] as u8);
-    Ok(HomeBoard::new(counts).map_err(Error::from)?)
+    let items: Vec<Bound<'_, PyAny>> = obj.extract().map_err(|_| not_six())?;
+    if items.len() != POINTS {
+        return Err(not_six());
+    }
+    let mut counts = [0i128; POINTS];
+    for (count, item) in counts.iter_mut().zip(&items) {
+        // Beyond 128 bits is beyond 15 too.
+        *count = args::integer(item, "a home-board count")?.unwrap_or(i128::MAX);
+    }
+    Ok(board_of_counts(&counts, || {
+        let shown: Vec<String> = items.iter().map(args::shown).collect();
+        format!("bear-off points [{}]", shown.join(", "))
+    })?)
+}
+
+/// The home board of six counts of any size; `what` names them in the error.
+fn board_of_counts(counts: &[i128; POINTS], what: impl Fn() -> String) -> Result<HomeBoard, Error> {
+    if counts
+        .iter()
+        .any(|&c| !(0..=i128::from(MAX_CHECKERS)).contains(&c))
+    {
+        return Err(shape_error(&what()));
+    }
+    Ok(HomeBoard::new(counts.map(|c| c as u8))?)
+}
+
+/// Rows of an `(N, 6)` array of any integer dtype, or a sequence of six-int sequences, as
+/// boards; the first bad row is named (R1).
+fn boards_from_array(obj: &Bound<'_, PyAny>) -> PyResult<Vec<HomeBoard>> {
+    let obj = &native_order(obj)?;
+    let shape = || Error::Shape("expected an (N, 6) integer array of home-board counts".into());
+    if let Ok(array) = obj.cast::<PyUntypedArray>() {
+        if array.ndim() != 2 || array.shape()[1] != POINTS {
+            return Err(shape().into());
+        }
+        let dtype = array.dtype().to_string();
+        return with_int_array!(
+            obj,
+            PyReadonlyArray2,
+            |view| Ok(boards_of_view(view)?),
+            Err(Error::Shape(format!(
+                "expected an (N, 6) integer array of home-board counts, got dtype {dtype}"
+            ))
+            .into())
+        );
+    }
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        return Err(shape().into());
+    }
+    let rows: Vec<Bound<'_, PyAny>> = obj.extract().map_err(|_| PyErr::from(shape()))?;
+    let mut out = crate::alloc::vec_with_capacity(rows.len())?;
+    for (r, row) in rows.iter().enumerate() {
+        out.push(board_from(row).map_err(|e| prefix_row(row.py(), r, e))?);
+    }
+    Ok(out)
+}
+
+fn boards_of_view<T: Element + Copy + Into<i128>>(
+    view: ArrayView2<'_, T>,
+) -> Result<Vec<HomeBoard>, Error> {
+    let mut out = crate::alloc::vec_with_capacity(view.nrows())?;
+    for (r, row) in view.rows().into_iter().enumerate() {
+        let counts: [i128; POINTS] = core::array::from_fn(|i| row[i].into());
+        out.push(board_of_counts(&counts, || format!("row {r} {counts:?}"))?);
+    }
+    Ok(out)
+}
+
+/// The same exception with its message prefixed by `row {r}: `.
+fn prefix_row(py: Python<'_>, r: usize, error: PyErr) -> PyErr {
+    let message = error
+        .value(py)
+        .str()
+        .map(|s| s.to_string())
+        .unwrap_or_default();
+    let _ = error
+        .value(py)
+        .setattr("args", (format!("row {r}: {message}"),));
+    error
+}
+
+/// The packed rows of an `(N, 6)` uint8 array in C order (the fast path of the batch
+/// lookups), or `None` for anything else. A Fortran-ordered array is `None`: its memory
+/// is not row after row.
+fn packed_u8_rows<'py>(obj: &Bound<'py, PyAny>) -> Option<PyReadonlyArray2<'py, u8>> {
+    let array = obj.extract::<PyReadonlyArray2<'py, u8>>().ok()?;
+    (array.shape()[1] == POINTS && array.is_c_contiguous()).then_some(array)
 }
 
 /// The home boards of both sides of a position, or an error if a side has a checker
@@ -80,49 +160,6 @@ fn pair_from(obj: &Bound<'_, PyAny>) -> PyResult<(HomeBoard, HomeBoard)> {
     Ok((board_from(&mover)?, board_from(&opponent)?))
 }
 
-/// Rows of an `(N, 6)` integer array as boards, every row checked (R1).
-fn boards_from_array(obj: &Bound<'_, PyAny>) -> PyResult<Vec<HomeBoard>> {
-    let convert = |rows: &mut dyn Iterator<Item = [i64; POINTS]>| -> PyResult<Vec<HomeBoard>> {
-        let mut out = Vec::new();
-        for (r, row) in rows.enumerate() {
-            if row.iter().any(|&c| !(0..=MAX_CHECKERS as i64).contains(&c)) {
-                return Err(shape_error(&format!("row {r} {row:?}")).into());
-            }
-            let counts = core::array::from_fn(|i| row[i] as u8);
-            match HomeBoard::new(counts) {
-                Ok(b) => out.push(b),
-                Err(e) => return Err(Error::Shape(format!("{e} (row {r})")).into()),
-            }
-        }
-        Ok(out)
-    };
-    let shape = || Error::Shape("expected an (N, 6) integer array of home-board counts".into());
-    if let Ok(a) = obj.extract::<PyReadonlyArray2<'_, u8>>() {
-        let v = a.as_array();
-        if v.shape()[1] != POINTS {
-            return Err(shape().into());
-        }
-        return convert(
-            &mut v
-                .rows()
-                .into_iter()
-                .map(|r| core::array::from_fn(|i| r[i] as i64)),
-        );
-    }
-    if let Ok(a) = obj.extract::<PyReadonlyArray2<'_, i64>>() {
-        let v = a.as_array();
-        if v.shape()[1] != POINTS {
-            return Err(shape().into());
-        }
-        return convert(&mut v.rows().into_iter().map(|r| core::array::from_fn(|i| r[i])));
-    }
-    let rows: Vec<Vec<i64>> = obj.extract().map_err(|_| PyErr::from(shape()))?;
-    if rows.iter().any(|r| r.len() != POINTS) {
-        return Err(shape().into());
-    }
-    convert(&mut rows.iter().map(|r| core::array::from_fn(|i| r[i])))
-}
-
 /// A core bear-off error as the bindings raise it. Both sides borne off is not a position
 /// at all (R15), so it is the error `Position` raises for it, not a table's range error.
 fn bearoff_error(e: BearoffError) -> Error {
@@ -134,36 +171,19 @@ fn bearoff_error(e: BearoffError) -> Error {
     }
 }
 
-/// An integer argument: its value if it fits an `i128`, else its decimal text (a Python int
-/// has any size; an index is reported as given, never clamped).
-enum Integer {
-    Value(i128),
-    Huge(String),
-}
-
-/// Any Python integer (int, numpy integer, anything with `__index__`); `TypeError` for
-/// anything else, naming `what`.
-fn integer(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Integer> {
-    if let Ok(v) = obj.extract::<i128>() {
-        return Ok(Integer::Value(v));
-    }
-    match obj.call_method0("__index__") {
-        Ok(int) => Ok(Integer::Huge(int.str()?.to_string())),
-        Err(_) => Err(PyTypeError::new_err(format!(
-            "{what} must be an integer, got {}",
-            obj.get_type().name()?
-        ))),
-    }
-}
-
 /// A checked index in `0..positions`, or the range error naming the index as given (with
 /// `row` for batch calls).
-fn index_checked(index: Integer, positions: usize, row: Option<usize>) -> PyResult<u32> {
+fn index_checked(
+    index: Option<i128>,
+    shown: impl Fn() -> String,
+    positions: usize,
+    row: Option<usize>,
+) -> PyResult<u32> {
     let error = match index {
-        Integer::Value(i) if (0..positions as i128).contains(&i) => return Ok(i as u32),
-        Integer::Value(index) => Error::Bearoff(BearoffError::IndexOutOfRange { index, positions }),
-        Integer::Huge(text) => {
-            let message = index_out_of_range(&text, positions);
+        Some(i) if (0..positions as i128).contains(&i) => return Ok(i as u32),
+        Some(index) => Error::Bearoff(BearoffError::IndexOutOfRange { index, positions }),
+        None => {
+            let message = index_out_of_range(&shown(), positions);
             return Err(BearoffRangeError::new_err(match row {
                 Some(r) => format!("row {r}: {message}"),
                 None => message,
@@ -187,7 +207,10 @@ fn indexes_of<T: numpy::Element + Copy + Into<i128>>(
     Some(
         a.iter()
             .enumerate()
-            .map(|(r, &i)| index_checked(Integer::Value(i.into()), positions, Some(r)))
+            .map(|(r, &i)| {
+                let i: i128 = i.into();
+                index_checked(Some(i), || i.to_string(), positions, Some(r))
+            })
             .collect(),
     )
 }
@@ -216,16 +239,18 @@ fn indexes_from_array(obj: &Bound<'_, PyAny>, positions: usize) -> PyResult<Vec<
         }
     }
     if obj.is_instance_of::<pyo3::types::PyString>() || obj.is_instance_of::<PyBytes>() {
-        return Err(PyTypeError::new_err(
-            "expected a 1-D integer array of indexes, got a string",
-        ));
+        return Err(Error::Type(
+            "expected a 1-D integer array of indexes, got a string".to_string(),
+        )
+        .into());
     }
     let items = obj.try_iter().map_err(|_| shape())?;
     let mut out = Vec::new();
     for (r, item) in items.enumerate() {
         let item = item?;
         out.push(index_checked(
-            integer(&item, &format!("row {r}: a bear-off index"))?,
+            args::integer(&item, &format!("row {r}: a bear-off index"))?,
+            || args::shown(&item),
             positions,
             Some(r),
         )?);
@@ -233,94 +258,42 @@ fn indexes_from_array(obj: &Bound<'_, PyAny>, positions: usize) -> PyResult<Vec<
     Ok(out)
 }
 
-/// A roll from two Python integers of any size (dice outside 1..6 are an `InvalidDiceError`,
-/// whatever their size; `TypeError` for non-integers).
-fn dice_arg(d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> PyResult<Dice> {
-    let pips = |d: &Bound<'_, PyAny>| -> PyResult<(i64, String)> {
-        Ok(match integer(d, "a die")? {
-            Integer::Value(v) => (i64::try_from(v).unwrap_or(i64::MAX), v.to_string()),
-            Integer::Huge(text) => (i64::MAX, text),
-        })
-    };
-    let ((a, a_text), (b, b_text)) = (pips(d1)?, pips(d2)?);
-    match dice_from(a, b) {
-        Ok(dice) => Ok(dice),
-        Err(_) => Err(Error::Dice(format!(
-            "dice must be two numbers from 1 to 6, got {a_text} and {b_text}"
-        ))
-        .into()),
-    }
-}
-
-/// Runs `work` on a rayon pool of `threads` threads (all cores if `None`).
-fn on_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
-    match threads {
-        None => Ok(work()),
-        Some(0) => Err(Error::Shape("threads must be at least 1".into()).into()),
-        Some(n) => {
-            let pool = bgfast_core::threads::pool(n)
-                .map_err(|e| PyErr::from(Error::Shape(format!("cannot start {n} threads: {e}"))))?;
-            Ok(pool.install(work))
-        }
-    }
-}
-
-/// Runs a build with the GIL released; if `progress` is given, calls it as
-/// `progress(done, total)` from this thread about ten times a second and once at the end.
+/// Runs a table build with the GIL released, on the shared pool of `threads` workers
+/// (`threads=None`: every core), stopping on Ctrl-C once the build returns. If `progress`
+/// is given, calls it as `progress(done, total)` about twenty times a second and once at
+/// the end; an exception it raises is raised once the build has returned.
 fn build_detached<T: Send>(
     py: Python<'_>,
-    threads: Option<usize>,
+    threads: Option<&Bound<'_, PyAny>>,
     progress: Option<Py<PyAny>>,
     build: impl FnOnce(&(dyn Fn(usize, usize) + Sync)) -> T + Send,
 ) -> PyResult<T> {
+    let threads = args::threads(threads)?;
+    let pool = bgfast_core::threads::pool(threads).map_err(Error::from)?;
     let done = AtomicUsize::new(0);
     let total = AtomicUsize::new(0);
     let report = |d: usize, t: usize| {
         done.store(d, Ordering::Relaxed);
         total.store(t, Ordering::Relaxed);
     };
-    let Some(progress) = progress else {
-        return py.detach(|| on_threads(threads, || build(&report)));
+    let mut last = (0, 0);
+    // Only news: nothing before the first report, nothing twice.
+    let mut call = |py: Python<'_>| -> PyResult<()> {
+        let news = (done.load(Ordering::Relaxed), total.load(Ordering::Relaxed));
+        match &progress {
+            Some(cb) if news.1 > 0 && news != last => {
+                last = news;
+                cb.call1(py, news).map(|_| ())
+            }
+            _ => Ok(()),
+        }
     };
-    let progress = Some(progress);
-    py.detach(|| {
-        std::thread::scope(|s| {
-            let (finished, wait) = std::sync::mpsc::channel::<()>();
-            let worker = s.spawn(move || {
-                let result = on_threads(threads, || build(&report));
-                let _ = finished.send(());
-                result
-            });
-            let mut callback_error = None;
-            let mut last = (0, 0);
-            let mut call = |d: usize, t: usize| {
-                // Only news: nothing before the first report, nothing twice.
-                if t == 0 || (d, t) == last {
-                    return;
-                }
-                last = (d, t);
-                if let (Some(cb), None) = (&progress, &callback_error) {
-                    if let Err(e) = Python::attach(|py| cb.call1(py, (d, t)).map(|_| ())) {
-                        callback_error = Some(e);
-                    }
-                }
-            };
-            // Report about ten times a second; return as soon as the build ends.
-            while let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(Duration::from_millis(100))
-            {
-                call(done.load(Ordering::Relaxed), total.load(Ordering::Relaxed));
-            }
-            let result = worker.join().map_err(|_| {
-                PyErr::from(Error::Shape("bear-off build thread panicked".into()))
-            })??;
-            let t = total.load(Ordering::Relaxed);
-            call(t, t);
-            match callback_error {
-                Some(e) => Err(e),
-                None => Ok(result),
-            }
-        })
-    })
+    // The build does not look at the cancel flag: it takes about a second.
+    let table = detach::run(py, |_| pool.install(|| build(&report)), &mut call)?;
+    let t = total.load(Ordering::Relaxed);
+    done.store(t, Ordering::Relaxed);
+    call(py)?;
+    Ok(table)
 }
 
 /// The GNU Backgammon bear-off index of one side's home board (six counts, ace first, at
@@ -334,7 +307,8 @@ pub fn bearoff_index(points: &Bound<'_, PyAny>) -> PyResult<u32> {
 #[pyfunction]
 pub fn bearoff_position(index: &Bound<'_, PyAny>) -> PyResult<Counts> {
     let i = index_checked(
-        integer(index, "a bear-off index")?,
+        args::integer(index, "a bear-off index")?,
+        || args::shown(index),
         ONE_SIDED_POSITIONS,
         None,
     )?;
@@ -349,13 +323,11 @@ pub fn bearoff_index_batch<'py>(
     py: Python<'py>,
     points: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
-    // Fast path: a C-contiguous uint8 array, checked and indexed without the GIL.
-    if let Ok(a) = points.extract::<PyReadonlyArray2<'py, u8>>() {
-        if a.shape()[1] == POINTS {
-            if let Ok(flat) = a.as_slice() {
-                let out = py.detach(|| index_rows_u8(flat))?;
-                return Ok(out.into_pyarray(py));
-            }
+    // Fast path: a C-ordered uint8 array, checked and indexed without the GIL.
+    if let Some(a) = packed_u8_rows(points) {
+        if let Ok(flat) = a.as_slice() {
+            let out = py.detach(|| index_rows_u8(flat))?;
+            return Ok(out.into_pyarray(py));
         }
     }
     let boards = boards_from_array(points)?;
@@ -421,7 +393,7 @@ impl PyOneSidedTable {
     #[pyo3(signature = (threads=None, progress=None))]
     fn build(
         py: Python<'_>,
-        threads: Option<usize>,
+        threads: Option<&Bound<'_, PyAny>>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Self> {
         let table = build_detached(py, threads, progress, |p| OneSided::build_with_progress(p))?;
@@ -514,7 +486,7 @@ impl PyOneSidedTable {
         d2: &Bound<'_, PyAny>,
     ) -> PyResult<Option<Counts>> {
         let board = board_from(points)?;
-        let dice = dice_arg(d1, d2)?;
+        let dice = args::dice_pair(d1, d2)?;
         Ok(self
             .inner
             .best_play(board, dice.high().pips(), dice.low().pips())
@@ -595,17 +567,15 @@ impl PyOneSidedTable {
         scale: f64,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let table = &self.inner;
-        if let Ok(a) = points.extract::<PyReadonlyArray2<'py, u8>>() {
-            if a.shape()[1] == POINTS {
-                if let Ok(flat) = a.as_slice() {
-                    let out = py.detach(|| -> Result<Vec<f64>, Error> {
-                        Ok(index_rows_u8(flat)?
-                            .into_iter()
-                            .map(|i| table.expected_rolls(i) * scale)
-                            .collect())
-                    })?;
-                    return Ok(out.into_pyarray(py));
-                }
+        if let Some(a) = packed_u8_rows(points) {
+            if let Ok(flat) = a.as_slice() {
+                let out = py.detach(|| -> Result<Vec<f64>, Error> {
+                    Ok(index_rows_u8(flat)?
+                        .into_iter()
+                        .map(|i| table.expected_rolls(i) * scale)
+                        .collect())
+                })?;
+                return Ok(out.into_pyarray(py));
             }
         }
         let boards = boards_from_array(points)?;
@@ -646,7 +616,7 @@ fn cube_from(name: &str) -> Result<CubeState, Error> {
         "centred" | "centered" => Ok(CubeState::Centred),
         "owned" => Ok(CubeState::Owned),
         "unavailable" => Ok(CubeState::Unavailable),
-        other => Err(Error::Shape(format!(
+        other => Err(Error::Argument(format!(
             "R17: cube must be 'centred', 'owned' (by the side on roll) or 'unavailable' \
              (owned by the opponent), got {other:?}"
         ))),
@@ -677,7 +647,7 @@ impl PyTwoSidedTable {
     fn build(
         py: Python<'_>,
         cubeful: bool,
-        threads: Option<usize>,
+        threads: Option<&Bound<'_, PyAny>>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Self> {
         let table = build_detached(py, threads, progress, |p| TwoSided::build(cubeful, p))?;
@@ -742,10 +712,7 @@ impl PyTwoSidedTable {
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let table = &self.inner;
         let fast = |a: &Bound<'py, PyAny>| -> Option<Vec<u32>> {
-            let a = a.extract::<PyReadonlyArray2<'py, u8>>().ok()?;
-            if a.shape()[1] != POINTS {
-                return None;
-            }
+            let a = packed_u8_rows(a)?;
             let flat = a.as_slice().ok()?;
             py.detach(|| index_rows_u8(flat)).ok()
         };
@@ -828,7 +795,7 @@ impl PyTwoSidedTable {
         self.inner
             .win_probability(mover, opponent)
             .map_err(bearoff_error)?;
-        let dice = dice_arg(d1, d2)?;
+        let dice = args::dice_pair(d1, d2)?;
         Ok(self
             .inner
             .best_play(mover, opponent, dice.high().pips(), dice.low().pips())

@@ -52,6 +52,14 @@ mod _core {
         bgfast_core::threads::default_threads()
     }
 
+    /// The thread count a `threads=` argument asks for, checked as every native call
+    /// checks it: `None` is `default_threads()`, an int must be from 1 to `MAX_THREADS`.
+    #[pyfunction]
+    #[pyo3(signature = (threads))]
+    fn check_threads(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+        Ok(crate::args::threads(threads)?)
+    }
+
     /// The builds of the hot loops that run in this process: `{"generator": ...,
     /// "row_writer": ..., "forced_baseline": bool}` (`BGFAST_ISA=baseline` forces the
     /// baseline builds).

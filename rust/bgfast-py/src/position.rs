@@ -14,17 +14,6 @@ use crate::errors::Error;
 use crate::moves::{with_move_list, PyMoves};
 use crate::{args, counts, detach};
 
-/// Dice from two Python ints, checked (R4: two dice of 1..6).
-pub fn dice_from(d1: i64, d2: i64) -> Result<Dice, Error> {
-    let pips = |d: i64| u8::try_from(d).ok().filter(|d| (1..=6).contains(d));
-    match (pips(d1), pips(d2)) {
-        (Some(a), Some(b)) => Ok(Dice::from_pips(a, b).expect("both in 1..=6")),
-        _ => Err(Error::Dice(format!(
-            "dice must be two numbers from 1 to 6, got {d1} and {d2}"
-        ))),
-    }
-}
-
 /// A backgammon position seen from the side to move. Immutable and hashable.
 ///
 /// `Position()` is the standard start. Row 0 of `to_array()` is the side to move, row 1 the
@@ -47,9 +36,8 @@ impl PyPosition {
     /// The position with this GNU Backgammon Position ID (14 characters).
     #[staticmethod]
     fn from_id(id: &Bound<'_, PyString>) -> PyResult<Self> {
-        // Lossy: a lone surrogate becomes U+FFFD, which the decoder names as not base64.
         Ok(PyPosition {
-            inner: gnubg_id::decode(&id.to_string_lossy()).map_err(Error::from)?,
+            inner: gnubg_id::decode(&args::text(id)?).map_err(Error::from)?,
         })
     }
 
@@ -143,8 +131,7 @@ impl PyPosition {
             }
             ParsedMove::from(&m.mv)
         } else if let Ok(text) = r#move.cast::<PyString>() {
-            // Lossy: a lone surrogate becomes U+FFFD, which the parser names as not notation.
-            move_text::parse(&text.to_string_lossy()).map_err(Error::Syntax)?
+            move_text::parse(&args::text(text)?).map_err(Error::Syntax)?
         } else {
             return Err(PyTypeError::new_err("move must be a bgfast.Move or a str"));
         };

@@ -37,7 +37,7 @@ impl fmt::Display for IdError {
             IdError::Length(n) => write!(f, "a Position ID has 14 characters, not {n}"),
             IdError::Character { at, found } => write!(
                 f,
-                "character {at} (from 0) is {found:?}, not a base64 character \
+                "the character at index {at} is {found:?}, not a base64 character \
                  (A-Z, a-z, 0-9, + or /)"
             ),
             IdError::Malformed => {
