@@ -448,7 +448,7 @@ pub fn batch_from_ids<'py>(
             )
             .into());
         };
-        strings.push(args::text(&text)?);
+        strings.push(args::text(text)?);
     }
     let rows = py.detach(|| -> Result<Vec<u8>, Error> {
         let decoded = runner.try_map(strings.len(), |i| {
