@@ -548,8 +548,20 @@ class Game:
 
     def call(self) -> None:
         """Call the last move illegal (table mode, R31), before the next roll: it is taken
-        back and the same player plays the same dice again."""
+        back and the same player plays the same dice again. A game that ended with an
+        illegal bear-off may be called until the game is closed (:meth:`close`)."""
         self._do({"type": "call"})
+
+    def close(self) -> None:
+        """Close a finished game: the next game has started, so its last move stands and
+        can no longer be called (R31: a call comes before the next roll).
+        :meth:`bgfast.Match.new_game` closes the previous game."""
+        self._do({"type": "close"})
+
+    @property
+    def closed(self) -> bool:
+        """Whether the game is over and closed (see :meth:`close`)."""
+        return bool(self._events) and self._events[-1]["type"] == "close"
 
     def resign(self, kind: Kind = "single", player: int | None = None) -> None:
         """Offer to resign a single game, a gammon or a backgammon. ``player`` defaults to
@@ -761,7 +773,17 @@ class Game:
         else:
             self._phase = "roll"
 
+    def _on_close(self, event: dict[str, Any]) -> None:
+        self._need("over")
+        if self.closed:
+            raise GameStateError("the game is already closed")
+        self._last = None  # R31: the next game's roll ends the time to call
+
     def _on_call(self, event: dict[str, Any]) -> None:
+        if self.closed:
+            raise GameStateError(
+                "no move to call: the next game has started, so the last move stands (R31)"
+            )
         last = self._last
         open_game = self._phase == "roll"
         ended = (

@@ -159,10 +159,14 @@ class Match:
         return int.from_bytes(digest, "little") >> 1
 
     def new_game(self) -> Game:
-        """Start the next game (the previous one must be over) and return it."""
+        """Start the next game (the previous one must be over) and return it.
+
+        The previous game is closed (:meth:`bgfast.Game.close`): its last move may no longer
+        be called (R31), so the score it gave stands."""
         if self.is_over:
             raise GameStateError(f"the match is over: player {self.winner} won (R20)")
-        if self.game is not None and not self.game.is_over:
+        previous = self.game
+        if previous is not None and not previous.is_over:
             raise GameStateError("the current game is not over yet")
         game = Game(
             rules=self._rules,
@@ -173,6 +177,8 @@ class Match:
             table=self._table,
             seed=self._game_seed(len(self._games)),
         )
+        if previous is not None and not previous.closed:
+            previous.close()  # R31: the previous game's last move now stands
         self._games.append(game)
         return game
 
