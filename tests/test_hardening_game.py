@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bgfast import Game, Match
-from bgfast.errors_game import GameStateError
+from bgfast.errors_game import GameStateError, MatchOptionError
 from bgfast.persist import checksum
 
 # ------------------------------------------------------------------ helpers
@@ -104,3 +104,55 @@ def test_close_is_refused_unless_the_game_is_over() -> None:
     with pytest.raises(GameStateError):
         game.close()
     assert game.to_json() == before
+
+
+# ------------------------------------------------------------------ item 2: Crawford, Holland
+
+
+def test_r21_one_point_match_is_neither_crawford_nor_post_crawford() -> None:
+    match = Match(1, seed=1)
+    assert (match.crawford, match.post_crawford) == (False, False)
+    game = match.new_game()
+    assert (game.crawford, game.post_crawford) == (False, False)
+    assert (match.crawford, match.post_crawford) == (False, False)
+    assert not Game(match_length=1).post_crawford
+
+
+@pytest.mark.parametrize("length", [1, 2, 3, 5, 7])
+def test_r21_game_and_match_agree_on_crawford_and_post_crawford(length: int) -> None:
+    for seed in range(6):
+        match = Match(length, seed=seed)
+        while not match.is_over:
+            game = match.new_game()
+            assert (game.crawford, game.post_crawford) == (match.crawford, match.post_crawford)
+            _finish(game, illegal_bear_off=False)
+
+
+@pytest.mark.parametrize(("length", "score"), [(1, (0, 0)), (3, (2, 2)), (5, (4, 4))])
+def test_r21_no_crawford_game_when_both_players_are_one_away(
+    length: int, score: tuple[int, int]
+) -> None:
+    with pytest.raises(MatchOptionError, match="R21"):
+        Game(match_length=length, score=score, crawford=True)
+    assert Game(match_length=length, score=score).post_crawford == (length > 1)
+
+
+def test_holland_one_point_match_player_0_may_double_at_0_0() -> None:
+    game = Game(match_length=1, holland=True, seed=1)
+    game.roll((1, 6))  # player 1 opens
+    game.play(game.legal_moves()[0])
+    assert game.turn == 0 and game.why_not_double() is None
+
+
+def test_holland_tied_post_crawford_score_has_no_trailer() -> None:
+    # 3-point match at 2-2: post-Crawford, nobody trails, so Holland restricts nobody
+    game = Game(match_length=3, score=(2, 2), holland=True, seed=1)
+    assert game.post_crawford
+    game.roll((1, 6))
+    game.play(game.legal_moves()[0])
+    assert game.turn == 0 and game.why_not_double() is None
+    # at 2-1 the trailer (player 1) waits for two rolls each
+    trailing = Game(match_length=3, score=(2, 1), holland=True, seed=1)
+    trailing.roll((6, 1))
+    trailing.play(trailing.legal_moves()[0])
+    assert trailing.turn == 1 and "Holland" in (trailing.why_not_double() or "")

@@ -30,7 +30,7 @@ from bgfast._core import IllegalMoveError, InvalidDiceError, InvalidMoveError, M
 from bgfast.cube import Cube
 from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
 from bgfast.persist import atomic_write_text, dumps, loads, same_json
-from bgfast.scoring import KINDS, Kind, Rules
+from bgfast.scoring import KINDS, Kind, Rules, crawford_allowed, is_post_crawford
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -265,8 +265,11 @@ class Game:
             raise MatchOptionError(
                 f"score {score[0]}-{score[1]}: the {match_length}-point match is already won (R20)"
             )
-        if crawford and (match_length == 0 or max(score) != match_length - 1):
-            raise MatchOptionError("the Crawford game needs a player exactly one point away (R21)")
+        if crawford and not crawford_allowed(match_length, score):
+            raise MatchOptionError(
+                "the Crawford game needs exactly one player one point away (R21), "
+                f"not {score[0]}-{score[1]} in a {match_length}-point match"
+            )
         if holland and match_length == 0:
             raise MatchOptionError("the Holland rule is a match option")
         if seed is None:
@@ -327,12 +330,10 @@ class Game:
 
     @property
     def post_crawford(self) -> bool:
-        """Whether this is a post-Crawford game: a player is one away, cube back (R21)."""
-        return (
-            self._match_length > 0
-            and not self._crawford
-            and max(self._score) == self._match_length - 1
-        )
+        """Whether this is a post-Crawford game: the Crawford game has been played, a player
+        is one away and the cube is back (R21; never in a 1-point match, see
+        :func:`bgfast.scoring.is_post_crawford`)."""
+        return is_post_crawford(self._match_length, self._score, self._crawford)
 
     @property
     def holland(self) -> bool:
@@ -471,8 +472,8 @@ class Game:
         if reason is not None:
             return reason
         if self._holland and self.post_crawford:
-            leader = 0 if self._score[0] > self._score[1] else 1
-            if self._turn != leader and min(self._turns) < 2:
+            trailer = self._score[self._turn] < self._score[1 - self._turn]
+            if trailer and min(self._turns) < 2:
                 return "Holland rule: the trailer may double only after both sides rolled twice"
         return None
 

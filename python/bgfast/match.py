@@ -15,7 +15,7 @@ from typing import Any
 from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
 from bgfast.game import Game
 from bgfast.persist import atomic_write_text, dumps, loads, same_json
-from bgfast.scoring import Rules
+from bgfast.scoring import Rules, is_post_crawford
 
 __all__ = ["Match"]
 
@@ -147,10 +147,10 @@ class Match:
     @property
     def post_crawford(self) -> bool:
         """Whether the next (or current) game is post-Crawford: the Crawford game has been
-        played, a player is one point away, and the cube is back (R21)."""
-        index = len(self._games) - (1 if self.game is not None and not self.game.is_over else 0)
-        c = self._crawford_index()
-        return c is not None and index > c and self.winner is None
+        played, a player is one point away, and the cube is back (R21). The same definition
+        as :attr:`bgfast.Game.post_crawford` (:func:`bgfast.scoring.is_post_crawford`):
+        never in a 1-point match."""
+        return self.winner is None and is_post_crawford(self._length, self.score, self.crawford)
 
     # ------------------------------------------------------------------ play
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from bgfast.errors_game import MatchOptionError
 
-__all__ = ["KINDS", "Kind", "Rules"]
+__all__ = ["KINDS", "Kind", "Rules", "crawford_allowed", "is_post_crawford"]
 
 Kind = Literal["single", "gammon", "backgammon"]
 """How a game was won (R16): a single game, a gammon or a backgammon."""
@@ -21,6 +21,25 @@ KINDS: tuple[Kind, ...] = ("single", "gammon", "backgammon")
 """The three kinds of win, in increasing value."""
 
 _MAX_CUBE_LIMIT = 1 << 15  # the largest cube a GNU Backgammon Match ID can hold
+
+
+def crawford_allowed(match_length: int, score: tuple[int, int]) -> bool:
+    """Whether a game at ``score`` may be the Crawford game (R21): exactly one player is one
+    point away. When both are (a 1-point match, or N-1 all), there is no Crawford game, as
+    GNU Backgammon has it."""
+    return match_length > 0 and [s == match_length - 1 for s in score].count(True) == 1
+
+
+def is_post_crawford(match_length: int, score: tuple[int, int], crawford: bool) -> bool:
+    """Whether a game at ``score`` is post-Crawford (R21): the one definition that
+    :class:`~bgfast.Game` and :class:`~bgfast.Match` share, GNU Backgammon's.
+
+    Post-Crawford means the Crawford game has been played and the cube is back: a match of
+    more than one point, a player one point away, and not the Crawford game itself. A
+    1-point match is neither Crawford nor post-Crawford (nobody reached 1-away by winning a
+    game; gnubg: ``fPostCrawford = nMatchTo > 1``).
+    """
+    return match_length > 1 and not crawford and max(score) == match_length - 1
 
 
 @dataclass(frozen=True)
