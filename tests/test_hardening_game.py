@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import numpy as np
 import pytest
 
-from bgfast import Game, Match
+import bgfast
+from bgfast import BgfastError, Game, Match, VecEnv
 from bgfast.errors_game import GameStateError, MatchOptionError
 from bgfast.persist import checksum
 
@@ -156,3 +158,95 @@ def test_holland_tied_post_crawford_score_has_no_trailer() -> None:
     trailing.roll((6, 1))
     trailing.play(trailing.legal_moves()[0])
     assert trailing.turn == 1 and "Holland" in (trailing.why_not_double() or "")
+
+
+# ------------------------------------------------------------------ item 3: VecEnv arguments
+
+
+@pytest.mark.parametrize(
+    "choice",
+    [[0.7, 0.7], [0.0, 0.0], np.array([0.0, 1.0]), [True, False], np.array([True, True]),
+     ["0", "0"], [None, None], [2**70, 0], [0, 1 + 0j]],
+)  # fmt: skip
+def test_vecenv_step_requires_integers(choice: Any) -> None:
+    env = VecEnv(2, seed=1)
+    env.reset()
+    positions = env.positions.copy()
+    with pytest.raises(BgfastError, match="integer"):
+        env.step(choice)
+    assert (env.positions == positions).all()
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint64])
+def test_vecenv_step_accepts_any_integer_dtype(dtype: Any) -> None:
+    a, b = VecEnv(2, seed=1), VecEnv(2, seed=1)
+    a.reset()
+    b.reset()
+    ra, da = a.step(np.array([1, 2], dtype=dtype))
+    rb, db = b.step([1, 2])
+    assert (a.positions == b.positions).all() and (ra == rb).all() and (da == db).all()
+
+
+def test_vecenv_step_refuses_a_choice_beyond_int64() -> None:
+    env = VecEnv(2, seed=1)
+    env.reset()
+    with pytest.raises(bgfast.IllegalMoveError, match="18446744073709551615"):
+        env.step(np.array([2**64 - 1, 0], dtype=np.uint64))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"n": 0}, "n"),
+        ({"n": 2**22 + 1}, "n"),
+        ({"n": -3}, "n"),
+        ({"n": 4.0}, "n"),
+        ({"n": True}, "n"),
+        ({"n": "4"}, "n"),
+        ({"n": 4, "seed": -1}, "seed"),
+        ({"n": 4, "seed": 2**64}, "seed"),
+        ({"n": 4, "seed": 1.5}, "seed"),
+        ({"n": 4, "seed": False}, "seed"),
+        ({"n": 4, "scheme": "nope"}, "scheme"),
+        ({"n": 4, "scheme": 3}, "scheme"),
+        ({"n": 4, "scheme": ["tesauro198"]}, "scheme"),
+    ],
+)
+def test_vecenv_checks_n_seed_and_scheme(kwargs: dict[str, Any], name: str) -> None:
+    with pytest.raises(BgfastError, match=name):
+        VecEnv(**kwargs)
+
+
+def test_vecenv_accepts_the_ends_of_the_ranges() -> None:
+    VecEnv(1, seed=0)
+    VecEnv(1, seed=2**64 - 1)
+    VecEnv(1, seed=np.uint64(2**64 - 1))  # numpy integers are integers
+
+
+def test_vecenv_step_scores_refuses_nan_and_non_numbers() -> None:
+    env = VecEnv(2, seed=1)
+    env.reset()
+    _, offsets = env.candidates()
+    m = int(offsets[-1])
+    positions = env.positions.copy()
+    for bad in ([float("nan")] * m, ["x"] * m, [True] * m):
+        with pytest.raises(BgfastError, match="score"):
+            env.step_scores(bad)
+    assert (env.positions == positions).all()
+
+
+def test_segment_argmax_checks_its_inputs() -> None:
+    from bgfast.vecenv import segment_argmax
+
+    assert segment_argmax([1, 3, 2, 5], np.array([0, 3, 4])).tolist() == [1, 0]
+    for scores, offsets in (
+        ([1.0, float("nan")], [0, 2]),
+        ([1.0, 2.0], [0, 3]),
+        ([1.0, 2.0], [1, 2]),
+        ([1.0, 2.0], [0, 2, 1, 2]),
+        ([1.0, 2.0], [0.0, 2.0]),
+        ([1.0, 2.0], []),
+        (["a", "b"], [0, 2]),
+    ):
+        with pytest.raises(BgfastError):
+            segment_argmax(scores, np.array(offsets))
