@@ -15,7 +15,7 @@ import pytest
 
 import bgfast
 from bgfast import BgfastError, Game, Match, VecEnv
-from bgfast.errors_game import GameStateError, MatchOptionError
+from bgfast.errors_game import GameStateError, InvalidIdError, MatchOptionError
 from bgfast.persist import checksum
 
 # ------------------------------------------------------------------ helpers
@@ -250,3 +250,50 @@ def test_segment_argmax_checks_its_inputs() -> None:
     ):
         with pytest.raises(BgfastError):
             segment_argmax(scores, np.array(offsets))
+
+
+# ------------------------------------------------------------------ item 4: FIBS board fields
+
+
+def _fibs_line() -> str:
+    game = Game(match_length=7, seed=1)
+    game.roll((6, 1))
+    game.play("8/2 6/5")
+    game.roll((3, 1))
+    return game.fibs_board()
+
+
+@pytest.mark.parametrize("index", range(3, 53))
+@pytest.mark.parametrize(
+    "value",
+    ["0", "1", "3", "256", "-256", "99999999999999999999", "-1", "70000", "+1", " 1", "1_0",
+     "\u0661"],
+)  # fmt: skip
+def test_fibs_board_every_field_is_range_checked(index: int, value: str) -> None:
+    """An edited field is refused with InvalidIdError, or, if the edit is a valid line, the
+    game read writes the same line back (nothing in it was ignored)."""
+    parts = _fibs_line().split(":")
+    parts[index] = value
+    line = ":".join(parts)
+    try:
+        game = Game.from_fibs_board(line)
+    except InvalidIdError:
+        return
+    if index in (49, 50):  # can-move and forced-move: derived, written as 0 like gnubg
+        parts[index] = "0"
+    assert game.fibs_board() == ":".join(parts)
+
+
+def test_fibs_board_error_names_the_field() -> None:
+    parts = _fibs_line().split(":")
+    parts[10] = "300"  # a board point
+    with pytest.raises(InvalidIdError, match="point"):
+        Game.from_fibs_board(":".join(parts))
+    parts = _fibs_line().split(":")
+    parts[37] = "300"  # the cube
+    with pytest.raises(InvalidIdError, match="cube"):
+        Game.from_fibs_board(":".join(parts))
+    parts = _fibs_line().split(":")
+    parts[3] = "99999"
+    with pytest.raises(InvalidIdError, match="match length"):
+        Game.from_fibs_board(":".join(parts))

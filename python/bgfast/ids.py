@@ -612,6 +612,44 @@ def game_from_xgid(xgid: str, *, table: bool = False, seed: int | None = None) -
 _FIBS_FIELDS = 53
 
 
+def _fibs_ranges() -> tuple[tuple[str, int, int], ...]:
+    """(name, lowest, highest) of the 50 numeric fields after the two names."""
+    points = [("board point 0 (opponent's bar)", -15, 0)]
+    points += [(f"board point {p}", -15, 15) for p in range(1, 25)]
+    points += [("board point 25 (your bar)", 0, 15)]
+    return (
+        ("match length", 0, 32767),
+        ("your score", 0, 32767),
+        ("opponent's score", 0, 32767),
+        *points,
+        ("turn", -1, 1),
+        ("your die 1", 0, 6),
+        ("your die 2", 0, 6),
+        ("opponent's die 1", 0, 6),
+        ("opponent's die 2", 0, 6),
+        ("cube", 1, 1 << 15),
+        ("you may double", 0, 1),
+        ("opponent may double", 0, 1),
+        ("was doubled", -1, 1),
+        ("colour", -1, 1),
+        ("direction", -1, 1),
+        ("home", 0, 25),
+        ("bar", 0, 25),
+        ("your borne-off checkers", 0, 15),
+        ("opponent's borne-off checkers", 0, 15),
+        ("your checkers on the bar", 0, 15),
+        ("opponent's checkers on the bar", 0, 15),
+        ("can move", 0, 4),
+        ("forced move", 0, 1),
+        ("post-Crawford", 0, 1),
+        ("not Crawford", 0, 1),
+    )
+
+
+_FIBS_RANGES = _fibs_ranges()
+assert len(_FIBS_RANGES) == _FIBS_FIELDS - 3
+
+
 def game_fibs_board(game: Game, you: str = "You", opponent: str = "Opponent") -> str:
     """The FIBS ``board:`` line of ``game`` as GNU Backgammon writes it (``set output
     rawboard on``): seen by player 1 (``you``), whose checkers are positive and move from
@@ -679,27 +717,44 @@ def game_fibs_board(game: Game, you: str = "You", opponent: str = "Opponent") ->
 def game_from_fibs_board(line: str, *, seed: int | None = None) -> Game:
     """A :class:`~bgfast.Game` from a FIBS ``board:`` line in the layout
     :func:`game_fibs_board` writes (player 1 is "you"). The Jacoby rule and a pending double
-    are not part of it."""
+    are not part of it.
+
+    Every field is checked: a number out of its range, or one that disagrees with the board
+    (borne-off and on-bar counts, the repeated dice, the post-Crawford flag), raises
+    :class:`InvalidIdError` naming the field. The can-move and forced-move fields are
+    derived data and only range-checked."""
     import numpy as np
 
     parts = line.strip().split(":") if isinstance(line, str) else []
     if len(parts) != _FIBS_FIELDS or parts[0] != "board":
         raise InvalidIdError(f"not a FIBS board line of {_FIBS_FIELDS} fields: {line!r}")
-    try:
-        n = [int(x) for x in parts[3:]]
-    except ValueError:
-        raise InvalidIdError(f"a FIBS board field is not a number: {line!r}") from None
+    n: list[int] = []
+    for (name, lo, hi), text in zip(_FIBS_RANGES, parts[3:]):
+        # plain ASCII digits only: int() would also take '+5', ' 5', '1_0' or other scripts
+        if not re.fullmatch(r"-?[0-9]{1,6}", text):
+            raise InvalidIdError(f"FIBS board field {name!r} is not a number: {text!r}")
+        value = int(text)
+        if not lo <= value <= hi:
+            raise InvalidIdError(f"FIBS board field {name!r} is {value}, not in {lo}..{hi}")
+        n.append(value)
     match_length, score1, score0 = n[0], n[1], n[2]
     cells = n[3:29]
-    turn, d1, d2, _, _, cube, you_may, opp_may, was_doubled = n[29:38]
+    turn, d1, d2, _, _, cube, you_may, opp_may, was_doubled = n[29:38]  # n[32:34]: below
     colour, direction, home, bar = n[38:42]
     post_crawford, not_crawford = n[48], n[49]
     if (colour, direction, home, bar) != (1, -1, 0, 25):
         raise InvalidIdError("only gnubg's layout (colour 1, direction -1, home 0, bar 25) is read")
     if was_doubled:
         raise InvalidIdError("a FIBS board with a pending double is not read")
-    if turn not in (1, -1) or cells[25] < 0 or cells[0] > 0:
-        raise InvalidIdError(f"bad turn or bar fields in {line!r}")
+    if turn not in (1, -1):
+        raise InvalidIdError(f"FIBS board field 'turn' is {turn}: 1 (you) or -1 (opponent)")
+    if (d1 == 0) != (d2 == 0):
+        raise InvalidIdError(f"FIBS board dice {d1} and {d2}: both rolled (1..6) or both 0")
+    if (n[32], n[33]) != (d1, d2):
+        raise InvalidIdError(
+            f"FIBS board: the opponent's dice {n[32]} {n[33]} differ from yours {d1} {d2} "
+            "(gnubg's layout repeats the dice)"
+        )
     rows = [[0] * 25, [0] * 25]
     for p in range(1, 25):
         if cells[p] > 0:
@@ -707,6 +762,19 @@ def game_from_fibs_board(line: str, *, seed: int | None = None) -> Game:
         elif cells[p] < 0:
             rows[0][24 - p] = -cells[p]
     rows[1][24], rows[0][24] = cells[25], -cells[0]
+    for name, row, off, on_bar in (
+        ("your", rows[1], n[42], n[44]),
+        ("opponent's", rows[0], n[43], n[45]),
+    ):
+        if off != 15 - sum(row):
+            raise InvalidIdError(
+                f"FIBS board: {name} borne-off count {off} disagrees with the "
+                f"{sum(row)} checkers on the board"
+            )
+        if on_bar not in (0, row[24]):  # gnubg writes 0 there, FIBS the bar count
+            raise InvalidIdError(
+                f"FIBS board: {name} on-bar count {on_bar} disagrees with the bar's {row[24]}"
+            )
     owner = {(1, 1): None, (1, 0): 1, (0, 1): 0}.get((you_may, opp_may), -1)
     if owner == -1:
         raise InvalidIdError("neither side may double: the cube owner is unknown")
