@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 import bgfast
-from bgfast import BgfastError, Game, Match, VecEnv
-from bgfast.errors_game import GameStateError, InvalidIdError, MatchOptionError
+from bgfast import BgfastError, Chouette, Game, Match, VecEnv
+from bgfast.errors_game import GameStateError, InvalidIdError, InvalidSaveError, MatchOptionError
 from bgfast.persist import checksum
+from bgfast.scoring import Rules
 
 # ------------------------------------------------------------------ helpers
 
@@ -297,3 +298,152 @@ def test_fibs_board_error_names_the_field() -> None:
     parts[3] = "99999"
     with pytest.raises(InvalidIdError, match="match length"):
         Game.from_fibs_board(":".join(parts))
+
+
+# ------------------------------------------------------------------ item 5: damaged saves
+
+
+@pytest.mark.parametrize("cls", [Game, Match, Chouette])
+@pytest.mark.parametrize(
+    "text",
+    ["[" * 100000, "{" * 100000, '{"a":' * 100000, "[" * 900 + "]" * 900, "NaN", "1e999"],
+)
+def test_damaged_text_is_an_invalid_save(cls: Any, text: str) -> None:
+    with pytest.raises(InvalidSaveError):
+        cls.from_json(text)
+
+
+@pytest.mark.parametrize("cls", [Game, Match, Chouette])
+def test_a_save_of_the_wrong_type_is_a_type_error(cls: Any) -> None:
+    with pytest.raises(TypeError):
+        cls.from_json(12)
+
+
+def _game_doc() -> dict[str, Any]:
+    game = Game(seed=3, rules=Rules(beavers=True))
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    game.double()
+    game.take()
+    return json.loads(game.to_json())  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda d: d.update(setup=[1, 2]),
+        lambda d: d.update(events={"a": 1}),
+        lambda d: d["setup"].update(rules=[1]),
+        lambda d: d["setup"].update(cube=[1]),
+        lambda d: d["setup"].update(cube={"value": "1"}),
+        lambda d: d["setup"].update(score={"a": 1}),
+        lambda d: d["setup"].update(score=[10**4000, 0]),
+        lambda d: d["setup"].update(seed="7"),
+        lambda d: d["setup"].update(seed=[7]),
+        lambda d: d["setup"].update(draws=float("nan")),
+        lambda d: d["setup"].update(position=7),
+        lambda d: d["setup"].update(position=None),
+        lambda d: d["setup"].update(offer=[0, 2]),
+        lambda d: d["setup"].update(phase="doubled", turn=0, offer=7),
+        lambda d: d["setup"].update(phase="resign", turn=0, resign=5),
+        lambda d: d["setup"].update(phase="resign", turn=0, resign=[0]),
+        lambda d: d["setup"].update(phase=["roll"]),
+        lambda d: d["setup"].update(turns="ab"),
+        lambda d: d["setup"].update(autos=True),
+        lambda d: d["setup"].pop("dice"),
+        lambda d: d["events"].append([1]),
+        lambda d: d["events"].append({"type": ["roll"]}),
+        lambda d: d["events"].append({"type": {"a": 1}}),
+        lambda d: d["events"].append({"type": "roll", "dice": {"a": 1}}),
+        lambda d: d["events"].append({"type": "roll", "dice": [3, 1], "random": [1]}),
+        lambda d: d["events"].append({"type": "move", "move": ["8/5"]}),
+        lambda d: d["events"].append({"type": "resign", "kind": ["single"]}),
+        lambda d: d["events"].append({"type": "resign", "kind": "single", "player": [0]}),
+        lambda d: d.update(state=[1]),
+        lambda d: d.update(version=[1]),
+        lambda d: d.update(format=["bgfast-game"]),
+        lambda d: d.update(extra=1),
+        lambda d: d["setup"].update(extra=1),
+        lambda d: d["setup"].update(table=0),
+        lambda d: d["setup"].update(crawford=[]),
+        lambda d: d["setup"].update(score=[0, 0.0]),
+    ],
+)
+def test_damaged_game_record_is_an_invalid_save(edit: Any) -> None:
+    doc = _game_doc()
+    edit(doc)
+    with pytest.raises(InvalidSaveError):
+        Game.from_json(_reseal(doc))
+    with pytest.raises(InvalidSaveError):
+        Game.from_dict(json.loads(_reseal(doc)))
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda d: d.update(games={"a": 1}),
+        lambda d: d.update(games=[[1]]),
+        lambda d: d.update(length="7"),
+        lambda d: d.update(length=10**4000),
+        lambda d: d.update(rules=None),
+        lambda d: d.update(seed=None),
+        lambda d: d.update(holland="yes"),
+        lambda d: d.update(table=[]),
+        lambda d: d.pop("games"),
+        lambda d: d["games"].append(None),
+        lambda d: d.update(extra=1),
+        lambda d: d.update(holland=0),
+        lambda d: d["games"][0].update(extra=1),
+    ],
+)
+def test_damaged_match_record_is_an_invalid_save(edit: Any) -> None:
+    match = Match(5, seed=2)
+    _finish(match.new_game(), illegal_bear_off=False)
+    match.new_game()
+    doc = json.loads(match.to_json())
+    edit(doc)
+    with pytest.raises(InvalidSaveError):
+        Match.from_json(_reseal(doc))
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda d: d.update(players="ABC"),
+        lambda d: d.update(players=[1, 2, 3]),
+        lambda d: d.update(players=[["A"], ["B"], ["C"]]),
+        lambda d: d.update(options=[1]),
+        lambda d: d.update(options={"jacoby": 1}),
+        lambda d: d.update(history={"a": 1}),
+        lambda d: d.update(history=[[1]]),
+        lambda d: d["history"][0].update(rolls=[1, 2, 3]),
+        lambda d: d["history"][0].update(rolls={"A": [[6]], "B": [4], "C": [2]}),
+        lambda d: d["history"].append({"type": "box_double", "answers": [1]}),
+        lambda d: d["history"].append({"type": "team_double", "agreeing": 5, "answer": "take"}),
+        lambda d: d["history"].append({"type": "end", "winner": ["box"], "kind": 1, "cubes": 1}),
+        lambda d: d["history"].append({"type": ["start"]}),
+        lambda d: d.update(form=["team-cube"]),
+    ],
+)
+def test_damaged_chouette_record_is_an_invalid_save(edit: Any) -> None:
+    c = Chouette(["A", "B", "C"], rolls={"A": 6, "B": 4, "C": 2})
+    c.start_game()
+    doc = json.loads(c.to_json())
+    edit(doc)
+    with pytest.raises(InvalidSaveError):
+        Chouette.from_json(_reseal(doc, "sha256:"))
+
+
+@pytest.mark.parametrize("flag", ["crawford", "holland", "table"])
+def test_game_and_match_flags_are_bools(flag: str) -> None:
+    with pytest.raises(MatchOptionError, match=flag):
+        Game(match_length=3, score=(2, 0), **{flag: 1})  # type: ignore[arg-type]
+    if flag != "crawford":
+        with pytest.raises(MatchOptionError, match=flag):
+            Match(3, **{flag: "yes"})  # type: ignore[arg-type]
+
+
+def test_chouette_file_error_is_an_invalid_save_error() -> None:
+    from bgfast.chouette import ChouetteFileError
+
+    assert issubclass(ChouetteFileError, InvalidSaveError)

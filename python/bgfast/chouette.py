@@ -55,7 +55,7 @@ from typing import Any, Literal, Union
 
 from bgfast._core import BgfastError
 from bgfast.errors_game import InvalidSaveError
-from bgfast.persist import atomic_write_text, dumps, loads, same_json
+from bgfast.persist import atomic_write_text, damaged, dumps, loads, same_json
 
 __all__ = [
     "FORMS",
@@ -110,8 +110,10 @@ class IllegalChouetteActionError(ChouetteError):
     """An action the chouette rules (R24-R28) or the current state forbid; nothing changed."""
 
 
-class ChouetteFileError(ChouetteError):
-    """A saved chouette that is malformed, inconsistent with its own history, or tampered."""
+class ChouetteFileError(ChouetteError, InvalidSaveError):
+    """A saved chouette that is malformed, inconsistent with its own history, or tampered.
+
+    Also an :class:`~bgfast.InvalidSaveError`, like every damaged save."""
 
 
 @dataclass(frozen=True)
@@ -696,9 +698,17 @@ class Chouette:
             )
         except InvalidSaveError as e:
             raise ChouetteFileError(f"not a saved chouette: {e}") from None
+        with damaged("chouette file", ChouetteFileError):
+            return cls._from_document(document)
+
+    @classmethod
+    def _from_document(cls, document: dict[str, Any]) -> Chouette:
+        options = document["options"]
+        if not isinstance(options, dict):
+            raise ChouetteFileError(f"malformed chouette file: options {options!r}")
         try:
             rebuilt = cls.from_history(
-                document["players"], document["form"], document["history"], **document["options"]
+                document["players"], document["form"], document["history"], **options
             )
         except (KeyError, TypeError, AttributeError) as e:
             raise ChouetteFileError(f"malformed chouette file: {e!r}") from None

@@ -29,7 +29,7 @@ import numpy as np
 from bgfast._core import IllegalMoveError, InvalidDiceError, InvalidMoveError, Move, Position
 from bgfast.cube import Cube
 from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
-from bgfast.persist import atomic_write_text, dumps, loads, same_json
+from bgfast.persist import atomic_write_text, damaged, dumps, loads, same_json
 from bgfast.scoring import KINDS, Kind, Rules, crawford_allowed, is_post_crawford
 
 if TYPE_CHECKING:
@@ -270,6 +270,9 @@ class Game:
                 "the Crawford game needs exactly one player one point away (R21), "
                 f"not {score[0]}-{score[1]} in a {match_length}-point match"
             )
+        for name, flag in (("crawford", crawford), ("holland", holland), ("table", table)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise MatchOptionError(f"{name} must be True or False, not {flag!r}")
         if holland and match_length == 0:
             raise MatchOptionError("the Holland rule is a match option")
         if seed is None:
@@ -972,6 +975,13 @@ class Game:
                 raise
             raise InvalidSaveError(f"invalid game setup: {e!r}") from e
         game._setup = game._snapshot()
+        if not same_json(setup, game._setup):
+            extra = sorted(set(setup) - set(game._setup))
+            raise InvalidSaveError(
+                f"the setup is not the state it describes (unknown fields {extra})"
+                if extra
+                else "the setup is not the state it describes (a field in another form)"
+            )
         return game
 
     @classmethod
@@ -999,7 +1009,10 @@ class Game:
             table=table,
             seed=seed,
         )
-        game._replay(events)
+        with damaged("game history"):
+            if isinstance(events, (str, bytes)) or not isinstance(events, Sequence):
+                raise InvalidSaveError(f"a history is a list of events, not {events!r}")
+            game._replay(events)
         return game
 
     def _replay(self, events: Sequence[Any]) -> None:
@@ -1029,18 +1042,22 @@ class Game:
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """Rebuild a game by replaying its events from its setup; the replayed state must
         equal the stored one, else :class:`InvalidSaveError`."""
-        if not isinstance(data, dict) or data.get("format") != _FORMAT:
-            raise InvalidSaveError("not a bgfast game record")
-        if data.get("version") != _VERSION:
-            raise InvalidSaveError(f"unsupported game record version {data.get('version')!r}")
-        events = data.get("events")
-        if not isinstance(data.get("setup"), dict) or not isinstance(events, list):
-            raise InvalidSaveError("a game record needs a setup and a list of events")
-        game = cls._from_setup(data["setup"])
-        game._replay(events)
-        if "state" in data and not same_json(data["state"], game._snapshot()):
-            raise InvalidSaveError("the stored state differs from the replayed events")
-        return game
+        with damaged("game record"):
+            if not isinstance(data, dict) or data.get("format") != _FORMAT:
+                raise InvalidSaveError("not a bgfast game record")
+            if data.get("version") != _VERSION:
+                raise InvalidSaveError(f"unsupported game record version {data.get('version')!r}")
+            unknown = sorted(set(data) - {"format", "version", "setup", "events", "state"})
+            if unknown:
+                raise InvalidSaveError(f"unknown fields {unknown} in a game record")
+            events = data.get("events")
+            if not isinstance(data.get("setup"), dict) or not isinstance(events, list):
+                raise InvalidSaveError("a game record needs a setup and a list of events")
+            game = cls._from_setup(data["setup"])
+            game._replay(events)
+            if "state" in data and not same_json(data["state"], game._snapshot()):
+                raise InvalidSaveError("the stored state differs from the replayed events")
+            return game
 
     def to_json(self) -> str:
         """The game as JSON text with a checksum (see :func:`bgfast.persist.dumps`)."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
 from bgfast.game import Game
-from bgfast.persist import atomic_write_text, dumps, loads, same_json
+from bgfast.persist import atomic_write_text, damaged, dumps, loads, same_json
 from bgfast.scoring import Rules, is_post_crawford
 
 __all__ = ["Match"]
@@ -58,6 +58,9 @@ class Match:
             seed = secrets.randbits(63)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise MatchOptionError(f"seed must be an int, not {seed!r}")
+        for name, flag in (("holland", holland), ("table", table)):
+            if not isinstance(flag, bool):
+                raise MatchOptionError(f"{name} must be True or False, not {flag!r}")
         self._length = length
         self._rules = rules
         self._holland = bool(holland)
@@ -218,6 +221,11 @@ class Match:
     def from_dict(cls, data: dict[str, Any]) -> Match:
         """Rebuild a match: every game is replayed and must be the game the match would
         have started at that point (score, Crawford flag, seed)."""
+        with damaged("match record"):
+            return cls._from_dict(data)
+
+    @classmethod
+    def _from_dict(cls, data: dict[str, Any]) -> Match:
         if not isinstance(data, dict) or data.get("format") != _FORMAT:
             raise InvalidSaveError("not a bgfast match record")
         if data.get("version") != _VERSION:
@@ -248,6 +256,15 @@ class Match:
             raise InvalidSaveError(f"invalid match record: {e!r}") from e
         if not same_json(data.get("score"), list(match.score)):
             raise InvalidSaveError("the stored score differs from the replayed games")
+        # Each game checked its own record; every other field must be what the match holds.
+        rebuilt = match.to_dict()
+        differing = sorted(
+            k
+            for k in set(data) | set(rebuilt)
+            if k != "games" and not same_json(data.get(k), rebuilt.get(k))
+        )
+        if differing:
+            raise InvalidSaveError(f"the match record's fields {differing} are not the match's")
         return match
 
     def to_json(self) -> str:
