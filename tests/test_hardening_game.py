@@ -447,3 +447,57 @@ def test_chouette_file_error_is_an_invalid_save_error() -> None:
     from bgfast.chouette import ChouetteFileError
 
     assert issubclass(ChouetteFileError, InvalidSaveError)
+
+
+# ------------------------------------------------------------------ item 6: XGID beaver/raccoon
+
+
+def _raccoon_game() -> Game:
+    game = Game(seed=1, rules=Rules(beavers=True, raccoons=True))
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    game.double()
+    game.beaver()
+    game.raccoon()
+    return game
+
+
+def test_xgid_of_a_pending_raccoon_reads_back() -> None:
+    game = _raccoon_game()
+    xgid = game.xgid()
+    assert xgid.split(":")[4] == "R"
+    back = Game.from_xgid(xgid)
+    assert (back.offer_kind, back.offered_cube, back.cube.value, back.player_to_act) == (
+        game.offer_kind,
+        game.offered_cube,
+        game.cube.value,
+        game.player_to_act,
+    )
+    assert back.rules.raccoons and back.rules.beavers
+    assert back.xgid() == xgid
+    back.take()
+    assert (back.cube.value, back.cube.owner) == (8, 0)
+
+
+def test_xgid_beaver_or_raccoon_without_the_beaver_flag_is_refused() -> None:
+    xgid = _raccoon_game().xgid().split(":")
+    for action in ("B", "R"):
+        xgid[4], xgid[7] = action, "1"  # Jacoby only: beavers not allowed
+        with pytest.raises(InvalidIdError, match="beaver"):
+            Game.from_xgid(":".join(xgid))
+
+
+def test_xgid_of_a_finished_game_is_refused() -> None:
+    game = Game(seed=1)
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    game.double()
+    game.drop()
+    with pytest.raises(GameStateError, match="over"):
+        game.xgid()
+
+
+def test_xgid_round_trip_keeps_the_default_cube_limit() -> None:
+    game = Game(seed=1)
+    game.roll((3, 1))
+    assert Game.from_xgid(game.xgid()).rules == game.rules

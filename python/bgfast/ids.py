@@ -531,9 +531,21 @@ def game_from_gnubg_id(
 
 
 def game_xgid(game: Game) -> str:
-    """The XGID of ``game``'s current state (a pending resignation is not part of it)."""
+    """The XGID of ``game``'s current state (a pending resignation is not part of it).
+
+    XGIDs hold the cube value and owner, and a pending double, beaver or raccoon in the dice
+    field (``D``, ``B``, ``R``) with the cube before the offer; :func:`game_from_xgid` reads
+    each back as the same offer. Rules an XGID has no field for (raccoons, automatic doubles,
+    backgammons counting double, Holland) are not written. A state no XGID describes (before
+    the opening roll, a finished game) raises :class:`GameStateError`.
+    """
     if game.turn is None:
         raise GameStateError("an XGID cannot describe the state before the opening roll")
+    if game.is_over:
+        raise GameStateError(
+            "an XGID describes a game in progress; this game is over "
+            "(reading the XGID back would give a game still to play)"
+        )
     board = game.board()
     offered = game.offered_cube
     kind = game.offer_kind
@@ -562,22 +574,38 @@ def game_xgid(game: Game) -> str:
 
 
 def game_from_xgid(xgid: str, *, table: bool = False, seed: int | None = None) -> Game:
-    """A :class:`~bgfast.Game` in the state of an XGID."""
+    """A :class:`~bgfast.Game` in the state of an XGID.
+
+    A pending beaver or raccoon (``B``, ``R``) needs the beaver flag; a raccoon also turns
+    raccoons on (an XGID has no flag for them). A max-cube field of 15 is the default
+    cube limit (``Rules.max_cube`` ``None``)."""
     import numpy as np
 
     f = parse_xgid(xgid)
     money = f.match_length == 0
-    rules = (
-        Rules(
-            jacoby=money and bool(f.rules & 1),
-            beavers=money and bool(f.rules & 2),
-            max_cube=1 << f.max_cube,
-        )
-        if money
-        else Rules(max_cube=1 << f.max_cube)
-    )
+    # 2**15 is the cube limit: the default Rules (max_cube None) write it
+    max_cube = None if f.max_cube == 15 else 1 << f.max_cube
     if not money and f.rules > 1:
         raise InvalidIdError(f"{xgid}: in match play the rules field is 0 or 1 (Crawford)")
+    if f.cube_action in ("B", "R"):
+        animal = "beaver" if f.cube_action == "B" else "raccoon"
+        if not money:
+            raise InvalidIdError(f"{xgid}: a {animal} is a money option, not used in match play")
+        if not f.rules & 2:
+            raise InvalidIdError(
+                f"{xgid}: a pending {animal} needs beavers allowed (2 in the rules field)"
+            )
+    rules = (
+        Rules(
+            jacoby=bool(f.rules & 1),
+            beavers=bool(f.rules & 2),
+            # XGIDs have no raccoon flag; a pending raccoon shows they are allowed
+            raccoons=f.cube_action == "R",
+            max_cube=max_cube,
+        )
+        if money
+        else Rules(max_cube=max_cube)
+    )
     rows = [f.board[f.turn], f.board[1 - f.turn]]
     try:
         position = Position.from_array(np.array(rows, dtype=np.uint8))
