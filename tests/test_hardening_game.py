@@ -501,3 +501,33 @@ def test_xgid_round_trip_keeps_the_default_cube_limit() -> None:
     game = Game(seed=1)
     game.roll((3, 1))
     assert Game.from_xgid(game.xgid()).rules == game.rules
+
+
+# ------------------------------------------------------------------ item 7: chouette cube limit
+
+
+def _double(c: Chouette, side: str) -> None:
+    if side == "box":
+        c.box_double({m: "take" for m in c.active_members})
+    elif c.form == "team-cube":
+        c.team_double(c.active_members, "take")
+    else:
+        for m in c.active_members:
+            c.member_double(m, "take")
+
+
+@pytest.mark.parametrize("form", ["team-cube", "per-member-cubes"])
+@pytest.mark.parametrize("first", ["box", "team"])
+def test_chouette_cube_stops_at_the_game_cube_limit(form: str, first: str) -> None:
+    c = Chouette(["A", "B", "C"], form, rolls={"A": 6, "B": 4, "C": 2})  # type: ignore[arg-type]
+    c.start_game()
+    other = "team" if first == "box" else "box"
+    for i in range(15):
+        _double(c, first if i % 2 == 0 else other)
+    assert {c.cube(m).value for m in c.active_members} == {32768}
+    assert c.members_box_may_double() == c.members_who_may_double() == ()
+    before = c.to_json()
+    with pytest.raises(GameStateError, match="32768"):
+        _double(c, other)
+    assert c.to_json() == before
+    assert Chouette.from_json(before) == c

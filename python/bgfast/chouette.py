@@ -54,8 +54,9 @@ from pathlib import Path
 from typing import Any, Literal, Union
 
 from bgfast._core import BgfastError
-from bgfast.errors_game import InvalidSaveError
+from bgfast.errors_game import GameStateError, InvalidSaveError
 from bgfast.persist import atomic_write_text, damaged, dumps, loads, same_json
+from bgfast.scoring import CUBE_LIMIT
 
 __all__ = [
     "FORMS",
@@ -106,8 +107,11 @@ class ChouetteError(BgfastError):
     """Base class of the errors raised by :class:`Chouette` (a ``ValueError``)."""
 
 
-class IllegalChouetteActionError(ChouetteError):
-    """An action the chouette rules (R24-R28) or the current state forbid; nothing changed."""
+class IllegalChouetteActionError(ChouetteError, GameStateError):
+    """An action the chouette rules (R24-R28) or the current state forbid; nothing changed.
+
+    Also a :class:`~bgfast.GameStateError`, the class a :class:`~bgfast.Game` raises for
+    an action its state does not allow (a double beyond the cube limit, for one)."""
 
 
 class ChouetteFileError(ChouetteError, InvalidSaveError):
@@ -132,8 +136,14 @@ class Cube:
         return Cube(self.value * 2, new_owner, True)
 
     def may_double(self, side: Side) -> bool:
-        """Whether ``side`` may turn this cube (R17: in the middle, or owned by that side)."""
-        return self.owner in ("center", side)
+        """Whether ``side`` may turn this cube (R17: in the middle, or owned by that side,
+        and below the cube limit a Game has too, ``bgfast.scoring.CUBE_LIMIT``)."""
+        return self.owner in ("center", side) and not self.at_limit
+
+    @property
+    def at_limit(self) -> bool:
+        """Whether a double would pass the cube limit (32768, as in a Game)."""
+        return self.value * 2 > CUBE_LIMIT
 
 
 @dataclass(frozen=True)
@@ -513,7 +523,8 @@ class Chouette:
 
         Raises:
             IllegalChouetteActionError: not the team-cube form, no game in progress, the team
-                may not turn the cube (R17), not everyone agrees (R26), or a bad answer.
+                may not turn the cube (R17) or it is at the cube limit (32768), not everyone
+                agrees (R26), or a bad answer.
         """
         game = self._require_game()
         if self._form != "team-cube":
@@ -522,8 +533,9 @@ class Chouette:
                 "member doubles alone with member_double"
             )
         agreed = self._member_set(game, agreeing, "agreeing")
-        if not game.team_cube.may_double("team"):
+        if game.team_cube.owner == "box":
             raise IllegalChouetteActionError("R17: the box owns the cube; the team may not double")
+        _check_limit(game.team_cube, "the team cube")
         if agreed != set(game.active):
             missing = [m for m in game.active if m not in agreed]
             raise IllegalChouetteActionError(
@@ -551,7 +563,8 @@ class Chouette:
 
         Raises:
             IllegalChouetteActionError: not the per-member-cubes form, no game in progress,
-                not an active member, the member may not turn their cube (R17), or a bad answer.
+                not an active member, the member may not turn their cube (R17) or it is at the
+                cube limit (32768), or a bad answer.
         """
         game = self._require_game()
         if self._form != "per-member-cubes":
@@ -560,10 +573,11 @@ class Chouette:
                 "the team doubles together with team_double (R26)"
             )
         self._require_active(game, member)
-        if not game.cubes[member].may_double("team"):
+        if game.cubes[member].owner == "box":
             raise IllegalChouetteActionError(
                 f"R17: the box owns {member}'s cube; {member} may not double"
             )
+        _check_limit(game.cubes[member], f"{member}'s cube")
         self._check_answer(answer)
         self._history.append({"type": "member_double", "member": member, "answer": answer})
         if answer == "take":
@@ -586,7 +600,8 @@ class Chouette:
 
         Raises:
             IllegalChouetteActionError: no game in progress, no answers, an answer from someone
-                not doubled or not in the game, a cube the box may not turn (R17), a missing
+                not doubled or not in the game, a cube the box may not turn (R17) or one at the
+                cube limit (32768), a missing
                 answer in the team-cube form, or a bad answer.
         """
         game = self._require_game()
@@ -596,10 +611,12 @@ class Chouette:
             )
         doubled = self._member_set(game, answers.keys(), "answers")
         for m in game.active:
-            if m in doubled and not game.cube_of(m).may_double("box"):
+            if m in doubled and game.cube_of(m).owner == "team":
                 raise IllegalChouetteActionError(
                     f"R17: the team side owns {m}'s cube; the box may not double it"
                 )
+            if m in doubled:
+                _check_limit(game.cube_of(m), f"{m}'s cube")
         if self._form == "team-cube" and doubled != set(game.active):
             missing = [m for m in game.active if m not in doubled]
             raise IllegalChouetteActionError(
@@ -971,6 +988,14 @@ class Chouette:
                 if (c.value > 1) != c.turned or (c.owner == "center") != (c.value == 1):
                     problems.append(f"{m}'s cube {c} is inconsistent")
         return problems
+
+
+def _check_limit(cube: Cube, what: str) -> None:
+    if cube.at_limit:
+        raise IllegalChouetteActionError(
+            f"cannot double: {what} is at its maximum value {cube.value} "
+            f"(the cube limit {CUBE_LIMIT}, as in a Game)"
+        )
 
 
 def _expect_keys(event: Mapping[str, Any], keys: set[str]) -> None:

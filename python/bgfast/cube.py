@@ -11,13 +11,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bgfast.errors_game import GameStateError, MatchOptionError
+from bgfast.scoring import CUBE_LIMIT
 
 __all__ = ["Cube", "Player"]
 
 Player = int
 """A player: 0 or 1 (GNU Backgammon's player 0 and player 1)."""
 
-_MAX_VALUE = 1 << 15
+_MAX_VALUE = CUBE_LIMIT
 
 
 def _check_player(player: object) -> int:

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from bgfast.errors_game import MatchOptionError
 
-__all__ = ["KINDS", "Kind", "Rules", "crawford_allowed", "is_post_crawford"]
+__all__ = ["CUBE_LIMIT", "KINDS", "Kind", "Rules", "crawford_allowed", "is_post_crawford"]
 
 Kind = Literal["single", "gammon", "backgammon"]
 """How a game was won (R16): a single game, a gammon or a backgammon."""
@@ -20,7 +20,9 @@ Kind = Literal["single", "gammon", "backgammon"]
 KINDS: tuple[Kind, ...] = ("single", "gammon", "backgammon")
 """The three kinds of win, in increasing value."""
 
-_MAX_CUBE_LIMIT = 1 << 15  # the largest cube a GNU Backgammon Match ID can hold
+CUBE_LIMIT = 1 << 15
+"""The highest cube value bgfast allows anywhere (games, matches, chouettes): 32768, the
+largest a GNU Backgammon Match ID can hold."""
 
 
 def crawford_allowed(match_length: int, score: tuple[int, int]) -> bool:
@@ -80,11 +82,11 @@ class Rules:
             isinstance(self.max_cube, bool)
             or not isinstance(self.max_cube, int)
             or self.max_cube < 1
-            or self.max_cube > _MAX_CUBE_LIMIT
+            or self.max_cube > CUBE_LIMIT
             or self.max_cube & (self.max_cube - 1)
         ):
             problems.append(
-                f"max_cube must be a power of two from 1 (cubeless) to {_MAX_CUBE_LIMIT}, "
+                f"max_cube must be a power of two from 1 (cubeless) to {CUBE_LIMIT}, "
                 f"not {self.max_cube!r} (R17)"
             )
         if problems:
@@ -118,7 +120,7 @@ class Rules:
     @property
     def cube_limit(self) -> int:
         """The highest cube value allowed (``max_cube``, or 32768 when unlimited)."""
-        return self.max_cube if self.max_cube is not None else _MAX_CUBE_LIMIT
+        return self.max_cube if self.max_cube is not None else CUBE_LIMIT
 
     def multiplier(self, kind: Kind, cube_centred: bool) -> int:
         """How many times the cube value a win of this kind scores (R16, R23).
