@@ -531,3 +531,40 @@ def test_chouette_cube_stops_at_the_game_cube_limit(form: str, first: str) -> No
         _double(c, other)
     assert c.to_json() == before
     assert Chouette.from_json(before) == c
+
+
+# ------------------------------------------------------------------ item 8: found by fuzzing
+
+
+@pytest.mark.parametrize("player", [0.0, 1.0, np.float64(1.0), True, "0", None, 2])
+def test_a_player_is_the_int_0_or_1(player: Any) -> None:
+    """``0.0 in (0, 1)`` is true in Python: a float passed the player checks and reached an
+    ``assert`` inside Game (found by the stateful Game machine)."""
+    from bgfast.cube import Cube
+
+    game = Game(seed=1)
+    game.roll((3, 1))
+    before = game.to_json()
+    if player is not None:
+        with pytest.raises(GameStateError, match="0 or 1"):
+            game.resign("single", player)
+    assert game.to_json() == before
+    match = Match(3, seed=1)
+    with pytest.raises(GameStateError, match="0 or 1"):
+        match.away(player)
+    with pytest.raises(GameStateError, match="0 or 1"):
+        match.equity(player)
+    if player is not None:
+        with pytest.raises(bgfast.MatchOptionError, match="owner"):
+            Cube(value=2, owner=player)
+        with pytest.raises(GameStateError, match="0 or 1"):
+            Cube().why_not_double(player)
+    assert game.resign("single", np.int64(1)) is None  # numpy integers are integers
+
+
+@pytest.mark.parametrize("flag", ["enabled", "beavers", "raccoons"])
+def test_cube_flags_are_bools(flag: str) -> None:
+    from bgfast.cube import Cube
+
+    with pytest.raises(bgfast.MatchOptionError, match=flag):
+        Cube(**{flag: 1})  # type: ignore[arg-type]

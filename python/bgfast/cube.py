@@ -10,10 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
 from bgfast.errors_game import GameStateError, MatchOptionError
 from bgfast.scoring import CUBE_LIMIT
 
-__all__ = ["Cube", "Player"]
+__all__ = ["Cube", "Player", "check_player"]
 
 Player = int
 """A player: 0 or 1 (GNU Backgammon's player 0 and player 1)."""
@@ -21,11 +23,22 @@ Player = int
 _MAX_VALUE = CUBE_LIMIT
 
 
-def _check_player(player: object) -> int:
-    if isinstance(player, bool) or player not in (0, 1):
-        raise GameStateError(f"a player is 0 or 1, not {player!r}")
-    assert isinstance(player, int)
-    return player
+def check_player(player: object, what: str = "player") -> int:
+    """``player`` as the int 0 or 1, else :class:`GameStateError` naming ``what``.
+
+    Only integers count (numpy's too): ``0.0 == 0`` in Python, but a float or a bool is
+    not a player, and would be written into saved games as one.
+    """
+    if (
+        isinstance(player, (bool, np.bool_))
+        or not isinstance(player, (int, np.integer))
+        or player not in (0, 1)
+    ):
+        raise GameStateError(f"a {what} is 0 or 1, not {player!r}")
+    return int(player)
+
+
+_check_player = check_player
 
 
 @dataclass(frozen=True)
@@ -60,8 +73,15 @@ class Cube:
             problems.append(f"max_value is at most {_MAX_VALUE}, not {self.max_value}")
         if not problems and self.value > max(self.max_value, 1):
             problems.append(f"value {self.value} is above max_value {self.max_value}")
-        if self.owner is not None and (isinstance(self.owner, bool) or self.owner not in (0, 1)):
+        if self.owner is not None and not (
+            isinstance(self.owner, int)
+            and not isinstance(self.owner, bool)
+            and self.owner in (0, 1)
+        ):
             problems.append(f"owner must be None (centred), 0 or 1, not {self.owner!r}")
+        for name in ("enabled", "beavers", "raccoons"):
+            if not isinstance(getattr(self, name), bool):
+                problems.append(f"{name} must be True or False, not {getattr(self, name)!r}")
         if self.raccoons and not self.beavers:
             problems.append("raccoons need beavers")
         if problems:

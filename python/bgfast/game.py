@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from bgfast._core import IllegalMoveError, InvalidDiceError, InvalidMoveError, Move, Position
-from bgfast.cube import Cube
+from bgfast.cube import Cube, check_player
 from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
 from bgfast.persist import atomic_write_text, damaged, dumps, loads, same_json
 from bgfast.scoring import KINDS, Kind, Rules, crawford_allowed, is_post_crawford
@@ -141,11 +141,7 @@ def _check_dice(dice: object) -> tuple[int, int]:
     return int(dice[0]), int(dice[1])
 
 
-def _player(player: object, what: str = "player") -> int:
-    if isinstance(player, bool) or player not in (0, 1):
-        raise GameStateError(f"a {what} is 0 or 1, not {player!r}")
-    assert isinstance(player, int)
-    return player
+_player = check_player
 
 
 _POINT = r"(?:bar|off|\d{1,2})"

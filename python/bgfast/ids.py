@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from bgfast._core import BgfastError, Position
+from bgfast.cube import check_player
 from bgfast.errors_game import GameStateError, InvalidIdError
 from bgfast.scoring import KINDS, Rules
 
@@ -114,8 +115,12 @@ def encode_match_id(fields: MatchIdFields) -> str:
     cv = f.cube_value
     if isinstance(cv, bool) or not isinstance(cv, int) or cv < 1 or cv > 1 << 15 or cv & (cv - 1):
         raise _bad(f"cube value {cv!r} is not a power of two up to 32768")
-    if f.cube_owner not in (None, 0, 1) or f.dice_owner not in (0, 1) or f.turn not in (0, 1):
-        raise _bad("players are 0 or 1")
+    players = (f.dice_owner, f.turn) + (() if f.cube_owner is None else (f.cube_owner,))
+    try:
+        for player in players:
+            check_player(player)
+    except GameStateError:
+        raise _bad("players are 0 or 1") from None
     if f.game_state not in range(5) or f.resigned not in range(4):
         raise _bad(f"game state {f.game_state!r} / resigned {f.resigned!r} out of range")
     d1, d2 = f.dice

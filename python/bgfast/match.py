@@ -12,6 +12,7 @@ import os
 import secrets
 from typing import Any
 
+from bgfast.cube import check_player
 from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
 from bgfast.game import Game
 from bgfast.persist import atomic_write_text, damaged, dumps, loads, same_json
@@ -111,8 +112,7 @@ class Match:
 
     def away(self, player: int) -> int:
         """Points ``player`` still needs (0 once they have won)."""
-        if player not in (0, 1):
-            raise GameStateError(f"a player is 0 or 1, not {player!r}")
+        player = check_player(player)
         return max(0, self._length - self.score[player])
 
     @property
@@ -190,8 +190,7 @@ class Match:
         from a match equity table (``bgfast.met.equity``; ``table`` names one, ``None`` is
         its default), with the Crawford / post-Crawford distinction of R21. 1.0 or 0.0 once
         the match is over."""
-        if player not in (0, 1):
-            raise GameStateError(f"a player is 0 or 1, not {player!r}")
+        player = check_player(player)
         if self.winner is not None:
             return 1.0 if self.winner == player else 0.0
         # imported by name: bgfast.met is a sibling module that may be installed separately

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from bgfast._core import Position
+from bgfast.cube import check_player
 from bgfast.errors_game import GameStateError
 
 if TYPE_CHECKING:
@@ -203,8 +204,7 @@ def position_svg(
 def game_svg(game: Game, *, home: Home = "right", bottom: int = 1, note: str = "") -> str:
     """An SVG picture of a game's current state, player ``bottom`` at the bottom (player 1
     by default, as in GNU Backgammon and XG); ``note`` is added to the caption."""
-    if bottom not in (0, 1):
-        raise GameStateError(f"bottom is player 0 or 1, not {bottom!r}")
+    bottom = check_player(bottom, "bottom player")
     board = game.board()
     if game.staged_position is not None:  # show the staged move (R29)
         a = game.staged_position.to_array()
