@@ -568,3 +568,13 @@ def test_cube_flags_are_bools(flag: str) -> None:
 
     with pytest.raises(bgfast.MatchOptionError, match=flag):
         Cube(**{flag: 1})  # type: ignore[arg-type]
+
+
+def test_match_id_dice_written_lower_first_decode_higher_first() -> None:
+    """A Match ID with the lower die first decoded as written, so decoding what encoding
+    wrote gave other fields (found by the Match ID decoder fuzz test)."""
+    from bgfast.ids import decode_match_id, encode_match_id
+
+    fields = decode_match_id("00A10000000A")
+    assert fields.dice == (5, 2)
+    assert decode_match_id(encode_match_id(fields)) == fields

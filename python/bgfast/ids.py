@@ -154,7 +154,10 @@ def encode_match_id(fields: MatchIdFields) -> str:
 
 
 def decode_match_id(match_id: str) -> MatchIdFields:
-    """The fields of a 12-character Match ID; raises :class:`InvalidIdError` if malformed."""
+    """The fields of a 12-character Match ID; raises :class:`InvalidIdError` if malformed.
+
+    The dice are returned higher first, as gnubg writes them, so that
+    ``decode_match_id(encode_match_id(f)) == f`` for every decoded ``f``."""
     if not isinstance(match_id, str) or not _B64.match(match_id):
         raise _bad(f"{match_id!r} is not 12 base64 characters")
     try:
@@ -183,7 +186,8 @@ def decode_match_id(match_id: str) -> MatchIdFields:
         turn=v["turn"],
         doubled=bool(v["doubled"]),
         resigned=v["resigned"],
-        dice=(v["die1"], v["die2"]),
+        # gnubg writes the higher die first; an ID written the other way names the same roll
+        dice=(max(v["die1"], v["die2"]), min(v["die1"], v["die2"])),
         match_length=v["match_length"],
         score=(v["score0"], v["score1"]),
         jacoby=not v["jacoby_off"],
