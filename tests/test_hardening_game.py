@@ -578,3 +578,60 @@ def test_match_id_dice_written_lower_first_decode_higher_first() -> None:
     fields = decode_match_id("00A10000000A")
     assert fields.dice == (5, 2)
     assert decode_match_id(encode_match_id(fields)) == fields
+
+
+@pytest.mark.parametrize("seed", [2**64, -(2**64), 10**5000], ids=["2**64", "-2**64", "10**5000"])
+def test_seeds_are_at_most_64_bits(seed: int) -> None:
+    """A seed of 4,300 digits or more made roll() and to_json() raise ValueError (Python's
+    int-to-text limit) instead of being refused."""
+    with pytest.raises(MatchOptionError, match="seed"):
+        Game(seed=seed)
+    with pytest.raises(MatchOptionError, match="seed"):
+        Match(3, seed=seed)
+    Game(seed=2**64 - 1).roll()
+    Game(seed=-(2**64) + 1).roll()
+
+
+def test_errors_that_echo_a_huge_int_are_still_errors() -> None:
+    """An int of more than 4,300 digits has no text form: every message that echoed such
+    an argument raised ValueError instead of the refusal it meant."""
+    from bgfast import met
+    from bgfast.cube import Cube
+    from bgfast.ids import MatchIdFields, encode_match_id
+
+    huge = 10**5000
+    chouette = Chouette(["A", "B", "C"], rolls={"A": 6, "B": 4, "C": 2})
+    chouette.start_game()
+    calls = [
+        lambda: Game(seed=huge),
+        lambda: Game(match_length=huge),
+        lambda: Game(match_length=7, score=(huge, 0)),
+        lambda: Game(seed=1).roll((huge, 1)),
+        lambda: Match(huge),
+        lambda: Match(3).away(huge),
+        lambda: Rules(auto_doubles=huge),
+        lambda: Rules(max_cube=huge),
+        lambda: Cube(value=huge),
+        lambda: Cube(owner=huge),
+        lambda: VecEnv(huge),
+        lambda: VecEnv(1, seed=huge),
+        lambda: met.equity(huge, 1),
+        lambda: met.take_point(2, 2, huge),
+        lambda: encode_match_id(MatchIdFields(cube_value=huge)),
+        lambda: Chouette(["A", "B", huge]),
+        lambda: Chouette(["A", "B", "C"], rolls={"A": huge, "B": 1, "C": 2}),
+        lambda: Chouette(["A", "B", "C"], form=huge),  # type: ignore[arg-type]
+        lambda: chouette.end_game(huge),  # type: ignore[arg-type]
+        lambda: chouette.end_game("box", "single", {"B": huge, "C": 1}),
+        lambda: chouette.box_double({huge: "take"}),  # type: ignore[dict-item]
+        lambda: chouette.team_double(["B", "C"], huge),  # type: ignore[arg-type]
+    ]
+    for call in calls:
+        with pytest.raises(BgfastError, match="bits"):
+            call()
+
+
+@pytest.mark.parametrize("flag", ["jacoby", "beavers", "raccoons", "backgammon_counts_double"])
+def test_rules_flags_are_bools(flag: str) -> None:
+    with pytest.raises(MatchOptionError, match=flag):
+        Rules(**{flag: 1})  # type: ignore[arg-type]

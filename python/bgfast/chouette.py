@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any, Literal, Union
 
 from bgfast._core import BgfastError
-from bgfast.errors_game import GameStateError, InvalidSaveError
+from bgfast.errors_game import GameStateError, InvalidSaveError, shown
 from bgfast.persist import atomic_write_text, damaged, dumps, loads, same_json
 from bgfast.scoring import CUBE_LIMIT
 
@@ -219,7 +219,7 @@ def _seat_order(players: Sequence[str], rolls: Mapping[str, Sequence[int]]) -> l
     """The seating order from a roll-off, or IllegalChouetteActionError naming what is wrong."""
     if set(rolls) != set(players):
         missing = sorted(set(players) - set(rolls))
-        extra = sorted(set(rolls) - set(players))
+        extra = sorted(shown(r) for r in set(rolls) - set(players))
         raise IllegalChouetteActionError(
             f"R24: every player rolls for seats; missing {missing}, not playing {extra}"
         )
@@ -230,7 +230,7 @@ def _seat_order(players: Sequence[str], rolls: Mapping[str, Sequence[int]]) -> l
             raise IllegalChouetteActionError(f"R24: {p!r} must roll at least one die")
         for d in seq:
             if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
-                raise IllegalChouetteActionError(f"R24: {p!r} rolled {d!r}, not a die 1..6")
+                raise IllegalChouetteActionError(f"R24: {p!r} rolled {shown(d)}, not a die 1..6")
         dice[p] = tuple(seq)
     for p in players:
         for q in players:
@@ -352,18 +352,18 @@ class Chouette:
             )
         for p in names:
             if not isinstance(p, str) or not p.strip():
-                raise IllegalChouetteActionError(f"player names must be non-empty str: {p!r}")
+                raise IllegalChouetteActionError(f"player names must be non-empty str: {shown(p)}")
         if len(set(names)) != len(names):
             raise IllegalChouetteActionError(f"player names must be distinct: {names}")
         if form not in FORMS:
-            raise IllegalChouetteActionError(f"unknown form {form!r}; choose one of {FORMS}")
+            raise IllegalChouetteActionError(f"unknown form {shown(form)}; choose one of {FORMS}")
         for opt, value in (
             ("jacoby", jacoby),
             ("gammons", gammons),
             ("backgammon_as_double", backgammon_as_double),
         ):
             if not isinstance(value, bool):
-                raise IllegalChouetteActionError(f"option {opt} must be a bool, not {value!r}")
+                raise IllegalChouetteActionError(f"option {opt} must be a bool, not {shown(value)}")
         if rolls is not None and rng is not None:
             raise IllegalChouetteActionError("give rolls or rng for the roll-off, not both")
         if rolls is None:
@@ -655,16 +655,18 @@ class Chouette:
         """
         game = self._require_game()
         if winner not in _SIDES:
-            raise IllegalChouetteActionError(f"winner must be 'box' or 'team', not {winner!r}")
+            raise IllegalChouetteActionError(f"winner must be 'box' or 'team', not {shown(winner)}")
         if kind not in _KINDS:
-            raise IllegalChouetteActionError(f"R16: kind must be one of {_KINDS}, not {kind!r}")
+            raise IllegalChouetteActionError(
+                f"R16: kind must be one of {_KINDS}, not {shown(kind)}"
+            )
         if cubes is not None:
             if not isinstance(cubes, Mapping):
                 raise IllegalChouetteActionError("cubes must map each active member to a value")
             recorded = {m: game.cube_of(m).value for m in game.active}
             if dict(cubes) != recorded:
                 raise IllegalChouetteActionError(
-                    f"R28: end-of-game cubes {dict(cubes)} disagree with the recorded "
+                    f"R28: end-of-game cubes {shown(dict(cubes))} disagree with the recorded "
                     f"cubes {recorded}"
                 )
         self._history.append(
@@ -837,10 +839,10 @@ class Chouette:
     def _require_active(game: _Game, member: object) -> None:
         if member not in game.active:
             if member == game.box:
-                raise IllegalChouetteActionError(f"{member!r} is the box, not a team member")
+                raise IllegalChouetteActionError(f"{shown(member)} is the box, not a team member")
             if member in game.team:
-                raise IllegalChouetteActionError(f"{member!r} has left this game")
-            raise IllegalChouetteActionError(f"{member!r} is not playing in this chouette")
+                raise IllegalChouetteActionError(f"{shown(member)} has left this game")
+            raise IllegalChouetteActionError(f"{shown(member)} is not playing in this chouette")
 
     def _member_set(self, game: _Game, members: Iterable[str], what: str) -> set[str]:
         if isinstance(members, str) or not isinstance(members, Iterable):
@@ -849,13 +851,13 @@ class Chouette:
         for m in listed:
             self._require_active(game, m)
         if len(set(listed)) != len(listed):
-            raise IllegalChouetteActionError(f"{what} names a member twice: {listed}")
+            raise IllegalChouetteActionError(f"{what} names a member twice: {shown(listed)}")
         return set(listed)
 
     @staticmethod
     def _check_answer(answer: object) -> None:
         if answer not in _ANSWERS:
-            raise IllegalChouetteActionError(f"R19: answer 'take' or 'pass', not {answer!r}")
+            raise IllegalChouetteActionError(f"R19: answer 'take' or 'pass', not {shown(answer)}")
 
     def _multiplier(self, kind: Kind, cube: Cube) -> int:
         if kind == "single" or not self._options["gammons"]:
@@ -915,7 +917,7 @@ class Chouette:
 
     def _replay(self, event: Mapping[str, Any]) -> None:
         if not isinstance(event, Mapping):
-            raise IllegalChouetteActionError(f"history event is not an object: {event!r}")
+            raise IllegalChouetteActionError(f"history event is not an object: {shown(event)}")
         kind = event.get("type")
         if kind == "start":
             _expect_keys(event, {"type"})
@@ -933,7 +935,7 @@ class Chouette:
             _expect_keys(event, {"type", "winner", "kind", "cubes"})
             self.end_game(event["winner"], event["kind"], event["cubes"])
         else:
-            raise IllegalChouetteActionError(f"unknown history event type {kind!r}")
+            raise IllegalChouetteActionError(f"unknown history event type {shown(kind)}")
 
     def _document(self) -> dict[str, Any]:
         return {

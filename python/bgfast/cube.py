@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from bgfast.errors_game import GameStateError, MatchOptionError
+from bgfast.errors_game import GameStateError, MatchOptionError, shown
 from bgfast.scoring import CUBE_LIMIT
 
 __all__ = ["Cube", "Player", "check_player"]
@@ -34,7 +34,7 @@ def check_player(player: object, what: str = "player") -> int:
         or not isinstance(player, (int, np.integer))
         or player not in (0, 1)
     ):
-        raise GameStateError(f"a {what} is 0 or 1, not {player!r}")
+        raise GameStateError(f"a {what} is 0 or 1, not {shown(player)}")
     return int(player)
 
 
@@ -68,7 +68,7 @@ class Cube:
         for name in ("value", "max_value"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v & (v - 1):
-                problems.append(f"{name} must be a power of two, not {v!r} (R17)")
+                problems.append(f"{name} must be a power of two, not {shown(v)} (R17)")
         if not problems and self.max_value > _MAX_VALUE:
             problems.append(f"max_value is at most {_MAX_VALUE}, not {self.max_value}")
         if not problems and self.value > max(self.max_value, 1):
@@ -78,10 +78,10 @@ class Cube:
             and not isinstance(self.owner, bool)
             and self.owner in (0, 1)
         ):
-            problems.append(f"owner must be None (centred), 0 or 1, not {self.owner!r}")
+            problems.append(f"owner must be None (centred), 0 or 1, not {shown(self.owner)}")
         for name in ("enabled", "beavers", "raccoons"):
             if not isinstance(getattr(self, name), bool):
-                problems.append(f"{name} must be True or False, not {getattr(self, name)!r}")
+                problems.append(f"{name} must be True or False, not {shown(getattr(self, name))}")
         if self.raccoons and not self.beavers:
             problems.append("raccoons need beavers")
         if problems:
@@ -150,7 +150,7 @@ class Cube:
     def from_dict(cls, data: dict[str, Any]) -> Cube:
         """Rebuild a cube from :meth:`to_dict` output."""
         if not isinstance(data, dict) or set(data) != set(cls.__dataclass_fields__):
-            raise MatchOptionError(f"not a cube record: {data!r}")
+            raise MatchOptionError(f"not a cube record: {shown(data)}")
         return cls(**data)
 
     def __str__(self) -> str:

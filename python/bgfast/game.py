@@ -28,7 +28,7 @@ import numpy as np
 
 from bgfast._core import IllegalMoveError, InvalidDiceError, InvalidMoveError, Move, Position
 from bgfast.cube import Cube, check_player
-from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
+from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError, shown
 from bgfast.persist import atomic_write_text, damaged, dumps, loads, same_json
 from bgfast.scoring import KINDS, Kind, Rules, crawford_allowed, is_post_crawford
 
@@ -137,7 +137,7 @@ def _check_dice(dice: object) -> tuple[int, int]:
         or len(dice) != 2
         or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)
     ):
-        raise InvalidDiceError(f"dice are two numbers from 1 to 6, not {dice!r}")
+        raise InvalidDiceError(f"dice are two numbers from 1 to 6, not {shown(dice)}")
     return int(dice[0]), int(dice[1])
 
 
@@ -225,8 +225,9 @@ class Game:
             only after each side has played two rolls.
         table: lenient mode for recording real games: an illegal move is recorded and
             stands unless :meth:`call` is used before the next roll (R31).
-        seed: seed of the dice stream used by :meth:`roll` without dice; ``None`` picks one
-            at random (it is kept, so the game stays reproducible).
+        seed: seed of the dice stream used by :meth:`roll` without dice (an int,
+            ``|seed| < 2**64``); ``None`` picks one at random (it is kept, so the game
+            stays reproducible).
     """
 
     def __init__(
@@ -244,22 +245,25 @@ class Game:
         if not isinstance(rules, Rules):
             raise MatchOptionError(f"rules must be a bgfast Rules, not {type(rules).__name__}")
         if isinstance(match_length, bool) or not isinstance(match_length, int):
-            raise MatchOptionError(f"match_length must be an int, not {match_length!r}")
+            raise MatchOptionError(f"match_length must be an int, not {shown(match_length)}")
         if not 0 <= match_length <= 32767:
-            raise MatchOptionError(f"match_length must be 0 (money) to 32767, not {match_length}")
+            raise MatchOptionError(
+                f"match_length must be 0 (money) to 32767, not {shown(match_length)}"
+            )
         rules.check_match_play(match_length)
         if (
             not isinstance(score, (tuple, list))
             or len(score) != 2
             or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)
         ):
-            raise MatchOptionError(f"score must be two non-negative ints, not {score!r}")
+            raise MatchOptionError(f"score must be two non-negative ints, not {shown(score)}")
         score = (int(score[0]), int(score[1]))
         if match_length == 0 and score != (0, 0):
             raise MatchOptionError("a money game has no match score")
         if match_length and max(score) >= match_length:
             raise MatchOptionError(
-                f"score {score[0]}-{score[1]}: the {match_length}-point match is already won (R20)"
+                f"score {shown(score[0])}-{shown(score[1])}: the {match_length}-point match "
+                "is already won (R20)"
             )
         if crawford and not crawford_allowed(match_length, score):
             raise MatchOptionError(
@@ -268,13 +272,15 @@ class Game:
             )
         for name, flag in (("crawford", crawford), ("holland", holland), ("table", table)):
             if not isinstance(flag, (bool, np.bool_)):
-                raise MatchOptionError(f"{name} must be True or False, not {flag!r}")
+                raise MatchOptionError(f"{name} must be True or False, not {shown(flag)}")
         if holland and match_length == 0:
             raise MatchOptionError("the Holland rule is a match option")
         if seed is None:
             seed = secrets.randbits(63)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise MatchOptionError(f"seed must be an int, not {seed!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 1 << 64:
+            raise MatchOptionError(
+                f"seed must be an int of at most 64 bits (|seed| < 2**64), not {shown(seed)}"
+            )
         self._rules = rules
         self._match_length = match_length
         self._score = score
@@ -806,7 +812,7 @@ class Game:
         self._need("roll", "move", "doubled")
         kind = event.get("kind")
         if kind not in KINDS:
-            raise GameStateError(f"a resignation is one of {KINDS}, not {kind!r}")
+            raise GameStateError(f"a resignation is one of {KINDS}, not {shown(kind)}")
         player = event.get("player", self.player_to_act)
         player = _player(player)
         self._resign = _Resign(player, kind, self._phase)

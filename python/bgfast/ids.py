@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from bgfast._core import BgfastError, Position
 from bgfast.cube import check_player
-from bgfast.errors_game import GameStateError, InvalidIdError
+from bgfast.errors_game import GameStateError, InvalidIdError, shown
 from bgfast.scoring import KINDS, Rules
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def encode_match_id(fields: MatchIdFields) -> str:
     f = fields
     cv = f.cube_value
     if isinstance(cv, bool) or not isinstance(cv, int) or cv < 1 or cv > 1 << 15 or cv & (cv - 1):
-        raise _bad(f"cube value {cv!r} is not a power of two up to 32768")
+        raise _bad(f"cube value {shown(cv)} is not a power of two up to 32768")
     players = (f.dice_owner, f.turn) + (() if f.cube_owner is None else (f.cube_owner,))
     try:
         for player in players:
@@ -122,15 +122,15 @@ def encode_match_id(fields: MatchIdFields) -> str:
     except GameStateError:
         raise _bad("players are 0 or 1") from None
     if f.game_state not in range(5) or f.resigned not in range(4):
-        raise _bad(f"game state {f.game_state!r} / resigned {f.resigned!r} out of range")
+        raise _bad(f"game state {shown(f.game_state)} / resigned {shown(f.resigned)} out of range")
     d1, d2 = f.dice
     if not (0 <= d1 <= 6 and 0 <= d2 <= 6) or (d1 == 0) != (d2 == 0):
-        raise _bad(f"dice {f.dice!r}")
+        raise _bad(f"dice {shown(f.dice)}")
     if max(d2, d1) and d2 > d1:
         d1, d2 = d2, d1
     for name, v in (("match length", f.match_length), ("score", f.score[0]), ("score", f.score[1])):
         if not 0 <= v < 1 << 15:
-            raise _bad(f"{name} {v} does not fit in 15 bits")
+            raise _bad(f"{name} {shown(v)} does not fit in 15 bits")
     values = {
         "cube_log": cv.bit_length() - 1,
         "cube_owner": 3 if f.cube_owner is None else f.cube_owner,
@@ -159,7 +159,7 @@ def decode_match_id(match_id: str) -> MatchIdFields:
     The dice are returned higher first, as gnubg writes them, so that
     ``decode_match_id(encode_match_id(f)) == f`` for every decoded ``f``."""
     if not isinstance(match_id, str) or not _B64.match(match_id):
-        raise _bad(f"{match_id!r} is not 12 base64 characters")
+        raise _bad(f"{shown(match_id)} is not 12 base64 characters")
     try:
         raw = base64.b64decode(match_id, validate=True)
     except (binascii.Error, ValueError) as e:  # pragma: no cover - the regex guards this
@@ -203,7 +203,7 @@ def split_gnubg_id(gnubg_id: str) -> tuple[str, str]:
         s = s[7:].lstrip(" =:")
     parts = s.split(":")
     if len(parts) != 2 or len(parts[0]) != 14 or len(parts[1]) != 12:
-        raise InvalidIdError(f"{gnubg_id!r} is not PositionID:MatchID (14 + 12 characters)")
+        raise InvalidIdError(f"{shown(gnubg_id)} is not PositionID:MatchID (14 + 12 characters)")
     return parts[0], parts[1]
 
 
@@ -245,7 +245,7 @@ class XgidFields:
 
 
 def _xg_bad(xgid: object, what: str) -> InvalidIdError:
-    return InvalidIdError(f"invalid XGID {xgid!r}: {what}")
+    return InvalidIdError(f"invalid XGID {shown(xgid)}: {what}")
 
 
 def _count(ch: str) -> tuple[int, int]:
@@ -344,7 +344,7 @@ def format_xgid(fields: XgidFields) -> str:
             chars[i] = chr(ord("a") + low - 1)
     cv = f.cube_value
     if cv < 1 or cv & (cv - 1) or cv > 1 << 15:
-        raise _xg_bad(None, f"cube value {cv}")
+        raise _xg_bad(None, f"cube value {shown(cv)}")
     cube_pos = 0 if f.cube_owner is None else (1 if f.cube_owner == 1 else -1)
     dice: str
     if f.cube_action:
@@ -699,7 +699,7 @@ def game_fibs_board(game: Game, you: str = "You", opponent: str = "Opponent") ->
     """
     for name in (you, opponent):
         if not name or ":" in name or any(c.isspace() for c in name):
-            raise InvalidIdError(f"a FIBS name is non-empty without ':' or spaces: {name!r}")
+            raise InvalidIdError(f"a FIBS name is non-empty without ':' or spaces: {shown(name)}")
     board = game.board()
     cells = [0] * 26
     for p in range(1, 25):
@@ -764,7 +764,7 @@ def game_from_fibs_board(line: str, *, seed: int | None = None) -> Game:
 
     parts = line.strip().split(":") if isinstance(line, str) else []
     if len(parts) != _FIBS_FIELDS or parts[0] != "board":
-        raise InvalidIdError(f"not a FIBS board line of {_FIBS_FIELDS} fields: {line!r}")
+        raise InvalidIdError(f"not a FIBS board line of {_FIBS_FIELDS} fields: {shown(line)}")
     n: list[int] = []
     for (name, lo, hi), text in zip(_FIBS_RANGES, parts[3:]):
         # plain ASCII digits only: int() would also take '+5', ' 5', '1_0' or other scripts

@@ -13,7 +13,7 @@ import secrets
 from typing import Any
 
 from bgfast.cube import check_player
-from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
+from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError, shown
 from bgfast.game import Game
 from bgfast.persist import atomic_write_text, damaged, dumps, loads, same_json
 from bgfast.scoring import Rules, is_post_crawford
@@ -37,7 +37,8 @@ class Match:
         holland: the Holland rule (in post-Crawford games the trailer may double only after
             both sides have rolled twice).
         table: record games in lenient table mode (R31).
-        seed: seed of the dice streams (each game gets its own stream from it).
+        seed: seed of the dice streams (each game gets its own stream from it), an int with
+            ``|seed| < 2**64``.
     """
 
     def __init__(
@@ -50,18 +51,22 @@ class Match:
         seed: int | None = None,
     ) -> None:
         if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= 32767:
-            raise MatchOptionError(f"a match is played to 1..32767 points (R20), not {length!r}")
+            raise MatchOptionError(
+                f"a match is played to 1..32767 points (R20), not {shown(length)}"
+            )
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise MatchOptionError(f"rules must be a bgfast Rules, not {type(rules).__name__}")
         rules.check_match_play(length)
         if seed is None:
             seed = secrets.randbits(63)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise MatchOptionError(f"seed must be an int, not {seed!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 1 << 64:
+            raise MatchOptionError(
+                f"seed must be an int of at most 64 bits (|seed| < 2**64), not {shown(seed)}"
+            )
         for name, flag in (("holland", holland), ("table", table)):
             if not isinstance(flag, bool):
-                raise MatchOptionError(f"{name} must be True or False, not {flag!r}")
+                raise MatchOptionError(f"{name} must be True or False, not {shown(flag)}")
         self._length = length
         self._rules = rules
         self._holland = bool(holland)

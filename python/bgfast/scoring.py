@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from bgfast.errors_game import MatchOptionError
+from bgfast.errors_game import MatchOptionError, shown
 
 __all__ = ["CUBE_LIMIT", "KINDS", "Kind", "Rules", "crawford_allowed", "is_post_crawford"]
 
@@ -72,10 +72,13 @@ class Rules:
 
     def __post_init__(self) -> None:
         problems: list[str] = []
+        for name in ("backgammon_counts_double", "jacoby", "beavers", "raccoons"):
+            if not isinstance(getattr(self, name), bool):
+                problems.append(f"{name} must be True or False, not {shown(getattr(self, name))}")
         if isinstance(self.auto_doubles, bool) or not isinstance(self.auto_doubles, int):
             problems.append("auto_doubles must be an int")
         elif self.auto_doubles < 0 or self.auto_doubles > 14:
-            problems.append(f"auto_doubles must be 0..14, not {self.auto_doubles}")
+            problems.append(f"auto_doubles must be 0..14, not {shown(self.auto_doubles)}")
         if self.raccoons and not self.beavers:
             problems.append("raccoons need beavers")
         if self.max_cube is not None and (
@@ -87,7 +90,7 @@ class Rules:
         ):
             problems.append(
                 f"max_cube must be a power of two from 1 (cubeless) to {CUBE_LIMIT}, "
-                f"not {self.max_cube!r} (R17)"
+                f"not {shown(self.max_cube)} (R17)"
             )
         if problems:
             raise MatchOptionError("invalid rules: " + "; ".join(problems))
@@ -129,7 +132,7 @@ class Rules:
         only under the Jacoby rule.
         """
         if kind not in KINDS:
-            raise MatchOptionError(f"unknown kind of win {kind!r}: expected one of {KINDS}")
+            raise MatchOptionError(f"unknown kind of win {shown(kind)}: expected one of {KINDS}")
         if self.jacoby and cube_centred:
             return 1
         if kind == "gammon":

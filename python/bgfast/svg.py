@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 from bgfast._core import Position
 from bgfast.cube import check_player
-from bgfast.errors_game import GameStateError
+from bgfast.errors_game import GameStateError, shown
 
 if TYPE_CHECKING:
     from bgfast.game import Game
@@ -71,7 +71,7 @@ def board_svg(
     ``names`` label (bottom, top); their pip counts and borne-off checkers are shown.
     """
     if home not in ("right", "left"):
-        raise GameStateError(f"home is 'right' or 'left' (R32), not {home!r}")
+        raise GameStateError(f"home is 'right' or 'left' (R32), not {shown(home)}")
     if len(rows) != 2 or any(len(r) != 25 for r in rows):
         raise GameStateError("a board is two rows of 25 counts")
     bottom = [int(n) for n in rows[0]]

@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from bgfast import _core
 from bgfast._core import BgfastError, IllegalMoveError
+from bgfast.errors_game import shown
 from bgfast.features import SCHEMES
 
 __all__ = ["MAX_GAMES", "VecEnv", "segment_argmax"]
@@ -40,9 +41,9 @@ _MAX_INDEX = int(np.iinfo(np.int64).max)
 def _integer(name: str, value: object, lo: int, hi: int) -> int:
     """``value`` as an int in ``lo..hi``: Python and numpy integers, never bools or floats."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise BgfastError(f"{name} must be an integer from {lo} to {hi}, not {value!r}")
+        raise BgfastError(f"{name} must be an integer from {lo} to {hi}, not {shown(value)}")
     if not lo <= int(value) <= hi:
-        raise BgfastError(f"{name} must be from {lo} to {hi}, not {int(value)}")
+        raise BgfastError(f"{name} must be from {lo} to {hi}, not {shown(int(value))}")
     return int(value)
 
 
@@ -126,7 +127,9 @@ class VecEnv:
         """Creates ``n`` games (1 to :data:`MAX_GAMES`); ``seed`` is 0 to 2**64 - 1 and
         ``scheme`` names the feature encoding (one of ``bgfast.features.SCHEMES``)."""
         if not isinstance(scheme, str) or scheme not in SCHEMES:
-            raise BgfastError(f"unknown feature scheme {scheme!r}: use one of {sorted(SCHEMES)}")
+            raise BgfastError(
+                f"unknown feature scheme {shown(scheme)}: use one of {sorted(SCHEMES)}"
+            )
         n = _integer("n (the number of games)", n, 1, MAX_GAMES)
         seed = _integer("seed", seed, 0, _MAX_SEED)
         self.n = n
