@@ -635,3 +635,16 @@ def test_errors_that_echo_a_huge_int_are_still_errors() -> None:
 def test_rules_flags_are_bools(flag: str) -> None:
     with pytest.raises(MatchOptionError, match=flag):
         Rules(**{flag: 1})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("cls", [Game, Match, Chouette])
+def test_a_saved_file_that_is_not_utf8_is_an_invalid_save(cls: Any, tmp_path: Any) -> None:
+    """Game.load and Match.load read text, so bytes that are not UTF-8 raised
+    UnicodeDecodeError; they now read bytes, as Chouette.load does."""
+    path = tmp_path / "bad.json"
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(InvalidSaveError):
+        cls.load(path)
+    game = Game(seed=1)
+    game.save(tmp_path / "game.json")
+    assert Game.load(tmp_path / "game.json") == game

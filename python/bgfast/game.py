@@ -1066,7 +1066,7 @@ class Game:
         return dumps(self.to_dict())
 
     @classmethod
-    def from_json(cls, text: str) -> Game:
+    def from_json(cls, text: str | bytes) -> Game:
         """Load a game from :meth:`to_json` text; a malformed, inconsistent or tampered
         record raises :class:`InvalidSaveError`."""
         return cls.from_dict(loads(text, _FORMAT))
@@ -1078,7 +1078,9 @@ class Game:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Game:
         """Load a game saved with :meth:`save`."""
-        with open(path, encoding="utf-8") as f:
+        # bytes: text that is not UTF-8 is a damaged save (InvalidSaveError), not a
+        # UnicodeDecodeError from reading it
+        with open(path, "rb") as f:
             return cls.from_json(f.read())
 
     def copy(self) -> Game:

@@ -276,7 +276,7 @@ class Match:
         return dumps(self.to_dict())
 
     @classmethod
-    def from_json(cls, text: str) -> Match:
+    def from_json(cls, text: str | bytes) -> Match:
         """Load a match from :meth:`to_json` text; raises :class:`InvalidSaveError` if the
         text is malformed, edited or inconsistent."""
         return cls.from_dict(loads(text, _FORMAT))
@@ -288,7 +288,9 @@ class Match:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Match:
         """Load a match saved with :meth:`save`."""
-        with open(path, encoding="utf-8") as f:
+        # bytes: text that is not UTF-8 is a damaged save (InvalidSaveError), not a
+        # UnicodeDecodeError from reading it
+        with open(path, "rb") as f:
             return cls.from_json(f.read())
 
     def __eq__(self, other: object) -> bool:
