@@ -211,13 +211,55 @@ class GameActions:
     def roll(self, dice: Any) -> None:
         self.do(lambda: self.target().roll(dice))
 
-    @rule(name=st.sampled_from(["double", "take", "drop", "beaver", "raccoon", "undo", "commit"]))
-    def cube_or_turn(self, name: str) -> None:
-        self.do(getattr(self.target(), name))
+    # one rule per action, so that each is as likely as any other rule
+    @rule()
+    def double(self) -> None:
+        self.do(self.target().double)
 
-    @rule(name=st.sampled_from(["call", "close", "accept", "reject"]))
-    def answer(self, name: str) -> None:
-        self.do(getattr(self.target(), name))
+    @rule()
+    def take(self) -> None:
+        self.do(self.target().take)
+
+    @rule()
+    def drop(self) -> None:
+        self.do(self.target().drop)
+
+    @rule()
+    def beaver(self) -> None:
+        self.do(self.target().beaver)
+
+    @rule()
+    def raccoon(self) -> None:
+        self.do(self.target().raccoon)
+
+    @rule()
+    def undo(self) -> None:
+        self.do(self.target().undo)
+
+    @rule()
+    def commit(self) -> None:
+        self.do(self.target().commit)
+
+    @rule()
+    def call(self) -> None:
+        self.do(self.target().call)
+
+    @rule()
+    def close(self) -> None:
+        self.do(self.target().close)
+
+    @rule(animals=st.integers(0, 3), take=st.booleans())
+    def cube_exchange(self, animals: int, take: bool) -> None:
+        """Double, beaver and raccoon as far as ``animals`` goes, then take or drop."""
+        game = self.target()
+        for action in [game.double, game.beaver, game.raccoon, game.beaver][: animals + 1]:
+            self.do(action)
+        self.do(game.take if take else game.drop)
+
+    @rule(accept=st.booleans())
+    def answer_resignation(self, accept: bool) -> None:
+        game = self.target()
+        self.do(game.accept if accept else game.reject)
 
     @rule(data=st.data(), play=st.booleans(), as_text=st.booleans())
     def legal_move(self, data: st.DataObject, play: bool, as_text: bool) -> None:
@@ -232,6 +274,27 @@ class GameActions:
     def any_move(self, text: Any, play: bool) -> None:
         game = self.target()
         self.do(lambda: (game.play if play else game.move)(text))
+
+    @rule(data=st.data())
+    def physical_move(self, data: st.DataObject) -> None:
+        """A move that is physically possible but usually not legal: a checker moved by a
+        distance not rolled, or every checker borne off at once (table mode records it,
+        R31; strict mode refuses it)."""
+        game = self.target()
+        if game.phase != "move" or game.turn is None:
+            return
+        row = game.board()[game.turn]
+        points = [p + 1 for p in range(24) for _ in range(int(row[p]))]
+        if row[24]:
+            text = f"bar/{data.draw(st.integers(19, 24))}"
+        elif points and len(points) <= 4 and data.draw(st.booleans()):
+            text = " ".join(f"{p}/off" for p in points)
+        elif points:
+            start = data.draw(st.sampled_from(points))
+            text = f"{start}/{data.draw(st.integers(0, start - 1)) or 'off'}"
+        else:
+            return
+        self.do(lambda: game.play(text))
 
     @rule(kind=KIND_ARGS, player=PLAYER_ARGS)
     def resign(self, kind: Any, player: Any) -> None:
