@@ -8,6 +8,7 @@ wrong type) naming what is wrong, and a rejected call changes no state.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import numpy as np
@@ -648,3 +649,16 @@ def test_a_saved_file_that_is_not_utf8_is_an_invalid_save(cls: Any, tmp_path: An
     game = Game(seed=1)
     game.save(tmp_path / "game.json")
     assert Game.load(tmp_path / "game.json") == game
+
+
+def test_roll_off_checks_its_arguments() -> None:
+    """roll_off(players, rng=5) raised AttributeError; a string rolled for its letters."""
+    from bgfast.chouette import IllegalChouetteActionError, roll_off
+
+    with pytest.raises(TypeError, match="rng"):
+        roll_off(["A", "B", "C"], rng=5)  # type: ignore[arg-type]
+    for players in ("ABC", ["A", "A", "B"], [["A"], "B", "C"], 5):
+        with pytest.raises(IllegalChouetteActionError):
+            roll_off(players)  # type: ignore[arg-type]
+    rolls = roll_off(["A", "B", "C"], random.Random(1))
+    assert Chouette(["A", "B", "C"], rolls=rolls).players == ("A", "B", "C")

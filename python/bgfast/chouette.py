@@ -200,7 +200,17 @@ def roll_off(
     """Roll for seats (R24): everyone rolls one die; tied players roll again until all differ.
 
     Returns each player's dice in the order rolled, ready for ``Chouette(..., rolls=...)``.
+
+    Raises:
+        IllegalChouetteActionError: ``players`` is not a sequence of distinct names.
+        TypeError: ``rng`` is not a ``random.Random``.
     """
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise IllegalChouetteActionError("players must be a sequence of names")
+    if not all(isinstance(p, str) for p in players) or len(set(players)) != len(players):
+        raise IllegalChouetteActionError(f"players must be distinct names: {shown(players)}")
+    if rng is not None and not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
     rng = rng if rng is not None else random.Random()
     rolls: dict[str, list[int]] = {p: [] for p in players}
     pending: list[list[str]] = [list(players)]
