@@ -237,6 +237,16 @@ def test_vecenv_step_scores_refuses_nan_and_non_numbers() -> None:
     assert (env.positions == positions).all()
 
 
+def test_vecenv_settings_are_read_only() -> None:
+    """env.seed = -1 then reset() reached the native batch with an unchecked seed."""
+    env = VecEnv(2, seed=1)
+    for name, value in (("n", 3), ("seed", -1), ("scheme", "nope"), ("width", 5)):
+        with pytest.raises(AttributeError):
+            setattr(env, name, value)
+    assert (env.n, env.seed, env.scheme, env.width) == (2, 1, "tesauro198", 198)
+    env.reset()
+
+
 def test_segment_argmax_checks_its_inputs() -> None:
     from bgfast.vecenv import segment_argmax
 

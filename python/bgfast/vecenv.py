@@ -130,14 +130,32 @@ class VecEnv:
             raise BgfastError(
                 f"unknown feature scheme {shown(scheme)}: use one of {sorted(SCHEMES)}"
             )
-        n = _integer("n (the number of games)", n, 1, MAX_GAMES)
-        seed = _integer("seed", seed, 0, _MAX_SEED)
-        self.n = n
-        self.seed = seed
-        self.scheme = scheme
-        self.width = SCHEMES[scheme]
-        self._batch = _core.GameBatch.env(n, seed)
-        self.final_positions: npt.NDArray[np.uint8] = np.zeros((n, 2, 25), dtype=np.uint8)
+        # read-only below: reset() starts the native batch again from them
+        self._n = _integer("n (the number of games)", n, 1, MAX_GAMES)
+        self._seed = _integer("seed", seed, 0, _MAX_SEED)
+        self._scheme = scheme
+        self._batch = _core.GameBatch.env(self._n, self._seed)
+        self.final_positions: npt.NDArray[np.uint8] = np.zeros((self._n, 2, 25), dtype=np.uint8)
+
+    @property
+    def n(self) -> int:
+        """The number of games."""
+        return self._n
+
+    @property
+    def seed(self) -> int:
+        """The seed of every game's dice."""
+        return self._seed
+
+    @property
+    def scheme(self) -> str:
+        """The feature encoding of ``observe`` and ``candidates``."""
+        return self._scheme
+
+    @property
+    def width(self) -> int:
+        """Features per position of :attr:`scheme`."""
+        return SCHEMES[self._scheme]
 
     def reset(self) -> npt.NDArray[np.float32]:
         """Starts all games afresh (game numbers from 0 again); returns ``observe()``."""
