@@ -598,7 +598,7 @@ class Game:
         """Apply one event: validate everything first, then change state, then record it."""
         handler = getattr(self, "_on_" + str(event.get("type")), None)
         if handler is None:
-            raise InvalidSaveError(f"unknown event {event!r}")
+            raise InvalidSaveError(f"unknown event {shown(event)}")
         value = handler(event)
         self._events.append(event)
         return value
@@ -715,7 +715,7 @@ class Game:
         self._need("move")
         text = event.get("move")
         if not isinstance(text, str):
-            raise InvalidMoveError(f"a move event needs move text: {event!r}")
+            raise InvalidMoveError(f"a move event needs move text: {shown(event)}")
         assert self._dice is not None
         legal = self._legal()
         hint = self._hint
@@ -1013,20 +1013,20 @@ class Game:
         )
         with damaged("game history"):
             if isinstance(events, (str, bytes)) or not isinstance(events, Sequence):
-                raise InvalidSaveError(f"a history is a list of events, not {events!r}")
+                raise InvalidSaveError(f"a history is a list of events, not {shown(events)}")
             game._replay(events)
         return game
 
     def _replay(self, events: Sequence[Any]) -> None:
         for i, event in enumerate(events):
             if not isinstance(event, dict):
-                raise InvalidSaveError(f"event {i} is not an object: {event!r}")
+                raise InvalidSaveError(f"event {i} is not an object: {shown(event)}")
             try:
                 self._do(dict(event))
             except InvalidSaveError as e:
-                raise InvalidSaveError(f"event {i} {event!r}: {e}") from e
+                raise InvalidSaveError(f"event {i} {shown(event)}: {e}") from e
             except ValueError as e:
-                raise InvalidSaveError(f"event {i} {event!r} cannot be replayed: {e}") from e
+                raise InvalidSaveError(f"event {i} {shown(event)} cannot be replayed: {e}") from e
         if self._events != list(events):
             raise InvalidSaveError("the events do not replay to themselves (edited record)")
 
