@@ -148,6 +148,25 @@ def attempt(snapshot: Callable[[], str], action: Callable[[], object]) -> bool:
     return True
 
 
+def _state(game: Game) -> tuple[Any, ...]:
+    return (
+        game.phase,
+        game.turn,
+        game.player_to_act,
+        None if game.dice is None else tuple(sorted(game.dice)),
+        game.position,
+        game.score,
+        game.match_length,
+        game.crawford,
+        game.resignation,
+        game.offered_cube,
+    )
+
+
+def _cube_state(game: Game) -> tuple[Any, ...]:
+    return (game.cube.value, game.cube.owner, game.offer_kind)
+
+
 def check_game_ids(game: Game) -> None:
     """The interchange IDs of ``game``'s state are written, and read back as that state
     (or refused with a BgfastError: a state the format cannot hold)."""
@@ -161,6 +180,11 @@ def check_game_ids(game: Game) -> None:
         back = Game.from_gnubg_id(gid, rules=game.rules)
         assert back.gnubg_id() == gid
         assert decode_match_id(back.match_id()) == decode_match_id(mid)
+        assert _state(back) == _state(game)
+        # a Match ID holds a raccoon, or a beaver under a resignation, as a double
+        exact = game.offer_kind != "raccoon" and not (game.offer_kind and game.resignation)
+        if exact:
+            assert _cube_state(back) == _cube_state(game)
     try:
         xgid = game.xgid()
     except GameStateError:
@@ -168,6 +192,8 @@ def check_game_ids(game: Game) -> None:
     else:
         back = Game.from_xgid(xgid)
         assert back.xgid() == xgid
+        if game.resignation is None:  # an XGID has no resignation
+            assert _state(back) == _state(game)
         assert (back.position, back.turn, back.dice, back.cube.value, back.cube.owner) == (
             game.position,
             game.turn,

@@ -672,3 +672,25 @@ def test_roll_off_checks_its_arguments() -> None:
             roll_off(players)  # type: ignore[arg-type]
     rolls = roll_off(["A", "B", "C"], random.Random(1))
     assert Chouette(["A", "B", "C"], rolls=rolls).players == ("A", "B", "C")
+
+
+@pytest.mark.parametrize("resigner", ["doubler", "taker"])
+def test_match_id_of_a_resignation_while_a_double_waits(resigner: str) -> None:
+    """The Match ID of a resignation offered while a double waited dropped the doubled
+    flag, so it read back without the double (found by the GNUbg ID decoder fuzz test)."""
+    game = Game(seed=1)
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    game.double()  # player 1 doubles
+    game.resign("gammon", 1 if resigner == "doubler" else 0)
+    back = Game.from_gnubg_id(game.gnubg_id())
+    assert back.gnubg_id() == game.gnubg_id()
+    assert (back.phase, back.offer_kind, back.offered_cube, back.cube.value) == (
+        "resign",
+        "double",
+        2,
+        1,
+    )
+    assert back.resignation == game.resignation
+    back.reject()
+    assert (back.phase, back.player_to_act) == ("doubled", 0)

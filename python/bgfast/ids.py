@@ -408,7 +408,8 @@ def _match_fields(game: Game) -> MatchIdFields:
         crawford=game.crawford,
         game_state=state,
         turn=turn if act is None else act,
-        doubled=offered is not None and phase == "doubled",
+        # also under a resignation (the turn bit is then the resignation's answerer)
+        doubled=offered is not None,
         resigned=0 if resign is None else KINDS.index(resign[1]) + 1,
         dice=dice,
         match_length=game.match_length,
@@ -472,7 +473,9 @@ def game_from_gnubg_id(
 
     A pending double whose ``turn`` is the doubler is a beaver (gnubg turns the cube and
     hands the decision back). A raccoon cannot be told from a double in a Match ID; XGIDs
-    keep it (``R``).
+    keep it (``R``). With a resignation offered while a double waits, ``turn`` names who
+    answers the resignation, so the offer reads as a double (a beaver or raccoon under a
+    resignation is written as the double of the cube it turned).
     """
     pos_id, mid = split_gnubg_id(gnubg_id)
     f = decode_match_id(mid)
@@ -504,7 +507,9 @@ def game_from_gnubg_id(
     cube_value = f.cube_value
     offer = None
     if phase == "doubled":
-        if f.turn != f.dice_owner:  # a double, answered by the other player (R19)
+        if f.resigned or f.turn != f.dice_owner:
+            # a double, answered by the other player (R19); under a resignation the turn
+            # bit names who answers the resignation, so the offer reads as a double
             offer = [turn, cube_value * 2, 0]
         else:
             # a beaver, answered by the doubler: gnubg has already turned the cube once
