@@ -544,7 +544,7 @@ def test_chouette_cube_stops_at_the_game_cube_limit(form: str, first: str) -> No
     assert Chouette.from_json(before) == c
 
 
-# ------------------------------------------------------------------ item 8: found by fuzzing
+# ------------------------------------------------------------------ item 8: fuzzing, review
 
 
 @pytest.mark.parametrize("player", [0.0, 1.0, np.float64(1.0), True, "0", None, 2])
