@@ -247,6 +247,23 @@ def test_vecenv_settings_are_read_only() -> None:
     env.reset()
 
 
+@pytest.mark.parametrize("call_candidates", [True, False])
+def test_vecenv_step_scores_compares_float64_scores_exactly(call_candidates: bool) -> None:
+    """step_scores cast float64 scores to float32, so 1.0 and 1.0 + 1e-9 tied and the
+    first candidate was played instead of the highest-scored one."""
+    env, same = VecEnv(3, seed=1), VecEnv(3, seed=1)
+    env.reset()
+    same.reset()
+    _, offsets = env.candidates() if call_candidates else same.candidates()
+    scores = np.ones(int(offsets[-1]))
+    scores[offsets[:-1] + 1] += 1e-9  # the second candidate of each game is the best
+    env.step_scores(scores)
+    same.step(np.ones(3, dtype=np.int64))
+    assert (env.positions == same.positions).all()
+    with pytest.raises(BgfastError):
+        env.step_scores(scores[:-1])
+
+
 def test_segment_argmax_checks_its_inputs() -> None:
     from bgfast.vecenv import segment_argmax
 
