@@ -54,8 +54,9 @@ from pathlib import Path
 from typing import Any, Literal, Union
 
 from bgfast._core import BgfastError
-from bgfast.errors_game import InvalidSaveError
-from bgfast.persist import atomic_write_text, dumps, loads, same_json
+from bgfast.errors_game import GameStateError, InvalidSaveError, shown
+from bgfast.persist import atomic_write_text, damaged, dumps, loads, same_json
+from bgfast.scoring import CUBE_LIMIT
 
 __all__ = [
     "FORMS",
@@ -106,12 +107,17 @@ class ChouetteError(BgfastError):
     """Base class of the errors raised by :class:`Chouette` (a ``ValueError``)."""
 
 
-class IllegalChouetteActionError(ChouetteError):
-    """An action the chouette rules (R24-R28) or the current state forbid; nothing changed."""
+class IllegalChouetteActionError(ChouetteError, GameStateError):
+    """An action the chouette rules (R24-R28) or the current state forbid; nothing changed.
+
+    Also a :class:`~bgfast.GameStateError`, the class a :class:`~bgfast.Game` raises for
+    an action its state does not allow (a double beyond the cube limit, for one)."""
 
 
-class ChouetteFileError(ChouetteError):
-    """A saved chouette that is malformed, inconsistent with its own history, or tampered."""
+class ChouetteFileError(ChouetteError, InvalidSaveError):
+    """A saved chouette that is malformed, inconsistent with its own history, or tampered.
+
+    Also an :class:`~bgfast.InvalidSaveError`, like every damaged save."""
 
 
 @dataclass(frozen=True)
@@ -130,8 +136,14 @@ class Cube:
         return Cube(self.value * 2, new_owner, True)
 
     def may_double(self, side: Side) -> bool:
-        """Whether ``side`` may turn this cube (R17: in the middle, or owned by that side)."""
-        return self.owner in ("center", side)
+        """Whether ``side`` may turn this cube (R17: in the middle, or owned by that side,
+        and below the cube limit a Game has too, ``bgfast.scoring.CUBE_LIMIT``)."""
+        return self.owner in ("center", side) and not self.at_limit
+
+    @property
+    def at_limit(self) -> bool:
+        """Whether a double would pass the cube limit (32768, as in a Game)."""
+        return self.value * 2 > CUBE_LIMIT
 
 
 @dataclass(frozen=True)
@@ -188,7 +200,17 @@ def roll_off(
     """Roll for seats (R24): everyone rolls one die; tied players roll again until all differ.
 
     Returns each player's dice in the order rolled, ready for ``Chouette(..., rolls=...)``.
+
+    Raises:
+        IllegalChouetteActionError: ``players`` is not a sequence of distinct names.
+        TypeError: ``rng`` is not a ``random.Random``.
     """
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise IllegalChouetteActionError("players must be a sequence of names")
+    if not all(isinstance(p, str) for p in players) or len(set(players)) != len(players):
+        raise IllegalChouetteActionError(f"players must be distinct names: {shown(players)}")
+    if rng is not None and not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, not {type(rng).__name__}")
     rng = rng if rng is not None else random.Random()
     rolls: dict[str, list[int]] = {p: [] for p in players}
     pending: list[list[str]] = [list(players)]
@@ -207,7 +229,7 @@ def _seat_order(players: Sequence[str], rolls: Mapping[str, Sequence[int]]) -> l
     """The seating order from a roll-off, or IllegalChouetteActionError naming what is wrong."""
     if set(rolls) != set(players):
         missing = sorted(set(players) - set(rolls))
-        extra = sorted(set(rolls) - set(players))
+        extra = sorted(shown(r) for r in set(rolls) - set(players))
         raise IllegalChouetteActionError(
             f"R24: every player rolls for seats; missing {missing}, not playing {extra}"
         )
@@ -218,7 +240,7 @@ def _seat_order(players: Sequence[str], rolls: Mapping[str, Sequence[int]]) -> l
             raise IllegalChouetteActionError(f"R24: {p!r} must roll at least one die")
         for d in seq:
             if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
-                raise IllegalChouetteActionError(f"R24: {p!r} rolled {d!r}, not a die 1..6")
+                raise IllegalChouetteActionError(f"R24: {p!r} rolled {shown(d)}, not a die 1..6")
         dice[p] = tuple(seq)
     for p in players:
         for q in players:
@@ -340,18 +362,18 @@ class Chouette:
             )
         for p in names:
             if not isinstance(p, str) or not p.strip():
-                raise IllegalChouetteActionError(f"player names must be non-empty str: {p!r}")
+                raise IllegalChouetteActionError(f"player names must be non-empty str: {shown(p)}")
         if len(set(names)) != len(names):
             raise IllegalChouetteActionError(f"player names must be distinct: {names}")
         if form not in FORMS:
-            raise IllegalChouetteActionError(f"unknown form {form!r}; choose one of {FORMS}")
+            raise IllegalChouetteActionError(f"unknown form {shown(form)}; choose one of {FORMS}")
         for opt, value in (
             ("jacoby", jacoby),
             ("gammons", gammons),
             ("backgammon_as_double", backgammon_as_double),
         ):
             if not isinstance(value, bool):
-                raise IllegalChouetteActionError(f"option {opt} must be a bool, not {value!r}")
+                raise IllegalChouetteActionError(f"option {opt} must be a bool, not {shown(value)}")
         if rolls is not None and rng is not None:
             raise IllegalChouetteActionError("give rolls or rng for the roll-off, not both")
         if rolls is None:
@@ -511,7 +533,8 @@ class Chouette:
 
         Raises:
             IllegalChouetteActionError: not the team-cube form, no game in progress, the team
-                may not turn the cube (R17), not everyone agrees (R26), or a bad answer.
+                may not turn the cube (R17) or it is at the cube limit (32768), not everyone
+                agrees (R26), or a bad answer.
         """
         game = self._require_game()
         if self._form != "team-cube":
@@ -520,8 +543,9 @@ class Chouette:
                 "member doubles alone with member_double"
             )
         agreed = self._member_set(game, agreeing, "agreeing")
-        if not game.team_cube.may_double("team"):
+        if game.team_cube.owner == "box":
             raise IllegalChouetteActionError("R17: the box owns the cube; the team may not double")
+        _check_limit(game.team_cube, "the team cube")
         if agreed != set(game.active):
             missing = [m for m in game.active if m not in agreed]
             raise IllegalChouetteActionError(
@@ -549,7 +573,8 @@ class Chouette:
 
         Raises:
             IllegalChouetteActionError: not the per-member-cubes form, no game in progress,
-                not an active member, the member may not turn their cube (R17), or a bad answer.
+                not an active member, the member may not turn their cube (R17) or it is at the
+                cube limit (32768), or a bad answer.
         """
         game = self._require_game()
         if self._form != "per-member-cubes":
@@ -558,10 +583,11 @@ class Chouette:
                 "the team doubles together with team_double (R26)"
             )
         self._require_active(game, member)
-        if not game.cubes[member].may_double("team"):
+        if game.cubes[member].owner == "box":
             raise IllegalChouetteActionError(
                 f"R17: the box owns {member}'s cube; {member} may not double"
             )
+        _check_limit(game.cubes[member], f"{member}'s cube")
         self._check_answer(answer)
         self._history.append({"type": "member_double", "member": member, "answer": answer})
         if answer == "take":
@@ -584,7 +610,8 @@ class Chouette:
 
         Raises:
             IllegalChouetteActionError: no game in progress, no answers, an answer from someone
-                not doubled or not in the game, a cube the box may not turn (R17), a missing
+                not doubled or not in the game, a cube the box may not turn (R17) or one at the
+                cube limit (32768), a missing
                 answer in the team-cube form, or a bad answer.
         """
         game = self._require_game()
@@ -594,10 +621,12 @@ class Chouette:
             )
         doubled = self._member_set(game, answers.keys(), "answers")
         for m in game.active:
-            if m in doubled and not game.cube_of(m).may_double("box"):
+            if m in doubled and game.cube_of(m).owner == "team":
                 raise IllegalChouetteActionError(
                     f"R17: the team side owns {m}'s cube; the box may not double it"
                 )
+            if m in doubled:
+                _check_limit(game.cube_of(m), f"{m}'s cube")
         if self._form == "team-cube" and doubled != set(game.active):
             missing = [m for m in game.active if m not in doubled]
             raise IllegalChouetteActionError(
@@ -636,16 +665,18 @@ class Chouette:
         """
         game = self._require_game()
         if winner not in _SIDES:
-            raise IllegalChouetteActionError(f"winner must be 'box' or 'team', not {winner!r}")
+            raise IllegalChouetteActionError(f"winner must be 'box' or 'team', not {shown(winner)}")
         if kind not in _KINDS:
-            raise IllegalChouetteActionError(f"R16: kind must be one of {_KINDS}, not {kind!r}")
+            raise IllegalChouetteActionError(
+                f"R16: kind must be one of {_KINDS}, not {shown(kind)}"
+            )
         if cubes is not None:
             if not isinstance(cubes, Mapping):
                 raise IllegalChouetteActionError("cubes must map each active member to a value")
             recorded = {m: game.cube_of(m).value for m in game.active}
             if dict(cubes) != recorded:
                 raise IllegalChouetteActionError(
-                    f"R28: end-of-game cubes {dict(cubes)} disagree with the recorded "
+                    f"R28: end-of-game cubes {shown(dict(cubes))} disagree with the recorded "
                     f"cubes {recorded}"
                 )
         self._history.append(
@@ -696,9 +727,17 @@ class Chouette:
             )
         except InvalidSaveError as e:
             raise ChouetteFileError(f"not a saved chouette: {e}") from None
+        with damaged("chouette file", ChouetteFileError):
+            return cls._from_document(document)
+
+    @classmethod
+    def _from_document(cls, document: dict[str, Any]) -> Chouette:
+        options = document["options"]
+        if not isinstance(options, dict):
+            raise ChouetteFileError(f"malformed chouette file: options {options!r}")
         try:
             rebuilt = cls.from_history(
-                document["players"], document["form"], document["history"], **document["options"]
+                document["players"], document["form"], document["history"], **options
             )
         except (KeyError, TypeError, AttributeError) as e:
             raise ChouetteFileError(f"malformed chouette file: {e!r}") from None
@@ -810,10 +849,10 @@ class Chouette:
     def _require_active(game: _Game, member: object) -> None:
         if member not in game.active:
             if member == game.box:
-                raise IllegalChouetteActionError(f"{member!r} is the box, not a team member")
+                raise IllegalChouetteActionError(f"{shown(member)} is the box, not a team member")
             if member in game.team:
-                raise IllegalChouetteActionError(f"{member!r} has left this game")
-            raise IllegalChouetteActionError(f"{member!r} is not playing in this chouette")
+                raise IllegalChouetteActionError(f"{shown(member)} has left this game")
+            raise IllegalChouetteActionError(f"{shown(member)} is not playing in this chouette")
 
     def _member_set(self, game: _Game, members: Iterable[str], what: str) -> set[str]:
         if isinstance(members, str) or not isinstance(members, Iterable):
@@ -822,13 +861,13 @@ class Chouette:
         for m in listed:
             self._require_active(game, m)
         if len(set(listed)) != len(listed):
-            raise IllegalChouetteActionError(f"{what} names a member twice: {listed}")
+            raise IllegalChouetteActionError(f"{what} names a member twice: {shown(listed)}")
         return set(listed)
 
     @staticmethod
     def _check_answer(answer: object) -> None:
         if answer not in _ANSWERS:
-            raise IllegalChouetteActionError(f"R19: answer 'take' or 'pass', not {answer!r}")
+            raise IllegalChouetteActionError(f"R19: answer 'take' or 'pass', not {shown(answer)}")
 
     def _multiplier(self, kind: Kind, cube: Cube) -> int:
         if kind == "single" or not self._options["gammons"]:
@@ -888,7 +927,7 @@ class Chouette:
 
     def _replay(self, event: Mapping[str, Any]) -> None:
         if not isinstance(event, Mapping):
-            raise IllegalChouetteActionError(f"history event is not an object: {event!r}")
+            raise IllegalChouetteActionError(f"history event is not an object: {shown(event)}")
         kind = event.get("type")
         if kind == "start":
             _expect_keys(event, {"type"})
@@ -906,7 +945,7 @@ class Chouette:
             _expect_keys(event, {"type", "winner", "kind", "cubes"})
             self.end_game(event["winner"], event["kind"], event["cubes"])
         else:
-            raise IllegalChouetteActionError(f"unknown history event type {kind!r}")
+            raise IllegalChouetteActionError(f"unknown history event type {shown(kind)}")
 
     def _document(self) -> dict[str, Any]:
         return {
@@ -961,6 +1000,14 @@ class Chouette:
                 if (c.value > 1) != c.turned or (c.owner == "center") != (c.value == 1):
                     problems.append(f"{m}'s cube {c} is inconsistent")
         return problems
+
+
+def _check_limit(cube: Cube, what: str) -> None:
+    if cube.at_limit:
+        raise IllegalChouetteActionError(
+            f"cannot double: {what} is at its maximum value {cube.value} "
+            f"(the cube limit {CUBE_LIMIT}, as in a Game)"
+        )
 
 
 def _expect_keys(event: Mapping[str, Any], keys: set[str]) -> None:

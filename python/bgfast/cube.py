@@ -10,21 +10,35 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bgfast.errors_game import GameStateError, MatchOptionError
+import numpy as np
 
-__all__ = ["Cube", "Player"]
+from bgfast.errors_game import GameStateError, MatchOptionError, shown
+from bgfast.scoring import CUBE_LIMIT
+
+__all__ = ["Cube", "Player", "check_player"]
 
 Player = int
 """A player: 0 or 1 (GNU Backgammon's player 0 and player 1)."""
 
-_MAX_VALUE = 1 << 15
+_MAX_VALUE = CUBE_LIMIT
 
 
-def _check_player(player: object) -> int:
-    if isinstance(player, bool) or player not in (0, 1):
-        raise GameStateError(f"a player is 0 or 1, not {player!r}")
-    assert isinstance(player, int)
-    return player
+def check_player(player: object, what: str = "player") -> int:
+    """``player`` as the int 0 or 1, else :class:`GameStateError` naming ``what``.
+
+    Only integers count (numpy's too): ``0.0 == 0`` in Python, but a float or a bool is
+    not a player, and would be written into saved games as one.
+    """
+    if (
+        isinstance(player, (bool, np.bool_))
+        or not isinstance(player, (int, np.integer))
+        or player not in (0, 1)
+    ):
+        raise GameStateError(f"a {what} is 0 or 1, not {shown(player)}")
+    return int(player)
+
+
+_check_player = check_player
 
 
 @dataclass(frozen=True)
@@ -54,13 +68,20 @@ class Cube:
         for name in ("value", "max_value"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v & (v - 1):
-                problems.append(f"{name} must be a power of two, not {v!r} (R17)")
+                problems.append(f"{name} must be a power of two, not {shown(v)} (R17)")
         if not problems and self.max_value > _MAX_VALUE:
             problems.append(f"max_value is at most {_MAX_VALUE}, not {self.max_value}")
         if not problems and self.value > max(self.max_value, 1):
             problems.append(f"value {self.value} is above max_value {self.max_value}")
-        if self.owner is not None and (isinstance(self.owner, bool) or self.owner not in (0, 1)):
-            problems.append(f"owner must be None (centred), 0 or 1, not {self.owner!r}")
+        if self.owner is not None and not (
+            isinstance(self.owner, int)
+            and not isinstance(self.owner, bool)
+            and self.owner in (0, 1)
+        ):
+            problems.append(f"owner must be None (centred), 0 or 1, not {shown(self.owner)}")
+        for name in ("enabled", "beavers", "raccoons"):
+            if not isinstance(getattr(self, name), bool):
+                problems.append(f"{name} must be True or False, not {shown(getattr(self, name))}")
         if self.raccoons and not self.beavers:
             problems.append("raccoons need beavers")
         if problems:
@@ -129,7 +150,7 @@ class Cube:
     def from_dict(cls, data: dict[str, Any]) -> Cube:
         """Rebuild a cube from :meth:`to_dict` output."""
         if not isinstance(data, dict) or set(data) != set(cls.__dataclass_fields__):
-            raise MatchOptionError(f"not a cube record: {data!r}")
+            raise MatchOptionError(f"not a cube record: {shown(data)}")
         return cls(**data)
 
     def __str__(self) -> str:

@@ -9,7 +9,34 @@ from __future__ import annotations
 
 from bgfast._core import BgfastError
 
-__all__ = ["GameStateError", "InvalidIdError", "InvalidSaveError", "MatchOptionError"]
+__all__ = ["GameStateError", "InvalidIdError", "InvalidSaveError", "MatchOptionError", "shown"]
+
+
+def shown(value: object, limit: int = 200) -> str:
+    """``repr(value)`` for an error message: never fails, at most ``limit`` characters.
+
+    Messages echo the bad input they refuse, and ``repr`` itself can fail on it: an int of
+    more than 4,300 digits has no text form (Python's limit raises ``ValueError``), and a
+    caller's object may have a broken ``__repr__``. A refusal must still be the error it
+    means to be.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
+        text = f"<an int of {value.bit_length()} bits>"
+    elif isinstance(value, (tuple, list)) and len(value) <= 8:
+        inner = ", ".join(shown(v, limit) for v in value)
+        if isinstance(value, list):
+            text = f"[{inner}]"
+        else:
+            text = f"({inner}{',' if len(value) == 1 else ''})"
+    elif isinstance(value, dict) and len(value) <= 8:
+        text = "{" + ", ".join(f"{shown(k, limit)}: {shown(v, limit)}" for k, v in value.items())
+        text += "}"
+    else:
+        try:
+            text = repr(value)
+        except Exception:  # a huge int inside a container, a broken __repr__
+            text = f"<a {type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class GameStateError(BgfastError):

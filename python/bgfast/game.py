@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 
 from bgfast._core import IllegalMoveError, InvalidDiceError, InvalidMoveError, Move, Position
-from bgfast.cube import Cube
-from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
-from bgfast.persist import atomic_write_text, dumps, loads, same_json
-from bgfast.scoring import KINDS, Kind, Rules
+from bgfast.cube import Cube, check_player
+from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError, shown
+from bgfast.persist import atomic_write_text, damaged, dumps, loads, same_json
+from bgfast.scoring import KINDS, Kind, Rules, crawford_allowed, is_post_crawford
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -137,15 +137,11 @@ def _check_dice(dice: object) -> tuple[int, int]:
         or len(dice) != 2
         or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)
     ):
-        raise InvalidDiceError(f"dice are two numbers from 1 to 6, not {dice!r}")
+        raise InvalidDiceError(f"dice are two numbers from 1 to 6, not {shown(dice)}")
     return int(dice[0]), int(dice[1])
 
 
-def _player(player: object, what: str = "player") -> int:
-    if isinstance(player, bool) or player not in (0, 1):
-        raise GameStateError(f"a {what} is 0 or 1, not {player!r}")
-    assert isinstance(player, int)
-    return player
+_player = check_player
 
 
 _POINT = r"(?:bar|off|\d{1,2})"
@@ -229,8 +225,9 @@ class Game:
             only after each side has played two rolls.
         table: lenient mode for recording real games: an illegal move is recorded and
             stands unless :meth:`call` is used before the next roll (R31).
-        seed: seed of the dice stream used by :meth:`roll` without dice; ``None`` picks one
-            at random (it is kept, so the game stays reproducible).
+        seed: seed of the dice stream used by :meth:`roll` without dice (an int,
+            ``|seed| < 2**64``); ``None`` picks one at random (it is kept, so the game
+            stays reproducible).
     """
 
     def __init__(
@@ -248,31 +245,42 @@ class Game:
         if not isinstance(rules, Rules):
             raise MatchOptionError(f"rules must be a bgfast Rules, not {type(rules).__name__}")
         if isinstance(match_length, bool) or not isinstance(match_length, int):
-            raise MatchOptionError(f"match_length must be an int, not {match_length!r}")
+            raise MatchOptionError(f"match_length must be an int, not {shown(match_length)}")
         if not 0 <= match_length <= 32767:
-            raise MatchOptionError(f"match_length must be 0 (money) to 32767, not {match_length}")
+            raise MatchOptionError(
+                f"match_length must be 0 (money) to 32767, not {shown(match_length)}"
+            )
         rules.check_match_play(match_length)
         if (
             not isinstance(score, (tuple, list))
             or len(score) != 2
             or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)
         ):
-            raise MatchOptionError(f"score must be two non-negative ints, not {score!r}")
+            raise MatchOptionError(f"score must be two non-negative ints, not {shown(score)}")
         score = (int(score[0]), int(score[1]))
         if match_length == 0 and score != (0, 0):
             raise MatchOptionError("a money game has no match score")
         if match_length and max(score) >= match_length:
             raise MatchOptionError(
-                f"score {score[0]}-{score[1]}: the {match_length}-point match is already won (R20)"
+                f"score {shown(score[0])}-{shown(score[1])}: the {match_length}-point match "
+                "is already won (R20)"
             )
-        if crawford and (match_length == 0 or max(score) != match_length - 1):
-            raise MatchOptionError("the Crawford game needs a player exactly one point away (R21)")
+        if crawford and not crawford_allowed(match_length, score):
+            raise MatchOptionError(
+                "the Crawford game needs exactly one player one point away (R21), "
+                f"not {score[0]}-{score[1]} in a {match_length}-point match"
+            )
+        for name, flag in (("crawford", crawford), ("holland", holland), ("table", table)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise MatchOptionError(f"{name} must be True or False, not {shown(flag)}")
         if holland and match_length == 0:
             raise MatchOptionError("the Holland rule is a match option")
         if seed is None:
             seed = secrets.randbits(63)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise MatchOptionError(f"seed must be an int, not {seed!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 1 << 64:
+            raise MatchOptionError(
+                f"seed must be an int of at most 64 bits (|seed| < 2**64), not {shown(seed)}"
+            )
         self._rules = rules
         self._match_length = match_length
         self._score = score
@@ -327,12 +335,10 @@ class Game:
 
     @property
     def post_crawford(self) -> bool:
-        """Whether this is a post-Crawford game: a player is one away, cube back (R21)."""
-        return (
-            self._match_length > 0
-            and not self._crawford
-            and max(self._score) == self._match_length - 1
-        )
+        """Whether this is a post-Crawford game: the Crawford game has been played, a player
+        is one away and the cube is back (R21; never in a 1-point match, see
+        :func:`bgfast.scoring.is_post_crawford`)."""
+        return is_post_crawford(self._match_length, self._score, self._crawford)
 
     @property
     def holland(self) -> bool:
@@ -471,8 +477,8 @@ class Game:
         if reason is not None:
             return reason
         if self._holland and self.post_crawford:
-            leader = 0 if self._score[0] > self._score[1] else 1
-            if self._turn != leader and min(self._turns) < 2:
+            trailer = self._score[self._turn] < self._score[1 - self._turn]
+            if trailer and min(self._turns) < 2:
                 return "Holland rule: the trailer may double only after both sides rolled twice"
         return None
 
@@ -548,8 +554,20 @@ class Game:
 
     def call(self) -> None:
         """Call the last move illegal (table mode, R31), before the next roll: it is taken
-        back and the same player plays the same dice again."""
+        back and the same player plays the same dice again. A game that ended with an
+        illegal bear-off may be called until the game is closed (:meth:`close`)."""
         self._do({"type": "call"})
+
+    def close(self) -> None:
+        """Close a finished game: the next game has started, so its last move stands and
+        can no longer be called (R31: a call comes before the next roll).
+        :meth:`bgfast.Match.new_game` closes the previous game."""
+        self._do({"type": "close"})
+
+    @property
+    def closed(self) -> bool:
+        """Whether the game is over and closed (see :meth:`close`)."""
+        return bool(self._events) and self._events[-1]["type"] == "close"
 
     def resign(self, kind: Kind = "single", player: int | None = None) -> None:
         """Offer to resign a single game, a gammon or a backgammon. ``player`` defaults to
@@ -580,7 +598,7 @@ class Game:
         """Apply one event: validate everything first, then change state, then record it."""
         handler = getattr(self, "_on_" + str(event.get("type")), None)
         if handler is None:
-            raise InvalidSaveError(f"unknown event {event!r}")
+            raise InvalidSaveError(f"unknown event {shown(event)}")
         value = handler(event)
         self._events.append(event)
         return value
@@ -697,7 +715,7 @@ class Game:
         self._need("move")
         text = event.get("move")
         if not isinstance(text, str):
-            raise InvalidMoveError(f"a move event needs move text: {event!r}")
+            raise InvalidMoveError(f"a move event needs move text: {shown(event)}")
         assert self._dice is not None
         legal = self._legal()
         hint = self._hint
@@ -761,7 +779,17 @@ class Game:
         else:
             self._phase = "roll"
 
+    def _on_close(self, event: dict[str, Any]) -> None:
+        self._need("over")
+        if self.closed:
+            raise GameStateError("the game is already closed")
+        self._last = None  # R31: the next game's roll ends the time to call
+
     def _on_call(self, event: dict[str, Any]) -> None:
+        if self.closed:
+            raise GameStateError(
+                "no move to call: the next game has started, so the last move stands (R31)"
+            )
         last = self._last
         open_game = self._phase == "roll"
         ended = (
@@ -784,7 +812,7 @@ class Game:
         self._need("roll", "move", "doubled")
         kind = event.get("kind")
         if kind not in KINDS:
-            raise GameStateError(f"a resignation is one of {KINDS}, not {kind!r}")
+            raise GameStateError(f"a resignation is one of {KINDS}, not {shown(kind)}")
         player = event.get("player", self.player_to_act)
         player = _player(player)
         self._resign = _Resign(player, kind, self._phase)
@@ -949,6 +977,13 @@ class Game:
                 raise
             raise InvalidSaveError(f"invalid game setup: {e!r}") from e
         game._setup = game._snapshot()
+        if not same_json(setup, game._setup):
+            extra = sorted(set(setup) - set(game._setup))
+            raise InvalidSaveError(
+                f"the setup is not the state it describes (unknown fields {extra})"
+                if extra
+                else "the setup is not the state it describes (a field in another form)"
+            )
         return game
 
     @classmethod
@@ -976,19 +1011,22 @@ class Game:
             table=table,
             seed=seed,
         )
-        game._replay(events)
+        with damaged("game history"):
+            if isinstance(events, (str, bytes)) or not isinstance(events, Sequence):
+                raise InvalidSaveError(f"a history is a list of events, not {shown(events)}")
+            game._replay(events)
         return game
 
     def _replay(self, events: Sequence[Any]) -> None:
         for i, event in enumerate(events):
             if not isinstance(event, dict):
-                raise InvalidSaveError(f"event {i} is not an object: {event!r}")
+                raise InvalidSaveError(f"event {i} is not an object: {shown(event)}")
             try:
                 self._do(dict(event))
             except InvalidSaveError as e:
-                raise InvalidSaveError(f"event {i} {event!r}: {e}") from e
+                raise InvalidSaveError(f"event {i} {shown(event)}: {e}") from e
             except ValueError as e:
-                raise InvalidSaveError(f"event {i} {event!r} cannot be replayed: {e}") from e
+                raise InvalidSaveError(f"event {i} {shown(event)} cannot be replayed: {e}") from e
         if self._events != list(events):
             raise InvalidSaveError("the events do not replay to themselves (edited record)")
 
@@ -1006,25 +1044,29 @@ class Game:
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """Rebuild a game by replaying its events from its setup; the replayed state must
         equal the stored one, else :class:`InvalidSaveError`."""
-        if not isinstance(data, dict) or data.get("format") != _FORMAT:
-            raise InvalidSaveError("not a bgfast game record")
-        if data.get("version") != _VERSION:
-            raise InvalidSaveError(f"unsupported game record version {data.get('version')!r}")
-        events = data.get("events")
-        if not isinstance(data.get("setup"), dict) or not isinstance(events, list):
-            raise InvalidSaveError("a game record needs a setup and a list of events")
-        game = cls._from_setup(data["setup"])
-        game._replay(events)
-        if "state" in data and not same_json(data["state"], game._snapshot()):
-            raise InvalidSaveError("the stored state differs from the replayed events")
-        return game
+        with damaged("game record"):
+            if not isinstance(data, dict) or data.get("format") != _FORMAT:
+                raise InvalidSaveError("not a bgfast game record")
+            if data.get("version") != _VERSION:
+                raise InvalidSaveError(f"unsupported game record version {data.get('version')!r}")
+            unknown = sorted(set(data) - {"format", "version", "setup", "events", "state"})
+            if unknown:
+                raise InvalidSaveError(f"unknown fields {unknown} in a game record")
+            events = data.get("events")
+            if not isinstance(data.get("setup"), dict) or not isinstance(events, list):
+                raise InvalidSaveError("a game record needs a setup and a list of events")
+            game = cls._from_setup(data["setup"])
+            game._replay(events)
+            if "state" in data and not same_json(data["state"], game._snapshot()):
+                raise InvalidSaveError("the stored state differs from the replayed events")
+            return game
 
     def to_json(self) -> str:
         """The game as JSON text with a checksum (see :func:`bgfast.persist.dumps`)."""
         return dumps(self.to_dict())
 
     @classmethod
-    def from_json(cls, text: str) -> Game:
+    def from_json(cls, text: str | bytes) -> Game:
         """Load a game from :meth:`to_json` text; a malformed, inconsistent or tampered
         record raises :class:`InvalidSaveError`."""
         return cls.from_dict(loads(text, _FORMAT))
@@ -1036,7 +1078,9 @@ class Game:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Game:
         """Load a game saved with :meth:`save`."""
-        with open(path, encoding="utf-8") as f:
+        # bytes: text that is not UTF-8 is a damaged save (InvalidSaveError), not a
+        # UnicodeDecodeError from reading it
+        with open(path, "rb") as f:
             return cls.from_json(f.read())
 
     def copy(self) -> Game:

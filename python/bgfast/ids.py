@@ -26,7 +26,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from bgfast._core import BgfastError, Position
-from bgfast.errors_game import GameStateError, InvalidIdError
+from bgfast.cube import check_player
+from bgfast.errors_game import GameStateError, InvalidIdError, shown
 from bgfast.scoring import KINDS, Rules
 
 if TYPE_CHECKING:
@@ -113,19 +114,23 @@ def encode_match_id(fields: MatchIdFields) -> str:
     f = fields
     cv = f.cube_value
     if isinstance(cv, bool) or not isinstance(cv, int) or cv < 1 or cv > 1 << 15 or cv & (cv - 1):
-        raise _bad(f"cube value {cv!r} is not a power of two up to 32768")
-    if f.cube_owner not in (None, 0, 1) or f.dice_owner not in (0, 1) or f.turn not in (0, 1):
-        raise _bad("players are 0 or 1")
+        raise _bad(f"cube value {shown(cv)} is not a power of two up to 32768")
+    players = (f.dice_owner, f.turn) + (() if f.cube_owner is None else (f.cube_owner,))
+    try:
+        for player in players:
+            check_player(player)
+    except GameStateError:
+        raise _bad("players are 0 or 1") from None
     if f.game_state not in range(5) or f.resigned not in range(4):
-        raise _bad(f"game state {f.game_state!r} / resigned {f.resigned!r} out of range")
+        raise _bad(f"game state {shown(f.game_state)} / resigned {shown(f.resigned)} out of range")
     d1, d2 = f.dice
     if not (0 <= d1 <= 6 and 0 <= d2 <= 6) or (d1 == 0) != (d2 == 0):
-        raise _bad(f"dice {f.dice!r}")
+        raise _bad(f"dice {shown(f.dice)}")
     if max(d2, d1) and d2 > d1:
         d1, d2 = d2, d1
     for name, v in (("match length", f.match_length), ("score", f.score[0]), ("score", f.score[1])):
         if not 0 <= v < 1 << 15:
-            raise _bad(f"{name} {v} does not fit in 15 bits")
+            raise _bad(f"{name} {shown(v)} does not fit in 15 bits")
     values = {
         "cube_log": cv.bit_length() - 1,
         "cube_owner": 3 if f.cube_owner is None else f.cube_owner,
@@ -149,9 +154,12 @@ def encode_match_id(fields: MatchIdFields) -> str:
 
 
 def decode_match_id(match_id: str) -> MatchIdFields:
-    """The fields of a 12-character Match ID; raises :class:`InvalidIdError` if malformed."""
+    """The fields of a 12-character Match ID; raises :class:`InvalidIdError` if malformed.
+
+    The dice are returned higher first, as gnubg writes them, so that
+    ``decode_match_id(encode_match_id(f)) == f`` for every decoded ``f``."""
     if not isinstance(match_id, str) or not _B64.match(match_id):
-        raise _bad(f"{match_id!r} is not 12 base64 characters")
+        raise _bad(f"{shown(match_id)} is not 12 base64 characters")
     try:
         raw = base64.b64decode(match_id, validate=True)
     except (binascii.Error, ValueError) as e:  # pragma: no cover - the regex guards this
@@ -178,7 +186,8 @@ def decode_match_id(match_id: str) -> MatchIdFields:
         turn=v["turn"],
         doubled=bool(v["doubled"]),
         resigned=v["resigned"],
-        dice=(v["die1"], v["die2"]),
+        # gnubg writes the higher die first; an ID written the other way names the same roll
+        dice=(max(v["die1"], v["die2"]), min(v["die1"], v["die2"])),
         match_length=v["match_length"],
         score=(v["score0"], v["score1"]),
         jacoby=not v["jacoby_off"],
@@ -194,7 +203,7 @@ def split_gnubg_id(gnubg_id: str) -> tuple[str, str]:
         s = s[7:].lstrip(" =:")
     parts = s.split(":")
     if len(parts) != 2 or len(parts[0]) != 14 or len(parts[1]) != 12:
-        raise InvalidIdError(f"{gnubg_id!r} is not PositionID:MatchID (14 + 12 characters)")
+        raise InvalidIdError(f"{shown(gnubg_id)} is not PositionID:MatchID (14 + 12 characters)")
     return parts[0], parts[1]
 
 
@@ -236,7 +245,7 @@ class XgidFields:
 
 
 def _xg_bad(xgid: object, what: str) -> InvalidIdError:
-    return InvalidIdError(f"invalid XGID {xgid!r}: {what}")
+    return InvalidIdError(f"invalid XGID {shown(xgid)}: {what}")
 
 
 def _count(ch: str) -> tuple[int, int]:
@@ -335,7 +344,7 @@ def format_xgid(fields: XgidFields) -> str:
             chars[i] = chr(ord("a") + low - 1)
     cv = f.cube_value
     if cv < 1 or cv & (cv - 1) or cv > 1 << 15:
-        raise _xg_bad(None, f"cube value {cv}")
+        raise _xg_bad(None, f"cube value {shown(cv)}")
     cube_pos = 0 if f.cube_owner is None else (1 if f.cube_owner == 1 else -1)
     dice: str
     if f.cube_action:
@@ -399,7 +408,8 @@ def _match_fields(game: Game) -> MatchIdFields:
         crawford=game.crawford,
         game_state=state,
         turn=turn if act is None else act,
-        doubled=offered is not None and phase == "doubled",
+        # also under a resignation (the turn bit is then the resignation's answerer)
+        doubled=offered is not None,
         resigned=0 if resign is None else KINDS.index(resign[1]) + 1,
         dice=dice,
         match_length=game.match_length,
@@ -463,7 +473,9 @@ def game_from_gnubg_id(
 
     A pending double whose ``turn`` is the doubler is a beaver (gnubg turns the cube and
     hands the decision back). A raccoon cannot be told from a double in a Match ID; XGIDs
-    keep it (``R``).
+    keep it (``R``). With a resignation offered while a double waits, ``turn`` names who
+    answers the resignation, so the offer reads as a double (a beaver or raccoon under a
+    resignation is written as the double of the cube it turned).
     """
     pos_id, mid = split_gnubg_id(gnubg_id)
     f = decode_match_id(mid)
@@ -495,7 +507,9 @@ def game_from_gnubg_id(
     cube_value = f.cube_value
     offer = None
     if phase == "doubled":
-        if f.turn != f.dice_owner:  # a double, answered by the other player (R19)
+        if f.resigned or f.turn != f.dice_owner:
+            # a double, answered by the other player (R19); under a resignation the turn
+            # bit names who answers the resignation, so the offer reads as a double
             offer = [turn, cube_value * 2, 0]
         else:
             # a beaver, answered by the doubler: gnubg has already turned the cube once
@@ -531,9 +545,21 @@ def game_from_gnubg_id(
 
 
 def game_xgid(game: Game) -> str:
-    """The XGID of ``game``'s current state (a pending resignation is not part of it)."""
+    """The XGID of ``game``'s current state (a pending resignation is not part of it).
+
+    XGIDs hold the cube value and owner, and a pending double, beaver or raccoon in the dice
+    field (``D``, ``B``, ``R``) with the cube before the offer; :func:`game_from_xgid` reads
+    each back as the same offer. Rules an XGID has no field for (raccoons, automatic doubles,
+    backgammons counting double, Holland) are not written. A state no XGID describes (before
+    the opening roll, a finished game) raises :class:`GameStateError`.
+    """
     if game.turn is None:
         raise GameStateError("an XGID cannot describe the state before the opening roll")
+    if game.is_over:
+        raise GameStateError(
+            "an XGID describes a game in progress; this game is over "
+            "(reading the XGID back would give a game still to play)"
+        )
     board = game.board()
     offered = game.offered_cube
     kind = game.offer_kind
@@ -562,22 +588,38 @@ def game_xgid(game: Game) -> str:
 
 
 def game_from_xgid(xgid: str, *, table: bool = False, seed: int | None = None) -> Game:
-    """A :class:`~bgfast.Game` in the state of an XGID."""
+    """A :class:`~bgfast.Game` in the state of an XGID.
+
+    A pending beaver or raccoon (``B``, ``R``) needs the beaver flag; a raccoon also turns
+    raccoons on (an XGID has no flag for them). A max-cube field of 15 is the default
+    cube limit (``Rules.max_cube`` ``None``)."""
     import numpy as np
 
     f = parse_xgid(xgid)
     money = f.match_length == 0
-    rules = (
-        Rules(
-            jacoby=money and bool(f.rules & 1),
-            beavers=money and bool(f.rules & 2),
-            max_cube=1 << f.max_cube,
-        )
-        if money
-        else Rules(max_cube=1 << f.max_cube)
-    )
+    # 2**15 is the cube limit: the default Rules (max_cube None) write it
+    max_cube = None if f.max_cube == 15 else 1 << f.max_cube
     if not money and f.rules > 1:
         raise InvalidIdError(f"{xgid}: in match play the rules field is 0 or 1 (Crawford)")
+    if f.cube_action in ("B", "R"):
+        animal = "beaver" if f.cube_action == "B" else "raccoon"
+        if not money:
+            raise InvalidIdError(f"{xgid}: a {animal} is a money option, not used in match play")
+        if not f.rules & 2:
+            raise InvalidIdError(
+                f"{xgid}: a pending {animal} needs beavers allowed (2 in the rules field)"
+            )
+    rules = (
+        Rules(
+            jacoby=bool(f.rules & 1),
+            beavers=bool(f.rules & 2),
+            # XGIDs have no raccoon flag; a pending raccoon shows they are allowed
+            raccoons=f.cube_action == "R",
+            max_cube=max_cube,
+        )
+        if money
+        else Rules(max_cube=max_cube)
+    )
     rows = [f.board[f.turn], f.board[1 - f.turn]]
     try:
         position = Position.from_array(np.array(rows, dtype=np.uint8))
@@ -612,6 +654,44 @@ def game_from_xgid(xgid: str, *, table: bool = False, seed: int | None = None) -
 _FIBS_FIELDS = 53
 
 
+def _fibs_ranges() -> tuple[tuple[str, int, int], ...]:
+    """(name, lowest, highest) of the 50 numeric fields after the two names."""
+    points = [("board point 0 (opponent's bar)", -15, 0)]
+    points += [(f"board point {p}", -15, 15) for p in range(1, 25)]
+    points += [("board point 25 (your bar)", 0, 15)]
+    return (
+        ("match length", 0, 32767),
+        ("your score", 0, 32767),
+        ("opponent's score", 0, 32767),
+        *points,
+        ("turn", -1, 1),
+        ("your die 1", 0, 6),
+        ("your die 2", 0, 6),
+        ("opponent's die 1", 0, 6),
+        ("opponent's die 2", 0, 6),
+        ("cube", 1, 1 << 15),
+        ("you may double", 0, 1),
+        ("opponent may double", 0, 1),
+        ("was doubled", -1, 1),
+        ("colour", -1, 1),
+        ("direction", -1, 1),
+        ("home", 0, 25),
+        ("bar", 0, 25),
+        ("your borne-off checkers", 0, 15),
+        ("opponent's borne-off checkers", 0, 15),
+        ("your checkers on the bar", 0, 15),
+        ("opponent's checkers on the bar", 0, 15),
+        ("can move", 0, 4),
+        ("forced move", 0, 1),
+        ("post-Crawford", 0, 1),
+        ("not Crawford", 0, 1),
+    )
+
+
+_FIBS_RANGES = _fibs_ranges()
+assert len(_FIBS_RANGES) == _FIBS_FIELDS - 3
+
+
 def game_fibs_board(game: Game, you: str = "You", opponent: str = "Opponent") -> str:
     """The FIBS ``board:`` line of ``game`` as GNU Backgammon writes it (``set output
     rawboard on``): seen by player 1 (``you``), whose checkers are positive and move from
@@ -624,7 +704,7 @@ def game_fibs_board(game: Game, you: str = "You", opponent: str = "Opponent") ->
     """
     for name in (you, opponent):
         if not name or ":" in name or any(c.isspace() for c in name):
-            raise InvalidIdError(f"a FIBS name is non-empty without ':' or spaces: {name!r}")
+            raise InvalidIdError(f"a FIBS name is non-empty without ':' or spaces: {shown(name)}")
     board = game.board()
     cells = [0] * 26
     for p in range(1, 25):
@@ -679,27 +759,44 @@ def game_fibs_board(game: Game, you: str = "You", opponent: str = "Opponent") ->
 def game_from_fibs_board(line: str, *, seed: int | None = None) -> Game:
     """A :class:`~bgfast.Game` from a FIBS ``board:`` line in the layout
     :func:`game_fibs_board` writes (player 1 is "you"). The Jacoby rule and a pending double
-    are not part of it."""
+    are not part of it.
+
+    Every field is checked: a number out of its range, or one that disagrees with the board
+    (borne-off and on-bar counts, the repeated dice, the post-Crawford flag), raises
+    :class:`InvalidIdError` naming the field. The can-move and forced-move fields are
+    derived data and only range-checked."""
     import numpy as np
 
     parts = line.strip().split(":") if isinstance(line, str) else []
     if len(parts) != _FIBS_FIELDS or parts[0] != "board":
-        raise InvalidIdError(f"not a FIBS board line of {_FIBS_FIELDS} fields: {line!r}")
-    try:
-        n = [int(x) for x in parts[3:]]
-    except ValueError:
-        raise InvalidIdError(f"a FIBS board field is not a number: {line!r}") from None
+        raise InvalidIdError(f"not a FIBS board line of {_FIBS_FIELDS} fields: {shown(line)}")
+    n: list[int] = []
+    for (name, lo, hi), text in zip(_FIBS_RANGES, parts[3:]):
+        # plain ASCII digits only: int() would also take '+5', ' 5', '1_0' or other scripts
+        if not re.fullmatch(r"-?[0-9]{1,6}", text):
+            raise InvalidIdError(f"FIBS board field {name!r} is not a number: {text!r}")
+        value = int(text)
+        if not lo <= value <= hi:
+            raise InvalidIdError(f"FIBS board field {name!r} is {value}, not in {lo}..{hi}")
+        n.append(value)
     match_length, score1, score0 = n[0], n[1], n[2]
     cells = n[3:29]
-    turn, d1, d2, _, _, cube, you_may, opp_may, was_doubled = n[29:38]
+    turn, d1, d2, _, _, cube, you_may, opp_may, was_doubled = n[29:38]  # n[32:34]: below
     colour, direction, home, bar = n[38:42]
     post_crawford, not_crawford = n[48], n[49]
     if (colour, direction, home, bar) != (1, -1, 0, 25):
         raise InvalidIdError("only gnubg's layout (colour 1, direction -1, home 0, bar 25) is read")
     if was_doubled:
         raise InvalidIdError("a FIBS board with a pending double is not read")
-    if turn not in (1, -1) or cells[25] < 0 or cells[0] > 0:
-        raise InvalidIdError(f"bad turn or bar fields in {line!r}")
+    if turn not in (1, -1):
+        raise InvalidIdError(f"FIBS board field 'turn' is {turn}: 1 (you) or -1 (opponent)")
+    if (d1 == 0) != (d2 == 0):
+        raise InvalidIdError(f"FIBS board dice {d1} and {d2}: both rolled (1..6) or both 0")
+    if (n[32], n[33]) != (d1, d2):
+        raise InvalidIdError(
+            f"FIBS board: the opponent's dice {n[32]} {n[33]} differ from yours {d1} {d2} "
+            "(gnubg's layout repeats the dice)"
+        )
     rows = [[0] * 25, [0] * 25]
     for p in range(1, 25):
         if cells[p] > 0:
@@ -707,6 +804,19 @@ def game_from_fibs_board(line: str, *, seed: int | None = None) -> Game:
         elif cells[p] < 0:
             rows[0][24 - p] = -cells[p]
     rows[1][24], rows[0][24] = cells[25], -cells[0]
+    for name, row, off, on_bar in (
+        ("your", rows[1], n[42], n[44]),
+        ("opponent's", rows[0], n[43], n[45]),
+    ):
+        if off != 15 - sum(row):
+            raise InvalidIdError(
+                f"FIBS board: {name} borne-off count {off} disagrees with the "
+                f"{sum(row)} checkers on the board"
+            )
+        if on_bar not in (0, row[24]):  # gnubg writes 0 there, FIBS the bar count
+            raise InvalidIdError(
+                f"FIBS board: {name} on-bar count {on_bar} disagrees with the bar's {row[24]}"
+            )
     owner = {(1, 1): None, (1, 0): 1, (0, 1): 0}.get((you_may, opp_may), -1)
     if owner == -1:
         raise InvalidIdError("neither side may double: the cube owner is unknown")

@@ -12,10 +12,11 @@ import os
 import secrets
 from typing import Any
 
-from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
+from bgfast.cube import check_player
+from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError, shown
 from bgfast.game import Game
-from bgfast.persist import atomic_write_text, dumps, loads, same_json
-from bgfast.scoring import Rules
+from bgfast.persist import atomic_write_text, damaged, dumps, loads, same_json
+from bgfast.scoring import Rules, is_post_crawford
 
 __all__ = ["Match"]
 
@@ -36,7 +37,8 @@ class Match:
         holland: the Holland rule (in post-Crawford games the trailer may double only after
             both sides have rolled twice).
         table: record games in lenient table mode (R31).
-        seed: seed of the dice streams (each game gets its own stream from it).
+        seed: seed of the dice streams (each game gets its own stream from it), an int with
+            ``|seed| < 2**64``.
     """
 
     def __init__(
@@ -49,15 +51,22 @@ class Match:
         seed: int | None = None,
     ) -> None:
         if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= 32767:
-            raise MatchOptionError(f"a match is played to 1..32767 points (R20), not {length!r}")
+            raise MatchOptionError(
+                f"a match is played to 1..32767 points (R20), not {shown(length)}"
+            )
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise MatchOptionError(f"rules must be a bgfast Rules, not {type(rules).__name__}")
         rules.check_match_play(length)
         if seed is None:
             seed = secrets.randbits(63)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise MatchOptionError(f"seed must be an int, not {seed!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 1 << 64:
+            raise MatchOptionError(
+                f"seed must be an int of at most 64 bits (|seed| < 2**64), not {shown(seed)}"
+            )
+        for name, flag in (("holland", holland), ("table", table)):
+            if not isinstance(flag, bool):
+                raise MatchOptionError(f"{name} must be True or False, not {shown(flag)}")
         self._length = length
         self._rules = rules
         self._holland = bool(holland)
@@ -108,8 +117,7 @@ class Match:
 
     def away(self, player: int) -> int:
         """Points ``player`` still needs (0 once they have won)."""
-        if player not in (0, 1):
-            raise GameStateError(f"a player is 0 or 1, not {player!r}")
+        player = check_player(player)
         return max(0, self._length - self.score[player])
 
     @property
@@ -147,10 +155,10 @@ class Match:
     @property
     def post_crawford(self) -> bool:
         """Whether the next (or current) game is post-Crawford: the Crawford game has been
-        played, a player is one point away, and the cube is back (R21)."""
-        index = len(self._games) - (1 if self.game is not None and not self.game.is_over else 0)
-        c = self._crawford_index()
-        return c is not None and index > c and self.winner is None
+        played, a player is one point away, and the cube is back (R21). The same definition
+        as :attr:`bgfast.Game.post_crawford` (:func:`bgfast.scoring.is_post_crawford`):
+        never in a 1-point match."""
+        return self.winner is None and is_post_crawford(self._length, self.score, self.crawford)
 
     # ------------------------------------------------------------------ play
 
@@ -159,10 +167,14 @@ class Match:
         return int.from_bytes(digest, "little") >> 1
 
     def new_game(self) -> Game:
-        """Start the next game (the previous one must be over) and return it."""
+        """Start the next game (the previous one must be over) and return it.
+
+        The previous game is closed (:meth:`bgfast.Game.close`): its last move may no longer
+        be called (R31), so the score it gave stands."""
         if self.is_over:
             raise GameStateError(f"the match is over: player {self.winner} won (R20)")
-        if self.game is not None and not self.game.is_over:
+        previous = self.game
+        if previous is not None and not previous.is_over:
             raise GameStateError("the current game is not over yet")
         game = Game(
             rules=self._rules,
@@ -173,6 +185,8 @@ class Match:
             table=self._table,
             seed=self._game_seed(len(self._games)),
         )
+        if previous is not None and not previous.closed:
+            previous.close()  # R31: the previous game's last move now stands
         self._games.append(game)
         return game
 
@@ -181,8 +195,7 @@ class Match:
         from a match equity table (``bgfast.met.equity``; ``table`` names one, ``None`` is
         its default), with the Crawford / post-Crawford distinction of R21. 1.0 or 0.0 once
         the match is over."""
-        if player not in (0, 1):
-            raise GameStateError(f"a player is 0 or 1, not {player!r}")
+        player = check_player(player)
         if self.winner is not None:
             return 1.0 if self.winner == player else 0.0
         # imported by name: bgfast.met is a sibling module that may be installed separately
@@ -212,6 +225,11 @@ class Match:
     def from_dict(cls, data: dict[str, Any]) -> Match:
         """Rebuild a match: every game is replayed and must be the game the match would
         have started at that point (score, Crawford flag, seed)."""
+        with damaged("match record"):
+            return cls._from_dict(data)
+
+    @classmethod
+    def _from_dict(cls, data: dict[str, Any]) -> Match:
         if not isinstance(data, dict) or data.get("format") != _FORMAT:
             raise InvalidSaveError("not a bgfast match record")
         if data.get("version") != _VERSION:
@@ -242,6 +260,15 @@ class Match:
             raise InvalidSaveError(f"invalid match record: {e!r}") from e
         if not same_json(data.get("score"), list(match.score)):
             raise InvalidSaveError("the stored score differs from the replayed games")
+        # Each game checked its own record; every other field must be what the match holds.
+        rebuilt = match.to_dict()
+        differing = sorted(
+            k
+            for k in set(data) | set(rebuilt)
+            if k != "games" and not same_json(data.get(k), rebuilt.get(k))
+        )
+        if differing:
+            raise InvalidSaveError(f"the match record's fields {differing} are not the match's")
         return match
 
     def to_json(self) -> str:
@@ -249,7 +276,7 @@ class Match:
         return dumps(self.to_dict())
 
     @classmethod
-    def from_json(cls, text: str) -> Match:
+    def from_json(cls, text: str | bytes) -> Match:
         """Load a match from :meth:`to_json` text; raises :class:`InvalidSaveError` if the
         text is malformed, edited or inconsistent."""
         return cls.from_dict(loads(text, _FORMAT))
@@ -261,7 +288,9 @@ class Match:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Match:
         """Load a match saved with :meth:`save`."""
-        with open(path, encoding="utf-8") as f:
+        # bytes: text that is not UTF-8 is a damaged save (InvalidSaveError), not a
+        # UnicodeDecodeError from reading it
+        with open(path, "rb") as f:
             return cls.from_json(f.read())
 
     def __eq__(self, other: object) -> bool:

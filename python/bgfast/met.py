@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from bgfast._core import BgfastError
+from bgfast.errors_game import shown
 
 __all__ = [
     "DEFAULT_TABLE",
@@ -89,7 +90,7 @@ def _canonical_name(table: str) -> str:
     key = table.strip().lower().replace("_", "-").replace(" ", "-")
     if key not in _FILES:
         raise UnknownTableError(
-            f"unknown match equity table {table!r}; known tables: {', '.join(_FILES)}"
+            f"unknown match equity table {shown(table)}; known tables: {', '.join(_FILES)}"
         )
     return key
 
@@ -100,7 +101,8 @@ def _check_away(name: str, value: int, max_away: int, table: str) -> None:
         raise InvalidScoreError(f"{name} must be an int, not {type(value).__name__}")
     if value < 0 or value > max_away:
         raise InvalidScoreError(
-            f"{name}={value} is outside table {table!r}, which covers 0..{max_away} away (R20)"
+            f"{name}={shown(value)} is outside table {table!r}, which covers 0..{max_away} "
+            "away (R20)"
         )
 
 
@@ -185,7 +187,9 @@ class MatchEquityTable:
             or cube < 1
             or cube & (cube - 1) != 0
         ):
-            raise InvalidCubeError(f"cube must be a power of two at least 1 (R17), got {cube!r}")
+            raise InvalidCubeError(
+                f"cube must be a power of two at least 1 (R17), got {shown(cube)}"
+            )
         post = doubler_away == 1 or taker_away == 1
         doubled = 2 * cube
         passed = self._mwc(taker_away, doubler_away - cube, post)

@@ -15,13 +15,66 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import tempfile
+from collections.abc import Iterator
 from typing import Any
 
 from bgfast.errors_game import InvalidSaveError
 
-__all__ = ["atomic_write_text", "checksum", "dumps", "loads", "same_json"]
+__all__ = ["MAX_DEPTH", "atomic_write_text", "checksum", "damaged", "dumps", "loads", "same_json"]
+
+MAX_DEPTH = 32
+"""The deepest nesting of arrays and objects a saved record may have (records nest about
+six levels; a deeper one is damaged, and would only make the loaders recurse)."""
+
+# What malformed data can raise in code that expects a well-formed record: wrong types
+# (TypeError, AttributeError), missing keys or items (KeyError, IndexError), bad values and
+# every BgfastError (ValueError), numbers too big for the core (OverflowError), nesting too
+# deep (RecursionError).
+_DAMAGE = (
+    ValueError,
+    TypeError,
+    KeyError,
+    IndexError,
+    AttributeError,
+    OverflowError,
+    RecursionError,
+)
+
+
+@contextlib.contextmanager
+def damaged(what: str, error: type[InvalidSaveError] = InvalidSaveError) -> Iterator[None]:
+    """Turn any exception that malformed data raises inside the block into ``error``
+    (an :class:`InvalidSaveError`), naming ``what`` was being loaded; an ``error`` raised
+    inside passes unchanged. Every loader of saved records runs under it, so a damaged
+    record of any kind is an :class:`InvalidSaveError` and nothing else."""
+    try:
+        yield
+    except error:
+        raise
+    except _DAMAGE as e:
+        raise error(f"damaged {what}: {e}") from e
+
+
+def _refuse_constant(name: str) -> Any:
+    raise InvalidSaveError(f"not a JSON record: {name} is not a JSON number")
+
+
+def _check_depth(data: Any) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` (iteratively: no recursion) and numbers
+    too big for a float (``1e999``: no record holds one)."""
+    stack = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, float) and not math.isfinite(node):
+            raise InvalidSaveError(f"not a JSON record: the number {node} is out of range")
+        if isinstance(node, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise InvalidSaveError(f"the record nests deeper than {MAX_DEPTH} levels")
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, depth + 1) for child in children)
 
 
 def _canonical(data: Any) -> bytes:
@@ -61,16 +114,22 @@ def loads(
 ) -> dict[str, Any]:
     """Parse and check text written by :func:`dumps`; returns the data without checksum.
 
-    Raises :class:`InvalidSaveError` for text that is not JSON, not an object of
+    Raises :class:`InvalidSaveError` for text that is not JSON (``NaN`` and ``Infinity``
+    are not), nests deeper than :data:`MAX_DEPTH`, is not an object of
     ``expected_format`` (and, if given, of ``expected_version``), or whose checksum
     (``checksum_prefix`` and the digest, as :func:`dumps` wrote it) does not match its
     content. The version is checked before the checksum, so a record from a newer format
-    is reported as such rather than as corrupted.
+    is reported as such rather than as corrupted. Anything but text is a :class:`TypeError`.
     """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise TypeError(f"a saved record is text, not {type(text).__name__}")
     try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise InvalidSaveError(f"not a JSON record: {e}") from e
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError) as e:  # UnicodeDecodeError is a ValueError
+        if isinstance(e, InvalidSaveError):
+            raise
+        raise InvalidSaveError(f"not a JSON record: {e}") from None
+    _check_depth(data)
     if not isinstance(data, dict):
         raise InvalidSaveError("a saved record is a JSON object")
     if data.get("format") != expected_format:

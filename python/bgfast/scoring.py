@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from bgfast.errors_game import MatchOptionError
+from bgfast.errors_game import MatchOptionError, shown
 
-__all__ = ["KINDS", "Kind", "Rules"]
+__all__ = ["CUBE_LIMIT", "KINDS", "Kind", "Rules", "crawford_allowed", "is_post_crawford"]
 
 Kind = Literal["single", "gammon", "backgammon"]
 """How a game was won (R16): a single game, a gammon or a backgammon."""
@@ -20,7 +20,28 @@ Kind = Literal["single", "gammon", "backgammon"]
 KINDS: tuple[Kind, ...] = ("single", "gammon", "backgammon")
 """The three kinds of win, in increasing value."""
 
-_MAX_CUBE_LIMIT = 1 << 15  # the largest cube a GNU Backgammon Match ID can hold
+CUBE_LIMIT = 1 << 15
+"""The highest cube value bgfast allows anywhere (games, matches, chouettes): 32768, the
+largest a GNU Backgammon Match ID can hold."""
+
+
+def crawford_allowed(match_length: int, score: tuple[int, int]) -> bool:
+    """Whether a game at ``score`` may be the Crawford game (R21): exactly one player is one
+    point away. When both are (a 1-point match, or N-1 all), there is no Crawford game, as
+    GNU Backgammon has it."""
+    return match_length > 0 and [s == match_length - 1 for s in score].count(True) == 1
+
+
+def is_post_crawford(match_length: int, score: tuple[int, int], crawford: bool) -> bool:
+    """Whether a game at ``score`` is post-Crawford (R21): the one definition that
+    :class:`~bgfast.Game` and :class:`~bgfast.Match` share, GNU Backgammon's.
+
+    Post-Crawford means the Crawford game has been played and the cube is back: a match of
+    more than one point, a player one point away, and not the Crawford game itself. A
+    1-point match is neither Crawford nor post-Crawford (nobody reached 1-away by winning a
+    game; gnubg: ``fPostCrawford = nMatchTo > 1``).
+    """
+    return match_length > 1 and not crawford and max(score) == match_length - 1
 
 
 @dataclass(frozen=True)
@@ -51,22 +72,25 @@ class Rules:
 
     def __post_init__(self) -> None:
         problems: list[str] = []
+        for name in ("backgammon_counts_double", "jacoby", "beavers", "raccoons"):
+            if not isinstance(getattr(self, name), bool):
+                problems.append(f"{name} must be True or False, not {shown(getattr(self, name))}")
         if isinstance(self.auto_doubles, bool) or not isinstance(self.auto_doubles, int):
             problems.append("auto_doubles must be an int")
         elif self.auto_doubles < 0 or self.auto_doubles > 14:
-            problems.append(f"auto_doubles must be 0..14, not {self.auto_doubles}")
+            problems.append(f"auto_doubles must be 0..14, not {shown(self.auto_doubles)}")
         if self.raccoons and not self.beavers:
             problems.append("raccoons need beavers")
         if self.max_cube is not None and (
             isinstance(self.max_cube, bool)
             or not isinstance(self.max_cube, int)
             or self.max_cube < 1
-            or self.max_cube > _MAX_CUBE_LIMIT
+            or self.max_cube > CUBE_LIMIT
             or self.max_cube & (self.max_cube - 1)
         ):
             problems.append(
-                f"max_cube must be a power of two from 1 (cubeless) to {_MAX_CUBE_LIMIT}, "
-                f"not {self.max_cube!r} (R17)"
+                f"max_cube must be a power of two from 1 (cubeless) to {CUBE_LIMIT}, "
+                f"not {shown(self.max_cube)} (R17)"
             )
         if problems:
             raise MatchOptionError("invalid rules: " + "; ".join(problems))
@@ -99,7 +123,7 @@ class Rules:
     @property
     def cube_limit(self) -> int:
         """The highest cube value allowed (``max_cube``, or 32768 when unlimited)."""
-        return self.max_cube if self.max_cube is not None else _MAX_CUBE_LIMIT
+        return self.max_cube if self.max_cube is not None else CUBE_LIMIT
 
     def multiplier(self, kind: Kind, cube_centred: bool) -> int:
         """How many times the cube value a win of this kind scores (R16, R23).
@@ -108,7 +132,7 @@ class Rules:
         only under the Jacoby rule.
         """
         if kind not in KINDS:
-            raise MatchOptionError(f"unknown kind of win {kind!r}: expected one of {KINDS}")
+            raise MatchOptionError(f"unknown kind of win {shown(kind)}: expected one of {KINDS}")
         if self.jacoby and cube_centred:
             return 1
         if kind == "gammon":

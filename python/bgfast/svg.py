@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 from bgfast._core import Position
-from bgfast.errors_game import GameStateError
+from bgfast.cube import check_player
+from bgfast.errors_game import GameStateError, shown
 
 if TYPE_CHECKING:
     from bgfast.game import Game
@@ -70,7 +71,7 @@ def board_svg(
     ``names`` label (bottom, top); their pip counts and borne-off checkers are shown.
     """
     if home not in ("right", "left"):
-        raise GameStateError(f"home is 'right' or 'left' (R32), not {home!r}")
+        raise GameStateError(f"home is 'right' or 'left' (R32), not {shown(home)}")
     if len(rows) != 2 or any(len(r) != 25 for r in rows):
         raise GameStateError("a board is two rows of 25 counts")
     bottom = [int(n) for n in rows[0]]
@@ -203,8 +204,7 @@ def position_svg(
 def game_svg(game: Game, *, home: Home = "right", bottom: int = 1, note: str = "") -> str:
     """An SVG picture of a game's current state, player ``bottom`` at the bottom (player 1
     by default, as in GNU Backgammon and XG); ``note`` is added to the caption."""
-    if bottom not in (0, 1):
-        raise GameStateError(f"bottom is player 0 or 1, not {bottom!r}")
+    bottom = check_player(bottom, "bottom player")
     board = game.board()
     if game.staged_position is not None:  # show the staged move (R29)
         a = game.staged_position.to_array()

@@ -19,14 +19,70 @@ game order) takes its dice from ``(seed, k)`` only, so a run is reproducible.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
 from bgfast import _core
-from bgfast._core import BgfastError
+from bgfast._core import BgfastError, IllegalMoveError
+from bgfast.errors_game import shown
 from bgfast.features import SCHEMES
 
-__all__ = ["VecEnv", "segment_argmax"]
+__all__ = ["MAX_GAMES", "VecEnv", "segment_argmax"]
+
+MAX_GAMES = 1 << 22
+"""The most games a ``VecEnv`` holds (the native batch's limit)."""
+
+_MAX_SEED = (1 << 64) - 1  # the native seed is a u64
+_MAX_INDEX = int(np.iinfo(np.int64).max)
+
+
+def _integer(name: str, value: object, lo: int, hi: int) -> int:
+    """``value`` as an int in ``lo..hi``: Python and numpy integers, never bools or floats."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise BgfastError(f"{name} must be an integer from {lo} to {hi}, not {shown(value)}")
+    if not lo <= int(value) <= hi:
+        raise BgfastError(f"{name} must be from {lo} to {hi}, not {shown(int(value))}")
+    return int(value)
+
+
+def _array(name: str, values: npt.ArrayLike) -> npt.NDArray[Any]:
+    try:
+        return np.asarray(values)
+    except (ValueError, TypeError) as e:  # ragged or otherwise not an array
+        raise BgfastError(f"{name} must be a flat array of numbers: {e}") from None
+
+
+def _choices(choice: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    """Integer choice indices as int64; a float (even 1.0), bool or non-number is refused
+    rather than truncated to some other index."""
+    a = _array("choice", choice)
+    if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+        raise BgfastError(
+            f"choice must hold integer indices (any integer dtype), not {a.dtype} values"
+        )
+    flat = a.reshape(-1)
+    if flat.dtype.kind == "u" and flat.size and int(flat.max()) > _MAX_INDEX:
+        i = int(np.argmax(flat > _MAX_INDEX))
+        raise IllegalMoveError(
+            f"game {i}: choice {int(flat[i])} is not one of its candidate results "
+            "(R8: a move is one of the legal results)"
+        )
+    return np.ascontiguousarray(flat, dtype=np.int64)
+
+
+def _scores(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """Real-number scores as float64; NaN (which has no order) and non-numbers are refused."""
+    a = _array("scores", scores)
+    if a.dtype == np.bool_ or not (
+        np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)
+    ):
+        raise BgfastError(f"scores must be real numbers, not {a.dtype} values")
+    flat = a.reshape(-1).astype(np.float64)
+    if np.isnan(flat).any():
+        raise BgfastError(f"score {int(np.argmax(np.isnan(flat)))} is NaN: scores must be ordered")
+    return flat
 
 
 def segment_argmax(scores: npt.ArrayLike, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -34,8 +90,20 @@ def segment_argmax(scores: npt.ArrayLike, offsets: npt.NDArray[np.int64]) -> npt
 
     ``offsets`` as returned by ``VecEnv.candidates``; games without candidates get 0.
     """
-    s = np.asarray(scores, dtype=np.float64).reshape(-1)
-    offsets = np.asarray(offsets, dtype=np.int64)
+    s = _scores(scores)
+    offsets = _array("offsets", offsets).reshape(-1)
+    if (
+        offsets.dtype == np.bool_
+        or not np.issubdtype(offsets.dtype, np.integer)
+        or len(offsets) == 0
+        or offsets[0] != 0
+        or offsets[-1] != len(s)
+        or (np.diff(offsets) < 0).any()
+    ):
+        raise BgfastError(
+            f"offsets must rise from 0 to the {len(s)} scores, as VecEnv.candidates returns them"
+        )
+    offsets = offsets.astype(np.int64)
     n = len(offsets) - 1
     counts = np.diff(offsets)
     game = np.repeat(np.arange(n), counts)
@@ -56,21 +124,44 @@ class VecEnv:
     """
 
     def __init__(self, n: int, seed: int = 0, scheme: str = "tesauro198") -> None:
-        """Creates ``n`` games (``n >= 1``); ``scheme`` names the feature encoding."""
-        if scheme not in SCHEMES:
-            raise BgfastError(f"unknown feature scheme {scheme!r}: use one of {sorted(SCHEMES)}")
-        if n < 1:
-            raise BgfastError(f"a VecEnv needs at least one game, got n={n}")
-        self.n = n
-        self.seed = seed
-        self.scheme = scheme
-        self.width = SCHEMES[scheme]
-        self._batch = _core.GameBatch.env(n, seed)
-        self.final_positions: npt.NDArray[np.uint8] = np.zeros((n, 2, 25), dtype=np.uint8)
+        """Creates ``n`` games (1 to :data:`MAX_GAMES`); ``seed`` is 0 to 2**64 - 1 and
+        ``scheme`` names the feature encoding (one of ``bgfast.features.SCHEMES``)."""
+        if not isinstance(scheme, str) or scheme not in SCHEMES:
+            raise BgfastError(
+                f"unknown feature scheme {shown(scheme)}: use one of {sorted(SCHEMES)}"
+            )
+        # read-only below: reset() starts the native batch again from them
+        self._n = _integer("n (the number of games)", n, 1, MAX_GAMES)
+        self._seed = _integer("seed", seed, 0, _MAX_SEED)
+        self._scheme = scheme
+        self._batch = _core.GameBatch.env(self._n, self._seed)
+        self._offsets: npt.NDArray[np.int64] | None = None  # of the last candidates()
+        self.final_positions: npt.NDArray[np.uint8] = np.zeros((self._n, 2, 25), dtype=np.uint8)
+
+    @property
+    def n(self) -> int:
+        """The number of games."""
+        return self._n
+
+    @property
+    def seed(self) -> int:
+        """The seed of every game's dice."""
+        return self._seed
+
+    @property
+    def scheme(self) -> str:
+        """The feature encoding of ``observe`` and ``candidates``."""
+        return self._scheme
+
+    @property
+    def width(self) -> int:
+        """Features per position of :attr:`scheme`."""
+        return SCHEMES[self._scheme]
 
     def reset(self) -> npt.NDArray[np.float32]:
         """Starts all games afresh (game numbers from 0 again); returns ``observe()``."""
         self._batch = _core.GameBatch.env(self.n, self.seed)
+        self._offsets = None
         self.final_positions = np.zeros((self.n, 2, 25), dtype=np.uint8)
         return self.observe()
 
@@ -83,7 +174,9 @@ class VecEnv:
         rows ``offsets[i]:offsets[i + 1]``, each seen by the player choosing (row 0 the
         chooser, the opponent on roll next). Every game has at least one (a roll with no
         play has one candidate, the pass, R10)."""
-        return self._batch.candidates(self.scheme)
+        features, offsets = self._batch.candidates(self.scheme)
+        self._offsets = offsets
+        return features, offsets
 
     def candidate_positions(self) -> npt.NDArray[np.uint8]:
         """The candidate results as ``(M, 2, 25)`` counts, the opponent on roll (row 0)."""
@@ -94,19 +187,35 @@ class VecEnv:
 
         Games that ended are started again; their last positions are in
         ``final_positions`` (row 0 the loser, on roll; zeros for games that did not end).
-        An index outside a game's candidates raises ``IllegalMoveError`` and changes nothing.
+        ``choice`` holds integers (any integer dtype); floats, bools and other values raise
+        ``BgfastError``, and an index outside a game's candidates ``IllegalMoveError``; a
+        refused step changes nothing.
         """
-        choices = np.ascontiguousarray(choice, dtype=np.int64).reshape(-1)
+        choices = _choices(choice)
         rewards, done = self._batch.step(choices)
+        self._offsets = None
         self.final_positions = self._batch.final_positions()
         return rewards, done
 
     def step_scores(
         self, scores: npt.ArrayLike
     ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-        """Plays each game's highest-scored candidate (first of equals); as ``step``."""
-        s = np.ascontiguousarray(scores, dtype=np.float32).reshape(-1)
-        rewards, done = self._batch.step_scores(s)
+        """Plays each game's highest-scored candidate (first of equals); as ``step``.
+
+        Scores are real numbers (NaN is refused), compared as given: the native batch
+        compares float32, so scores that float32 cannot hold exactly (two float64 values
+        that round to the same float32 would tie) are compared here instead.
+        """
+        s = _scores(scores)
+        s32 = np.ascontiguousarray(s, dtype=np.float32)
+        offsets = self._offsets
+        if not np.array_equal(s32, s):
+            if offsets is None:
+                offsets = self._batch.candidates("pubeval")[1]  # the narrower features
+            if len(s) == offsets[-1]:  # else the native call below refuses the length
+                return self.step(segment_argmax(s, offsets))
+        rewards, done = self._batch.step_scores(s32)
+        self._offsets = None
         self.final_positions = self._batch.final_positions()
         return rewards, done
 
