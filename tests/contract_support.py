@@ -126,6 +126,15 @@ def rejects_argument(call: Callable[[], Any], *words: str) -> BaseException:
     return error
 
 
+def representable(values: Any, dtype: Any) -> bool:
+    """Whether a numpy array of ``dtype`` holds ``values`` exactly (cases that cannot be
+    built are left out of the parameters rather than skipped)."""
+    try:
+        return bool(np.array(values, dtype=dtype).astype(object).tolist() == values)
+    except (OverflowError, ValueError, TypeError):
+        return False
+
+
 def numbers_in(message: str) -> list[int]:
     return [int(m) for m in re.findall(r"-?\d+", message)]
 

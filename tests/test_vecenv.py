@@ -93,7 +93,7 @@ def test_bad_choice_raises_and_changes_nothing() -> None:
     _, offsets = env.candidates()
     with pytest.raises(bgfast.IllegalMoveError, match="game 1"):
         env.step([0, int(np.diff(offsets)[1]), 0])
-    with pytest.raises(bgfast.BgfastError, match="entries"):
+    with pytest.raises(bgfast.BgfastError, match="choices"):
         env.step([0, 0])
     np.testing.assert_array_equal(env.positions, before)
     with pytest.raises(bgfast.BgfastError):

@@ -263,7 +263,7 @@ class GameBatch:
     ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
         """Plays one candidate per active slot; ``(rewards, done)``."""
     def step_scores(
-        self, scores: npt.NDArray[np.float32]
+        self, scores: npt.NDArray[np.float64] | npt.NDArray[np.float32]
     ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
         """Plays the highest-scored candidate per active slot; ``(rewards, done)``."""
     def positions(self) -> npt.NDArray[np.uint8]:

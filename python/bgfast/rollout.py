@@ -378,16 +378,20 @@ def _run_evaluator(
     return (t[0], t[1], t[2], t[3], t[4], t[5], t[6]), partial
 
 
-def _scores(returned: object, candidates: int) -> npt.NDArray[np.float32]:
-    """An evaluator's scores as a flat float32 array of one score per candidate, or a
-    ``BgfastError`` saying what is wrong with them (NaN scores are refused, naming their
-    rows, by the native step)."""
-    array = np.asarray(returned)
+def _scores(returned: object, candidates: int) -> npt.NDArray[np.float64]:
+    """An evaluator's scores as a flat float64 array of one score per candidate (compared
+    as given: float64 keeps every distinction a net makes), or a ``BgfastError`` saying
+    what is wrong with them (NaN scores are refused, naming their rows, by the native
+    step)."""
+    try:
+        array = np.asarray(returned)
+    except (TypeError, ValueError) as error:  # ragged, or not array-like
+        raise BgfastError(f"the evaluator returned no array of scores: {error}") from None
     if array.dtype.kind not in "iuf":
         raise BgfastError(
             f"the evaluator returned an array of dtype {array.dtype}: scores must be numbers"
         )
-    scores = np.ascontiguousarray(array, dtype=np.float32).reshape(-1)
+    scores = np.ascontiguousarray(array, dtype=np.float64).reshape(-1)
     if scores.shape[0] != candidates:
         raise BgfastError(
             f"the evaluator returned {scores.shape[0]} scores for {candidates} candidates"

@@ -35,7 +35,6 @@ MAX_GAMES = 1 << 22
 """The most games a ``VecEnv`` holds (the native batch's limit)."""
 
 _MAX_SEED = (1 << 64) - 1  # the native seed is a u64
-_MAX_INDEX = int(np.iinfo(np.int64).max)
 
 
 def _integer(name: str, value: object, lo: int, hi: int) -> int:
@@ -54,22 +53,34 @@ def _array(name: str, values: npt.ArrayLike) -> npt.NDArray[Any]:
         raise BgfastError(f"{name} must be a flat array of numbers: {e}") from None
 
 
-def _choices(choice: npt.ArrayLike) -> npt.NDArray[np.int64]:
-    """Integer choice indices as int64; a float (even 1.0), bool or non-number is refused
-    rather than truncated to some other index."""
+def _choices(choice: npt.ArrayLike, n: int) -> npt.NDArray[np.integer[Any]]:
+    """Integer choice indices for ``n`` games, in their own integer dtype; a float (even
+    1.0), bool or non-number is refused rather than truncated to some other index. The
+    native step checks the length, then each value as given (a value beyond int64 is no
+    candidate of any game: ``IllegalMoveError``)."""
+    if isinstance(choice, (list, tuple)) and all(
+        isinstance(c, (int, np.integer)) and not isinstance(c, (bool, np.bool_)) for c in choice
+    ):
+        # numpy would turn [0, 2**63] into floats: Python ints are checked here, as the
+        # native step checks arrays.
+        if len(choice) != n:
+            raise BgfastError(f"expected {n} choices (one per game), got {len(choice)}")
+        info = np.iinfo(np.int64)
+        for game, c in enumerate(choice):
+            if not info.min <= int(c) <= info.max:
+                raise IllegalMoveError(
+                    f"game {game}: choice {int(c)} is not one of its candidate results "
+                    "(R8: a move is one of the legal results)"
+                )
+        return np.array([int(c) for c in choice], dtype=np.int64)
     a = _array("choice", choice)
+    if a.size == 0:
+        a = a.astype(np.int64)  # np.asarray([]) is float64: no values, no truncation
     if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
         raise BgfastError(
             f"choice must hold integer indices (any integer dtype), not {a.dtype} values"
         )
-    flat = a.reshape(-1)
-    if flat.dtype.kind == "u" and flat.size and int(flat.max()) > _MAX_INDEX:
-        i = int(np.argmax(flat > _MAX_INDEX))
-        raise IllegalMoveError(
-            f"game {i}: choice {int(flat[i])} is not one of its candidate results "
-            "(R8: a move is one of the legal results)"
-        )
-    return np.ascontiguousarray(flat, dtype=np.int64)
+    return a.reshape(-1)
 
 
 def _scores(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
@@ -135,7 +146,6 @@ class VecEnv:
         self._seed = _integer("seed", seed, 0, _MAX_SEED)
         self._scheme = scheme
         self._batch = _core.GameBatch.env(self._n, self._seed)
-        self._offsets: npt.NDArray[np.int64] | None = None  # of the last candidates()
         self.final_positions: npt.NDArray[np.uint8] = np.zeros((self._n, 2, 25), dtype=np.uint8)
 
     @property
@@ -161,7 +171,6 @@ class VecEnv:
     def reset(self) -> npt.NDArray[np.float32]:
         """Starts all games afresh (game numbers from 0 again); returns ``observe()``."""
         self._batch = _core.GameBatch.env(self.n, self.seed)
-        self._offsets = None
         self.final_positions = np.zeros((self.n, 2, 25), dtype=np.uint8)
         return self.observe()
 
@@ -174,9 +183,7 @@ class VecEnv:
         rows ``offsets[i]:offsets[i + 1]``, each seen by the player choosing (row 0 the
         chooser, the opponent on roll next). Every game has at least one (a roll with no
         play has one candidate, the pass, R10)."""
-        features, offsets = self._batch.candidates(self.scheme)
-        self._offsets = offsets
-        return features, offsets
+        return self._batch.candidates(self.scheme)
 
     def candidate_positions(self) -> npt.NDArray[np.uint8]:
         """The candidate results as ``(M, 2, 25)`` counts, the opponent on roll (row 0)."""
@@ -191,9 +198,8 @@ class VecEnv:
         ``BgfastError``, and an index outside a game's candidates ``IllegalMoveError``; a
         refused step changes nothing.
         """
-        choices = _choices(choice)
+        choices = _choices(choice, self._n)
         rewards, done = self._batch.step(choices)
-        self._offsets = None
         self.final_positions = self._batch.final_positions()
         return rewards, done
 
@@ -202,20 +208,9 @@ class VecEnv:
     ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
         """Plays each game's highest-scored candidate (first of equals); as ``step``.
 
-        Scores are real numbers (NaN is refused), compared as given: the native batch
-        compares float32, so scores that float32 cannot hold exactly (two float64 values
-        that round to the same float32 would tie) are compared here instead.
+        Scores are real numbers, compared as given (as float64); NaN is refused.
         """
-        s = _scores(scores)
-        s32 = np.ascontiguousarray(s, dtype=np.float32)
-        offsets = self._offsets
-        if not np.array_equal(s32, s):
-            if offsets is None:
-                offsets = self._batch.candidates("pubeval")[1]  # the narrower features
-            if len(s) == offsets[-1]:  # else the native call below refuses the length
-                return self.step(segment_argmax(s, offsets))
-        rewards, done = self._batch.step_scores(s32)
-        self._offsets = None
+        rewards, done = self._batch.step_scores(_scores(scores))
         self.final_positions = self._batch.final_positions()
         return rewards, done
 

@@ -30,6 +30,9 @@ struct Slot {
 pub enum StepError {
     /// `choices` (or `scores`) has the wrong length.
     Length {
+        /// What has the wrong length: `"choices (one per game)"` or `"scores (one per
+        /// candidate)"`.
+        what: &'static str,
         /// The length needed.
         expected: usize,
         /// The length given.
@@ -59,7 +62,9 @@ const NAN_ROWS_NAMED: usize = 5;
 impl fmt::Display for StepError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StepError::Length { expected, got } => write!(f, "expected {expected} entries, got {got}"),
+            StepError::Length { what, expected, got } => {
+                write!(f, "expected {expected} {what}, got {got}")
+            }
             StepError::Choice { game, choice, candidates } => write!(
                 f,
                 "game {game}: choice {choice} is not one of its {candidates} candidate results (R8: \
@@ -275,16 +280,17 @@ impl GameBatch {
     }
 
     /// Plays candidate `choices[i]` in every active slot (idle slots ignore theirs), writing
-    /// what happened into `out`. Validates every choice first: on error nothing changes.
+    /// what happened into `out` (one entry per slot; panics otherwise). Validates every
+    /// choice first: on error nothing changes.
     pub fn step(&mut self, choices: &[i64], out: &mut [SlotStep]) -> Result<(), StepError> {
         let n = self.slots.len();
-        for len in [choices.len(), out.len()] {
-            if len != n {
-                return Err(StepError::Length {
-                    expected: n,
-                    got: len,
-                });
-            }
+        assert_eq!(out.len(), n, "one step record per slot");
+        if choices.len() != n {
+            return Err(StepError::Length {
+                what: "choices (one per game)",
+                expected: n,
+                got: choices.len(),
+            });
         }
         self.generate();
         for (i, &c) in choices.iter().enumerate() {
@@ -340,10 +346,13 @@ impl GameBatch {
     /// Plays, in every active slot, the candidate with the highest score (the first of
     /// equals). `scores` has one entry per candidate; a NaN anywhere is refused (it would
     /// make the choice depend on where it stands), naming its rows.
-    pub fn step_scores(&mut self, scores: &[f32], out: &mut [SlotStep]) -> Result<(), StepError> {
+    /// Scores are `f64`: an `f32` score converts exactly, and a net's `f64` output keeps
+    /// every distinction it makes.
+    pub fn step_scores(&mut self, scores: &[f64], out: &mut [SlotStep]) -> Result<(), StepError> {
         self.generate();
         if scores.len() != self.candidates.len() {
             return Err(StepError::Length {
+                what: "scores (one per candidate)",
                 expected: self.candidates.len(),
                 got: scores.len(),
             });
@@ -400,7 +409,7 @@ mod tests {
                 let race = batch.position(i).is_race() as usize;
                 let (lo, hi) = (batch.offsets[i], batch.offsets[i + 1]);
                 for c in &batch.candidates[lo..hi] {
-                    scores.push(tables[race].score(c.opponent(), c.mover()));
+                    scores.push(f64::from(tables[race].score(c.opponent(), c.mover())));
                 }
             }
             batch.step_scores(&scores, &mut out).unwrap();
@@ -435,9 +444,9 @@ mod tests {
         let mut env = GameBatch::env(3, 2);
         let before: Vec<_> = (0..3).map(|i| (env.position(i), env.dice(i))).collect();
         let m = env.generate()[3];
-        let mut scores = vec![0.5f32; m];
+        let mut scores = vec![0.5f64; m];
         for r in [1, m - 1] {
-            scores[r] = f32::NAN;
+            scores[r] = f64::NAN;
         }
         let mut out = vec![SlotStep::default(); 3];
         let err = env.step_scores(&scores, &mut out).unwrap_err();

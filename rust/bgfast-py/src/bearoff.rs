@@ -108,7 +108,8 @@ fn boards_of_view<T: Element + Copy + Into<i128>>(
     let mut out = crate::alloc::vec_with_capacity(view.nrows())?;
     for (r, row) in view.rows().into_iter().enumerate() {
         let counts: [i128; POINTS] = core::array::from_fn(|i| row[i].into());
-        out.push(board_of_counts(&counts, || format!("row {r} {counts:?}"))?);
+        let board = board_of_counts(&counts, || format!("bear-off points {counts:?}"));
+        out.push(board.map_err(|e| Error::Row(r, Box::new(e)))?);
     }
     Ok(out)
 }

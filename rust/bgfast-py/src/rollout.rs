@@ -1,7 +1,7 @@
 //! Rollouts, pubeval, feature encodings and lockstep game batches: numpy in, numpy out,
 //! the GIL released around every loop over games or positions.
 
-use bgfast_core::batch::{GameBatch, SlotStep};
+use bgfast_core::batch::{GameBatch, SlotStep, StepError};
 use bgfast_core::features::Scheme;
 use bgfast_core::playout::{PolicyKind, Rollout, Tally};
 use bgfast_core::{pubeval, Position};
@@ -308,7 +308,7 @@ impl PyGameBatch {
         py: Python<'py>,
         choices: &Bound<'py, PyAny>,
     ) -> PyResult<StepArrays<'py>> {
-        let choices = choice_vector(choices)?;
+        let choices = choice_vector(choices, self.batch.len())?;
         let (batch, steps) = (&mut self.batch, &mut self.steps);
         py.detach(|| batch.step(&choices, steps))
             .map_err(Error::from)?;
@@ -319,9 +319,9 @@ impl PyGameBatch {
     fn step_scores<'py>(
         &mut self,
         py: Python<'py>,
-        scores: PyReadonlyArray1<'py, f32>,
+        scores: &Bound<'py, PyAny>,
     ) -> PyResult<StepArrays<'py>> {
-        let scores = scores.as_array().to_vec();
+        let scores = score_vector(scores)?;
         let (batch, steps) = (&mut self.batch, &mut self.steps);
         py.detach(|| batch.step_scores(&scores, steps))
             .map_err(Error::from)?;
@@ -378,9 +378,33 @@ impl PyGameBatch {
     }
 }
 
-/// The choices of one `step`: a 1-D array of any integer dtype, one per game. A choice too
-/// large for 64 bits is no candidate of any game.
-fn choice_vector(obj: &Bound<'_, PyAny>) -> Result<Vec<i64>, Error> {
+/// The scores of one `step_scores`: a 1-D float64 or float32 array (float32 widens
+/// exactly), compared as given.
+fn score_vector(obj: &Bound<'_, PyAny>) -> Result<Vec<f64>, Error> {
+    if let Ok(scores) = obj.extract::<PyReadonlyArray1<'_, f64>>() {
+        return Ok(scores.as_array().to_vec());
+    }
+    if let Ok(scores) = obj.extract::<PyReadonlyArray1<'_, f32>>() {
+        return Ok(scores.as_array().iter().map(|&s| f64::from(s)).collect());
+    }
+    let what = match obj.cast::<PyUntypedArray>() {
+        Ok(a) => format!("a {}-dimensional array of dtype {}", a.ndim(), a.dtype()),
+        Err(_) => format!(
+            "a {}",
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ),
+    };
+    Err(Error::Argument(format!(
+        "scores must be a 1-D float64 or float32 array, one per candidate, not {what}"
+    )))
+}
+
+/// The choices of one `step`: a 1-D array of any integer dtype, one per game of the `n`. A
+/// choice too large for 64 bits is no candidate of any game.
+fn choice_vector(obj: &Bound<'_, PyAny>, n: usize) -> Result<Vec<i64>, Error> {
     let obj = &counts::native_order(obj)?;
     let Ok(array) = obj.cast::<PyUntypedArray>() else {
         return Err(Error::Argument(format!(
@@ -396,6 +420,13 @@ fn choice_vector(obj: &Bound<'_, PyAny>) -> Result<Vec<i64>, Error> {
             "choices must be a 1-D array, one per game; got shape {:?}",
             array.shape()
         )));
+    }
+    if array.len() != n {
+        return Err(Error::Step(StepError::Length {
+            what: "choices (one per game)",
+            expected: n,
+            got: array.len(),
+        }));
     }
     let dtype = array.dtype().to_string();
     with_int_array!(

@@ -184,7 +184,7 @@ mod tests {
                 at: 13, found: 'é'
             }
         );
-        assert!(e.to_string().contains("character 13") && e.to_string().contains("'é'"));
+        assert!(e.to_string().contains("index 13") && e.to_string().contains("'é'"));
         // Seven two-byte characters are 14 bytes but 7 characters.
         assert_eq!(decode("ééééééé"), Err(IdError::Length(7)));
         assert_eq!(decode("4HPwATDgc/ABMAé"), Err(IdError::Length(15)));
