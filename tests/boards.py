@@ -1,6 +1,9 @@
-"""Hand-built positions for tests: each side's checkers in its own numbering (25 = bar)."""
+"""Helpers shared by the tests: hand-built positions (each side's checkers in its own
+numbering, 25 = bar) and the paths into a saved JSON document."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -36,3 +39,16 @@ def mover_after(pos: Position, d1: int, d2: int) -> list[dict[int, int]]:
         row = move.result.to_array()[1]  # the mover is the opponent of the result
         out.append({p + 1: int(n) for p, n in enumerate(row) if n})
     return out
+
+
+def json_paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path (keys and indexes) into a JSON document, the empty one first: where a
+    test may edit a saved file."""
+    found = [prefix]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            found += json_paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            found += json_paths(v, (*prefix, i))
+    return found

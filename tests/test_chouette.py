@@ -26,6 +26,8 @@ from bgfast.chouette import (
 )
 from bgfast.persist import checksum
 
+from boards import json_paths
+
 DATA = Path(__file__).parent / "data" / "chouette"
 
 ABCD = {"A": 6, "B": 5, "C": 3, "D": 1}  # box A, captain B, then C, D
@@ -779,23 +781,12 @@ json_values = st.recursive(
 )
 
 
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(node, dict):
-        for k, v in node.items():
-            found += _paths(v, (*prefix, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            found += _paths(v, (*prefix, i))
-    return found
-
-
 @settings(max_examples=100, deadline=None)
 @given(st.data())
 def test_property_tampered_files_never_load_a_wrong_state(data: st.DataObject) -> None:
     text = _played()
     doc = json.loads(text)
-    paths = [p for p in _paths(doc) if p and p[0] != "checksum"]
+    paths = [p for p in json_paths(doc) if p and p[0] != "checksum"]
     path = data.draw(st.sampled_from(paths))
     parent = doc
     for key in path[:-1]:

@@ -31,6 +31,8 @@ from bgfast.ids import (
 from bgfast.persist import checksum
 from bgfast.scoring import Rules
 
+from boards import json_paths
+
 FUZZ = settings(
     max_examples=int(os.environ.get("BGFAST_FUZZ_EXAMPLES", "60")),
     deadline=None,
@@ -206,17 +208,6 @@ JSON_VALUES = st.recursive(
 )
 
 
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix]
-    if isinstance(node, dict):
-        for k, v in node.items():
-            found += _paths(v, (*prefix, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            found += _paths(v, (*prefix, i))
-    return found
-
-
 @st.composite
 def edited_document(draw: Any, text: str) -> dict[str, Any]:
     """The record of ``text`` with a few values replaced, deleted or added (checksum not
@@ -224,7 +215,7 @@ def edited_document(draw: Any, text: str) -> dict[str, Any]:
     doc: dict[str, Any] = json.loads(text)
     doc.pop("checksum")
     for _ in range(draw(st.integers(1, 3))):
-        paths = [p for p in _paths(doc) if p]
+        paths = [p for p in json_paths(doc) if p]
         path = draw(st.sampled_from(paths))
         parent: Any = doc
         for key in path[:-1]:
