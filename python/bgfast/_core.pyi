@@ -38,6 +38,7 @@ __all__ = [
     "bearoff_index_batch",
     "bearoff_position",
     "bearoff_position_batch",
+    "check_int",
     "check_threads",
     "default_threads",
     "encode_into",
@@ -196,6 +197,10 @@ MAX_THREADS: int
 def default_threads() -> int:
     """The thread count of ``threads=None``: ``RAYON_NUM_THREADS``, else the usable CPUs."""
 
+def check_int(name: str, value: int, low: int, high: int) -> int:
+    """``value`` if it is an int from ``low`` to ``high``: ``BgfastError`` naming ``name``,
+    the range and the value otherwise, ``TypeError`` for a value that is no int."""
+
 def check_threads(threads: int | None) -> int:
     """The thread count ``threads=`` asks for (``None``: ``default_threads()``), checked:
     ``BgfastError`` outside 1..``MAX_THREADS``, ``TypeError`` for a non-integer."""
@@ -234,6 +239,8 @@ def encode_into(
 class GameBatch:
     """Many games advanced one ply at a time (``VecEnv`` and evaluator rollouts)."""
 
+    MAX_GAMES: ClassVar[int]
+
     @staticmethod
     def env(n: int, seed: int) -> GameBatch:
         """``n`` endless games from the standard start."""
@@ -259,7 +266,7 @@ class GameBatch:
     def candidate_positions(self) -> npt.NDArray[np.uint8]:
         """Candidate results ``(M, 2, 25)``, the opponent on roll."""
     def step(
-        self, choices: npt.NDArray[np.integer[Any]]
+        self, choices: npt.NDArray[np.integer[Any]] | Sequence[int]
     ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
         """Plays one candidate per active slot; ``(rewards, done)``."""
     def step_scores(

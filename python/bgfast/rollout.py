@@ -230,15 +230,6 @@ class RolloutResult:
         return self.table()
 
 
-def _check_int(name: str, value: object, low: int, high: int) -> None:
-    """Raises ``TypeError`` unless ``value`` is an int (not a bool), ``BgfastError`` unless
-    it is in ``low..high``, naming the argument: the bounds the native layer holds."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-    if not low <= value <= high:
-        raise BgfastError(f"{name} must be from {low} to {high}, got {value}")
-
-
 PositionArg = Union[Position, str, npt.ArrayLike, None]
 Progress = Callable[[int, int], None]
 
@@ -542,14 +533,15 @@ def rollout(
     ``ShardError``. Ctrl-C stops the run and returns what finished with ``partial=True``.
     """
     pos = _position(position)
-    _check_int("games", games, 1, 2**64 - 1)
+    # Checked up front, with the native bounds, also for the executor path.
+    _core.check_int("games", games, 1, 2**64 - 1)
     if truncate is not None:
-        _check_int("truncate", truncate, 1, 2**32 - 1)
+        _core.check_int("truncate", truncate, 1, 2**32 - 1)
     if seed is None:
         seed = secrets.randbits(63)
-    _check_int("seed", seed, 0, 2**64 - 1)
+    _core.check_int("seed", seed, 0, 2**64 - 1)
     threads = _core.check_threads(threads)
-    _check_int("batch", batch, 1, 2**22)
+    _core.check_int("batch", batch, 1, _core.GameBatch.MAX_GAMES)
     start = time.perf_counter()
     if callable(policy):
         if scheme not in SCHEMES:

@@ -25,25 +25,14 @@ import numpy as np
 import numpy.typing as npt
 
 from bgfast import _core
-from bgfast._core import BgfastError, IllegalMoveError
+from bgfast._core import BgfastError
 from bgfast.errors_game import shown
 from bgfast.features import SCHEMES
 
 __all__ = ["MAX_GAMES", "VecEnv", "segment_argmax"]
 
-MAX_GAMES = 1 << 22
-"""The most games a ``VecEnv`` holds (the native batch's limit)."""
-
-_MAX_SEED = (1 << 64) - 1  # the native seed is a u64
-
-
-def _integer(name: str, value: object, lo: int, hi: int) -> int:
-    """``value`` as an int in ``lo..hi``: Python and numpy integers, never bools or floats."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise BgfastError(f"{name} must be an integer from {lo} to {hi}, not {shown(value)}")
-    if not lo <= int(value) <= hi:
-        raise BgfastError(f"{name} must be from {lo} to {hi}, not {shown(int(value))}")
-    return int(value)
+MAX_GAMES: int = _core.GameBatch.MAX_GAMES
+"""The most games a ``VecEnv`` holds (the native batch's limit, 2**22)."""
 
 
 def _array(name: str, values: npt.ArrayLike) -> npt.NDArray[Any]:
@@ -53,47 +42,15 @@ def _array(name: str, values: npt.ArrayLike) -> npt.NDArray[Any]:
         raise BgfastError(f"{name} must be a flat array of numbers: {e}") from None
 
 
-def _choices(choice: npt.ArrayLike, n: int) -> npt.NDArray[np.integer[Any]]:
-    """Integer choice indices for ``n`` games, in their own integer dtype; a float (even
-    1.0), bool or non-number is refused rather than truncated to some other index. The
-    native step checks the length, then each value as given (a value beyond int64 is no
-    candidate of any game: ``IllegalMoveError``)."""
-    if isinstance(choice, (list, tuple)) and all(
-        isinstance(c, (int, np.integer)) and not isinstance(c, (bool, np.bool_)) for c in choice
-    ):
-        # numpy would turn [0, 2**63] into floats: Python ints are checked here, as the
-        # native step checks arrays.
-        if len(choice) != n:
-            raise BgfastError(f"expected {n} choices (one per game), got {len(choice)}")
-        info = np.iinfo(np.int64)
-        for game, c in enumerate(choice):
-            if not info.min <= int(c) <= info.max:
-                raise IllegalMoveError(
-                    f"game {game}: choice {int(c)} is not one of its candidate results "
-                    "(R8: a move is one of the legal results)"
-                )
-        return np.array([int(c) for c in choice], dtype=np.int64)
-    a = _array("choice", choice)
-    if a.size == 0:
-        a = a.astype(np.int64)  # np.asarray([]) is float64: no values, no truncation
-    if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
-        raise BgfastError(
-            f"choice must hold integer indices (any integer dtype), not {a.dtype} values"
-        )
-    return a.reshape(-1)
-
-
 def _scores(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
-    """Real-number scores as float64; NaN (which has no order) and non-numbers are refused."""
+    """Real-number scores as flat float64 (exact for any integer or float score);
+    non-numbers are refused. NaN is refused where scores are compared."""
     a = _array("scores", scores)
     if a.dtype == np.bool_ or not (
         np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)
     ):
         raise BgfastError(f"scores must be real numbers, not {a.dtype} values")
-    flat = a.reshape(-1).astype(np.float64)
-    if np.isnan(flat).any():
-        raise BgfastError(f"score {int(np.argmax(np.isnan(flat)))} is NaN: scores must be ordered")
-    return flat
+    return np.ascontiguousarray(a.reshape(-1), dtype=np.float64)
 
 
 def segment_argmax(scores: npt.ArrayLike, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -102,6 +59,10 @@ def segment_argmax(scores: npt.ArrayLike, offsets: npt.NDArray[np.int64]) -> npt
     ``offsets`` as returned by ``VecEnv.candidates``; games without candidates get 0.
     """
     s = _scores(scores)
+    if np.isnan(s).any():
+        raise BgfastError(
+            f"the score at row {int(np.argmax(np.isnan(s)))} is NaN: scores must be ordered"
+        )
     offsets = _array("offsets", offsets).reshape(-1)
     if (
         offsets.dtype == np.bool_
@@ -141,11 +102,11 @@ class VecEnv:
             raise BgfastError(
                 f"unknown feature scheme {shown(scheme)}: use one of {sorted(SCHEMES)}"
             )
-        # read-only below: reset() starts the native batch again from them
-        self._n = _integer("n (the number of games)", n, 1, MAX_GAMES)
-        self._seed = _integer("seed", seed, 0, _MAX_SEED)
+        # The native batch checks n and seed; read-only below: reset() starts it again
+        # from them.
+        self._batch = _core.GameBatch.env(n, seed)
+        self._n, self._seed = int(n), int(seed)
         self._scheme = scheme
-        self._batch = _core.GameBatch.env(self._n, self._seed)
         self.final_positions: npt.NDArray[np.uint8] = np.zeros((self._n, 2, 25), dtype=np.uint8)
 
     @property
@@ -198,8 +159,10 @@ class VecEnv:
         ``BgfastError``, and an index outside a game's candidates ``IllegalMoveError``; a
         refused step changes nothing.
         """
-        choices = _choices(choice, self._n)
-        rewards, done = self._batch.step(choices)
+        # The native step reads arrays of any integer dtype and sequences of ints exactly.
+        if not isinstance(choice, (np.ndarray, list, tuple)):
+            choice = _array("choice", choice)
+        rewards, done = self._batch.step(choice)
         self.final_positions = self._batch.final_positions()
         return rewards, done
 

@@ -38,9 +38,25 @@ pub fn integer(obj: &Bound<'_, PyAny>, what: &str) -> Result<Option<i128>, Error
     }
 }
 
-/// `obj` as Python prints it, for messages that report a value as given.
+/// `obj` as Python prints it, for messages that report a value as given. An int too long
+/// for `str` (Python refuses more than 4,300 digits) is shown by its size instead.
 pub fn shown(obj: &Bound<'_, PyAny>) -> String {
-    obj.str().map(|s| s.to_string()).unwrap_or_default()
+    if let Ok(text) = obj.str() {
+        return text.to_string();
+    }
+    match obj
+        .call_method0("bit_length")
+        .and_then(|n| n.extract::<u64>())
+    {
+        Ok(bits) => format!("an int of {bits} bits"),
+        Err(_) => format!(
+            "a {}",
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ),
+    }
 }
 
 /// The value of the integer argument `obj`, named `what` in errors, if it lies in `range`;

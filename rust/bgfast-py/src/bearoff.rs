@@ -40,8 +40,8 @@ fn shape_error(what: &str) -> Error {
 
 /// One side's six home counts from any sequence of six ints (a 1-D array too), checked
 /// (R1: at most 15 in all, each count as given in the error).
-fn board_from(obj: &Bound<'_, PyAny>) -> PyResult<HomeBoard> {
-    let not_six = || PyErr::from(shape_error("bear-off points"));
+fn board_from(obj: &Bound<'_, PyAny>) -> Result<HomeBoard, Error> {
+    let not_six = || shape_error("bear-off points");
     if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
         return Err(not_six());
     }
@@ -54,10 +54,10 @@ fn board_from(obj: &Bound<'_, PyAny>) -> PyResult<HomeBoard> {
         // Beyond 128 bits is beyond 15 too.
         *count = args::integer(item, "a home-board count")?.unwrap_or(i128::MAX);
     }
-    Ok(board_of_counts(&counts, || {
+    board_of_counts(&counts, || {
         let shown: Vec<String> = items.iter().map(args::shown).collect();
         format!("bear-off points [{}]", shown.join(", "))
-    })?)
+    })
 }
 
 /// The home board of six counts of any size; `what` names them in the error.
@@ -97,7 +97,7 @@ fn boards_from_array(obj: &Bound<'_, PyAny>) -> PyResult<Vec<HomeBoard>> {
     let rows: Vec<Bound<'_, PyAny>> = obj.extract().map_err(|_| PyErr::from(shape()))?;
     let mut out = crate::alloc::vec_with_capacity(rows.len())?;
     for (r, row) in rows.iter().enumerate() {
-        out.push(board_from(row).map_err(|e| prefix_row(row.py(), r, e))?);
+        out.push(board_from(row).map_err(|e| Error::Row(r, Box::new(e)))?);
     }
     Ok(out)
 }
@@ -112,19 +112,6 @@ fn boards_of_view<T: Element + Copy + Into<i128>>(
         out.push(board.map_err(|e| Error::Row(r, Box::new(e)))?);
     }
     Ok(out)
-}
-
-/// The same exception with its message prefixed by `row {r}: `.
-fn prefix_row(py: Python<'_>, r: usize, error: PyErr) -> PyErr {
-    let message = error
-        .value(py)
-        .str()
-        .map(|s| s.to_string())
-        .unwrap_or_default();
-    let _ = error
-        .value(py)
-        .setattr("args", (format!("row {r}: {message}"),));
-    error
 }
 
 /// The packed rows of an `(N, 6)` uint8 array in C order (the fast path of the batch

@@ -52,6 +52,14 @@ mod _core {
         bgfast_core::threads::default_threads()
     }
 
+    /// `value` if it is an int (any object with `__index__`, not a bool) from `low` to
+    /// `high`: the check every native integer argument gets. `BgfastError` naming `name`,
+    /// the range and the value as given; `TypeError` for a value that is no int.
+    #[pyfunction]
+    fn check_int(name: &str, value: &Bound<'_, PyAny>, low: i128, high: i128) -> PyResult<i128> {
+        Ok(crate::args::int_in(value, name, low..=high)?)
+    }
+
     /// The thread count a `threads=` argument asks for, checked as every native call
     /// checks it: `None` is `default_threads()`, an int must be from 1 to `MAX_THREADS`.
     #[pyfunction]

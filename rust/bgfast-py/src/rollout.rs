@@ -11,6 +11,7 @@ use numpy::{
     PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 use crate::counts::{self, with_int_array};
 use crate::errors::Error;
@@ -70,14 +71,30 @@ fn policy_from(name: &str) -> Result<PolicyKind, Error> {
     })
 }
 
-/// The end of the game range `first .. first + games`, which must fit 64 bits.
-fn game_range(first: u64, games: u64) -> Result<core::ops::Range<u64>, Error> {
+/// A rollout's settings and its games `first_game .. first_game + games` from Python
+/// arguments, each checked (the range must fit 64 bits).
+fn rollout_games(
+    position: &Bound<'_, PyPosition>,
+    first_game: &Bound<'_, PyAny>,
+    games: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    truncate: Option<&Bound<'_, PyAny>>,
+    stratify: bool,
+) -> Result<(Rollout, core::ops::Range<u64>), Error> {
+    let first: u64 = args::int_in(first_game, "first_game", 0..=u64::MAX as i128)?;
+    let games: u64 = args::int_in(games, "games", 0..=u64::MAX as i128)?;
     let end = first.checked_add(games).ok_or_else(|| {
         Error::Argument(format!(
             "games {first} to {first} + {games} go past the last game number, 2**64 - 1"
         ))
     })?;
-    Ok(first..end)
+    let rollout = Rollout {
+        position: position.get().inner,
+        seed: args::seed(seed)?,
+        truncate: args::opt_int_in(truncate, "truncate", 1..=u32::MAX as i128)?,
+        stratify,
+    };
+    Ok((rollout, first..end))
 }
 
 /// Plays games `first_game .. first_game + games` of a rollout and returns their tally
@@ -101,17 +118,8 @@ pub fn rollout_tally(
     stratify: bool,
 ) -> PyResult<TallyTuple> {
     let kind = policy_from(policy)?;
-    let range = game_range(
-        args::int_in(first_game, "first_game", 0..=u64::MAX as i128)?,
-        args::int_in(games, "games", 0..=u64::MAX as i128)?,
-    )?;
+    let (r, range) = rollout_games(position, first_game, games, seed, truncate, stratify)?;
     let threads = args::threads(threads)?;
-    let r = Rollout {
-        position: position.get().inner,
-        seed: args::seed(seed)?,
-        truncate: args::opt_int_in(truncate, "truncate", 1..=u32::MAX as i128)?,
-        stratify,
-    };
     let tally = detach::run(
         py,
         |cancel| r.run_builtin(range, kind, threads, cancel),
@@ -219,10 +227,14 @@ fn counts_array<'py>(
 
 #[pymethods]
 impl PyGameBatch {
+    /// The most games one batch holds.
+    #[classattr]
+    const MAX_GAMES: usize = MAX_SLOTS;
+
     /// `n` endless games from the standard start, openings without doubles (R3).
     #[staticmethod]
     fn env(n: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let n: usize = args::int_in(n, "the number of games", 1..=MAX_SLOTS as i128)?;
+        let n: usize = args::int_in(n, "n (the number of games)", 1..=MAX_SLOTS as i128)?;
         let seed = args::seed(seed)?;
         Ok(PyGameBatch {
             batch: GameBatch::env(n, seed),
@@ -242,16 +254,7 @@ impl PyGameBatch {
         stratify: bool,
         slots: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
-        let range = game_range(
-            args::int_in(first_game, "first_game", 0..=u64::MAX as i128)?,
-            args::int_in(games, "games", 0..=u64::MAX as i128)?,
-        )?;
-        let r = Rollout {
-            position: position.get().inner,
-            seed: args::seed(seed)?,
-            truncate: args::opt_int_in(truncate, "truncate", 1..=u32::MAX as i128)?,
-            stratify,
-        };
+        let (r, range) = rollout_games(position, first_game, games, seed, truncate, stratify)?;
         let slots: usize = args::int_in(slots, "batch", 1..=MAX_SLOTS as i128)?;
         let batch = GameBatch::rollout(r, range, slots);
         let n = batch.len();
@@ -402,18 +405,54 @@ fn score_vector(obj: &Bound<'_, PyAny>) -> Result<Vec<f64>, Error> {
     )))
 }
 
-/// The choices of one `step`: a 1-D array of any integer dtype, one per game of the `n`. A
-/// choice too large for 64 bits is no candidate of any game.
+/// The choices of one `step`, one per game of the `n`: a 1-D array of any integer dtype or
+/// a sequence of ints of any size (numpy would make floats of `[0, 2**63]`). The length is
+/// checked first, then each value as given: one too large for 64 bits is no candidate of
+/// any game; a float (even 1.0) or a bool is no index at all.
 fn choice_vector(obj: &Bound<'_, PyAny>, n: usize) -> Result<Vec<i64>, Error> {
     let obj = &counts::native_order(obj)?;
+    let not_a_candidate = |game: usize, shown: String| {
+        Error::Illegal(format!(
+            "game {game}: choice {shown} is not one of its candidate results (R8: a move is \
+             one of the legal results)"
+        ))
+    };
+    let length = |got: usize| -> Result<(), Error> {
+        if got == n {
+            return Ok(());
+        }
+        Err(Error::Step(StepError::Length {
+            what: "choices (one per game)",
+            expected: n,
+            got,
+        }))
+    };
     let Ok(array) = obj.cast::<PyUntypedArray>() else {
-        return Err(Error::Argument(format!(
-            "choices must be a 1-D integer array, not a {}",
-            obj.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        )));
+        if obj.is_instance_of::<PyString>() {
+            return Err(Error::Argument(
+                "choices must be integers, not a str".into(),
+            ));
+        }
+        let items: Vec<Bound<'_, PyAny>> = obj.extract().map_err(|_| {
+            Error::Argument(format!(
+                "choices must be a 1-D integer array or a sequence of ints, not a {}",
+                obj.get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            ))
+        })?;
+        length(items.len())?;
+        let mut out = alloc::vec_with_capacity(n)?;
+        for (game, item) in items.iter().enumerate() {
+            let value = args::integer(item, "a choice").map_err(|e| match e {
+                Error::Type(msg) => Error::Argument(format!("{msg} (an index of a candidate)")),
+                other => other,
+            })?;
+            let c = value.and_then(|v| i64::try_from(v).ok());
+            out.push(c.ok_or_else(|| not_a_candidate(game, args::shown(item)))?);
+        }
+        return Ok(out);
     };
     if array.ndim() != 1 {
         return Err(Error::Argument(format!(
@@ -421,13 +460,7 @@ fn choice_vector(obj: &Bound<'_, PyAny>, n: usize) -> Result<Vec<i64>, Error> {
             array.shape()
         )));
     }
-    if array.len() != n {
-        return Err(Error::Step(StepError::Length {
-            what: "choices (one per game)",
-            expected: n,
-            got: array.len(),
-        }));
-    }
+    length(array.len())?;
     let dtype = array.dtype().to_string();
     with_int_array!(
         obj,
@@ -436,13 +469,7 @@ fn choice_vector(obj: &Bound<'_, PyAny>, n: usize) -> Result<Vec<i64>, Error> {
             let mut out = alloc::vec_with_capacity(view.len())?;
             for (game, &c) in view.iter().enumerate() {
                 let wide: i128 = c.into();
-                let c = i64::try_from(wide).map_err(|_| {
-                    Error::Illegal(format!(
-                        "game {game}: choice {wide} is not one of its candidate results (R8: \
-                         a move is one of the legal results)"
-                    ))
-                })?;
-                out.push(c);
+                out.push(i64::try_from(wide).map_err(|_| not_a_candidate(game, wide.to_string()))?);
             }
             Ok(out)
         },
