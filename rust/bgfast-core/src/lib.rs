@@ -2,7 +2,8 @@
 //!
 //! A pure-Rust backgammon rules core: validated positions seen from the side to move, legal
 //! move generation that lists each distinct resulting position once, GNU Backgammon
-//! Position IDs, move notation and perft. No Python here: the `bgfast` Python package is a
+//! Position IDs, move notation, bear-off databases and perft. Evaluation and play (pubeval,
+//! nets, playouts, rollouts) live in `bgfast-engine`, on top of this crate. No Python here: the `bgfast` Python package is a
 //! thin layer on top, and other Rust engines can depend on this crate alone.
 //!
 //! Rule ids (R1..R32) refer to the project's rule book, `RULES.md`.
@@ -21,22 +22,18 @@
 //! }
 //! ```
 
-pub mod batch;
 pub mod bearoff;
 mod checkers;
 pub mod codec;
 mod dice;
-pub mod features;
 pub mod isa;
 mod legality;
 mod movegen;
 mod mv;
 mod outcome;
 mod perft;
-pub mod playout;
 mod pointset;
 mod position;
-pub mod pubeval;
 pub mod rng;
 pub mod rows;
 pub mod threads;

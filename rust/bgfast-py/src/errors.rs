@@ -1,11 +1,11 @@
 //! The exception family and the one place where core errors become Python exceptions.
 
-use bgfast_core::batch::StepError;
 use bgfast_core::bearoff::file::FileError;
 use bgfast_core::bearoff::BearoffError;
 use bgfast_core::codec::gnubg_id::IdError;
 use bgfast_core::threads::PoolError;
 use bgfast_core::{IllegalMove, MoveTextError, PositionError};
+use bgfast_engine::batch::StepError;
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::{create_exception, PyErr};

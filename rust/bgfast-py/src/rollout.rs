@@ -1,10 +1,11 @@
 //! Rollouts, pubeval, feature encodings and lockstep game batches: numpy in, numpy out,
 //! the GIL released around every loop over games or positions.
 
-use bgfast_core::batch::{GameBatch, SlotStep, StepError};
-use bgfast_core::features::Scheme;
-use bgfast_core::playout::{PolicyKind, Rollout, Tally};
-use bgfast_core::{pubeval, Position};
+use bgfast_core::Position;
+use bgfast_engine::batch::{GameBatch, SlotStep, StepError};
+use bgfast_engine::features::Scheme;
+use bgfast_engine::playout::{PolicyKind, Rollout, Tally};
+use bgfast_engine::pubeval;
 use numpy::ndarray::Array2;
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray2,

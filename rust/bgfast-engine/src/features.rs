@@ -13,7 +13,8 @@
 //!
 //! `pubeval` is the 122-input encoding of [`crate::pubeval`], row 0 scored.
 
-use crate::{pubeval, Checkers, Position};
+use crate::pubeval;
+use bgfast_core::{Checkers, Position};
 
 /// A feature encoding.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

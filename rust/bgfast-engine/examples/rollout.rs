@@ -3,8 +3,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use bgfast_core::playout::{PolicyKind, Rollout};
 use bgfast_core::Position;
+use bgfast_engine::playout::{PolicyKind, Rollout};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -18,7 +18,7 @@
 //! weights, per-point sums in `f32`, from the 24-point down), so they equal its
 //! `pub_eval_score` to the bit.
 
-use crate::{Checkers, MoveList, Position};
+use bgfast_core::{Checkers, MoveList, Position};
 
 /// The number of pubeval inputs.
 pub const INPUTS: usize = 122;
@@ -144,7 +144,7 @@ impl Table {
     #[inline]
     pub fn score(&self, own: Checkers, opp: Checkers) -> f32 {
         // An opponent blot on its point q is on our point 25 - q: reverse the bits.
-        self.score_parts(own, opp.bar(), opp.blots().0.reverse_bits() >> 6)
+        self.score_parts(own, opp.bar(), opp.blots().bits().reverse_bits() >> 6)
     }
 
     /// [`Table::score`] from the opponent's bar count and its blots as our points.
@@ -155,7 +155,7 @@ impl Table {
             return WON;
         }
         let mut s = self.bar * opp_bar as f32 + self.off * off as f32;
-        let own_points = own.occupied().0 & 0x1FF_FFFE;
+        let own_points = own.occupied().bits() & 0x1FF_FFFE;
         let mut points = own_points | blots;
         // Counts read from 64-bit halves: a variable 128-bit shift costs several instructions.
         let (lo, hi) = (own.bits() as u64, (own.bits() >> 64) as u64);
@@ -212,7 +212,7 @@ impl Tables {
         // The opponent's checkers move only when hit, and every hit puts one on the bar: a
         // result with the same bar count has the same opponent blots as the origin.
         let bar0 = origin.opponent().bar();
-        let blots0 = origin.opponent().blots().0.reverse_bits() >> 6;
+        let blots0 = origin.opponent().blots().bits().reverse_bits() >> 6;
         let mut best = 0;
         let mut best_score = f32::NEG_INFINITY;
         for i in 0..list.len() {
@@ -223,7 +223,7 @@ impl Tables {
             let blots = if bar == bar0 {
                 blots0
             } else {
-                opp.blots().0.reverse_bits() >> 6
+                opp.blots().bits().reverse_bits() >> 6
             };
             let s = table.score_parts(r.opponent(), bar, blots);
             if s > best_score {
@@ -245,8 +245,8 @@ pub fn score(pos: &Position) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::gnubg_id;
-    use crate::Dice;
+    use bgfast_core::codec::gnubg_id;
+    use bgfast_core::Dice;
 
     #[test]
     fn start_position_matches_gnubg() {

@@ -12,8 +12,8 @@ use core::ops::Range;
 
 use crate::features::Scheme;
 use crate::playout::{end_for_root, GameEnd, Rollout, Tally, MAX_PLIES};
-use crate::rng::GameRng;
-use crate::{Dice, MoveList, Position};
+use bgfast_core::rng::GameRng;
+use bgfast_core::{Dice, MoveList, Position};
 
 /// One game in a slot.
 #[derive(Clone, Debug)]

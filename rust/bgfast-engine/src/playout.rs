@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use bgfast_core::playout::{PolicyKind, Rollout};
+//! use bgfast_engine::playout::{PolicyKind, Rollout};
 //! use bgfast_core::Position;
 //!
 //! let r = Rollout { position: Position::START, seed: 7, truncate: None, stratify: true };
@@ -28,10 +28,10 @@ use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
-use crate::bearoff::{index::index_unchecked, OneSided};
 use crate::pubeval;
-use crate::rng::{ordered_roll, GameRng};
-use crate::{Dice, MoveList, Position, Side, WinKind};
+use bgfast_core::bearoff::{index::index_unchecked, OneSided};
+use bgfast_core::rng::{ordered_roll, GameRng};
+use bgfast_core::{Dice, MoveList, Position, Side, WinKind};
 
 /// A checker-play policy: picks one of the legal results of a roll.
 ///
@@ -105,7 +105,7 @@ impl RacePolicy {
         static TABLE: OnceLock<Arc<OneSided>> = OnceLock::new();
         let build = || {
             // On a pool of ours, never rayon's global one (a forked child cannot use it).
-            crate::threads::install(crate::threads::default_threads(), OneSided::build)
+            bgfast_core::threads::install(bgfast_core::threads::default_threads(), OneSided::build)
                 .unwrap_or_else(|_| OneSided::build())
         };
         RacePolicy::new(TABLE.get_or_init(|| Arc::new(build())).clone())
@@ -326,7 +326,7 @@ impl Rollout {
                 .reduce(Tally::default, |a, b| a + b)
         };
         // Without a pool the same games on one thread give the same tally.
-        crate::threads::install(threads, work).unwrap_or_else(|_| block(games))
+        bgfast_core::threads::install(threads, work).unwrap_or_else(|_| block(games))
     }
 
     /// [`Rollout::run`] with a built-in policy.
@@ -416,7 +416,7 @@ mod tests {
 
     #[test]
     fn race_policy_plays_the_bearoff_perfect_move() {
-        use crate::bearoff::HomeBoard;
+        use bgfast_core::bearoff::HomeBoard;
         let mut race = RacePolicy::shared();
         let table = race.table.clone();
         let mut list = MoveList::new();
@@ -429,7 +429,7 @@ mod tests {
                 home[r.below(6) as usize] += 1;
             }
             let pos = Position::from_counts(&home, &counts(&[(6, 15)])).unwrap();
-            for dice in crate::Dice::ALL_21 {
+            for dice in bgfast_core::Dice::ALL_21 {
                 pos.generate_moves(dice, &mut list);
                 let chosen = list.result(race.choose(&list, &mut rng)).opponent();
                 let chosen: [u8; 6] = core::array::from_fn(|k| chosen.count(k as u8 + 1));

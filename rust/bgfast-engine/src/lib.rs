@@ -1,0 +1,10 @@
+//! # bgfast-engine
+//!
+//! Evaluation and play on top of the rules of [`bgfast_core`]: evaluators (neural nets,
+//! pubeval, exact game-over scoring), policies that choose a play, playouts and rollouts,
+//! and games in lockstep for evaluators outside Rust. No Python here.
+
+pub mod batch;
+pub mod features;
+pub mod playout;
+pub mod pubeval;
