@@ -5,6 +5,11 @@
 //! and games in lockstep for evaluators outside Rust. No Python here.
 
 pub mod batch;
+pub mod eval;
 pub mod features;
+pub mod net;
 pub mod playout;
 pub mod pubeval;
+
+pub use eval::{Evaluator, Probabilities};
+pub use net::{Net, NetPolicy};

@@ -1,0 +1,184 @@
+//! What an evaluator says about a position, and the evaluators' common interface.
+//!
+//! Probabilities are GNU Backgammon's five, for the side to move in the evaluated position,
+//! about to roll: win, win a gammon, win a backgammon, lose a gammon, lose a backgammon.
+//! Gammons include backgammons, so `win >= win_gammon >= win_backgammon`.
+
+use bgfast_core::{Position, Side, WinKind};
+
+use crate::pubeval;
+
+/// GNU Backgammon's five probabilities for the side to move (gammons include backgammons).
+#[derive(Clone, Copy, PartialEq, Debug, Default)]
+pub struct Probabilities {
+    /// Wins of any kind.
+    pub win: f32,
+    /// Gammon and backgammon wins.
+    pub win_gammon: f32,
+    /// Backgammon wins.
+    pub win_backgammon: f32,
+    /// Gammon and backgammon losses.
+    pub lose_gammon: f32,
+    /// Backgammon losses.
+    pub lose_backgammon: f32,
+}
+
+impl Probabilities {
+    /// From six exclusive outcomes in wildbg's order: win single, win gammon, win
+    /// backgammon, lose single, lose gammon, lose backgammon.
+    #[inline]
+    pub fn from_outcomes(p: [f32; 6]) -> Probabilities {
+        Probabilities {
+            win: p[0] + p[1] + p[2],
+            win_gammon: p[1] + p[2],
+            win_backgammon: p[2],
+            lose_gammon: p[4] + p[5],
+            lose_backgammon: p[5],
+        }
+    }
+
+    /// In gnubg's order: win, win gammon, win backgammon, lose gammon, lose backgammon.
+    #[inline]
+    pub const fn to_array(self) -> [f32; 5] {
+        [
+            self.win,
+            self.win_gammon,
+            self.win_backgammon,
+            self.lose_gammon,
+            self.lose_backgammon,
+        ]
+    }
+
+    /// From gnubg's order (the inverse of [`Probabilities::to_array`]).
+    #[inline]
+    pub const fn from_array(p: [f32; 5]) -> Probabilities {
+        Probabilities {
+            win: p[0],
+            win_gammon: p[1],
+            win_backgammon: p[2],
+            lose_gammon: p[3],
+            lose_backgammon: p[4],
+        }
+    }
+
+    /// Cubeless equity in points per game (R16): `2 win - 1 + wg + wbg - lg - lbg`.
+    #[inline]
+    pub fn equity(&self) -> f32 {
+        2.0 * self.win - 1.0 + self.win_gammon + self.win_backgammon
+            - self.lose_gammon
+            - self.lose_backgammon
+    }
+
+    /// The same chances seen by the other side.
+    #[inline]
+    pub fn flipped(&self) -> Probabilities {
+        Probabilities {
+            win: 1.0 - self.win,
+            win_gammon: self.lose_gammon,
+            win_backgammon: self.lose_backgammon,
+            lose_gammon: self.win_gammon,
+            lose_backgammon: self.win_backgammon,
+        }
+    }
+
+    /// The exact value of a finished game (R15, R16), `None` while it goes on.
+    pub fn game_over(pos: &Position) -> Option<Probabilities> {
+        let outcome = pos.outcome()?;
+        let gammon = (outcome.kind >= WinKind::Gammon) as u8 as f32;
+        let backgammon = (outcome.kind == WinKind::Backgammon) as u8 as f32;
+        let won = Probabilities {
+            win: 1.0,
+            win_gammon: gammon,
+            win_backgammon: backgammon,
+            lose_gammon: 0.0,
+            lose_backgammon: 0.0,
+        };
+        Some(match outcome.winner {
+            Side::Mover => won,
+            Side::Opponent => won.flipped(),
+        })
+    }
+}
+
+/// Anything that scores positions: many positions in, probabilities out.
+///
+/// Each position is seen from its side to move, about to roll. Implementations must give a
+/// position the same probabilities whatever else is in the batch, so results do not depend
+/// on how work is split.
+pub trait Evaluator: Sync {
+    /// Writes the probabilities of `positions[i]` into `out[i]`.
+    ///
+    /// Panics if `out` is shorter than `positions`.
+    fn evaluate(&self, positions: &[Position], out: &mut [Probabilities]);
+
+    /// The probabilities of one position.
+    fn evaluate_one(&self, position: &Position) -> Probabilities {
+        let mut out = [Probabilities::default()];
+        self.evaluate(core::slice::from_ref(position), &mut out);
+        out[0]
+    }
+}
+
+/// Exact scoring of finished games; a game still going is reported as an even game with no
+/// gammons (this evaluator knows nothing else, so use it only on finished games or as the
+/// end of a chain).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GameOver;
+
+impl Evaluator for GameOver {
+    fn evaluate(&self, positions: &[Position], out: &mut [Probabilities]) {
+        let even = Probabilities {
+            win: 0.5,
+            ..Probabilities::default()
+        };
+        for (p, o) in positions.iter().zip(&mut out[..positions.len()]) {
+            *o = Probabilities::game_over(p).unwrap_or(even);
+        }
+    }
+}
+
+/// Tesauro's pubeval as an evaluator. Pubeval gives a score, not probabilities: its score
+/// `s` for the side to move is reported as `win = 1 / (1 + e^-s)` with no gammons, which
+/// keeps its order (higher is better) and nothing more. Finished games are scored exactly.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pubeval;
+
+impl Evaluator for Pubeval {
+    fn evaluate(&self, positions: &[Position], out: &mut [Probabilities]) {
+        for (p, o) in positions.iter().zip(&mut out[..positions.len()]) {
+            *o = Probabilities::game_over(p).unwrap_or_else(|| Probabilities {
+                win: 1.0 / (1.0 + (-pubeval::score(p)).exp()),
+                ..Probabilities::default()
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_fold_into_gnubgs_five_and_keep_the_equity() {
+        let six = [0.1, 0.2, 0.05, 0.3, 0.25, 0.1];
+        let p = Probabilities::from_outcomes(six);
+        let direct =
+            (six[0] + 2.0 * six[1] + 3.0 * six[2]) - (six[3] + 2.0 * six[4] + 3.0 * six[5]);
+        assert!((p.equity() - direct).abs() < 1e-6);
+        assert!((p.flipped().equity() + direct).abs() < 1e-6);
+        assert_eq!(p.flipped().flipped(), p);
+    }
+
+    #[test]
+    fn finished_games_are_scored_exactly() {
+        // The opponent has borne off all 15; the mover has none off and a checker on its
+        // 24-point, the winner's home board: a backgammon loss.
+        let mut mover = [0u8; 25];
+        mover[23] = 15;
+        let pos = Position::from_counts(&mover, &[0u8; 25]).unwrap();
+        let p = Probabilities::game_over(&pos).unwrap();
+        assert_eq!(p.to_array(), [0.0, 0.0, 0.0, 1.0, 1.0]);
+        assert_eq!(p.equity(), -3.0);
+        assert_eq!(Probabilities::game_over(&Position::START), None);
+    }
+}
