@@ -8,8 +8,11 @@
 //! move and plays the one that is worst for the opponent (wildbg's rule); equal results go
 //! to the first in move-generation order, so the choice is deterministic.
 
+mod fast;
+pub mod file;
 pub mod inputs;
 pub mod mlp;
+pub mod onnx;
 
 use bgfast_core::{MoveList, Position};
 

@@ -1,0 +1,1 @@
+//! The fast forward passes: SIMD chosen at run time, sparse and incremental first layers.

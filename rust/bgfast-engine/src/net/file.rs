@@ -1,0 +1,1 @@
+//! bgfast's own net file (`.bgnet`): versioned, checksummed, and the shipped wildbg net.

@@ -1,0 +1,1 @@
+//! Reading dense nets from ONNX files (a minimal protobuf reader, no onnx at run time).
