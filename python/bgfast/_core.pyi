@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, ClassVar, Literal, final, overload
+from typing import Any, ClassVar, Literal, TypedDict, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -18,10 +18,12 @@ __all__ = [
     "IllegalMoveError",
     "InvalidDiceError",
     "InvalidMoveError",
+    "InvalidNetError",
     "InvalidPositionError",
     "Move",
     "Moves",
     "MovesIterator",
+    "Net",
     "OneSidedTable",
     "Outcome",
     "Position",
@@ -73,6 +75,9 @@ class BearoffRangeError(BgfastError):
 
 class BearoffFileError(BgfastError):
     """Bytes that are not a valid bear-off table file (version, checksum, structure)."""
+
+class InvalidNetError(BgfastError):
+    """A net bgfast cannot build or run, or a file that is not a bgfast net."""
 
 class GameOverError(IllegalMoveError):
     """A move was asked for after one side has borne off all 15 checkers (R15)."""
@@ -209,6 +214,46 @@ def isa_report() -> dict[str, str | bool]:
     """The builds that run: ``generator``, ``row_writer`` and ``forced_baseline``."""
 
 # rollouts
+
+_Layers = Sequence[tuple[npt.ArrayLike, npt.ArrayLike, str]]
+
+class _NetArrays(TypedDict):
+    inputs: str
+    contact: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], str]]
+    race: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], str]] | None
+
+@final
+class Net:
+    """A neural net that scores positions natively (gnubg's five probabilities)."""
+
+    @staticmethod
+    def from_arrays(contact: _Layers, race: _Layers | None = None, inputs: str = "wildbg") -> Net:
+        """A net from ``[(W (outputs, inputs), b (outputs,), activation), ...]`` layers."""
+    def to_arrays(self) -> _NetArrays:
+        """The layers as ``from_arrays`` takes them (copies)."""
+    @property
+    def inputs(self) -> str:
+        """The input encoding's name."""
+    @overload
+    def evaluate(
+        self, positions: Position, threads: int | None = None
+    ) -> npt.NDArray[np.float32]: ...
+    @overload
+    def evaluate(
+        self, positions: Sequence[Position] | npt.ArrayLike, threads: int | None = None
+    ) -> npt.NDArray[np.float32]: ...
+    @overload
+    def equity(self, positions: Position, threads: int | None = None) -> float: ...
+    @overload
+    def equity(
+        self, positions: Sequence[Position] | npt.ArrayLike, threads: int | None = None
+    ) -> npt.NDArray[np.float32] | float: ...
+    def rank(
+        self, position: Position, dice: tuple[int, int]
+    ) -> list[tuple[Move, npt.NDArray[np.float32], float]]:
+        """Every legal play, best first, with the result's probabilities and equity."""
+    def best_move(self, position: Position, dice: tuple[int, int]) -> Move:
+        """The play ``rank`` puts first."""
 
 def rollout_tally(
     position: Position,

@@ -1,6 +1,6 @@
 """Feature encodings of positions for learning programs, written into numpy arrays.
 
-Two schemes, each documented by layout (row 0 of a position is the side to move):
+Five schemes, each documented by layout (row 0 of a position is the side to move):
 
 ``"tesauro198"`` (TD-Gammon's 198 inputs, as gym-backgammon's ``get_board_features`` with
 row 0 as its white player):
@@ -21,6 +21,32 @@ index              meaning
 ``"pubeval"`` (Tesauro's pubeval inputs, 122): block ``k = 0..23`` (``5*k .. 5*k+4``) is row
 0's point ``24 - k``: ``[opponent blot, own n == 1, own n >= 2, own n == 3, (n - 3) / 2 if
 n >= 4]``; ``120`` the opponent's bar / 2; ``121`` row 0's checkers off / 15.
+
+``"wildbg"`` (202) and ``"wildbg-race"`` (186): the inputs of wildbg's contact and race nets
+(``bgfast.Net.wildbg()``). One side's ``n`` checkers on a point give four units: ``n = 1 ->
+(1, 0, 0, 0)``, ``n = 2 -> (0, 1, 0, 0)``, ``n >= 3 -> (0, 0, 1, n - 3)``.
+
+=================  ===========================================================================
+index (wildbg)     meaning
+=================  ===========================================================================
+``0``, ``1``       row 0's and row 1's checkers off (counts)
+``2 .. 5``         row 0's bar
+``6 + 4*i ..``     row 0's point ``i + 1`` (``i = 0..23``)
+``102 .. 105``     row 1's bar
+``106 + 4*i ..``   row 1's checkers on the square row 0 calls ``i + 1`` (row 1's point
+                   ``24 - i``)
+=================  ===========================================================================
+
+``"wildbg-race"``: ``0``, ``1`` checkers off; ``2 + 4*i`` row 0's point ``i + 1`` for ``i =
+0..22``; ``94 + 4*i`` row 1's checkers on the square row 0 calls ``i + 2``. It leaves out what
+a race cannot hold (bars, row 0's 24-point, row 1's checkers on row 0's 1-point).
+
+``"board"`` (50): the raw counts of ``Position.to_array()`` as float32, row 0 then row 1.
+
+The last three are inputs of position evaluators, which score a position for its side to
+move about to roll: a rollout's candidate results given to an evaluator callable in one of
+them are encoded as they stand, the opponent on roll (so return, for example, minus the
+opponent's equity); ``tesauro198`` and ``pubeval`` candidates are seen by the chooser.
 """
 
 from __future__ import annotations
@@ -36,7 +62,13 @@ from bgfast._core import BgfastError, Position
 __all__ = ["SCHEMES", "PositionsLike", "encode"]
 
 #: Feature count of each scheme.
-SCHEMES: dict[str, int] = {"tesauro198": 198, "pubeval": 122}
+SCHEMES: dict[str, int] = {
+    "tesauro198": 198,
+    "pubeval": 122,
+    "wildbg": 202,
+    "wildbg-race": 186,
+    "board": 50,
+}
 
 #: One position (a ``Position`` or a ``(2, 25)`` array) or many (``(N, 2, 25)``, or a
 #: sequence of ``Position``).

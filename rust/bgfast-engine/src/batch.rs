@@ -263,9 +263,10 @@ impl GameBatch {
         &self.candidates
     }
 
-    /// Writes the features of every candidate, seen by the player choosing (row 0 the
-    /// chooser, the opponent on roll), into `out` row by row: `out.len()` must be
-    /// `candidates().len() * scheme.width()`.
+    /// Writes the features of every candidate into `out` row by row: `out.len()` must be
+    /// `candidates().len() * scheme.width()`. A candidate is seen by the player choosing
+    /// (row 0 the chooser, the opponent on roll), or, for a position evaluator's scheme
+    /// ([`Scheme::evaluates_side_to_move`]), as it stands: the opponent to move.
     pub fn encode_candidates(&mut self, scheme: Scheme, out: &mut [f32]) {
         self.generate();
         let width = scheme.width();
@@ -275,7 +276,11 @@ impl GameBatch {
             "feature buffer size"
         );
         for (c, row) in self.candidates.iter().zip(out.chunks_exact_mut(width)) {
-            scheme.encode(&c.flipped(), false, row);
+            if scheme.evaluates_side_to_move() {
+                scheme.encode(c, true, row);
+            } else {
+                scheme.encode(&c.flipped(), false, row);
+            }
         }
     }
 

@@ -12,7 +12,13 @@
 //! | `196`, `197` | `[1, 0]` when row 0 is on roll, `[0, 1]` when row 1 is |
 //!
 //! `pubeval` is the 122-input encoding of [`crate::pubeval`], row 0 scored.
+//!
+//! `wildbg` (202), `wildbg-race` (186) and `board` (50) are the input encodings of nets
+//! ([`crate::net::inputs`]): position evaluators, which score a position for its side to
+//! move about to roll. `wildbg-race` leaves out what a race cannot hold (bars, the mover's
+//! 24-point, the opponent's checkers on the mover's 1-point).
 
+use crate::net::{Inputs, Phase};
 use crate::pubeval;
 use bgfast_core::{Checkers, Position};
 
@@ -23,16 +29,28 @@ pub enum Scheme {
     Tesauro198,
     /// Tesauro's pubeval's 122 inputs.
     Pubeval,
+    /// wildbg's 202 contact inputs.
+    Wildbg,
+    /// wildbg's 186 race inputs.
+    WildbgRace,
+    /// The raw `(2, 25)` counts as 50 floats.
+    Board,
 }
 
 impl Scheme {
-    /// The scheme named `name` (`"tesauro198"` or `"pubeval"`).
+    /// Every scheme, for listing.
+    pub const ALL: [Scheme; 5] = [
+        Scheme::Tesauro198,
+        Scheme::Pubeval,
+        Scheme::Wildbg,
+        Scheme::WildbgRace,
+        Scheme::Board,
+    ];
+
+    /// The scheme named `name` (`"tesauro198"`, `"pubeval"`, `"wildbg"`, `"wildbg-race"`
+    /// or `"board"`).
     pub fn from_name(name: &str) -> Option<Scheme> {
-        match name {
-            "tesauro198" => Some(Scheme::Tesauro198),
-            "pubeval" => Some(Scheme::Pubeval),
-            _ => None,
-        }
+        Scheme::ALL.into_iter().find(|s| s.name() == name)
     }
 
     /// The scheme's name.
@@ -40,6 +58,9 @@ impl Scheme {
         match self {
             Scheme::Tesauro198 => "tesauro198",
             Scheme::Pubeval => "pubeval",
+            Scheme::Wildbg => "wildbg",
+            Scheme::WildbgRace => "wildbg-race",
+            Scheme::Board => "board",
         }
     }
 
@@ -48,7 +69,18 @@ impl Scheme {
         match self {
             Scheme::Tesauro198 => 198,
             Scheme::Pubeval => pubeval::INPUTS,
+            Scheme::Wildbg => Inputs::Wildbg.width(Phase::Contact),
+            Scheme::WildbgRace => Inputs::Wildbg.width(Phase::Race),
+            Scheme::Board => Inputs::Board.width(Phase::Contact),
         }
+    }
+
+    /// Whether this is a position evaluator's encoding (`wildbg`, `wildbg-race`, `board`):
+    /// a candidate result is then encoded as it stands, with the opponent on roll, as such
+    /// a net expects. The other schemes encode a candidate as the player who chose it sees
+    /// it (row 0 the chooser).
+    pub const fn evaluates_side_to_move(self) -> bool {
+        matches!(self, Scheme::Wildbg | Scheme::WildbgRace | Scheme::Board)
     }
 
     /// Writes the features of `pos` into `out[..self.width()]`. `row0_on_roll` says who is on
@@ -61,6 +93,9 @@ impl Scheme {
         match self {
             Scheme::Tesauro198 => tesauro198(pos, row0_on_roll, out),
             Scheme::Pubeval => pubeval::inputs(pos, out),
+            Scheme::Wildbg => Inputs::Wildbg.encode(pos, Phase::Contact, out),
+            Scheme::WildbgRace => Inputs::Wildbg.encode(pos, Phase::Race, out),
+            Scheme::Board => Inputs::Board.encode(pos, Phase::Contact, out),
         }
     }
 }

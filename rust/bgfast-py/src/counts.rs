@@ -172,6 +172,17 @@ pub fn rows_shape_error(what: &str) -> Error {
     ))
 }
 
+/// Validated positions from a `(N, 2, 25)` array of any integer dtype or a sequence of
+/// Positions; names the first bad position by its row.
+pub fn positions(obj: &Bound<'_, PyAny>) -> Result<Vec<Position>, Error> {
+    let rows = rows(obj)?;
+    let mut positions = crate::alloc::vec_with_capacity(rows.0.len())?;
+    for (i, row) in rows.0.iter().enumerate() {
+        positions.push(validate_row(row).map_err(|e| Error::Row(i, Box::new(e.into())))?);
+    }
+    Ok(positions)
+}
+
 /// The rows of a `(N, 2, 25)` array of any integer dtype or a sequence of Positions.
 pub fn rows(obj: &Bound<'_, PyAny>) -> Result<Rows, Error> {
     let obj = &native_order(obj)?;

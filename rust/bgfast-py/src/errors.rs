@@ -49,6 +49,15 @@ create_exception!(
 
 create_exception!(
     bgfast,
+    InvalidNetError,
+    BgfastError,
+    "A net bgfast cannot build or run: wrong shapes, NaN weights, an unknown activation or \
+     encoding, an ONNX graph that is not a dense net, or a file that is not a bgfast net \
+     (wrong format, version, damaged or truncated)."
+);
+
+create_exception!(
+    bgfast,
     BearoffRangeError,
     BgfastError,
     "A position or index outside what a bear-off table covers: a checker outside the home \
@@ -102,6 +111,8 @@ pub enum Error {
     Bearoff(BearoffError),
     /// A bear-off file that must not be trusted: `BearoffFileError`.
     BearoffFile(FileError),
+    /// A net that cannot be built or read.
+    Net(String),
     /// An exception raised by Python code bgfast called (a callback, a signal handler
     /// raising `KeyboardInterrupt`), passed on as it is.
     Python(PyErr),
@@ -144,6 +155,7 @@ impl From<Error> for PyErr {
             }
             Error::Bearoff(e) => BearoffRangeError::new_err(e.to_string()),
             Error::BearoffFile(e) => BearoffFileError::new_err(e.to_string()),
+            Error::Net(msg) => InvalidNetError::new_err(msg),
             Error::Python(e) => e,
             Error::Internal(msg) => {
                 PyRuntimeError::new_err(format!("internal error in bgfast (please report): {msg}"))

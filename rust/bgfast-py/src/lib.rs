@@ -9,6 +9,7 @@ mod counts;
 mod detach;
 mod errors;
 mod moves;
+mod net;
 mod outbuf;
 mod position;
 mod rollout;
@@ -22,13 +23,16 @@ mod _core {
     #[pymodule_export]
     use crate::errors::{
         BearoffFileError, BearoffRangeError, BgfastError, GameOverError, IllegalMoveError,
-        InvalidDiceError, InvalidMoveError, InvalidPositionError,
+        InvalidDiceError, InvalidMoveError, InvalidNetError, InvalidPositionError,
     };
     // positions and moves
     #[pymodule_export]
     use crate::moves::{PyMoves, PyMovesIterator};
     #[pymodule_export]
     use crate::position::{perft, PyMove, PyOutcome, PyPosition};
+    // nets
+    #[pymodule_export]
+    use crate::net::PyNet;
     // rollouts
     #[pymodule_export]
     use crate::rollout::{encode_into, pubeval_scores, rollout_tally, PyGameBatch};

@@ -46,21 +46,15 @@ fn tally_tuple(t: Tally) -> TallyTuple {
 
 fn scheme_from(name: &str) -> Result<Scheme, Error> {
     Scheme::from_name(name).ok_or_else(|| {
+        let names: Vec<String> = Scheme::ALL
+            .iter()
+            .map(|s| format!("{:?}", s.name()))
+            .collect();
         Error::Argument(format!(
-            "unknown feature scheme {name:?}: use 'tesauro198' or 'pubeval'"
+            "unknown feature scheme {name:?}: use one of {}",
+            names.join(", ")
         ))
     })
-}
-
-/// Validates `(N, 2, 25)` counts of any integer dtype (or Positions); names the first bad
-/// position by its row.
-fn positions_from(obj: &Bound<'_, PyAny>) -> Result<Vec<Position>, Error> {
-    let rows = counts::rows(obj)?;
-    let mut positions = alloc::vec_with_capacity(rows.0.len())?;
-    for (i, row) in rows.0.iter().enumerate() {
-        positions.push(counts::validate_row(row).map_err(|e| Error::Row(i, Box::new(e.into())))?);
-    }
-    Ok(positions)
 }
 
 /// A policy name as `PolicyKind`.
@@ -136,7 +130,7 @@ pub fn pubeval_scores<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-    let positions = positions_from(positions)?;
+    let positions = counts::positions(positions)?;
     let scores: Vec<f32> = py.detach(|| positions.iter().map(pubeval::score).collect());
     Ok(scores.into_pyarray(py))
 }
@@ -151,7 +145,7 @@ pub fn encode_into(
     out: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
     let scheme = scheme_from(scheme)?;
-    let positions = positions_from(positions)?;
+    let positions = counts::positions(positions)?;
     let width = scheme.width();
     let mut out: PyReadwriteArray2<'_, f32> = out.extract().map_err(|_| {
         let what = match out.cast::<PyUntypedArray>() {

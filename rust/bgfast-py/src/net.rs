@@ -1,0 +1,335 @@
+//! `Net`: native neural-net evaluation, numpy in and numpy out, the GIL released around
+//! every loop over positions.
+
+use std::sync::Arc;
+
+use bgfast_core::{Dice, MoveList, Position};
+use bgfast_engine::net::{Activation, Dense, Inputs, Mlp, Net};
+use bgfast_engine::{Evaluator, Probabilities};
+use numpy::ndarray::Array2;
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+use crate::counts;
+use crate::errors::Error;
+use crate::moves::with_move_list;
+use crate::position::{PyMove, PyPosition};
+use crate::{alloc, args};
+
+/// A neural net that scores positions natively: a contact part, an optional race part and
+/// an input encoding. Probabilities are GNU Backgammon's five for the side to move, about
+/// to roll: win, win gammon, win backgammon, lose gammon, lose backgammon (gammons include
+/// backgammons). The race part scores exactly the positions where contact is broken
+/// (`Position.is_race`); a finished game is scored exactly.
+#[pyclass(name = "Net", module = "bgfast", frozen)]
+pub struct PyNet {
+    pub(crate) net: Arc<Net>,
+}
+
+/// One position (a `Position` or a `(2, 25)` array) or many, and whether it was one.
+fn positions_arg(obj: &Bound<'_, PyAny>) -> Result<(Vec<Position>, bool), Error> {
+    if let Ok(p) = obj.cast::<PyPosition>() {
+        return Ok((vec![p.get().inner], true));
+    }
+    let ndim = obj.cast::<PyUntypedArray>().map(|a| a.ndim());
+    if ndim.is_ok_and(|n| n == 2) {
+        return Ok((vec![counts::position(obj)?], true));
+    }
+    Ok((counts::positions(obj)?, false))
+}
+
+fn activation_from(name: &str, layer: usize) -> Result<Activation, Error> {
+    Activation::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Activation::ALL.iter().map(|a| a.name()).collect();
+        Error::Net(format!(
+            "layer {layer}: unknown activation {name:?}; use one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// One part from `[(W, b, activation), ...]`, `W` of shape `(outputs, inputs)`.
+fn part_from(layers: &Bound<'_, PyAny>, part: &str) -> Result<Mlp, Error> {
+    let in_part = |e: String| Error::Net(format!("{part} net: {e}"));
+    let mut dense = Vec::new();
+    for (k, item) in layers
+        .try_iter()
+        .map_err(|_| in_part("not a sequence of layers".into()))?
+        .enumerate()
+    {
+        let item = item.map_err(Error::Python)?;
+        let triple = item
+            .cast::<PyTuple>()
+            .ok()
+            .filter(|t| t.len() == 3)
+            .ok_or_else(|| in_part(format!("layer {k}: expected a tuple (W, b, activation)")))?;
+        let float_array = |i: usize, what: &str| -> Result<Bound<'_, PyAny>, Error> {
+            let np = triple.py().import("numpy").map_err(Error::Python)?;
+            np.call_method1(
+                "ascontiguousarray",
+                (triple.get_item(i).map_err(Error::Python)?, "float32"),
+            )
+            .map_err(|e| {
+                in_part(format!(
+                    "layer {k}: {what} is not an array of numbers ({e})"
+                ))
+            })
+        };
+        let w = float_array(0, "W")?;
+        let b = float_array(1, "b")?;
+        let w: PyReadonlyArray2<'_, f32> = w.extract().map_err(|_| {
+            in_part(format!(
+                "layer {k}: W must be 2-dimensional, shape (outputs, inputs) as \
+                 torch.nn.Linear.weight"
+            ))
+        })?;
+        let b: PyReadonlyArray1<'_, f32> = b.extract().map_err(|_| {
+            in_part(format!(
+                "layer {k}: b must be 1-dimensional, shape (outputs,)"
+            ))
+        })?;
+        let name: String = triple
+            .get_item(2)
+            .and_then(|a| a.extract())
+            .map_err(|_| in_part(format!("layer {k}: the activation must be a str")))?;
+        let (outputs, inputs) = w.as_array().dim();
+        let weights = w.as_array().iter().copied().collect();
+        let bias = b.as_array().iter().copied().collect();
+        let activation = activation_from(&name, k).map_err(|e| match e {
+            Error::Net(m) => in_part(m),
+            e => e,
+        })?;
+        dense.push(
+            Dense::new(k, inputs, outputs, weights, bias, activation)
+                .map_err(|e| in_part(e.to_string()))?,
+        );
+    }
+    Mlp::new(dense).map_err(|e| in_part(e.to_string()))
+}
+
+fn inputs_from(name: &str) -> Result<Inputs, Error> {
+    Inputs::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Inputs::ALL.iter().map(|i| i.name()).collect();
+        Error::Net(format!(
+            "unknown input encoding {name:?}; use one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// A part as `[(W, b, activation), ...]`.
+fn part_arrays<'py>(py: Python<'py>, part: &Mlp) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for layer in part.layers() {
+        let w = Array2::from_shape_vec((layer.outputs(), layer.inputs()), layer.weights().to_vec())
+            .map_err(|e| Error::Internal(e.to_string()))?;
+        let b = layer.bias().to_vec().into_pyarray(py);
+        list.append((w.into_pyarray(py), b, layer.activation().name()))?;
+    }
+    Ok(list)
+}
+
+fn shape_text(part: &Mlp) -> String {
+    let mut widths = vec![part.inputs().to_string()];
+    widths.extend(part.layers().iter().map(|l| l.outputs().to_string()));
+    let activations: Vec<&str> = part
+        .layers()
+        .iter()
+        .map(|l| l.activation().name())
+        .collect();
+    format!("{} {}", widths.join("-"), activations.join("/"))
+}
+
+/// The legal results of `position` for `dice` in `list`; refuses a finished game (R15).
+fn generate(position: &Position, dice: Dice, list: &mut MoveList) -> Result<(), Error> {
+    if position.outcome().is_some() {
+        return Err(Error::GameOver(
+            "the game is over: one side has borne off all 15 checkers (R15)".into(),
+        ));
+    }
+    position.generate_moves(dice, list);
+    Ok(())
+}
+
+impl PyNet {
+    fn probabilities_array<'py>(
+        py: Python<'py>,
+        probabilities: &[Probabilities],
+    ) -> Bound<'py, PyArray2<f32>> {
+        let flat: Vec<f32> = probabilities.iter().flat_map(|p| p.to_array()).collect();
+        Array2::from_shape_vec((probabilities.len(), 5), flat)
+            .expect("five values a position")
+            .into_pyarray(py)
+    }
+
+    fn run(
+        &self,
+        py: Python<'_>,
+        positions: &[Position],
+        threads: usize,
+    ) -> Result<Vec<Probabilities>, Error> {
+        let mut out = alloc::vec_filled(positions.len(), Probabilities::default())?;
+        let net = &self.net;
+        let _ = threads; // until the parallel evaluator lands
+        py.detach(|| net.evaluate(positions, &mut out));
+        Ok(out)
+    }
+}
+
+#[pymethods]
+impl PyNet {
+    /// A net from numpy arrays: `contact` (and `race`, for positions where contact is
+    /// broken) are lists of layers `(W, b, activation)`, `W` of shape `(outputs, inputs)`
+    /// as `torch.nn.Linear.weight`, `b` of shape `(outputs,)`. Hidden activations: "tanh",
+    /// "sigmoid", "relu", "identity"; the last layer is a "softmax" over 6 exclusive
+    /// outcomes (win single, gammon, backgammon, lose single, gammon, backgammon) or a
+    /// "sigmoid" of gnubg's 5 probabilities. `inputs` names the encoding ("wildbg": 202
+    /// contact and 186 race inputs; "board": the 50 raw counts). Raises `InvalidNetError`
+    /// naming the layer and what is wrong.
+    #[staticmethod]
+    #[pyo3(signature = (contact, race = None, inputs = "wildbg"))]
+    fn from_arrays(
+        contact: &Bound<'_, PyAny>,
+        race: Option<&Bound<'_, PyAny>>,
+        inputs: &str,
+    ) -> PyResult<PyNet> {
+        let inputs = inputs_from(inputs)?;
+        let contact = part_from(contact, "contact")?;
+        let race = race.map(|r| part_from(r, "race")).transpose()?;
+        let net = Net::new(inputs, contact, race).map_err(|e| Error::Net(e.to_string()))?;
+        Ok(PyNet { net: Arc::new(net) })
+    }
+
+    /// The layers as `from_arrays` takes them: `{"inputs": str, "contact": [(W, b,
+    /// activation), ...], "race": [...] or None}`, copies of the weights.
+    fn to_arrays<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let dict = pyo3::types::PyDict::new(py);
+        dict.set_item("inputs", self.net.inputs().name())?;
+        dict.set_item("contact", part_arrays(py, self.net.contact())?)?;
+        match self.net.race() {
+            Some(race) => dict.set_item("race", part_arrays(py, race)?)?,
+            None => dict.set_item("race", py.None())?,
+        }
+        Ok(dict)
+    }
+
+    /// The input encoding's name.
+    #[getter]
+    fn inputs(&self) -> &'static str {
+        self.net.inputs().name()
+    }
+
+    /// The probabilities of one position, `(5,)` float32, or of many (`(N, 2, 25)` counts
+    /// of any integer dtype, or a sequence of `Position`), `(N, 5)`. `threads=None` uses
+    /// every core. Releases the GIL.
+    #[pyo3(signature = (positions, threads = None))]
+    fn evaluate<'py>(
+        &self,
+        py: Python<'py>,
+        positions: &Bound<'py, PyAny>,
+        threads: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let threads = args::threads(threads)?;
+        let (positions, single) = positions_arg(positions)?;
+        let out = self.run(py, &positions, threads)?;
+        let array = Self::probabilities_array(py, &out);
+        Ok(if single {
+            array.get_item(0)?
+        } else {
+            array.into_any()
+        })
+    }
+
+    /// Cubeless equities `2 win - 1 + wg + wbg - lg - lbg` for the side to move: a float
+    /// for one position, `(N,)` float32 for many. Releases the GIL.
+    #[pyo3(signature = (positions, threads = None))]
+    fn equity<'py>(
+        &self,
+        py: Python<'py>,
+        positions: &Bound<'py, PyAny>,
+        threads: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let threads = args::threads(threads)?;
+        let (positions, single) = positions_arg(positions)?;
+        let out = self.run(py, &positions, threads)?;
+        let equities: Vec<f32> = out.iter().map(Probabilities::equity).collect();
+        Ok(if single {
+            equities[0].into_pyobject(py)?.into_any()
+        } else {
+            PyArray1::from_vec(py, equities).into_any()
+        })
+    }
+
+    /// Every legal play of `position` for `dice`, best first: `[(Move, probabilities (5,),
+    /// equity)]`, the probabilities and cubeless equity of the result for the side that
+    /// moves. Equal equities keep move-generation order. Raises `GameOverError` for a
+    /// finished game.
+    fn rank<'py>(
+        &self,
+        py: Python<'py>,
+        position: PyRef<'py, PyPosition>,
+        dice: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let dice = args::dice(dice)?;
+        let origin = position.inner;
+        let net = &self.net;
+        let ranked = with_move_list(|list| -> Result<_, Error> {
+            generate(&origin, dice, list)?;
+            let ranked = py.detach(|| net.rank(list));
+            Ok(ranked
+                .into_iter()
+                .map(|(i, p)| {
+                    let mv = PyMove {
+                        origin,
+                        mv: list.compact(i).mv(&origin, dice),
+                        result: list.result(i),
+                    };
+                    (mv, p)
+                })
+                .collect::<Vec<_>>())
+        })?;
+        let out = PyList::empty(py);
+        for (mv, p) in ranked {
+            let probabilities = PyArray1::from_slice(py, &p.to_array());
+            out.append((mv, probabilities, p.equity()))?;
+        }
+        Ok(out)
+    }
+
+    /// The play `rank` puts first: the one whose result is worst for the opponent by this
+    /// net (the first in move-generation order among equals).
+    fn best_move(
+        &self,
+        position: PyRef<'_, PyPosition>,
+        dice: &Bound<'_, PyAny>,
+    ) -> PyResult<PyMove> {
+        let dice = args::dice(dice)?;
+        let origin = position.inner;
+        let net = &self.net;
+        Ok(with_move_list(|list| -> Result<_, Error> {
+            generate(&origin, dice, list)?;
+            let i = if list.len() == 1 { 0 } else { net.best(list) };
+            Ok(PyMove {
+                origin,
+                mv: list.compact(i).mv(&origin, dice),
+                result: list.result(i),
+            })
+        })?)
+    }
+
+    fn __repr__(&self) -> String {
+        let race = match self.net.race() {
+            Some(race) => format!("race {}", shape_text(race)),
+            None => "no race net".into(),
+        };
+        format!(
+            "<bgfast.Net inputs={:?}: contact {}, {race}>",
+            self.net.inputs().name(),
+            shape_text(self.net.contact())
+        )
+    }
+}
