@@ -39,6 +39,7 @@ from bgfast._core import (
 )
 from bgfast.chouette import Chouette
 from bgfast.cube import Cube
+from bgfast.duel import DuelResult, duel
 from bgfast.errors_game import GameStateError, InvalidIdError, InvalidSaveError, MatchOptionError
 from bgfast.features import encode  # rollouts
 from bgfast.game import Game, GameResult
@@ -60,6 +61,7 @@ __all__ = [
     "BgfastError",
     "Chouette",
     "Cube",
+    "DuelResult",
     "Game",
     "GameOverError",
     "GameResult",
@@ -84,6 +86,7 @@ __all__ = [
     "VecEnv",
     "batch",
     "bearoff",
+    "duel",
     "encode",
     "met",
     "perft",

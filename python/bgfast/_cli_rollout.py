@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 from bgfast import _core
 from bgfast._core import BgfastError
+from bgfast.policies import parse_policy
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,7 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--games", type=int, default=100_000, help="games to play (100000)")
     parser.add_argument(
-        "--policy", choices=("pubeval", "race", "random"), default="pubeval", help="checker play"
+        "--policy",
+        default="wildbg",
+        help="checker play: wildbg (default), pubeval, race, random, or a .bgnet net file",
     )
     parser.add_argument("--seed", type=int, default=None, help="dice seed (random if omitted)")
     parser.add_argument("--threads", type=int, default=None, help="threads (all CPUs)")
@@ -104,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
             result = rollout(
                 args.position,
                 games=args.games,
-                policy=args.policy,
+                policy=parse_policy(args.policy),
                 seed=args.seed,
                 threads=args.threads,
                 truncate=args.truncate,

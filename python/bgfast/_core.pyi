@@ -43,6 +43,7 @@ __all__ = [
     "check_int",
     "check_threads",
     "default_threads",
+    "duel_tally",
     "encode_into",
     "isa_report",
     "perft",
@@ -255,11 +256,16 @@ class Net:
     def best_move(self, position: Position, dice: tuple[int, int]) -> Move:
         """The play ``rank`` puts first."""
 
+def duel_tally(
+    a: str | Net, b: str | Net, first_deal: int, deals: int, seed: int, threads: int | None
+) -> tuple[int, int, int, int, int, int, int, int, int, int]:
+    """A's tally over deals ``first_deal .. first_deal + deals`` of a duel."""
+
 def rollout_tally(
     position: Position,
     first_game: int,
     games: int,
-    policy: str,
+    policy: str | Net,
     seed: int,
     threads: int | None,
     truncate: int | None,

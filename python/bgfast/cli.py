@@ -1,8 +1,9 @@
 """The bgfast command, one subcommand a job.
 
 bgfast rollout ID rolls out a position (the main job); bgfast moves ID DICE lists the legal
-moves of a position with their resulting Position IDs; bgfast bearoff build builds the
-bear-off databases ahead of time.
+moves of a position with their resulting Position IDs (with --policy wildbg, ranked by the
+net with their probabilities and equities, like GNU Backgammon's hint); bgfast bearoff build
+builds the bear-off databases ahead of time.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import sys
 from collections.abc import Sequence
 
 from bgfast import bearoff
-from bgfast._core import BgfastError, Position
+from bgfast._core import BgfastError, Net, Position
+from bgfast.policies import parse_policy
 
 
 def _dice(text: str) -> tuple[int, int]:
@@ -25,11 +27,42 @@ def _dice(text: str) -> tuple[int, int]:
 
 def _cmd_moves(args: argparse.Namespace) -> int:
     position = Position.from_id(args.position)
+    if args.policy is not None:
+        return _print_ranked(position, args.dice, args.policy)
     moves = position.moves(*args.dice)
     width = max((len(str(m)) for m in moves), default=0)
     for move in moves:
         text = str(move) or "(no legal move: the turn passes)"
         print(f"{text:<{width}}  {move.result.id}")
+    return 0
+
+
+def _print_ranked(position: Position, dice: tuple[int, int], policy: str) -> int:
+    """The plays ranked by a net, best first, like GNU Backgammon's ``hint``: cubeless
+    equity, its difference to the best, and the probabilities after the play for the side
+    that moves."""
+    net = parse_policy(policy)
+    if isinstance(net, str):
+        if net != "wildbg":
+            raise BgfastError(
+                f"--policy {net} has no probabilities to rank plays by: use wildbg or a .bgnet"
+                " net file"
+            )
+        net = Net.wildbg()
+    ranked = net.rank(position, dice)
+    width = max(len(str(m) or "pass") for m, _, _ in ranked)
+    best = ranked[0][2]
+    print(
+        f"{'':>4} {'play':<{width}}  {'equity':>7} {'diff':>7}   win    wg   wbg |"
+        f"  lose    lg   lbg  result"
+    )
+    for k, (move, p, equity) in enumerate(ranked, 1):
+        win, wg, wbg, lg, lbg = (float(x) for x in p)
+        diff = f"{equity - best:+7.3f}" if k > 1 else ""
+        print(
+            f"{k:>3}. {str(move) or 'pass':<{width}}  {equity:+7.3f} {diff:>7}  "
+            f"{win:.3f} {wg:.3f} {wbg:.3f} | {1 - win:.3f} {lg:.3f} {lbg:.3f}  {move.result.id}"
+        )
     return 0
 
 
@@ -61,6 +94,11 @@ def _parser() -> argparse.ArgumentParser:
     moves = commands.add_parser("moves", help="list the legal moves of a position and roll")
     moves.add_argument("position", help="GNU Backgammon Position ID, e.g. 4HPwATDgc/ABMA")
     moves.add_argument("dice", type=_dice, help="the roll, e.g. 31")
+    moves.add_argument(
+        "--policy",
+        default=None,
+        help="rank the plays by a net (wildbg, or a .bgnet file) with probabilities and equity",
+    )
     moves.set_defaults(run=_cmd_moves)
     # rollouts
     from bgfast import _cli_rollout

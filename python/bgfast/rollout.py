@@ -15,13 +15,14 @@ Variance reduction: with ``stratify=True`` (the default) game ``k``'s first roll
 ordered roll ``k mod 36``, so each of the 36 rolls gets exactly its share of every 36 games.
 The standard errors are the plain (iid) ones and so slightly conservative.
 
-Policies: ``"random"`` (uniform over the distinct legal results), ``"pubeval"`` (Tesauro's
-benchmark evaluator), ``"race"`` (pubeval, but bear-offs after contact played perfectly from
-the one-sided bear-off database: the fewest expected rolls), or your own evaluator: a
-callable that takes one float32 array with the features of every candidate result of a whole
-batch of games (``scheme=``, seen by the player choosing; see ``bgfast.features``) and
-returns one score per row, higher better for that player. It is called once per ply for the
-whole batch (``batch=`` games at once).
+Policies: ``"wildbg"`` (wildbg's nets, evaluated natively: ``bgfast.Net.wildbg()``), any
+``bgfast.Net``, ``"pubeval"`` (Tesauro's benchmark evaluator), ``"race"`` (pubeval, but
+bear-offs after contact played perfectly from the one-sided bear-off database: the fewest
+expected rolls), ``"random"`` (uniform over the distinct legal results), or your own
+evaluator: a callable that takes one float32 array with the features of every candidate
+result of a whole batch of games (``scheme=``; see ``bgfast.features`` for whose view each
+scheme gives) and returns one score per row, higher better for the player choosing. It is
+called once per ply for the whole batch (``batch=`` games at once).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ import numpy.typing as npt
 from bgfast import _core
 from bgfast._core import BgfastError, Position
 from bgfast.features import SCHEMES
+from bgfast.policies import Policy, is_native, policy_name
 
 __all__ = [
     "SHARD_GAMES",
@@ -291,8 +293,8 @@ def run_shard(spec: dict[str, Any]) -> tuple[int, ...]:
         raise BgfastError(f"the shard spec lacks {', '.join(missing)}")
     if not isinstance(spec["position"], str):
         raise BgfastError(f"the shard's position must be a Position ID, not {spec['position']!r}")
-    if not isinstance(spec["policy"], str) or not isinstance(spec["stratify"], bool):
-        raise BgfastError("the shard's policy must be a name and stratify a bool")
+    if not is_native(spec["policy"]) or not isinstance(spec["stratify"], bool):
+        raise BgfastError("the shard's policy must be a native policy and stratify a bool")
     return tuple(
         _core.rollout_tally(
             Position.from_id(spec["position"]),
@@ -307,10 +309,10 @@ def run_shard(spec: dict[str, Any]) -> tuple[int, ...]:
     )
 
 
-def _run_builtin(
+def _run_native(
     pos: Position,
     games: int,
-    policy: str,
+    policy: Policy,
     seed: int,
     threads: int,
     truncate: int | None,
@@ -393,7 +395,7 @@ def _scores(returned: object, candidates: int) -> npt.NDArray[np.float64]:
 def _shard_specs(
     pos: Position,
     games: int,
-    policy: str,
+    policy: Policy,
     seed: int,
     truncate: int | None,
     stratify: bool,
@@ -438,7 +440,7 @@ def _run_executor(
     executor: Executor,
     pos: Position,
     games: int,
-    policy: str,
+    policy: Policy,
     seed: int,
     truncate: int | None,
     stratify: bool,
@@ -510,7 +512,7 @@ def rollout(
     position: PositionArg = None,
     *,
     games: int = 10_000,
-    policy: str | Evaluator = "pubeval",
+    policy: Policy | Evaluator = "pubeval",
     seed: int | None = None,
     threads: int | None = None,
     truncate: int | None = None,
@@ -523,8 +525,8 @@ def rollout(
     """Rolls out ``position`` (a ``Position``, a Position ID or a ``(2, 25)`` array; the
     standard start by default) and returns a ``RolloutResult``.
 
-    ``games`` games, the same ``policy`` for both sides (``"random"``, ``"pubeval"``,
-    ``"race"`` or an evaluator callable, see the module docs). ``seed`` fixes the dice (a
+    ``games`` games, the same ``policy`` for both sides (``"wildbg"``, a ``bgfast.Net``,
+    ``"pubeval"``, ``"race"``, ``"random"`` or an evaluator callable, see the module docs). ``seed`` fixes the dice (a
     random seed is drawn and reported when ``None``). ``threads`` defaults to every CPU.
     ``truncate`` stops games after that many plies (counted in ``truncated``, 0 points).
     ``progress(done, total)`` is called as games finish. ``executor`` (any
@@ -549,27 +551,29 @@ def rollout(
         if executor is not None:
             raise BgfastError(
                 "an evaluator callable runs in this process and is not sent to an executor:"
-                " executor= needs a named policy ('random', 'pubeval', 'race')"
+                " executor= needs a native policy ('wildbg', a bgfast.Net, 'pubeval', 'race',"
+                " 'random')"
             )
         name = getattr(policy, "__name__", type(policy).__name__)
         counts, partial = _run_evaluator(
             pos, games, policy, scheme, batch, seed, truncate, stratify, progress
         )
         threads_used = 1
-    elif policy in ("random", "pubeval", "race"):
-        name = policy
+    elif is_native(policy):
+        name = policy_name(policy)
         if executor is not None:
             counts, partial = _run_executor(
                 executor, pos, games, policy, seed, truncate, stratify, progress
             )
         else:
-            counts, partial = _run_builtin(
+            counts, partial = _run_native(
                 pos, games, policy, seed, threads, truncate, stratify, progress
             )
         threads_used = threads
     else:
         raise BgfastError(
-            f"unknown policy {policy!r}: use 'random', 'pubeval', 'race' or a callable"
+            f"unknown policy {policy!r}: use 'wildbg', a bgfast.Net, 'pubeval', 'race',"
+            " 'random' or a callable"
         )
     return RolloutResult(
         position=pos.id,

@@ -5,6 +5,7 @@
 //! and games in lockstep for evaluators outside Rust. No Python here.
 
 pub mod batch;
+pub mod duel;
 pub mod eval;
 pub mod features;
 pub mod net;

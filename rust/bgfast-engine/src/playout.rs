@@ -28,6 +28,7 @@ use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
+use crate::net::{Net, NetPolicy};
 use crate::pubeval;
 use bgfast_core::bearoff::{index::index_unchecked, OneSided};
 use bgfast_core::rng::{ordered_roll, GameRng};
@@ -153,6 +154,46 @@ impl PolicyKind {
             "pubeval" => Some(PolicyKind::Pubeval),
             "race" => Some(PolicyKind::Race),
             _ => None,
+        }
+    }
+}
+
+/// A policy chosen at run time: a built-in one, or a net.
+pub enum AnyPolicy<'a> {
+    /// [`RandomPolicy`].
+    Random(RandomPolicy),
+    /// [`PubevalPolicy`].
+    Pubeval(PubevalPolicy),
+    /// [`RacePolicy`].
+    Race(RacePolicy),
+    /// [`NetPolicy`].
+    Net(NetPolicy<'a>),
+}
+
+impl AnyPolicy<'_> {
+    /// A player of the built-in policy `kind`.
+    pub fn builtin(kind: PolicyKind) -> AnyPolicy<'static> {
+        match kind {
+            PolicyKind::Random => AnyPolicy::Random(RandomPolicy),
+            PolicyKind::Pubeval => AnyPolicy::Pubeval(PubevalPolicy::new()),
+            PolicyKind::Race => AnyPolicy::Race(RacePolicy::shared()),
+        }
+    }
+
+    /// A player of `net`.
+    pub fn net(net: &Net) -> AnyPolicy<'_> {
+        AnyPolicy::Net(NetPolicy::new(net))
+    }
+}
+
+impl Policy for AnyPolicy<'_> {
+    #[inline]
+    fn choose(&mut self, list: &MoveList, rng: &mut GameRng) -> usize {
+        match self {
+            AnyPolicy::Random(p) => p.choose(list, rng),
+            AnyPolicy::Pubeval(p) => p.choose(list, rng),
+            AnyPolicy::Race(p) => p.choose(list, rng),
+            AnyPolicy::Net(p) => p.choose(list, rng),
         }
     }
 }

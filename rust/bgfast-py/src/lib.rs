@@ -7,10 +7,12 @@ mod batch;
 mod bearoff;
 mod counts;
 mod detach;
+mod duel;
 mod errors;
 mod moves;
 mod net;
 mod outbuf;
+mod policy;
 mod position;
 mod rollout;
 
@@ -31,6 +33,8 @@ mod _core {
     #[pymodule_export]
     use crate::position::{perft, PyMove, PyOutcome, PyPosition};
     // nets
+    #[pymodule_export]
+    use crate::duel::duel_tally;
     #[pymodule_export]
     use crate::net::PyNet;
     // rollouts

@@ -4,7 +4,7 @@
 use bgfast_core::Position;
 use bgfast_engine::batch::{GameBatch, SlotStep, StepError};
 use bgfast_engine::features::Scheme;
-use bgfast_engine::playout::{PolicyKind, Rollout, Tally};
+use bgfast_engine::playout::{Rollout, Tally};
 use bgfast_engine::pubeval;
 use numpy::ndarray::Array2;
 use numpy::{
@@ -16,6 +16,7 @@ use pyo3::types::PyString;
 
 use crate::counts::{self, with_int_array};
 use crate::errors::Error;
+use crate::policy::PolicyArg;
 use crate::position::PyPosition;
 use crate::{alloc, args, detach};
 
@@ -53,15 +54,6 @@ fn scheme_from(name: &str) -> Result<Scheme, Error> {
         Error::Argument(format!(
             "unknown feature scheme {name:?}: use one of {}",
             names.join(", ")
-        ))
-    })
-}
-
-/// A policy name as `PolicyKind`.
-fn policy_from(name: &str) -> Result<PolicyKind, Error> {
-    PolicyKind::from_name(name).ok_or_else(|| {
-        Error::Argument(format!(
-            "unknown policy {name:?}: use 'random', 'pubeval', 'race' or a callable"
         ))
     })
 }
@@ -106,18 +98,18 @@ pub fn rollout_tally(
     position: &Bound<'_, PyPosition>,
     first_game: &Bound<'_, PyAny>,
     games: &Bound<'_, PyAny>,
-    policy: &str,
+    policy: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
     threads: Option<&Bound<'_, PyAny>>,
     truncate: Option<&Bound<'_, PyAny>>,
     stratify: bool,
 ) -> PyResult<TallyTuple> {
-    let kind = policy_from(policy)?;
+    let policy = PolicyArg::from_py(policy)?;
     let (r, range) = rollout_games(position, first_game, games, seed, truncate, stratify)?;
     let threads = args::threads(threads)?;
     let tally = detach::run(
         py,
-        |cancel| r.run_builtin(range, kind, threads, cancel),
+        |cancel| r.run(range, || policy.player(), threads, cancel),
         |_| Ok(()),
     )?;
     Ok(tally_tuple(tally))

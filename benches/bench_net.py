@@ -1,0 +1,217 @@
+"""Net evaluation side by side: bgfast's native nets vs onnxruntime and a numpy matmul.
+
+The same weights everywhere (wildbg's contact net, 202-150-6, from its ONNX file):
+
+- ``evaluate``: bgfast's ``Net.evaluate`` of 1,000 contact positions from real games
+  (encoding included), onnxruntime's per-position call (the file fixes the batch at 1), and a
+  numpy float32 batched forward pass (matmul, tanh, softmax) on inputs prepared untimed.
+- ``best_move``: ``Net.best_move`` over the same positions with a fixed roll each, per
+  candidate result, beside onnxruntime scoring each candidate with one call.
+- threads: ``evaluate`` on one and on two threads.
+
+Everything runs on one thread unless said (onnxruntime with one intra-op thread, numpy's
+BLAS limited to one thread by threadpoolctl).
+
+    python -m pytest benches/bench_net.py --benchmark-only   # pytest-benchmark
+    python benches/bench_net.py                              # the BENCHMARKS.md table
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import bgfast
+from bgfast import Net, Position
+
+ort = pytest.importorskip("onnxruntime") if "pytest" in sys.modules else None
+threadpoolctl = pytest.importorskip("threadpoolctl") if "pytest" in sys.modules else None
+
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
+CONTACT_ONNX = DATA / "wildbg" / "contact.onnx"
+
+
+def contact_positions() -> list[Position]:
+    lines = (DATA / "wildbg_contact.csv").read_text().split()
+    return [Position.from_id(line) for line in lines]
+
+
+def session() -> Any:
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    return onnxruntime.InferenceSession(
+        str(CONTACT_ONNX), options, providers=["CPUExecutionProvider"]
+    )
+
+
+def numpy_forward(weights: dict[str, Any]) -> Callable[[np.ndarray], np.ndarray]:
+    (w1, b1, _), (w2, b2, _) = weights["contact"]
+    w1t, w2t = np.ascontiguousarray(w1.T), np.ascontiguousarray(w2.T)
+
+    def forward(x: np.ndarray) -> np.ndarray:
+        h = np.tanh(x @ w1t + b1)
+        z = h @ w2t + b2
+        z = np.exp(z - z.max(axis=1, keepdims=True))
+        return z / z.sum(axis=1, keepdims=True)
+
+    return forward
+
+
+def rolls(positions: list[Position]) -> list[tuple[int, int]]:
+    rng = random.Random(7)
+    return [(rng.randint(1, 6), rng.randint(1, 6)) for _ in positions]
+
+
+def candidates(positions: list[Position], dice: list[tuple[int, int]]) -> int:
+    return sum(len(p.moves(*d)) for p, d in zip(positions, dice))
+
+
+# ------------------------------------------------------------------ pytest-benchmark
+
+
+@pytest.fixture(scope="module")
+def positions() -> list[Position]:
+    return contact_positions()
+
+
+def test_evaluate_bgfast(benchmark: Any, positions: list[Position]) -> None:
+    net = Net.wildbg()
+    array = np.stack([p.to_array() for p in positions])
+    benchmark.group = "net-evaluate"
+    out = benchmark(net.evaluate, array, threads=1)
+    assert out.shape == (len(positions), 5)
+
+
+def test_evaluate_onnxruntime(benchmark: Any, positions: list[Position]) -> None:
+    s = session()
+    name = s.get_inputs()[0].name
+    x = bgfast.encode(positions, "wildbg")
+
+    def run() -> None:
+        for row in x:
+            s.run(None, {name: row[None]})
+
+    benchmark.group = "net-evaluate"
+    benchmark.pedantic(run, rounds=3, iterations=1)
+
+
+def test_evaluate_numpy(benchmark: Any, positions: list[Position]) -> None:
+    forward = numpy_forward(Net.wildbg().to_arrays())
+    x = bgfast.encode(positions, "wildbg")
+    benchmark.group = "net-evaluate"
+    with threadpoolctl.threadpool_limits(1):
+        out = benchmark(forward, x)
+    assert out.shape == (len(positions), 6)
+
+
+def test_best_move_bgfast(benchmark: Any, positions: list[Position]) -> None:
+    net = Net.wildbg()
+    dice = rolls(positions)
+
+    def run() -> None:
+        for p, d in zip(positions, dice):
+            net.best_move(p, d)
+
+    benchmark.group = "net-best-move"
+    benchmark.extra_info["candidates"] = candidates(positions, dice)
+    benchmark(run)
+
+
+def test_evaluate_two_threads(benchmark: Any, positions: list[Position]) -> None:
+    net = Net.wildbg()
+    array = np.stack([p.to_array() for p in positions * 20])
+    benchmark.group = "net-threads"
+    benchmark(net.evaluate, array, threads=2)
+
+
+# ------------------------------------------------------------------ the table
+
+
+def best_of(runs: int, f: Callable[[], object]) -> float:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main() -> None:
+    import threadpoolctl as tpc
+
+    positions = contact_positions()
+    n = len(positions)
+    net = Net.wildbg()
+    array = np.stack([p.to_array() for p in positions])
+    x = bgfast.encode(positions, "wildbg")
+    s = session()
+    name = s.get_inputs()[0].name
+    forward = numpy_forward(net.to_arrays())
+    dice = rolls(positions)
+    m = candidates(positions, dice)
+    results = [c for p, d in zip(positions, dice) for c in (mv.result for mv in p.moves(*d))]
+    x_candidates = bgfast.encode([r for r in results if r.outcome is None], "wildbg")
+
+    # Agreement first: the table is only worth reading if the three agree.
+    ours = net.evaluate(array, threads=1)
+    theirs = np.stack([s.run(None, {name: row[None]})[0][0] for row in x[:200]])
+    five = np.stack(
+        [
+            theirs[:, :3].sum(1),
+            theirs[:, 1:3].sum(1),
+            theirs[:, 2],
+            theirs[:, 4:].sum(1),
+            theirs[:, 5],
+        ],
+        axis=1,
+    )
+    assert np.abs(ours[:200] - five).max() < 2e-5
+
+    def onnx_all(rows: np.ndarray) -> None:
+        for row in rows:
+            s.run(None, {name: row[None]})
+
+    t_ours = best_of(20, lambda: net.evaluate(array, threads=1))
+    t_onnx = best_of(3, lambda: onnx_all(x))
+    with tpc.threadpool_limits(1):
+        t_numpy = best_of(20, lambda: forward(x))
+    big = np.concatenate([array] * 20)
+    t_one = best_of(5, lambda: net.evaluate(big, threads=1))
+    t_two = best_of(5, lambda: net.evaluate(big, threads=2))
+    t_best = best_of(10, lambda: [net.best_move(p, d) for p, d in zip(positions, dice)])
+    t_onnx_candidates = best_of(3, lambda: onnx_all(x_candidates)) / len(x_candidates) * m
+
+    ns = 1e9
+    print(f"contact positions: {n}; candidates of one roll each: {m}")
+    print("| what | bgfast | peer | ratio |")
+    print("|---|---|---|---|")
+    print(
+        f"| evaluate, per position, vs onnxruntime per call | {t_ours / n * ns:.0f} ns |"
+        f" {t_onnx / n * ns:.0f} ns | {t_onnx / t_ours:.1f}x |"
+    )
+    print(
+        f"| evaluate, per position, vs numpy batched float32 | {t_ours / n * ns:.0f} ns |"
+        f" {t_numpy / n * ns:.0f} ns | {t_numpy / t_ours:.1f}x |"
+    )
+    print(
+        f"| best_move, per candidate, vs onnxruntime per call | {t_best / m * ns:.0f} ns |"
+        f" {t_onnx_candidates / m * ns:.0f} ns | {t_onnx_candidates / t_best:.1f}x |"
+    )
+    print(
+        f"| evaluate on 2 threads vs 1 ({len(big)} positions) | {t_two / len(big) * ns:.0f} ns |"
+        f" {t_one / len(big) * ns:.0f} ns | {t_one / t_two:.2f}x |"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""The native policies: what ``policy=`` takes wherever bgfast plays by itself.
+
+``"wildbg"`` plays wildbg's nets (``bgfast.Net.wildbg()``), the strongest; a ``bgfast.Net``
+plays any net; ``"pubeval"`` is Tesauro's benchmark evaluator; ``"race"`` is pubeval with
+bear-offs played perfectly from the one-sided database; ``"random"`` picks uniformly among
+the distinct legal results. A net plays the result that is worst for the opponent by its
+cubeless equity, the first in move-generation order among equals.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Union
+
+from bgfast._core import BgfastError, Net
+
+if TYPE_CHECKING:
+    from typing import TypeGuard
+
+__all__ = ["NAMES", "Policy", "check_policy", "is_native", "parse_policy", "policy_name"]
+
+#: The names of the built-in policies.
+NAMES = ("wildbg", "pubeval", "race", "random")
+
+#: A native policy: one of ``NAMES`` or a net.
+Policy = Union[str, Net]
+
+
+def is_native(policy: object) -> TypeGuard[Policy]:
+    """Whether ``policy`` is one of ``NAMES`` or a ``Net``."""
+    return isinstance(policy, Net) or (isinstance(policy, str) and policy in NAMES)
+
+
+def check_policy(policy: object, what: str = "policy") -> Policy:
+    """``policy`` if it is native; else ``BgfastError`` naming ``what`` and the choices."""
+    if is_native(policy):
+        return policy
+    raise BgfastError(
+        f"unknown {what} {policy!r}: use 'wildbg', 'pubeval', 'race', 'random' or a bgfast.Net"
+    )
+
+
+def policy_name(policy: Policy) -> str:
+    """How results name ``policy``: its name, or a net's ``repr``."""
+    return policy if isinstance(policy, str) else repr(policy)
+
+
+def parse_policy(text: str) -> Policy:
+    """A policy from the command line: one of ``NAMES``, or the path of a net file
+    (``Net.save``'s format). ``BgfastError`` (``InvalidNetError`` for a bad file) otherwise."""
+    if text in NAMES:
+        return text
+    if text.endswith(".bgnet") or "/" in text or "\\" in text:
+        return Net.load(text)
+    raise BgfastError(
+        f"unknown policy {text!r}: use 'wildbg', 'pubeval', 'race', 'random' or the path of a"
+        " .bgnet net file"
+    )

@@ -1,0 +1,48 @@
+//! Policies as Python passes them: a name or a `Net`.
+
+use std::sync::Arc;
+
+use bgfast_engine::net::Net;
+use bgfast_engine::playout::{AnyPolicy, PolicyKind};
+use pyo3::prelude::*;
+
+use crate::errors::Error;
+use crate::net::PyNet;
+
+/// The names a policy argument takes.
+pub const NAMES: &str = "'wildbg', 'pubeval', 'race', 'random' or a bgfast.Net";
+
+/// A native policy: a built-in one or a net (`"wildbg"` is the shipped net).
+pub enum PolicyArg {
+    /// Random, pubeval or race.
+    Builtin(PolicyKind),
+    /// A net.
+    Net(Arc<Net>),
+}
+
+impl PolicyArg {
+    /// `"wildbg"`, `"pubeval"`, `"race"`, `"random"` or a `Net`.
+    pub fn from_py(obj: &Bound<'_, PyAny>) -> Result<PolicyArg, Error> {
+        if let Ok(net) = obj.cast::<PyNet>() {
+            return Ok(PolicyArg::Net(net.get().net.clone()));
+        }
+        let shown = || crate::args::shown(obj);
+        let name: String = obj
+            .extract()
+            .map_err(|_| Error::Argument(format!("policy must be {NAMES}, not {}", shown())))?;
+        if name == "wildbg" {
+            return Ok(PolicyArg::Net(crate::net::wildbg()));
+        }
+        PolicyKind::from_name(&name)
+            .map(PolicyArg::Builtin)
+            .ok_or_else(|| Error::Argument(format!("unknown policy {name:?}: use {NAMES}")))
+    }
+
+    /// A player of this policy (one per thread).
+    pub fn player(&self) -> AnyPolicy<'_> {
+        match self {
+            PolicyArg::Builtin(kind) => AnyPolicy::builtin(*kind),
+            PolicyArg::Net(net) => AnyPolicy::net(net),
+        }
+    }
+}
