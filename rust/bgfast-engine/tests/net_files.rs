@@ -336,3 +336,397 @@ fn every_single_byte_change_and_cut_of_a_small_file_is_refused() {
         assert!(Net::from_bytes(&good[..at]).is_err(), "cut at {at}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// wildbg's ONNX files.
+
+use bgfast_engine::net::onnx::{read_mlp, read_mlp_file, OnnxError};
+
+fn wildbg_onnx(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../tests/data/wildbg/{name}.onnx"))
+}
+
+// ---------------------------------------------------------------------------------------
+// ONNX: hand-made protobufs.
+
+/// A protobuf message writer: just what the tests need.
+#[derive(Default, Clone)]
+struct Pb(Vec<u8>);
+
+impl Pb {
+    fn raw_varint(out: &mut Vec<u8>, mut v: u64) {
+        while v >= 0x80 {
+            out.push(v as u8 | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+    fn varint(mut self, field: u64, v: u64) -> Self {
+        Pb::raw_varint(&mut self.0, field << 3);
+        Pb::raw_varint(&mut self.0, v);
+        self
+    }
+    fn fixed32(mut self, field: u64, v: u32) -> Self {
+        Pb::raw_varint(&mut self.0, (field << 3) | 5);
+        self.0.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+    fn bytes(mut self, field: u64, b: &[u8]) -> Self {
+        Pb::raw_varint(&mut self.0, (field << 3) | 2);
+        Pb::raw_varint(&mut self.0, b.len() as u64);
+        self.0.extend_from_slice(b);
+        self
+    }
+    fn str(self, field: u64, s: &str) -> Self {
+        self.bytes(field, s.as_bytes())
+    }
+    fn msg(self, field: u64, m: Pb) -> Self {
+        self.bytes(field, &m.0)
+    }
+}
+
+fn le_floats(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// A FLOAT tensor with its data in raw_data.
+fn tensor(name: &str, dims: &[u64], values: &[f32]) -> Pb {
+    let t = dims.iter().fold(Pb::default(), |t, &d| t.varint(1, d));
+    t.varint(2, 1).str(8, name).bytes(9, &le_floats(values))
+}
+
+/// A FLOAT tensor with its data in float_data, unpacked, and its dims packed.
+fn tensor_float_data(name: &str, dims: &[u64], values: &[f32]) -> Pb {
+    let mut packed = Vec::new();
+    for &d in dims {
+        Pb::raw_varint(&mut packed, d);
+    }
+    let t = Pb::default().bytes(1, &packed).varint(2, 1).str(8, name);
+    values.iter().fold(t, |t, v| t.fixed32(4, v.to_bits()))
+}
+
+fn attr_f(name: &str, v: f32) -> Pb {
+    Pb::default()
+        .str(1, name)
+        .fixed32(2, v.to_bits())
+        .varint(20, 1)
+}
+
+fn attr_i(name: &str, v: i64) -> Pb {
+    Pb::default().str(1, name).varint(3, v as u64).varint(20, 2)
+}
+
+fn node(op: &str, inputs: &[&str], output: &str, attributes: Vec<Pb>) -> Pb {
+    let n = inputs.iter().fold(Pb::default(), |n, i| n.str(1, i));
+    let n = n
+        .str(2, output)
+        .str(3, &format!("{op}_{output}"))
+        .str(4, op);
+    attributes.into_iter().fold(n, |n, a| n.msg(5, a))
+}
+
+/// A graph input or output: a FLOAT tensor of shape `[batch, width]`, both symbolic
+/// (TypeProto.tensor_type, its elem_type and shape).
+fn value_info(name: &str) -> Pb {
+    let symbol = |s: &str| Pb::default().str(2, s);
+    let shape = Pb::default()
+        .msg(1, symbol("batch"))
+        .msg(1, symbol(&format!("{name}_width")));
+    let float_tensor = Pb::default().msg(1, Pb::default().varint(1, 1).msg(2, shape));
+    Pb::default().str(1, name).msg(2, float_tensor)
+}
+
+/// A model of `nodes` and `initializers`, from graph input `x` to graph output `y`.
+fn model(nodes: Vec<Pb>, initializers: Vec<Pb>) -> Vec<u8> {
+    let mut g = Pb::default();
+    for n in nodes {
+        g = g.msg(1, n);
+    }
+    g = g.str(2, "test");
+    for t in initializers {
+        g = g.msg(5, t);
+    }
+    let g = g.msg(11, value_info("x")).msg(12, value_info("y"));
+    let opset = Pb::default().str(1, "").varint(2, 13);
+    Pb::default()
+        .varint(1, 7)
+        .str(2, "bgfast tests")
+        .msg(8, opset)
+        .msg(7, g)
+        .0
+}
+
+/// A 3-4-5 net: Flatten, Gemm (transB 0, alpha 2, beta 0.5, bias [1, 4]), Relu, Identity,
+/// MatMul, Add (bias first), Sigmoid.
+fn gemm_matmul_net() -> (Vec<u8>, Vec<f32>, Vec<f32>) {
+    let w1: Vec<f32> = (0..12).map(|k| k as f32 - 5.5).collect(); // [3 inputs][4 outputs]
+    let w2: Vec<f32> = (0..20).map(|k| (k as f32) / 8.0).collect(); // [4][5]
+    let bytes = model(
+        vec![
+            node("Flatten", &["x"], "f", vec![attr_i("axis", 1)]),
+            node(
+                "Gemm",
+                &["f", "w1", "b1"],
+                "g",
+                vec![
+                    attr_f("alpha", 2.0),
+                    attr_f("beta", 0.5),
+                    attr_i("transB", 0),
+                ],
+            ),
+            node("Relu", &["g"], "r", vec![]),
+            node("Identity", &["r"], "i", vec![]),
+            node("MatMul", &["i", "w2"], "m", vec![]),
+            node("Add", &["b2", "m"], "a", vec![]),
+            node("Sigmoid", &["a"], "y", vec![]),
+        ],
+        vec![
+            tensor("w1", &[3, 4], &w1),
+            tensor_float_data("b1", &[1, 4], &[1.0, 2.0, 3.0, 4.0]),
+            tensor_float_data("w2", &[4, 5], &w2),
+            tensor("b2", &[5], &[0.5; 5]),
+        ],
+    );
+    (bytes, w1, w2)
+}
+
+#[test]
+fn onnx_gemm_and_matmul_add_layers_are_read_with_alpha_beta_and_transposes() {
+    let (bytes, w1, w2) = gemm_matmul_net();
+    let mlp = read_mlp(&bytes).unwrap();
+    let [l1, l2] = mlp.layers() else {
+        panic!("{mlp:?}")
+    };
+    assert_eq!(
+        (l1.inputs(), l1.outputs(), l1.activation()),
+        (3, 4, Activation::Relu)
+    );
+    assert_eq!(
+        (l2.inputs(), l2.outputs(), l2.activation()),
+        (4, 5, Activation::Sigmoid)
+    );
+    // Row-major [outputs][inputs]: output o, input i is B[i][o]; alpha 2 is exact.
+    for o in 0..4 {
+        for i in 0..3 {
+            assert_eq!(l1.weights()[o * 3 + i], 2.0 * w1[i * 4 + o]);
+        }
+    }
+    assert_eq!(l1.bias(), [0.5, 1.0, 1.5, 2.0]);
+    for o in 0..5 {
+        for i in 0..4 {
+            assert_eq!(l2.weights()[o * 4 + i], w2[i * 5 + o]);
+        }
+    }
+    assert_eq!(l2.bias(), [0.5; 5]);
+    // onnx.reference.ReferenceEvaluator on the same bytes (which pass
+    // onnx.checker.check_model with full_check), input [0.1, -0.2, 0.05].
+    let onnx = [
+        0.992_878_6,
+        0.995_332_66,
+        0.996_943_8,
+        0.997_999_7,
+        0.998_691_4,
+    ];
+    let got = mlp.forward_reference(&[0.1, -0.2, 0.05]).to_array();
+    for (g, o) in got.iter().zip(onnx) {
+        assert!((g - o).abs() < 1e-6, "{got:?}");
+    }
+}
+
+#[test]
+fn onnx_gemm_without_bias_and_stacked_linear_layers() {
+    let w: Vec<f32> = (0..12).map(|k| k as f32).collect();
+    let bytes = model(
+        vec![
+            node("Gemm", &["x", "w"], "h", vec![attr_i("transB", 1)]),
+            node("Gemm", &["h", "v", ""], "z", vec![attr_i("transB", 1)]),
+            node("Softmax", &["z"], "y", vec![attr_i("axis", 1)]),
+        ],
+        vec![tensor("w", &[4, 3], &w), tensor("v", &[6, 4], &[0.25; 24])],
+    );
+    let mlp = read_mlp(&bytes).unwrap();
+    let [l1, l2] = mlp.layers() else {
+        panic!("{mlp:?}")
+    };
+    assert_eq!(l1.activation(), Activation::Identity);
+    assert_eq!(l1.weights(), &w[..]);
+    assert_eq!(l1.bias(), [0.0; 4]);
+    assert_eq!(
+        (l2.inputs(), l2.outputs(), l2.activation()),
+        (4, 6, Activation::Softmax)
+    );
+}
+
+/// The error of `bytes`, as its message.
+fn onnx_error(bytes: &[u8]) -> (OnnxError, String) {
+    let e = read_mlp(bytes).unwrap_err();
+    let message = e.to_string();
+    (e, message)
+}
+
+/// The 3-6 softmax net with node `k` replaced by `replacement`.
+fn softmax_net_with(replace: Option<(usize, Pb)>, initializers: Vec<Pb>) -> Vec<u8> {
+    let mut nodes = vec![
+        node("Gemm", &["x", "w", "b"], "z", vec![attr_i("transB", 1)]),
+        node("Softmax", &["z"], "y", vec![attr_i("axis", -1)]),
+    ];
+    if let Some((k, n)) = replace {
+        nodes[k] = n;
+    }
+    let mut inits = vec![
+        tensor("w", &[6, 3], &[0.5; 18]),
+        tensor("b", &[6], &[0.0; 6]),
+    ];
+    inits.extend(initializers);
+    model(nodes, inits)
+}
+
+#[test]
+fn onnx_unsupported_graphs_name_the_node_and_the_problem() {
+    read_mlp(&softmax_net_with(None, vec![])).unwrap();
+
+    let conv = node("Conv", &["x", "w"], "z", vec![]);
+    let (e, m) = onnx_error(&softmax_net_with(Some((0, conv)), vec![]));
+    assert!(matches!(&e, OnnxError::Unsupported { node: 0, op, .. } if op == "Conv"));
+    assert_eq!(
+        m,
+        "node 0 'Conv': bgfast runs dense Gemm/MatMul+Add graphs with tanh, sigmoid, relu and \
+         a softmax or sigmoid head"
+    );
+
+    let trans_a = node(
+        "Gemm",
+        &["x", "w", "b"],
+        "z",
+        vec![attr_i("transA", 1), attr_i("transB", 1)],
+    );
+    let (_, m) = onnx_error(&softmax_net_with(Some((0, trans_a)), vec![]));
+    assert!(m.starts_with("node 0 'Gemm': transA = 1"), "{m}");
+
+    let unknown = node("Gemm", &["x", "w", "b"], "z", vec![attr_i("transC", 1)]);
+    let (_, m) = onnx_error(&softmax_net_with(Some((0, unknown)), vec![]));
+    assert!(m.contains("attribute 'transC'"), "{m}");
+
+    let axis0 = node("Softmax", &["z"], "y", vec![attr_i("axis", 0)]);
+    let (_, m) = onnx_error(&softmax_net_with(Some((1, axis0)), vec![]));
+    assert!(m.starts_with("node 1 'Softmax': axis 0"), "{m}");
+
+    let elsewhere = node("Softmax", &["w"], "y", vec![]);
+    let (_, m) = onnx_error(&softmax_net_with(Some((1, elsewhere)), vec![]));
+    assert!(m.contains("chain"), "{m}");
+
+    let custom = node("Softmax", &["z"], "y", vec![]).str(7, "com.example");
+    let (_, m) = onnx_error(&softmax_net_with(Some((1, custom)), vec![]));
+    assert!(m.contains("domain 'com.example'"), "{m}");
+
+    let not_init = node("Gemm", &["x", "q", "b"], "z", vec![attr_i("transB", 1)]);
+    let (_, m) = onnx_error(&softmax_net_with(Some((0, not_init)), vec![]));
+    assert!(m.contains("'q' is not an initializer"), "{m}");
+
+    let dangling = node("Softmax", &["z"], "s", vec![]);
+    let (e, _) = onnx_error(&softmax_net_with(Some((1, dangling)), vec![]));
+    assert!(matches!(e, OnnxError::Graph(_)), "{e:?}");
+
+    // A 3-way softmax is no head bgfast reads.
+    let three = tensor("w", &[3, 3], &[0.5; 9]);
+    let bytes = model(
+        vec![
+            node("Gemm", &["x", "w"], "z", vec![attr_i("transB", 1)]),
+            node("Softmax", &["z"], "y", vec![]),
+        ],
+        vec![three],
+    );
+    let (e, m) = onnx_error(&bytes);
+    assert!(
+        matches!(e, OnnxError::Invalid(NetError::Activation { .. })),
+        "{e:?}"
+    );
+    assert!(
+        m.starts_with("bad net: layer 0: the last layer is 3 softmax outputs"),
+        "{m}"
+    );
+}
+
+#[test]
+fn onnx_tensors_bgfast_cannot_use_are_named() {
+    let with_w = |w: Pb| {
+        model(
+            vec![
+                node("Gemm", &["x", "w", "b"], "z", vec![attr_i("transB", 1)]),
+                node("Softmax", &["z"], "y", vec![]),
+            ],
+            vec![w, tensor("b", &[6], &[0.0; 6])],
+        )
+    };
+    let double = Pb::default()
+        .varint(1, 6)
+        .varint(1, 3)
+        .varint(2, 11)
+        .str(8, "w")
+        .bytes(9, &[0; 144]);
+    let (_, m) = onnx_error(&with_w(double));
+    assert_eq!(
+        m,
+        "tensor 'w': data type 11; bgfast reads FLOAT (1) tensors only"
+    );
+
+    let external = tensor("w", &[6, 3], &[]).varint(14, 1);
+    let (_, m) = onnx_error(&with_w(external));
+    assert!(m.contains("external file"), "{m}");
+
+    let short = tensor("w", &[6, 3], &[0.5; 17]);
+    let (_, m) = onnx_error(&with_w(short));
+    assert!(m.contains("shape [6, 3] but 68 bytes"), "{m}");
+
+    let vector = tensor("w", &[18], &[0.5; 18]);
+    let (_, m) = onnx_error(&with_w(vector));
+    assert!(m.contains("2-D"), "{m}");
+
+    // A matrix with no data but an enormous width is refused by its width.
+    let empty = tensor("w", &[0, 1 << 40], &[]);
+    let (_, m) = onnx_error(&with_w(empty));
+    assert!(m.contains("each width must be"), "{m}");
+
+    let nan = tensor("w", &[6, 3], &[f32::NAN; 18]);
+    let (e, _) = onnx_error(&with_w(nan));
+    assert!(
+        matches!(e, OnnxError::Invalid(NetError::NotFinite { .. })),
+        "{e:?}"
+    );
+
+    let (_, m) = onnx_error(&model(vec![], vec![]));
+    assert_eq!(
+        m,
+        "ONNX graph: the chain of nodes ends at \"x\", not at the graph's output \"y\""
+    );
+    let (_, m) = onnx_error(&Pb::default().varint(1, 7).0);
+    assert_eq!(m, "ONNX graph: the file holds no graph");
+}
+
+#[test]
+fn onnx_garbage_and_truncation_are_errors() {
+    let good = std::fs::read(wildbg_onnx("race")).unwrap();
+    read_mlp(&good).unwrap();
+    for cut in (0..good.len()).step_by(7) {
+        assert!(read_mlp(&good[..cut]).is_err(), "cut at {cut}");
+    }
+    // A wire type that does not exist, a group, a 65-bit number, a length beyond the end.
+    for bad in [
+        &[0x0f][..],
+        &[0x0b],
+        &[
+            0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f,
+        ],
+        &[0x3a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x00],
+        &[0x00],
+    ] {
+        let (e, m) = onnx_error(bad);
+        assert!(matches!(e, OnnxError::Protobuf { .. }), "{bad:?}: {e:?}");
+        assert!(m.starts_with("not a readable ONNX file (byte "), "{m}");
+    }
+    let dir = temp_dir("onnx");
+    match read_mlp_file(&dir) {
+        Err(OnnxError::Io { .. }) => {}
+        other => panic!("{other:?}"),
+    }
+}

@@ -3,6 +3,7 @@
 
 use bgfast_core::bearoff::file::fnv1a64;
 use bgfast_engine::net::file::HEADER;
+use bgfast_engine::net::onnx::read_mlp;
 use bgfast_engine::net::{Activation, Dense, Inputs, Mlp, Net};
 use proptest::prelude::*;
 
@@ -71,6 +72,25 @@ fn check_bgnet(bytes: &[u8]) {
     }
 }
 
+/// wildbg's race net as ONNX bytes (13 KB).
+fn race_onnx() -> &'static [u8] {
+    static BYTES: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    BYTES.get_or_init(|| {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/wildbg/race.onnx"
+        );
+        std::fs::read(path).unwrap()
+    })
+}
+
+/// Any answer but a panic; a net read from edited bytes is still a valid net.
+fn check_onnx(bytes: &[u8]) {
+    if let Ok(mlp) = read_mlp(bytes) {
+        assert!(mlp.inputs() >= 1 && !mlp.layers().is_empty());
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -98,5 +118,36 @@ proptest! {
         let mut bytes = small_net().to_bytes();
         apply(&mut bytes, 0, &edits);
         check_bgnet(&bytes);
+    }
+
+    #[test]
+    fn random_bytes_are_never_an_onnx_panic(
+        bytes in proptest::collection::vec(any::<u8>(), 0..512),
+    ) {
+        check_onnx(&bytes);
+        // Behind a plausible start: a ModelProto whose graph field holds the bytes.
+        let mut model = vec![0x08, 0x07, 0x3a];
+        let mut len = bytes.len();
+        while len >= 0x80 {
+            model.push(len as u8 | 0x80);
+            len >>= 7;
+        }
+        model.push(len as u8);
+        model.extend_from_slice(&bytes);
+        check_onnx(&model);
+    }
+
+    #[test]
+    fn edited_onnx_files_never_panic(edits in proptest::collection::vec(edit(), 1..8)) {
+        let mut bytes = race_onnx().to_vec();
+        apply(&mut bytes, 0, &edits);
+        check_onnx(&bytes);
+    }
+
+    #[test]
+    fn cut_onnx_files_never_panic(cut in 0usize..13_000, edit in edit()) {
+        let mut bytes = race_onnx()[..cut.min(race_onnx().len())].to_vec();
+        apply(&mut bytes, 0, &[edit]);
+        check_onnx(&bytes);
     }
 }
