@@ -338,12 +338,138 @@ fn every_single_byte_change_and_cut_of_a_small_file_is_refused() {
 }
 
 // ---------------------------------------------------------------------------------------
-// wildbg's ONNX files.
+// The shipped net and wildbg's ONNX files.
 
+use bgfast_core::Position;
 use bgfast_engine::net::onnx::{read_mlp, read_mlp_file, OnnxError};
+use bgfast_engine::net::Phase;
 
 fn wildbg_onnx(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../tests/data/wildbg/{name}.onnx"))
+}
+
+fn shipped_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("nets/wildbg.bgnet")
+}
+
+#[test]
+fn the_shipped_net_is_wildbgs_onnx_nets_bit_for_bit() {
+    let contact = read_mlp_file(&wildbg_onnx("contact")).unwrap();
+    let race = read_mlp_file(&wildbg_onnx("race")).unwrap();
+    let converted = Net::new(Inputs::Wildbg, contact, Some(race)).unwrap();
+    assert_eq!(*Net::wildbg(), converted);
+    assert_eq!(Net::load(&shipped_path()).unwrap(), converted);
+    // The file is exactly what the converter writes (one spelling per net).
+    assert_eq!(std::fs::read(shipped_path()).unwrap(), converted.to_bytes());
+}
+
+#[test]
+fn wildbgs_weights_are_pinned() {
+    // First and last weight and bias of each layer, as onnx.numpy_helper.to_array prints
+    // them from the ONNX initializers, as float32 bits.
+    let net = Net::wildbg();
+    let pins = [
+        (
+            net.contact(),
+            [202, 150],
+            [0x3d968600, 0xbd87f3de, 0x3c99b708, 0xbf2f72a8],
+        ),
+        (
+            net.contact(),
+            [150, 6],
+            [0xbe0d6bca, 0x370bcc40, 0x3e861ee0, 0xbf0407de],
+        ),
+        (
+            net.race().unwrap(),
+            [186, 16],
+            [0x3e9ba7c7, 0x3e3594a2, 0x3ec7a32d, 0xbf78d809],
+        ),
+        (
+            net.race().unwrap(),
+            [16, 6],
+            [0x3d4d495d, 0x3ea704fc, 0xbe8fe74c, 0xbe9a3b60],
+        ),
+    ];
+    for (k, (part, [inputs, outputs], bits)) in pins.into_iter().enumerate() {
+        let layer = &part.layers()[k % 2];
+        assert_eq!((layer.inputs(), layer.outputs()), (inputs, outputs));
+        let (w, b) = (layer.weights(), layer.bias());
+        let got = [w[0], w[w.len() - 1], b[0], b[b.len() - 1]].map(f32::to_bits);
+        assert_eq!(got, bits, "layer {k}");
+        let activation = [Activation::Tanh, Activation::Softmax][k % 2];
+        assert_eq!(layer.activation(), activation);
+    }
+    assert_eq!(net.contact().layers()[0].weights()[0], 0.073_497_77);
+    assert_eq!(net.inputs(), Inputs::Wildbg);
+}
+
+#[test]
+fn the_shipped_net_scores_the_start_as_an_independent_forward_pass_does() {
+    // numpy in float64 on the ONNX weights, with the start's 202 inputs built by hand from
+    // the encoding's table: six outcomes (0.38743, 0.14274, 0.01650, 0.31529, 0.11923,
+    // 0.01882).
+    let p = Net::wildbg().evaluate_reference(&Position::START);
+    let expected = [
+        0.546_664_9,
+        0.159_233_7,
+        0.016_498_65,
+        0.138_046_1,
+        0.018_817_17,
+    ];
+    for (got, want) in p.to_array().iter().zip(expected) {
+        assert!((got - want).abs() < 1e-5, "{p:?}");
+    }
+    assert!(
+        p.win > 0.5 && p.win < 0.6,
+        "the side to roll is ahead at the start"
+    );
+}
+
+#[test]
+fn the_shipped_net_scores_races_with_its_race_part() {
+    let mut mover = [0u8; 25];
+    let mut opponent = [0u8; 25];
+    mover[..6].copy_from_slice(&[3, 3, 3, 2, 2, 2]);
+    opponent[..6].copy_from_slice(&[2, 2, 2, 3, 3, 3]);
+    let pos = Position::from_counts(&mover, &opponent).unwrap();
+    assert_eq!(Phase::of(&pos), Phase::Race);
+    let net = Net::wildbg();
+    assert!(std::ptr::eq(net.part(&pos).0, net.race().unwrap()));
+    let p = net.evaluate_reference(&pos);
+    assert!(p.win > 0.5 && p.win <= 1.0, "{p:?}");
+    assert!(
+        p.win_gammon >= p.win_backgammon && p.win_backgammon >= 0.0,
+        "{p:?}"
+    );
+    assert!(p.lose_gammon < 0.01, "{p:?}");
+}
+
+#[test]
+fn every_sampled_corruption_of_the_shipped_file_is_refused() {
+    let good = std::fs::read(shipped_path()).unwrap();
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let mut bad = good.clone();
+    // Every header byte, then 3000 sampled offsets in the payload, each changed by a
+    // sampled nonzero xor.
+    let sampled: Vec<u64> = (0..3000).map(|_| next()).collect();
+    let offsets = (0..HEADER as u64).chain(sampled);
+    for at in offsets {
+        let at = at as usize % good.len();
+        let flip = (next() % 255 + 1) as u8;
+        bad[at] ^= flip;
+        assert!(Net::from_bytes(&bad).is_err(), "byte {at} ^ {flip:#x}");
+        bad[at] = good[at];
+    }
+    for _ in 0..500 {
+        let cut = next() as usize % good.len();
+        assert!(Net::from_bytes(&good[..cut]).is_err(), "cut at {cut}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------

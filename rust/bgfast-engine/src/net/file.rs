@@ -37,6 +37,7 @@ use core::fmt;
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use bgfast_core::bearoff::file::fnv1a64;
 
@@ -50,6 +51,9 @@ pub const FORMAT_VERSION: u32 = 1;
 pub const HEADER: usize = 28;
 /// The longest file [`Net::load`] reads (1 GiB): longer is refused before reading.
 pub const MAX_FILE_LEN: u64 = 1 << 30;
+
+/// The shipped net: wildbg's contact and race nets, converted unchanged (`nets/NOTICE.md`).
+static WILDBG: &[u8] = include_bytes!("../../nets/wildbg.bgnet");
 
 /// The smallest layer record: inputs, outputs, an activation name of length 0.
 const MIN_LAYER_BYTES: usize = 4 + 4 + 1;
@@ -433,5 +437,17 @@ impl Net {
             source,
         })?;
         Net::from_bytes(&bytes)
+    }
+
+    /// wildbg's nets, shipped with bgfast (wildbg encoding; a 202-150-6 contact part and a
+    /// 186-16-6 race part, tanh then softmax; MIT OR Apache-2.0, see `nets/NOTICE.md`).
+    /// Parsed on first use and kept.
+    pub fn wildbg() -> &'static Net {
+        static NET: OnceLock<Net> = OnceLock::new();
+        NET.get_or_init(|| {
+            // The bytes are part of the build and checked by tests/net_files.rs: failing here
+            // means the build shipped a damaged file, not that a user supplied one.
+            Net::from_bytes(WILDBG).expect("the shipped nets/wildbg.bgnet is a valid net file")
+        })
     }
 }
