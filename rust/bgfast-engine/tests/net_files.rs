@@ -850,6 +850,13 @@ fn onnx_garbage_and_truncation_are_errors() {
         assert!(matches!(e, OnnxError::Protobuf { .. }), "{bad:?}: {e:?}");
         assert!(m.starts_with("not a readable ONNX file (byte "), "{m}");
     }
+    // Offsets count from the start of the file, inside nested messages too: a model whose
+    // graph (field 7, length 2 at bytes 1..2) holds a field of wire type 7 at byte 2.
+    let (_, m) = onnx_error(&[0x3a, 0x02, 0x0f, 0x00]);
+    assert_eq!(
+        m,
+        "not a readable ONNX file (byte 2): wire type 7 does not exist"
+    );
     let dir = temp_dir("onnx");
     match read_mlp_file(&dir) {
         Err(OnnxError::Io { .. }) => {}

@@ -147,7 +147,8 @@ enum Value<'a> {
     Fixed32(u32),
 }
 
-/// One field of a message: its number, its value, and where the value starts in the file.
+/// One field of a message: its number, its value, and where the value starts in the file
+/// (for a length-delimited value, its first byte after the length).
 struct Field<'a> {
     number: u64,
     value: Value<'a>,
@@ -226,12 +227,17 @@ impl<'a> Wire<'a> {
         if self.pos == self.bytes.len() {
             return Ok(None);
         }
+        // Errors in the tag are reported where the field starts.
+        let field_at = self.base + self.pos;
         let tag = self.varint()?;
         let number = tag >> 3;
         if number == 0 || number > (1 << 29) - 1 {
-            return Err(self.error(format!("field number {number} is out of range")));
+            return Err(protobuf(
+                field_at,
+                format!("field number {number} is out of range"),
+            ));
         }
-        let at = self.base + self.pos;
+        let mut at = self.base + self.pos;
         let value = match tag & 7 {
             0 => Value::Varint(self.varint()?),
             1 => {
@@ -240,14 +246,21 @@ impl<'a> Wire<'a> {
             }
             2 => {
                 let len = self.varint()?;
+                // A nested message's offsets count from its first byte, after the length.
+                at = self.base + self.pos;
                 Value::Bytes(self.take(len)?)
             }
             5 => {
                 let b = self.take(4)?;
                 Value::Fixed32(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             }
-            3 | 4 => return Err(self.error("protobuf groups (wire types 3, 4) are not ONNX")),
-            t => return Err(self.error(format!("wire type {t} does not exist"))),
+            3 | 4 => {
+                return Err(protobuf(
+                    field_at,
+                    "protobuf groups (wire types 3, 4) are not ONNX",
+                ))
+            }
+            t => return Err(protobuf(field_at, format!("wire type {t} does not exist"))),
         };
         Ok(Some(Field { number, value, at }))
     }
