@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Literal, TypedDict, final, overload
 
@@ -227,6 +228,29 @@ class _NetArrays(TypedDict):
 class Net:
     """A neural net that scores positions natively (gnubg's five probabilities)."""
 
+    @staticmethod
+    def wildbg() -> Net:
+        """The shipped net: wildbg's contact and race nets (MIT OR Apache-2.0)."""
+    @staticmethod
+    def from_onnx(
+        contact: str | os.PathLike[str],
+        race: str | os.PathLike[str] | None = None,
+        inputs: str | None = None,
+    ) -> Net:
+        """A net from dense ONNX graphs."""
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes the net in bgfast's file format, atomically."""
+    @staticmethod
+    def load(path: str | os.PathLike[str]) -> Net:
+        """A net saved by ``save``."""
+    def to_bytes(self) -> bytes:
+        """The net in bgfast's file format."""
+    @staticmethod
+    def from_bytes(data: bytes) -> Net:
+        """A net from ``to_bytes``'s bytes."""
+    def __reduce__(self) -> tuple[Callable[[bytes], Net], tuple[bytes]]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
     @staticmethod
     def from_arrays(contact: _Layers, race: _Layers | None = None, inputs: str = "wildbg") -> Net:
         """A net from ``[(W (outputs, inputs), b (outputs,), activation), ...]`` layers."""

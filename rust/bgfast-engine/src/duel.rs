@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use crate::playout::{end_for_root, GameEnd, Policy, MAX_PLIES};
 
 /// Added to the seed for the policies' own random numbers, so they never touch the dice.
-const POLICY_STREAM: u64 = 0xD1CE_5EED_0F_F00D;
+const POLICY_STREAM: u64 = 0xD1CE_5EED_0FF0_0D00;
 
 /// Deals per unit of parallel work; cancellation is checked between deals.
 const BLOCK: u64 = 16;

@@ -1,10 +1,11 @@
 //! `Net`: native neural-net evaluation, numpy in and numpy out, the GIL released around
 //! every loop over positions.
 
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 
 use bgfast_core::{Dice, MoveList, Position};
-use bgfast_engine::net::{Activation, Dense, Inputs, Mlp, Net};
+use bgfast_engine::net::{onnx, Activation, Dense, Inputs, Mlp, Net, Phase};
 use bgfast_engine::{Evaluator, Probabilities};
 use numpy::ndarray::Array2;
 use numpy::{
@@ -111,6 +112,24 @@ fn part_from(layers: &Bound<'_, PyAny>, part: &str) -> Result<Mlp, Error> {
     Mlp::new(dense).map_err(|e| in_part(e.to_string()))
 }
 
+/// The shipped net (wildbg's), shared by every caller of this process.
+pub fn wildbg() -> Arc<Net> {
+    static WILDBG: OnceLock<Arc<Net>> = OnceLock::new();
+    WILDBG
+        .get_or_init(|| Arc::new(Net::wildbg().clone()))
+        .clone()
+}
+
+/// A net part from an ONNX file.
+fn onnx_part(path: &Bound<'_, PyAny>, part: &str) -> Result<Mlp, Error> {
+    let path: PathBuf = path.extract().map_err(|_| {
+        Error::Type(format!(
+            "the {part} net must be a path (str or os.PathLike)"
+        ))
+    })?;
+    onnx::read_mlp_file(&path).map_err(|e| Error::Net(format!("{part} net: {e}")))
+}
+
 fn inputs_from(name: &str) -> Result<Inputs, Error> {
     Inputs::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = Inputs::ALL.iter().map(|i| i.name()).collect();
@@ -202,6 +221,98 @@ impl PyNet {
         let race = race.map(|r| part_from(r, "race")).transpose()?;
         let net = Net::new(inputs, contact, race).map_err(|e| Error::Net(e.to_string()))?;
         Ok(PyNet { net: Arc::new(net) })
+    }
+
+    /// The shipped net: wildbg's contact (202-150-6) and race (186-16-6) nets, MIT OR
+    /// Apache-2.0, Copyright (c) 2023 Carsten Wenderdel. One object shared by every call.
+    #[staticmethod]
+    fn wildbg() -> PyNet {
+        PyNet { net: wildbg() }
+    }
+
+    /// A net from ONNX files (paths): `contact`, and `race` for positions where contact is
+    /// broken. Dense graphs only: `Gemm` (or `MatMul` + `Add`) layers with tanh, sigmoid or
+    /// relu, and a softmax over 6 outcomes or 5 sigmoids at the end; any widths. `inputs`
+    /// names the encoding; `None` infers it from the contact net's width (202: "wildbg",
+    /// 50: "board"). Raises `InvalidNetError` naming the node or tensor bgfast cannot run.
+    #[staticmethod]
+    #[pyo3(signature = (contact, race = None, inputs = None))]
+    fn from_onnx(
+        contact: &Bound<'_, PyAny>,
+        race: Option<&Bound<'_, PyAny>>,
+        inputs: Option<&str>,
+    ) -> PyResult<PyNet> {
+        let contact = onnx_part(contact, "contact")?;
+        let race = race.map(|r| onnx_part(r, "race")).transpose()?;
+        let inputs = match inputs {
+            Some(name) => inputs_from(name)?,
+            None => Inputs::ALL
+                .into_iter()
+                .find(|i| i.width(Phase::Contact) == contact.inputs())
+                .ok_or_else(|| {
+                    Error::Net(format!(
+                        "the contact net takes {} inputs, which no encoding gives (wildbg: 202, \
+                         board: 50); pass inputs=",
+                        contact.inputs()
+                    ))
+                })?,
+        };
+        let net = Net::new(inputs, contact, race).map_err(|e| Error::Net(e.to_string()))?;
+        Ok(PyNet { net: Arc::new(net) })
+    }
+
+    /// Writes the net to `path` in bgfast's own file format (versioned, checksummed),
+    /// atomically: a reader sees the old file or the new one, never half of it.
+    fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let net = &self.net;
+        py.detach(|| net.save(&path))
+            .map_err(|e| Error::Net(e.to_string()))?;
+        Ok(())
+    }
+
+    /// A net saved by `save`. Raises `InvalidNetError` for a file that is not a bgfast net,
+    /// from another format version, damaged (checksum) or truncated.
+    #[staticmethod]
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyNet> {
+        let net = py
+            .detach(|| Net::load(&path))
+            .map_err(|e| Error::Net(e.to_string()))?;
+        Ok(PyNet { net: Arc::new(net) })
+    }
+
+    /// The net in bgfast's file format, as bytes (what `save` writes).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
+        pyo3::types::PyBytes::new(py, &self.net.to_bytes())
+    }
+
+    /// A net from `to_bytes`'s bytes, checked as `load` checks a file.
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<PyNet> {
+        let net = Net::from_bytes(data).map_err(|e| Error::Net(e.to_string()))?;
+        Ok(PyNet { net: Arc::new(net) })
+    }
+
+    /// Pickles as its file bytes (for executors and process pools).
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, pyo3::types::PyBytes>,))> {
+        let from_bytes = slf.get_type().getattr("from_bytes")?;
+        Ok((from_bytes, (slf.get().to_bytes(slf.py()),)))
+    }
+
+    /// Whether two nets have the same encoding and the same weights, bit for bit.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyNet>()
+            .is_ok_and(|o| *o.get().net == *self.net)
+    }
+
+    /// A hash of the weights, consistent with `==`.
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.net.to_bytes().hash(&mut h);
+        h.finish()
     }
 
     /// The layers as `from_arrays` takes them: `{"inputs": str, "contact": [(W, b,
