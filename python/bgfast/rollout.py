@@ -527,7 +527,8 @@ def rollout(
 
     ``games`` games, the same ``policy`` for both sides (``"wildbg"``, a ``bgfast.Net``,
     ``"pubeval"``, ``"race"``, ``"random"`` or an evaluator callable, see the module docs).
-    ``seed`` fixes the dice (a random seed is drawn and reported when ``None``). ``threads`` defaults to every CPU.
+    ``seed`` fixes the dice (a random seed is drawn and reported when ``None``). ``threads``
+    defaults to every CPU.
     ``truncate`` stops games after that many plies (counted in ``truncated``, 0 points).
     ``progress(done, total)`` is called as games finish. ``executor`` (any
     ``concurrent.futures.Executor``, never shut down here) plays fixed shards of the games
