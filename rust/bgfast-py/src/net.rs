@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use bgfast_core::{Dice, MoveList, Position};
-use bgfast_engine::net::{onnx, Activation, Dense, Inputs, Mlp, Net, Phase};
+use bgfast_engine::net::{onnx, Activation, Dense, Inputs, Mlp, Net, NetError, Phase};
 use bgfast_engine::{Evaluator, Probabilities};
 use numpy::ndarray::Array2;
 use numpy::{
@@ -52,6 +52,9 @@ fn activation_from(name: &str, layer: usize) -> Result<Activation, Error> {
         ))
     })
 }
+
+/// Said with every shape error: the weights' layout is the usual source of one.
+const W_SHAPE: &str = " (each W has shape (outputs, inputs), as torch.nn.Linear.weight)";
 
 /// One part from `[(W, b, activation), ...]`, `W` of shape `(outputs, inputs)`.
 fn part_from(layers: &Bound<'_, PyAny>, part: &str) -> Result<Mlp, Error> {
@@ -105,8 +108,10 @@ fn part_from(layers: &Bound<'_, PyAny>, part: &str) -> Result<Mlp, Error> {
             e => e,
         })?;
         dense.push(
-            Dense::new(k, inputs, outputs, weights, bias, activation)
-                .map_err(|e| in_part(e.to_string()))?,
+            Dense::new(k, inputs, outputs, weights, bias, activation).map_err(|e| match e {
+                NetError::Shape { .. } => in_part(format!("{e}{W_SHAPE}")),
+                e => in_part(e.to_string()),
+            })?,
         );
     }
     Mlp::new(dense).map_err(|e| in_part(e.to_string()))
@@ -219,7 +224,8 @@ impl PyNet {
         let inputs = inputs_from(inputs)?;
         let contact = part_from(contact, "contact")?;
         let race = race.map(|r| part_from(r, "race")).transpose()?;
-        let net = Net::new(inputs, contact, race).map_err(|e| Error::Net(e.to_string()))?;
+        let net =
+            Net::new(inputs, contact, race).map_err(|e| Error::Net(format!("{e}{W_SHAPE}")))?;
         Ok(PyNet { net: Arc::new(net) })
     }
 

@@ -1,0 +1,290 @@
+"""The Net API around evaluation: building, saving and loading nets, bad input, nets as
+policies (rollouts, duels, the command line) and the net input schemes."""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import bgfast
+from bgfast import InvalidNetError, Net, Position
+
+DATA = Path(__file__).parent / "data"
+ONNX = DATA / "wildbg"
+
+
+@pytest.fixture(scope="module")
+def wildbg() -> Net:
+    return Net.wildbg()
+
+
+def small_layers(inputs: int, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray, str]]:
+    rng = np.random.default_rng(seed)
+    return [
+        (rng.normal(0, 0.1, (8, inputs)).astype(np.float32), np.zeros(8, np.float32), "tanh"),
+        (rng.normal(0, 0.1, (6, 8)).astype(np.float32), np.zeros(6, np.float32), "softmax"),
+    ]
+
+
+# ------------------------------------------------------------------ building and files
+
+
+def test_the_shipped_net_is_wildbgs_onnx_files(wildbg: Net) -> None:
+    assert Net.from_onnx(ONNX / "contact.onnx", ONNX / "race.onnx") == wildbg
+    assert wildbg.inputs == "wildbg"
+    assert "202-150-6" in repr(wildbg) and "186-16-6" in repr(wildbg)
+
+
+def test_save_load_bytes_and_pickle_round_trip(wildbg: Net, tmp_path: Path) -> None:
+    path = tmp_path / "net.bgnet"
+    wildbg.save(path)
+    assert Net.load(path) == wildbg
+    assert Net.load(str(path)) == wildbg
+    assert Net.from_bytes(wildbg.to_bytes()) == wildbg
+    assert pickle.loads(pickle.dumps(wildbg)) == wildbg
+    assert hash(Net.load(path)) == hash(wildbg)
+
+
+def test_arrays_round_trip(wildbg: Net) -> None:
+    arrays = wildbg.to_arrays()
+    assert arrays["inputs"] == "wildbg"
+    (w, b, activation) = arrays["contact"][0]
+    assert w.shape == (150, 202) and b.shape == (150,) and activation == "tanh"
+    rebuilt = Net.from_arrays(arrays["contact"], arrays["race"], inputs=arrays["inputs"])
+    assert rebuilt == wildbg
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(lambda d: d[:20], id="truncated"),
+        pytest.param(lambda d: b"NOTANET!" + d[8:], id="magic"),
+        pytest.param(lambda d: d[:100] + bytes([d[100] ^ 1]) + d[101:], id="flipped-bit"),
+        pytest.param(lambda d: d + b"\0", id="trailing"),
+        pytest.param(lambda d: b"", id="empty"),
+    ],
+)
+def test_damaged_files_are_refused(wildbg: Net, tmp_path: Path, change: object) -> None:
+    damaged = change(wildbg.to_bytes())  # type: ignore[operator]
+    path = tmp_path / "damaged.bgnet"
+    path.write_bytes(damaged)
+    with pytest.raises(InvalidNetError):
+        Net.load(path)
+    with pytest.raises(InvalidNetError):
+        Net.from_bytes(damaged)
+
+
+def test_files_that_are_not_nets(tmp_path: Path) -> None:
+    with pytest.raises(InvalidNetError, match="no-such"):
+        Net.load(tmp_path / "no-such.bgnet")
+    with pytest.raises(InvalidNetError):
+        Net.load(tmp_path)  # a directory
+    with pytest.raises(InvalidNetError, match="contact"):
+        Net.from_onnx(DATA / "wildbg_contact.csv")  # not ONNX
+
+
+def test_save_failure_leaves_the_old_file(wildbg: Net, tmp_path: Path) -> None:
+    with pytest.raises(InvalidNetError):
+        wildbg.save(tmp_path / "missing-dir" / "net.bgnet")
+
+
+def test_from_arrays_names_what_is_wrong() -> None:
+    good = small_layers(202)
+    with pytest.raises(InvalidNetError, match=r"contact net: layer 0: .*torch.nn.Linear.weight"):
+        Net.from_arrays([(good[0][0].T, good[0][1], "tanh"), good[1]])
+    nan = good[0][0].copy()
+    nan[3, 4] = np.nan
+    with pytest.raises(InvalidNetError, match="not a finite number"):
+        Net.from_arrays([(nan, good[0][1], "tanh"), good[1]])
+    with pytest.raises(InvalidNetError, match='unknown activation "gelu"'):
+        Net.from_arrays([(good[0][0], good[0][1], "gelu"), good[1]])
+    with pytest.raises(InvalidNetError, match="softmax over 6"):
+        Net.from_arrays([good[0], (good[1][0], good[1][1], "tanh")])
+    with pytest.raises(InvalidNetError, match="takes 50 inputs"):
+        Net.from_arrays(small_layers(50))
+    with pytest.raises(InvalidNetError, match="unknown input encoding"):
+        Net.from_arrays(good, inputs="tesauro")
+    with pytest.raises(InvalidNetError, match="at least one layer"):
+        Net.from_arrays([])
+    with pytest.raises(InvalidNetError, match=r"\(W, b, activation\)"):
+        Net.from_arrays([good[0][:2]])
+    with pytest.raises(InvalidNetError, match="race net"):
+        Net.from_arrays(good, race=small_layers(202))
+
+
+def test_a_board_net_of_any_shape_runs() -> None:
+    rng = np.random.default_rng(1)
+    layers = [
+        (rng.normal(0, 0.2, (32, 50)).astype(np.float32), np.zeros(32, np.float32), "relu"),
+        (rng.normal(0, 0.2, (16, 32)).astype(np.float32), np.zeros(16, np.float32), "sigmoid"),
+        (rng.normal(0, 0.2, (5, 16)).astype(np.float32), np.zeros(5, np.float32), "sigmoid"),
+    ]
+    net = Net.from_arrays(layers, inputs="board")
+    positions = [Position(), Position.from_id("sGfwATDgc/ABMA")]
+    x = bgfast.encode(positions, "board")
+    h = np.maximum(x @ layers[0][0].T, 0)
+    h = 1 / (1 + np.exp(-(h @ layers[1][0].T)))
+    want = 1 / (1 + np.exp(-(h @ layers[2][0].T)))
+    np.testing.assert_allclose(net.evaluate(positions), want, atol=2e-6)
+
+
+# ------------------------------------------------------------------ evaluate's inputs
+
+
+def test_evaluate_takes_positions_in_every_form(wildbg: Net) -> None:
+    positions = [Position(), Position.from_id("sGfwATDgc/ABMA")]
+    want = wildbg.evaluate(positions)
+    arrays = np.stack([p.to_array() for p in positions])
+    for dtype in (np.uint8, np.int8, np.int32, np.int64):
+        np.testing.assert_array_equal(wildbg.evaluate(arrays.astype(dtype)), want)
+    np.testing.assert_array_equal(wildbg.evaluate(arrays[0]), want[0])
+    np.testing.assert_array_equal(wildbg.evaluate(tuple(positions)), want)
+    assert wildbg.evaluate(np.zeros((0, 2, 25), np.uint8)).shape == (0, 5)
+
+
+def test_threads_do_not_change_the_numbers(wildbg: Net) -> None:
+    ids = (DATA / "wildbg_contact.csv").read_text().split()
+    arrays = np.stack([Position.from_id(i).to_array() for i in ids])
+    np.testing.assert_array_equal(wildbg.evaluate(arrays, threads=1), wildbg.evaluate(arrays))
+    np.testing.assert_array_equal(
+        wildbg.evaluate(arrays, threads=2), wildbg.evaluate(arrays, threads=1)
+    )
+
+
+def test_bad_positions_and_arguments(wildbg: Net) -> None:
+    bad = np.zeros((3, 2, 25), np.int64)
+    bad[:, 0, 0] = 15
+    bad[:, 1, 0] = 15
+    bad[1, 0, 0] = 16
+    with pytest.raises(bgfast.InvalidPositionError, match="row 1"):
+        wildbg.evaluate(bad)
+    with pytest.raises(bgfast.InvalidPositionError):
+        wildbg.evaluate(np.zeros((3, 25)))
+    with pytest.raises(bgfast.BgfastError, match="threads"):
+        wildbg.evaluate(Position(), threads=0)
+    with pytest.raises(bgfast.InvalidDiceError):
+        wildbg.rank(Position(), (0, 3))
+    over = np.zeros((2, 25), np.int8)
+    over[0, 0] = 3
+    with pytest.raises(bgfast.GameOverError, match="R15"):
+        wildbg.best_move(Position.from_array(over), (3, 1))
+
+
+def test_a_forced_pass_is_ranked_alone(wildbg: Net) -> None:
+    # The mover is on the bar against a closed board: 6-6 cannot enter (R7).
+    board = np.zeros((2, 25), np.int8)
+    board[0, 24] = 1
+    board[0, 5] = 14
+    board[1, 0:6] = 2  # the opponent's home board, where the mover enters
+    board[1, 6] = 3
+    ranked = wildbg.rank(Position.from_array(board), (6, 6))
+    assert len(ranked) == 1 and str(ranked[0][0]) == ""
+
+
+# ------------------------------------------------------------------ policies
+
+
+def test_rollouts_with_nets_are_reproducible(wildbg: Net) -> None:
+    one = bgfast.rollout(games=72, policy="wildbg", seed=3, threads=1)
+    two = bgfast.rollout(games=72, policy=wildbg, seed=3, threads=2)
+    assert one.counts == two.counts
+    assert one.policy == "wildbg" and two.policy.startswith("<bgfast.Net")
+    with ThreadPoolExecutor(2) as pool:
+        sharded = bgfast.rollout(games=72, policy=wildbg, seed=3, executor=pool)
+    assert sharded.counts == one.counts
+
+
+def test_net_and_pubeval_rollouts_differ() -> None:
+    net = bgfast.rollout(games=144, policy="wildbg", seed=5, threads=1)
+    pub = bgfast.rollout(games=144, policy="pubeval", seed=5, threads=1)
+    assert net.counts != pub.counts
+
+
+def test_duels_are_reproducible_and_fair(wildbg: Net) -> None:
+    a = bgfast.duel("wildbg", "pubeval", games=40, seed=11, threads=1)
+    b = bgfast.duel(wildbg, "pubeval", games=40, seed=11, threads=2)
+    assert a.counts == b.counts
+    assert a.games == 40 and sum(a.wins) + sum(a.losses) + a.truncated == 40
+    # The same deterministic player on both sides: each deal's two games mirror each other.
+    mirror = bgfast.duel("pubeval", "pubeval", games=40, seed=2)
+    assert mirror.points_per_game == 0.0 and mirror.stderr == 0.0
+    swapped = bgfast.duel("pubeval", "wildbg", games=40, seed=11)
+    assert swapped.points_per_game == -a.points_per_game
+    assert "points per game" in str(a) and a.to_dict()["games"] == 40
+
+
+def test_duel_arguments() -> None:
+    with pytest.raises(bgfast.BgfastError, match="even"):
+        bgfast.duel("pubeval", "random", games=3, seed=1)
+    with pytest.raises(bgfast.BgfastError, match="policy b"):
+        bgfast.duel("pubeval", "gnubg", games=2, seed=1)
+    with pytest.raises(bgfast.BgfastError, match="games"):
+        bgfast.duel("pubeval", "random", games=0, seed=1)
+
+
+def test_unknown_policy_names_the_choices() -> None:
+    with pytest.raises(bgfast.BgfastError, match="wildbg"):
+        bgfast.rollout(games=10, policy="strong")
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bgfast", *args], capture_output=True, text=True, check=False
+    )
+
+
+def test_cli_moves_ranked_by_the_net(wildbg: Net) -> None:
+    out = cli("moves", "4HPwATDgc/ABMA", "31", "--policy", "wildbg")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert "equity" in lines[0] and "win" in lines[0]
+    best = wildbg.best_move(Position(), (3, 1))
+    assert lines[1].split()[1:3] == str(best).split()
+    assert len(lines) == 1 + len(Position().moves(3, 1))
+
+
+def test_cli_policy_from_a_net_file(wildbg: Net, tmp_path: Path) -> None:
+    path = tmp_path / "mine.bgnet"
+    wildbg.save(path)
+    out = cli("moves", "4HPwATDgc/ABMA", "64", "--policy", str(path))
+    assert out.returncode == 0, out.stderr
+    bad = cli("moves", "4HPwATDgc/ABMA", "64", "--policy", "pubeval")
+    assert bad.returncode == 2 and "no probabilities" in bad.stderr
+    out = cli("rollout", "--games", "40", "--seed", "1", "--policy", str(path), "--json")
+    assert out.returncode == 0, out.stderr
+
+
+# ------------------------------------------------------------------ schemes
+
+
+def test_net_schemes_in_evaluator_rollouts(wildbg: Net) -> None:
+    """A callable given the wildbg inputs of each candidate (the opponent on roll) plays
+    exactly as the native net when it returns minus the opponent's equity."""
+    arrays = wildbg.to_arrays()
+    (w1, b1, _), (w2, b2, _) = arrays["contact"]
+
+    def contact_equity(x: np.ndarray) -> np.ndarray:
+        h = np.tanh(x @ w1.T + b1)
+        z = h @ w2.T + b2
+        p = np.exp(z - z.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        return -((p[:, 0] + 2 * p[:, 1] + 3 * p[:, 2]) - (p[:, 3] + 2 * p[:, 4] + 3 * p[:, 5]))
+
+    contact_only = Net.from_arrays(arrays["contact"])
+    ours = bgfast.rollout(games=24, policy=contact_equity, scheme="wildbg", seed=8, truncate=30)
+    native = bgfast.rollout(games=24, policy=contact_only, seed=8, truncate=30, threads=1)
+    assert ours.counts == native.counts
+
+
+def test_scheme_widths() -> None:
+    for scheme, width in [("wildbg", 202), ("wildbg-race", 186), ("board", 50)]:
+        assert bgfast.encode(Position(), scheme).shape == (width,)
+    np.testing.assert_array_equal(
+        bgfast.encode(Position(), "board"), Position().to_array().reshape(-1)
+    )
