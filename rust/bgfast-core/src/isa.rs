@@ -2,7 +2,8 @@
 //!
 //! The move generator is compiled twice (the x86-64 baseline, and x86-64-v3: AVX2, BMI1/2,
 //! LZCNT, POPCNT...) and the row writer has an AVX-512 VBMI body beside its SSE2 one; the
-//! CPU decides at run time. Setting `BGFAST_ISA=baseline` before the first call runs the
+//! CPU decides at run time. The engine's neural-net forward pass (bgfast-engine) has an
+//! AVX2+FMA build beside its portable one and takes its choice from [`fast_net`]. Setting `BGFAST_ISA=baseline` before the first call runs the
 //! baseline builds on any CPU, so that a machine with the faster instructions tests the
 //! code every other machine runs. [`report`] says which builds run.
 
@@ -49,6 +50,7 @@ impl Choice {
 
 static GENERATOR: Choice = Choice::new();
 static ROW_WRITER: Choice = Choice::new();
+static NET: Choice = Choice::new();
 
 /// Whether the x86-64-v3 build of the move generator runs.
 #[inline(always)]
@@ -62,11 +64,20 @@ pub(crate) fn fast_row_writer(cpu_has: fn() -> bool) -> bool {
     ROW_WRITER.fast(cpu_has)
 }
 
+/// Whether the engine's faster net build runs: `cpu_has` says whether the CPU has its
+/// instructions; [`ISA_VAR`] and [`force_baseline`] hold the baseline as for the builds of
+/// this crate. Decided on the first call, then one relaxed load. The engine names its build
+/// (`bgfast_engine::net::isa_name`), as this crate cannot.
+#[inline(always)]
+pub fn fast_net(cpu_has: fn() -> bool) -> bool {
+    NET.fast(cpu_has)
+}
+
 /// Tests only: run the baseline builds from now on, even on a CPU with the faster
 /// instructions (`true`), or let the CPU and [`ISA_VAR`] decide again (`false`).
 #[doc(hidden)]
 pub fn force_baseline(baseline: bool) {
-    for choice in [&GENERATOR, &ROW_WRITER] {
+    for choice in [&GENERATOR, &ROW_WRITER, &NET] {
         choice
             .0
             .store(if baseline { FORCED_BASELINE } else { UNDECIDED }, Relaxed);

@@ -7,6 +7,10 @@
 //! To choose a play, a net evaluates every distinct result of the roll with the opponent to
 //! move and plays the one that is worst for the opponent (wildbg's rule); equal results go
 //! to the first in move-generation order, so the choice is deterministic.
+//!
+//! [`Evaluator::evaluate`], [`Net::best`] and [`Net::rank`] run the fast passes (see
+//! `fast/mod.rs`: sparse, incremental first layers, AVX2+FMA or portable code chosen at run
+//! time, [`isa_name`]), which agree with [`Net::evaluate_reference`] to float32 rounding.
 
 mod fast;
 pub mod file;
@@ -14,21 +18,63 @@ pub mod inputs;
 pub mod mlp;
 pub mod onnx;
 
+use std::cell::RefCell;
+use std::sync::Arc;
+
 use bgfast_core::{MoveList, Position};
+use rayon::prelude::*;
 
 use crate::eval::{Evaluator, Probabilities};
 use crate::playout::Policy;
 use bgfast_core::rng::GameRng;
+pub use fast::{isa_name, Scratch};
 pub use inputs::{Inputs, Phase};
 pub use mlp::{Activation, Dense, Head, Mlp, NetError};
 
 /// A net: its encoding, a contact part and an optional race part.
-#[derive(Clone, PartialEq, Debug)]
+///
+/// Build it with [`Net::new`], which also compiles the parts for the fast passes.
+#[derive(Clone)]
 pub struct Net {
     inputs: Inputs,
     contact: Mlp,
     race: Option<Mlp>,
+    /// The parts compiled for the fast passes (derived from the three fields above).
+    fast: Arc<fast::FastNet>,
 }
+
+impl PartialEq for Net {
+    fn eq(&self, other: &Net) -> bool {
+        // The compiled parts follow from these.
+        (self.inputs, &self.contact, &self.race) == (other.inputs, &other.contact, &other.race)
+    }
+}
+
+impl core::fmt::Debug for Net {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Net")
+            .field("inputs", &self.inputs)
+            .field("contact", &self.contact)
+            .field("race", &self.race)
+            .finish_non_exhaustive()
+    }
+}
+
+thread_local! {
+    /// The scratch of the calls that bring none ([`Net::best`], [`Evaluator::evaluate`]...).
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
+}
+
+/// Runs `f` with this thread's scratch (a fresh one if a call on this thread holds it).
+fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut Scratch::new()),
+    })
+}
+
+/// Positions per unit of work in [`Net::evaluate_parallel`].
+const PARALLEL_CHUNK: usize = 512;
 
 impl Net {
     /// A net from its parts, checked against the encoding's widths.
@@ -52,10 +98,12 @@ impl Net {
         if let Some(race) = &race {
             check(race, Phase::Race)?;
         }
+        let fast = Arc::new(fast::FastNet::new(inputs, &contact, race.as_ref()));
         Ok(Net {
             inputs,
             contact,
             race,
+            fast,
         })
     }
 
@@ -98,21 +146,34 @@ impl Net {
     /// Every result of `list` with its probabilities for the side that moves (the list's
     /// origin), best first by cubeless equity, equal equities in list order: `(index into
     /// the list, probabilities)`.
+    ///
+    /// The order is by the opponent's equity in each result, lowest first (the key
+    /// [`Net::best`] minimizes), so `rank(list)[0].0 == best(list)`.
     pub fn rank(&self, list: &MoveList) -> Vec<(usize, Probabilities)> {
-        let mut ranked: Vec<(usize, Probabilities)> = (0..list.len())
-            .map(|i| (i, self.evaluate_one(&list.result(i)).flipped()))
-            .collect();
-        // A stable sort keeps equal equities in list order.
-        ranked.sort_by(|a, b| b.1.equity().total_cmp(&a.1.equity()));
-        ranked
+        with_scratch(|scratch| {
+            let scores = self.fast.score_results(list, scratch);
+            let mut ranked: Vec<(usize, f32, Probabilities)> = scores
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (i, p.equity(), p.flipped()))
+                .collect();
+            // A stable sort keeps equal equities in list order.
+            ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
+            ranked.into_iter().map(|(i, _, p)| (i, p)).collect()
+        })
     }
 
     /// The index of the result that is worst for the opponent (the first of equals).
     pub fn best(&self, list: &MoveList) -> usize {
+        with_scratch(|scratch| self.best_with(list, scratch))
+    }
+
+    /// [`Net::best`] with the caller's scratch (no thread-local look-up).
+    pub fn best_with(&self, list: &MoveList, scratch: &mut Scratch) -> usize {
         let mut best = 0;
         let mut lowest = f32::INFINITY;
-        for i in 0..list.len() {
-            let e = self.evaluate_one(&list.result(i)).equity();
+        for (i, p) in self.fast.score_results(list, scratch).iter().enumerate() {
+            let e = p.equity();
             if e < lowest {
                 lowest = e;
                 best = i;
@@ -120,31 +181,84 @@ impl Net {
         }
         best
     }
-}
 
-impl Evaluator for Net {
-    fn evaluate(&self, positions: &[Position], out: &mut [Probabilities]) {
-        for (p, o) in positions.iter().zip(&mut out[..positions.len()]) {
-            *o = self.evaluate_reference(p);
+    /// The probabilities of every result of `list` for the side to move in that result
+    /// (the opponent of the list's origin, about to roll), in list order, written over
+    /// `out` (cleared first; it allocates only to grow). Finished games are exact. This is
+    /// what [`Net::best`] and [`Net::rank`] rank, for callers that want the numbers.
+    pub fn score_results(&self, list: &MoveList, out: &mut Vec<Probabilities>) {
+        with_scratch(|scratch| {
+            out.clear();
+            out.extend_from_slice(self.fast.score_results(list, scratch));
+        })
+    }
+
+    /// [`Evaluator::evaluate`] with the caller's scratch (no thread-local look-up).
+    ///
+    /// Panics if `out` is shorter than `positions`.
+    pub fn evaluate_with(
+        &self,
+        positions: &[Position],
+        out: &mut [Probabilities],
+        scratch: &mut Scratch,
+    ) {
+        self.fast.evaluate(positions, out, scratch);
+    }
+
+    /// [`Evaluator::evaluate`] on `threads` threads of the process's shared pools
+    /// ([`bgfast_core::threads`], never rayon's global pool); 1 (or a batch too small to
+    /// split) runs on this thread. Each position's probabilities are the same for any
+    /// thread count. If the pool cannot be had, it runs on this thread.
+    ///
+    /// Panics if `out` is shorter than `positions`.
+    pub fn evaluate_parallel(
+        &self,
+        positions: &[Position],
+        out: &mut [Probabilities],
+        threads: usize,
+    ) {
+        let out = &mut out[..positions.len()];
+        if threads <= 1 || positions.len() <= PARALLEL_CHUNK {
+            return self.evaluate(positions, out);
+        }
+        let work = |out: &mut [Probabilities]| {
+            positions
+                .par_chunks(PARALLEL_CHUNK)
+                .zip(out.par_chunks_mut(PARALLEL_CHUNK))
+                .for_each(|(p, o)| self.evaluate(p, o));
+        };
+        if bgfast_core::threads::install(threads, || work(out)).is_err() {
+            self.evaluate(positions, out);
         }
     }
 }
 
-/// A net as a checker-play policy: the play [`Net::best`] picks.
+impl Evaluator for Net {
+    fn evaluate(&self, positions: &[Position], out: &mut [Probabilities]) {
+        with_scratch(|scratch| self.fast.evaluate(positions, out, scratch));
+    }
+}
+
+/// A net as a checker-play policy: the play [`Net::best`] picks. It keeps its own
+/// scratch, so playing allocates nothing after the first move.
 #[derive(Clone, Debug)]
 pub struct NetPolicy<'a> {
     net: &'a Net,
+    scratch: Scratch,
 }
 
 impl<'a> NetPolicy<'a> {
     /// A player of `net`.
     pub fn new(net: &'a Net) -> NetPolicy<'a> {
-        NetPolicy { net }
+        NetPolicy {
+            net,
+            scratch: Scratch::new(),
+        }
     }
 }
 
 impl Policy for NetPolicy<'_> {
     fn choose(&mut self, list: &MoveList, _rng: &mut GameRng) -> usize {
-        self.net.best(list)
+        self.net.best_with(list, &mut self.scratch)
     }
 }

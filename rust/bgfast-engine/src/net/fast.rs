@@ -1,1 +1,0 @@
-//! The fast forward passes: SIMD chosen at run time, sparse and incremental first layers.

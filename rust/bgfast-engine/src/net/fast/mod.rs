@@ -1,0 +1,389 @@
+//! The fast forward passes: SIMD chosen at run time, sparse and incremental first layers.
+//!
+//! **First layer.** Every input of both encodings is a function of one (side, point)
+//! count or of one side's checkers off, so the first layer's pre-activation is its bias
+//! plus, for each occupied slot, a few columns of the weight matrix: a wildbg slot with `n`
+//! checkers adds column 0 (`n = 1`), column 1 (`n = 2`) or column 2 plus `n - 3` times
+//! column 3 (`n >= 3`); a board slot adds `n` times its column; checkers off add `off`
+//! times theirs. The weights are kept transposed, one contiguous column of the (padded)
+//! hidden width per input, so a position costs a handful of column additions instead of a
+//! dense product. A [`Delta`] is one such addition: a column and its factor.
+//!
+//! **Candidates.** The results of one roll, seen by the side that moves next, differ from
+//! the roll's origin seen by that side in a few slots: the mover's checkers moved (and
+//! borne off), blots hit onto the bar. [`kernels`] computes the origin's pre-activation
+//! once and gives each result only its changed slots (old count out, new count in), one
+//! step from the parent, never a chain, so rounding never accumulates. Results whose phase
+//! picks the other part (contact to race) are computed in full; finished games are exact.
+//!
+//! **The rest** is dense: hidden layers as columns (one broadcast and one multiply-add per
+//! input and output block), the head as five or six dot products reduced together, then a
+//! softmax or five sigmoids with the vectorized `exp`. Activations use [`simd`]'s `tanh`
+//! (absolute error below 2e-7) and logistic function. Sums run in another order than the
+//! reference's and the AVX2 build fuses multiply-adds, so results agree with
+//! [`super::Net::evaluate_reference`] to float32 rounding, not bit for bit; each build is
+//! deterministic, and a position's result never depends on the batch, the thread or, in
+//! `best` and `rank`, on the other candidates.
+//!
+//! **Builds.** AVX2+FMA when the CPU has both, unless `BGFAST_ISA=baseline` (see
+//! [`bgfast_core::isa`], whose choice [`fast_isa`] takes), else the portable code.
+
+mod kernels;
+mod simd;
+
+use bgfast_core::{MoveList, Position};
+
+use super::inputs::{Inputs, Phase};
+use super::mlp::{Activation, Dense, Head, Mlp};
+use crate::eval::Probabilities;
+use simd::{Block, LANES};
+
+/// One column addition of the first layer: `acc += scale * cols[col..col + blocks]`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Delta {
+    /// The column's first block in [`First::cols`].
+    col: u32,
+    /// Its factor.
+    scale: f32,
+}
+
+/// How one (side, point) count or one side's off count feeds the first layer.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Slot {
+    /// Not an input (a point the race encoding leaves out).
+    None,
+    /// `n` times one column (the board encoding, checkers off); the column's first block.
+    Linear(u32),
+    /// wildbg's four units; the first block of the first of four consecutive columns.
+    Units(u32),
+}
+
+/// Slots per side: index 0 the checkers off, 1..=24 the side's points, 25 its bar.
+const SLOTS: usize = 26;
+
+/// A part's first layer, transposed and padded to whole blocks.
+#[derive(Clone, Debug)]
+struct First {
+    /// Blocks of the output (the padded width; padded lanes have zero weights and bias).
+    blocks: usize,
+    bias: Vec<Block>,
+    /// Column `i` (input `i`) is `cols[i * blocks..(i + 1) * blocks]`.
+    cols: Vec<Block>,
+    activation: Activation,
+    /// `[side][slot]`: side 0 the evaluated position's mover, 1 its opponent.
+    slots: [[Slot; SLOTS]; 2],
+}
+
+/// A hidden layer after the first: weights by output block, then input.
+#[derive(Clone, Debug)]
+struct Hidden {
+    inputs: usize,
+    blocks: usize,
+    bias: Vec<Block>,
+    /// Output block `o`, input `i`: `weights[o * inputs + i]`.
+    weights: Vec<Block>,
+    activation: Activation,
+}
+
+/// The last layer as rows: `rows[o * in_blocks + b]` is output `o`'s weights on input
+/// block `b` (zero beyond the inputs).
+#[derive(Clone, Debug)]
+struct Last {
+    in_blocks: usize,
+    rows: Vec<Block>,
+    bias: [f32; LANES],
+}
+
+/// One part (contact or race), compiled.
+#[derive(Clone, Debug)]
+struct Part {
+    first: First,
+    hidden: Vec<Hidden>,
+    /// `None` when the first layer is the last one (its output is the head's input).
+    last: Option<Last>,
+    head: Head,
+    /// The widest layer in blocks (scratch size).
+    widest: usize,
+}
+
+/// A net compiled for the fast passes.
+#[derive(Clone, Debug)]
+pub(crate) struct FastNet {
+    contact: Part,
+    race: Option<Part>,
+}
+
+fn blocks_of(width: usize) -> usize {
+    width.div_ceil(LANES)
+}
+
+impl First {
+    fn new(layer: &Dense, activation: Activation, slots: [[Slot; SLOTS]; 2]) -> First {
+        let (inputs, outputs) = (layer.inputs(), layer.outputs());
+        let blocks = blocks_of(outputs);
+        let mut bias = vec![Block::default(); blocks];
+        let mut cols = vec![Block::default(); inputs * blocks];
+        for (o, row) in layer.weights().chunks_exact(inputs).enumerate() {
+            bias[o / LANES].0[o % LANES] = layer.bias()[o];
+            for (i, w) in row.iter().enumerate() {
+                cols[i * blocks + o / LANES].0[o % LANES] = *w;
+            }
+        }
+        // Slots hold the first block of their column.
+        let slots = slots.map(|side| {
+            side.map(|slot| match slot {
+                Slot::None => Slot::None,
+                Slot::Linear(i) => Slot::Linear(i * blocks as u32),
+                Slot::Units(i) => Slot::Units(i * blocks as u32),
+            })
+        });
+        First {
+            blocks,
+            bias,
+            cols,
+            activation,
+            slots,
+        }
+    }
+}
+
+impl Hidden {
+    fn new(layer: &Dense) -> Hidden {
+        let (inputs, outputs) = (layer.inputs(), layer.outputs());
+        let blocks = blocks_of(outputs);
+        let mut bias = vec![Block::default(); blocks];
+        let mut weights = vec![Block::default(); blocks * inputs];
+        for (o, row) in layer.weights().chunks_exact(inputs).enumerate() {
+            bias[o / LANES].0[o % LANES] = layer.bias()[o];
+            for (i, w) in row.iter().enumerate() {
+                weights[(o / LANES) * inputs + i].0[o % LANES] = *w;
+            }
+        }
+        Hidden {
+            inputs,
+            blocks,
+            bias,
+            weights,
+            activation: layer.activation(),
+        }
+    }
+}
+
+impl Last {
+    fn new(layer: &Dense) -> Last {
+        let (inputs, outputs) = (layer.inputs(), layer.outputs());
+        let in_blocks = blocks_of(inputs);
+        let mut rows = vec![Block::default(); outputs * in_blocks];
+        for (o, row) in layer.weights().chunks_exact(inputs).enumerate() {
+            for (i, w) in row.iter().enumerate() {
+                rows[o * in_blocks + i / LANES].0[i % LANES] = *w;
+            }
+        }
+        let mut bias = [0.0; LANES];
+        bias[..outputs].copy_from_slice(layer.bias());
+        Last {
+            in_blocks,
+            rows,
+            bias,
+        }
+    }
+}
+
+/// The slots of an encoding for the part of `phase` (input indices, see `inputs.rs`).
+fn slots(inputs: Inputs, phase: Phase) -> [[Slot; SLOTS]; 2] {
+    let mut slots = [[Slot::None; SLOTS]; 2];
+    match (inputs, phase) {
+        (Inputs::Wildbg, Phase::Contact) => {
+            slots[0][0] = Slot::Linear(0);
+            slots[1][0] = Slot::Linear(1);
+            slots[0][25] = Slot::Units(2);
+            slots[1][25] = Slot::Units(102);
+            for p in 1..=24u32 {
+                slots[0][p as usize] = Slot::Units(6 + 4 * (p - 1));
+                // The opponent's point q is the mover's 25 - q.
+                let q = 25 - p;
+                slots[1][q as usize] = Slot::Units(106 + 4 * (p - 1));
+            }
+        }
+        (Inputs::Wildbg, Phase::Race) => {
+            slots[0][0] = Slot::Linear(0);
+            slots[1][0] = Slot::Linear(1);
+            for p in 1..=23u32 {
+                slots[0][p as usize] = Slot::Units(2 + 4 * (p - 1));
+            }
+            for p in 2..=24u32 {
+                slots[1][25 - p as usize] = Slot::Units(94 + 4 * (p - 2));
+            }
+        }
+        (Inputs::Board, _) => {
+            for n in 1..=25u32 {
+                slots[0][n as usize] = Slot::Linear(n - 1);
+                slots[1][n as usize] = Slot::Linear(25 + n - 1);
+            }
+        }
+    }
+    slots
+}
+
+impl Part {
+    fn new(mlp: &Mlp, inputs: Inputs, phase: Phase) -> Part {
+        let layers = mlp.layers();
+        let (first, rest) = layers.split_first().expect("an Mlp has a layer");
+        let slots = slots(inputs, phase);
+        let (first, hidden, last) = match rest.split_last() {
+            // One layer: it is the head; its activation is the head's, applied at the end.
+            None => (First::new(first, Activation::Identity, slots), vec![], None),
+            Some((last, hidden)) => (
+                First::new(first, first.activation(), slots),
+                hidden.iter().map(Hidden::new).collect(),
+                Some(Last::new(last)),
+            ),
+        };
+        let widest = hidden
+            .iter()
+            .map(|h| h.blocks)
+            .fold(first.blocks, usize::max);
+        Part {
+            first,
+            hidden,
+            last,
+            head: mlp.head(),
+            widest,
+        }
+    }
+}
+
+impl FastNet {
+    /// Compiles the parts of a net (already checked against the encoding).
+    pub(crate) fn new(inputs: Inputs, contact: &Mlp, race: Option<&Mlp>) -> FastNet {
+        FastNet {
+            contact: Part::new(contact, inputs, Phase::Contact),
+            race: race.map(|r| Part::new(r, inputs, Phase::Race)),
+        }
+    }
+
+    /// The part that scores `pos` (as [`super::Net::part`]).
+    #[inline(always)]
+    fn part(&self, pos: &Position) -> &Part {
+        match &self.race {
+            Some(race) if pos.is_race() => race,
+            _ => &self.contact,
+        }
+    }
+
+    fn widest(&self) -> usize {
+        self.race
+            .as_ref()
+            .map_or(0, |r| r.widest)
+            .max(self.contact.widest)
+    }
+}
+
+/// Most deltas one position or one result can need: every slot of both sides, four columns
+/// each.
+const MAX_DELTAS: usize = 2 * SLOTS * 4;
+
+/// Reusable buffers for the fast passes: grown to a net's widths on first use, never
+/// shrunk, so that evaluating and choosing plays allocates nothing after the first call.
+/// One scratch serves any net.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    /// Two layers' outputs, ping-pong.
+    a: Vec<Block>,
+    b: Vec<Block>,
+    /// The pre-activation of a roll's origin, as the next mover sees it.
+    parent: Vec<Block>,
+    deltas: Vec<Delta>,
+    /// One result's probabilities per result of a list.
+    probs: Vec<Probabilities>,
+}
+
+impl Scratch {
+    /// An empty scratch; it grows on first use.
+    pub fn new() -> Scratch {
+        Scratch::default()
+    }
+
+    fn fit(&mut self, net: &FastNet) {
+        let widest = net.widest();
+        for buf in [&mut self.a, &mut self.b, &mut self.parent] {
+            if buf.len() < widest {
+                buf.resize(widest, Block::default());
+            }
+        }
+        if self.deltas.len() < MAX_DELTAS {
+            self.deltas.resize(MAX_DELTAS, Delta::default());
+        }
+    }
+}
+
+/// Whether the AVX2+FMA build runs (the CPU has both and the baseline is not forced).
+#[inline(always)]
+fn fast_isa() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        fn cpu_has() -> bool {
+            std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+        }
+        bgfast_core::isa::fast_net(cpu_has)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// The net build that runs: `"AVX2+FMA"`, or `"x86-64 baseline"` (`"portable"` off x86-64).
+pub fn isa_name() -> &'static str {
+    if fast_isa() {
+        "AVX2+FMA"
+    } else if cfg!(target_arch = "x86_64") {
+        "x86-64 baseline"
+    } else {
+        "portable"
+    }
+}
+
+impl FastNet {
+    /// Writes the probabilities of `positions[i]` into `out[i]`.
+    pub(crate) fn evaluate(
+        &self,
+        positions: &[Position],
+        out: &mut [Probabilities],
+        scratch: &mut Scratch,
+    ) {
+        let out = &mut out[..positions.len()];
+        scratch.fit(self);
+        #[cfg(target_arch = "x86_64")]
+        if fast_isa() {
+            // SAFETY: fast_isa() detected AVX2 and FMA.
+            unsafe { kernels::evaluate_avx2(self, positions, out, scratch) };
+            return;
+        }
+        kernels::evaluate_portable(self, positions, out, scratch);
+    }
+
+    /// The probabilities of every result of `list` for its side to move (the opponent of the
+    /// list's origin), in list order, into `scratch`'s buffer; returns them.
+    pub(crate) fn score_results<'s>(
+        &self,
+        list: &MoveList,
+        scratch: &'s mut Scratch,
+    ) -> &'s [Probabilities] {
+        scratch.fit(self);
+        let mut probs = core::mem::take(&mut scratch.probs);
+        probs.clear();
+        probs.resize(list.len(), Probabilities::default());
+        self.score_into(list, &mut probs, scratch);
+        scratch.probs = probs;
+        &scratch.probs
+    }
+
+    fn score_into(&self, list: &MoveList, out: &mut [Probabilities], scratch: &mut Scratch) {
+        #[cfg(target_arch = "x86_64")]
+        if fast_isa() {
+            // SAFETY: fast_isa() detected AVX2 and FMA.
+            unsafe { kernels::score_avx2(self, list, out, scratch) };
+            return;
+        }
+        kernels::score_portable(self, list, out, scratch);
+    }
+}
