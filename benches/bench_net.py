@@ -2,7 +2,7 @@
 
 The same weights everywhere (wildbg's contact net, 202-150-6, from its ONNX file):
 
-- ``evaluate``: bgfast's ``Net.evaluate`` of 1,000 contact positions from real games
+- ``evaluate``: bgfast's ``Net.evaluate`` of the 967 contact positions of the wildbg contact corpus (real games)
   (encoding included), onnxruntime's per-position call (the file fixes the batch at 1), and a
   numpy float32 batched forward pass (matmul, tanh, softmax) on inputs prepared untimed.
 - ``best_move``: ``Net.best_move`` over the same positions with a fixed roll each, per
@@ -39,8 +39,11 @@ CONTACT_ONNX = DATA / "wildbg" / "contact.onnx"
 
 
 def contact_positions() -> list[Position]:
+    """The contact corpus's positions where contact is possible (33 of its 1,000 are races
+    by ``Position.is_race``, which the race net scores)."""
     lines = (DATA / "wildbg_contact.csv").read_text().split()
-    return [Position.from_id(line) for line in lines]
+    positions = [Position.from_id(line) for line in lines]
+    return [p for p in positions if not p.is_race]
 
 
 def session() -> Any:

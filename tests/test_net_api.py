@@ -288,3 +288,26 @@ def test_scheme_widths() -> None:
     np.testing.assert_array_equal(
         bgfast.encode(Position(), "board"), Position().to_array().reshape(-1)
     )
+
+
+def test_vecenv_plays_native_policies(wildbg: Net) -> None:
+    env = bgfast.VecEnv(64, seed=4, scheme="wildbg")
+    for _ in range(30):
+        choices = env.policy_choices("wildbg")
+        positions = env.positions
+        dice = env.dice
+        _features, offsets = env.candidates()
+        results = env.candidate_positions()
+        for game in range(0, 64, 16):
+            pos = Position.from_array(positions[game])
+            best = wildbg.best_move(pos, tuple(int(d) for d in dice[game]))
+            chosen = results[offsets[game] + choices[game]]
+            assert Position.from_array(chosen) == best.result
+        env.step(choices)
+    rewards, done = env.step_policy("pubeval")
+    assert rewards.shape == done.shape == (64,)
+    random_choices = env.policy_choices("random")
+    counts = np.diff(env.candidates()[1])
+    assert ((random_choices >= 0) & (random_choices < counts)).all()
+    with pytest.raises(bgfast.BgfastError, match="policy"):
+        env.policy_choices("best")

@@ -340,6 +340,8 @@ class GameBatch:
         """``(features (M, width), offsets (n + 1,))`` of every slot's candidates."""
     def candidate_positions(self) -> npt.NDArray[np.uint8]:
         """Candidate results ``(M, 2, 25)``, the opponent on roll."""
+    def policy_choices(self, policy: str | Net, seed: int) -> npt.NDArray[np.int64]:
+        """The candidate a native policy picks in every slot."""
     def step(
         self, choices: npt.NDArray[np.integer[Any]] | Sequence[int]
     ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:

@@ -28,6 +28,7 @@ from bgfast import _core
 from bgfast._core import BgfastError
 from bgfast.errors_game import shown
 from bgfast.features import SCHEMES
+from bgfast.policies import Policy, check_policy
 
 __all__ = ["MAX_GAMES", "VecEnv", "segment_argmax"]
 
@@ -107,6 +108,7 @@ class VecEnv:
         self._batch = _core.GameBatch.env(n, seed)
         self._n, self._seed = int(n), int(seed)
         self._scheme = scheme
+        self._draws = 0
         self.final_positions: npt.NDArray[np.uint8] = np.zeros((self._n, 2, 25), dtype=np.uint8)
 
     @property
@@ -165,6 +167,19 @@ class VecEnv:
         rewards, done = self._batch.step(choice)
         self.final_positions = self._batch.final_positions()
         return rewards, done
+
+    def policy_choices(self, policy: Policy) -> npt.NDArray[np.int64]:
+        """The candidate a native policy picks in every game, ``(n,)`` int64, as
+        ``candidates`` orders them: ``"wildbg"``, a ``bgfast.Net`` (the result worst for the
+        opponent), ``"pubeval"``, ``"race"`` or ``"random"`` (drawn from this env's seed,
+        never from the games' dice). For an opponent or a teacher in a training loop."""
+        check_policy(policy)
+        self._draws += 1
+        return self._batch.policy_choices(policy, (self.seed + self._draws) % 2**64)
+
+    def step_policy(self, policy: Policy) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+        """Plays ``policy_choices(policy)`` in every game; as ``step``."""
+        return self.step(self.policy_choices(policy))
 
     def step_scores(
         self, scores: npt.ArrayLike

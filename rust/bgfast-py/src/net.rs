@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use bgfast_core::{Dice, MoveList, Position};
 use bgfast_engine::net::{onnx, Activation, Dense, Inputs, Mlp, Net, NetError, Phase};
-use bgfast_engine::{Evaluator, Probabilities};
+use bgfast_engine::Probabilities;
 use numpy::ndarray::Array2;
 use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArray,
@@ -198,8 +198,7 @@ impl PyNet {
     ) -> Result<Vec<Probabilities>, Error> {
         let mut out = alloc::vec_filled(positions.len(), Probabilities::default())?;
         let net = &self.net;
-        let _ = threads; // until the parallel evaluator lands
-        py.detach(|| net.evaluate(positions, &mut out));
+        py.detach(|| net.evaluate_parallel(positions, &mut out, threads));
         Ok(out)
     }
 }

@@ -305,6 +305,22 @@ impl PyGameBatch {
         Ok(step_arrays(py, &self.steps))
     }
 
+    /// The candidate a native policy (`"wildbg"`, `"pubeval"`, `"race"`, `"random"` or a
+    /// `Net`) picks in every slot, `(n,)` int64 (0 for idle slots); `seed` feeds a policy
+    /// that draws random numbers. Releases the GIL.
+    fn policy_choices<'py>(
+        &self,
+        py: Python<'py>,
+        policy: &Bound<'py, PyAny>,
+        seed: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let policy = PolicyArg::from_py(policy)?;
+        let mut rng = bgfast_core::rng::GameRng::new(args::seed(seed)?, 0);
+        let batch = &self.batch;
+        let choices = py.detach(|| batch.choose_with(&mut policy.player(), &mut rng));
+        Ok(choices.into_pyarray(py))
+    }
+
     /// Plays the highest-scored candidate (first of equals) in every active slot.
     fn step_scores<'py>(
         &mut self,
