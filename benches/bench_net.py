@@ -2,9 +2,10 @@
 
 The same weights everywhere (wildbg's contact net, 202-150-6, from its ONNX file):
 
-- ``evaluate``: bgfast's ``Net.evaluate`` of the 967 contact positions of the wildbg contact corpus (real games)
-  (encoding included), onnxruntime's per-position call (the file fixes the batch at 1), and a
-  numpy float32 batched forward pass (matmul, tanh, softmax) on inputs prepared untimed.
+- ``evaluate``: bgfast's ``Net.evaluate`` of the 967 contact positions of the wildbg contact
+  corpus (real games; encoding included), onnxruntime's per-position call (the file fixes
+  the batch at 1), and a numpy float32 batched forward pass (matmul, tanh, softmax) on
+  inputs prepared untimed.
 - ``best_move``: ``Net.best_move`` over the same positions with a fixed roll each, per
   candidate result, beside onnxruntime scoring each candidate with one call.
 - threads: ``evaluate`` on one and on two threads.
