@@ -311,3 +311,14 @@ def test_vecenv_plays_native_policies(wildbg: Net) -> None:
     assert ((random_choices >= 0) & (random_choices < counts)).all()
     with pytest.raises(bgfast.BgfastError, match="policy"):
         env.policy_choices("best")
+
+
+def test_race_policy_first_used_on_two_threads_does_not_deadlock() -> None:
+    """The race policy's table is built on first use; a fresh process whose first race
+    rollout runs on two threads once hung (a pool worker waited for the build while being
+    handed games that waited for it too). The timeout only turns a hang into a failure."""
+    code = "import bgfast; print(bgfast.rollout(games=200, policy='race', seed=1, threads=2).games)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.strip() == "200"

@@ -160,7 +160,7 @@ def test_cli_json_and_table(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert main(["rollout", "4HPwATDgc/ABMA", "--games", "720", "--seed", "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["games"] == 720 and data["policy"] == "pubeval" and not data["partial"]
+    assert data["games"] == 720 and data["policy"] == "wildbg" and not data["partial"]
     expected = bgfast.rollout(Position(), games=720, seed=1)
     assert data["statistics"]["equity"]["value"] == expected.equity
     from bgfast.rollout import cli_rollout

@@ -512,7 +512,7 @@ def rollout(
     position: PositionArg = None,
     *,
     games: int = 10_000,
-    policy: Policy | Evaluator = "pubeval",
+    policy: Policy | Evaluator = "wildbg",
     seed: int | None = None,
     threads: int | None = None,
     truncate: int | None = None,

@@ -159,6 +159,7 @@ impl PolicyKind {
 }
 
 /// A policy chosen at run time: a built-in one, or a net.
+#[derive(Clone, Debug)]
 pub enum AnyPolicy<'a> {
     /// [`RandomPolicy`].
     Random(RandomPolicy),
@@ -172,6 +173,10 @@ pub enum AnyPolicy<'a> {
 
 impl AnyPolicy<'_> {
     /// A player of the built-in policy `kind`.
+    ///
+    /// Call it outside a thread pool and clone the player into the pool's work: the race
+    /// policy builds the process's one-sided table on first use ([`RacePolicy::shared`]),
+    /// and a pool worker blocked on that build may be handed other work that waits for it.
     pub fn builtin(kind: PolicyKind) -> AnyPolicy<'static> {
         match kind {
             PolicyKind::Random => AnyPolicy::Random(RandomPolicy),

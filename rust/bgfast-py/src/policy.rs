@@ -12,10 +12,11 @@ use crate::net::PyNet;
 /// The names a policy argument takes.
 pub const NAMES: &str = "'wildbg', 'pubeval', 'race', 'random' or a bgfast.Net";
 
-/// A native policy: a built-in one or a net (`"wildbg"` is the shipped net).
+/// A native policy: a built-in one or a net (`"wildbg"` is the shipped net), resolved on
+/// the calling thread, before any pool runs it (see [`AnyPolicy::builtin`]).
 pub enum PolicyArg {
-    /// Random, pubeval or race.
-    Builtin(PolicyKind),
+    /// Random, pubeval or race: a player cloned into each unit of work.
+    Builtin(AnyPolicy<'static>),
     /// A net.
     Net(Arc<Net>),
 }
@@ -33,15 +34,15 @@ impl PolicyArg {
         if name == "wildbg" {
             return Ok(PolicyArg::Net(crate::net::wildbg()));
         }
-        PolicyKind::from_name(&name)
-            .map(PolicyArg::Builtin)
-            .ok_or_else(|| Error::Argument(format!("unknown policy {name:?}: use {NAMES}")))
+        let kind = PolicyKind::from_name(&name)
+            .ok_or_else(|| Error::Argument(format!("unknown policy {name:?}: use {NAMES}")))?;
+        Ok(PolicyArg::Builtin(AnyPolicy::builtin(kind)))
     }
 
     /// A player of this policy (one per thread).
     pub fn player(&self) -> AnyPolicy<'_> {
         match self {
-            PolicyArg::Builtin(kind) => AnyPolicy::builtin(*kind),
+            PolicyArg::Builtin(player) => player.clone(),
             PolicyArg::Net(net) => AnyPolicy::net(net),
         }
     }
