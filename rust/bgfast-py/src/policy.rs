@@ -16,7 +16,7 @@ pub const NAMES: &str = "'wildbg', 'pubeval', 'race', 'random' or a bgfast.Net";
 /// the calling thread, before any pool runs it (see [`AnyPolicy::builtin`]).
 pub enum PolicyArg {
     /// Random, pubeval or race: a player cloned into each unit of work.
-    Builtin(AnyPolicy<'static>),
+    Builtin(Box<AnyPolicy<'static>>),
     /// A net.
     Net(Arc<Net>),
 }
@@ -36,13 +36,13 @@ impl PolicyArg {
         }
         let kind = PolicyKind::from_name(&name)
             .ok_or_else(|| Error::Argument(format!("unknown policy {name:?}: use {NAMES}")))?;
-        Ok(PolicyArg::Builtin(AnyPolicy::builtin(kind)))
+        Ok(PolicyArg::Builtin(Box::new(AnyPolicy::builtin(kind))))
     }
 
     /// A player of this policy (one per thread).
     pub fn player(&self) -> AnyPolicy<'_> {
         match self {
-            PolicyArg::Builtin(player) => player.clone(),
+            PolicyArg::Builtin(player) => (**player).clone(),
             PolicyArg::Net(net) => AnyPolicy::net(net),
         }
     }
