@@ -193,3 +193,34 @@ def test_best_move_is_worst_for_the_opponent_by_onnxruntime(from_onnx_arrays: Ne
         best = from_onnx_arrays.best_move(pos, dice)
         chosen = opponent[[m.result for m in moves].index(best.result)]
         assert chosen <= min(opponent) + 1e-4
+
+
+def test_the_baseline_build_agrees_and_says_so(positions: list[Position], tmp_path: Path) -> None:
+    """``BGFAST_ISA=baseline`` runs the portable net passes on any CPU: they agree with the
+    build this CPU chooses, and ``bgfast --version --verbose`` names the one that runs."""
+    import os
+    import subprocess
+    import sys
+
+    ids = tmp_path / "ids.txt"
+    ids.write_text("\n".join(p.id for p in positions))
+    out = tmp_path / "baseline.npy"
+    code = (
+        "import sys, numpy as np, bgfast\n"
+        "from bgfast import cli\n"
+        "ids = open(sys.argv[1]).read().split()\n"
+        "positions = [bgfast.Position.from_id(i) for i in ids]\n"
+        "np.save(sys.argv[2], bgfast.Net.wildbg().evaluate(positions))\n"
+        "cli.main(['--version', '--verbose'])\n"
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", code, str(ids), str(out)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "BGFAST_ISA": "baseline"},
+        check=False,
+    )
+    assert child.returncode == 0, child.stderr
+    assert "net evaluation: x86-64 baseline (BGFAST_ISA=baseline)" in child.stdout
+    here = Net.wildbg().evaluate(positions)
+    np.testing.assert_allclose(np.load(out), here, rtol=0, atol=2e-6)

@@ -78,6 +78,7 @@ def _version(verbose: bool) -> str:
         lines += [
             f"move generator: {isa['generator']}{forced}",
             f"row writer: {isa['row_writer']}{forced}",
+            f"net evaluation: {isa['net']}{forced}",
             f"threads by default: {_core.default_threads()} (at most {_core.MAX_THREADS})",
         ]
     return "\n".join(lines)

@@ -77,7 +77,7 @@ mod _core {
     }
 
     /// The builds of the hot loops that run in this process: `{"generator": ...,
-    /// "row_writer": ..., "forced_baseline": bool}` (`BGFAST_ISA=baseline` forces the
+    /// "row_writer": ..., "net": ..., "forced_baseline": bool}` (`BGFAST_ISA=baseline` forces the
     /// baseline builds).
     #[pyfunction]
     fn isa_report(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyDict>> {
@@ -85,6 +85,7 @@ mod _core {
         let dict = pyo3::types::PyDict::new(py);
         dict.set_item("generator", report.generator)?;
         dict.set_item("row_writer", report.row_writer)?;
+        dict.set_item("net", bgfast_engine::net::isa_name())?;
         dict.set_item("forced_baseline", report.forced_baseline)?;
         Ok(dict)
     }
