@@ -1,7 +1,9 @@
 //! The forward-pass kernels, written once against [`Simd`] and compiled into each build
 //! through the `*_avx2` and `*_portable` entry points. Everything between an entry point and
 //! the vector instructions is `#[inline(always)]`, so that it is compiled with the entry
-//! point's target features.
+//! point's target features. Generic helpers of the standard library that take closures
+//! (`core::array::from_fn`, iterator adapters) are not, and would compile vector code
+//! without the features (intrinsics become calls): the vector paths use plain loops.
 
 use bgfast_core::{Checkers, MoveList, Position};
 
@@ -170,32 +172,34 @@ fn pre_activation<S: Simd, const G: usize>(
     b0: usize,
 ) -> [S::V; G] {
     let base = &base[b0..b0 + G];
-    let mut a0: [S::V; G] = core::array::from_fn(|k| s.load(&base[k]));
-    let mut a1 = [s.splat(0.0); G];
-    let column = |c: u32| {
-        let start = c as usize + b0;
-        &cols[start..start + G]
-    };
-    let pairs = deltas
-        .cols
-        .chunks_exact(2)
-        .zip(deltas.scales.chunks_exact(2));
-    for (c, f) in pairs {
-        let (s0, c0) = (s.splat(f[0]), column(c[0]));
-        let (s1, c1) = (s.splat(f[1]), column(c[1]));
+    let zero = s.splat(0.0);
+    let (mut a0, mut a1) = ([zero; G], [zero; G]);
+    for k in 0..G {
+        a0[k] = s.load(&base[k]);
+    }
+    let (dc, ds) = (deltas.cols, &deltas.scales[..deltas.cols.len()]);
+    let mut i = 0;
+    while i + 2 <= dc.len() {
+        let (start0, start1) = (dc[i] as usize + b0, dc[i + 1] as usize + b0);
+        let (c0, c1) = (&cols[start0..start0 + G], &cols[start1..start1 + G]);
+        let (s0, s1) = (s.splat(ds[i]), s.splat(ds[i + 1]));
         for k in 0..G {
             a0[k] = s.fma(s0, s.load(&c0[k]), a0[k]);
             a1[k] = s.fma(s1, s.load(&c1[k]), a1[k]);
         }
+        i += 2;
     }
-    if deltas.cols.len() % 2 == 1 {
-        let last = deltas.cols.len() - 1;
-        let (scale, col) = (s.splat(deltas.scales[last]), column(deltas.cols[last]));
+    if i < dc.len() {
+        let start = dc[i] as usize + b0;
+        let (c0, s0) = (&cols[start..start + G], s.splat(ds[i]));
         for k in 0..G {
-            a0[k] = s.fma(scale, s.load(&col[k]), a0[k]);
+            a0[k] = s.fma(s0, s.load(&c0[k]), a0[k]);
         }
     }
-    core::array::from_fn(|k| s.add(a0[k], a1[k]))
+    for k in 0..G {
+        a0[k] = s.add(a0[k], a1[k]);
+    }
+    a0
 }
 
 /// Blocks of the first layer in registers at a time.
@@ -254,7 +258,10 @@ fn fused<S: Simd, const N: usize>(
     deltas: Deltas<'_>,
 ) -> S::V {
     let blocks = first.blocks;
-    let rows: [&[Block]; N] = core::array::from_fn(|o| &last.rows[o * blocks..(o + 1) * blocks]);
+    let mut rows: [&[Block]; N] = [&[]; N];
+    for (o, row) in rows.iter_mut().enumerate() {
+        *row = &last.rows[o * blocks..(o + 1) * blocks];
+    }
     let zero = s.splat(0.0);
     let mut head = [zero; N];
     let mut b = 0;
@@ -305,20 +312,23 @@ fn flat(blocks: &[Block]) -> &[f32] {
 /// A hidden layer after the first: `out = f(W x + b)`.
 #[inline(always)]
 fn hidden<S: Simd>(s: S, layer: &Hidden, x: &[Block], out: &mut [Block]) {
-    let x = &flat(x)[..layer.inputs];
+    let n = layer.inputs;
+    let x = &flat(x)[..n];
+    let zero = s.splat(0.0);
+    // The iterator yields references only; the vector work stays in this body.
     for (o, out) in out[..layer.blocks].iter_mut().enumerate() {
-        let w = &layer.weights[o * layer.inputs..(o + 1) * layer.inputs];
-        let zero = s.splat(0.0);
+        let w = &layer.weights[o * n..(o + 1) * n];
         let mut acc = [s.load(&layer.bias[o]), zero, zero, zero];
-        let (x4, xr) = x.split_at(x.len() / 4 * 4);
-        let (w4, wr) = w.split_at(x4.len());
-        for (xs, ws) in x4.chunks_exact(4).zip(w4.chunks_exact(4)) {
+        let mut i = 0;
+        while i + 4 <= n {
             for k in 0..4 {
-                acc[k] = s.fma(s.splat(xs[k]), s.load(&ws[k]), acc[k]);
+                acc[k] = s.fma(s.splat(x[i + k]), s.load(&w[i + k]), acc[k]);
             }
+            i += 4;
         }
-        for (xi, wi) in xr.iter().zip(wr) {
-            acc[0] = s.fma(s.splat(*xi), s.load(wi), acc[0]);
+        while i < n {
+            acc[0] = s.fma(s.splat(x[i]), s.load(&w[i]), acc[0]);
+            i += 1;
         }
         let sum = s.add(s.add(acc[0], acc[1]), s.add(acc[2], acc[3]));
         s.store(out, activate(s, layer.activation, sum));
@@ -330,7 +340,10 @@ fn hidden<S: Simd>(s: S, layer: &Hidden, x: &[Block], out: &mut [Block]) {
 fn last<S: Simd, const N: usize>(s: S, layer: &Last, x: &[Block]) -> S::V {
     let ib = layer.in_blocks;
     let x = &x[..ib];
-    let rows: [&[Block]; N] = core::array::from_fn(|o| &layer.rows[o * ib..(o + 1) * ib]);
+    let mut rows: [&[Block]; N] = [&[]; N];
+    for (o, row) in rows.iter_mut().enumerate() {
+        *row = &layer.rows[o * ib..(o + 1) * ib];
+    }
     let zero = s.splat(0.0);
     // Two partial sums per output (even and odd blocks): twice the chains in flight.
     let (mut even, mut odd) = ([zero; N], [zero; N]);

@@ -74,8 +74,10 @@ pub(crate) fn exp<S: Simd>(s: S, y: S::V) -> S::V {
     let r = s.fnma(n, s.splat(LN2_HI), y);
     let r = s.fnma(n, s.splat(LN2_LO), r);
     let mut p = s.splat(P[0]);
-    for c in &P[1..] {
-        p = s.fma(p, r, s.splat(*c));
+    let mut i = 1;
+    while i < P.len() {
+        p = s.fma(p, r, s.splat(P[i]));
+        i += 1;
     }
     let r2 = s.mul(r, r);
     let e = s.fma(p, r2, s.add(r, s.splat(1.0)));
@@ -107,8 +109,10 @@ pub(crate) fn tanh<S: Simd>(s: S, x: S::V) -> S::V {
     let minus_n = s.sub(s.splat(MAGIC), k);
     let f = s.fma(x, s.splat(C_LO), s.fma(x, s.splat(C_HI), minus_n));
     let mut p = s.splat(P[0]);
-    for c in &P[1..] {
-        p = s.fma(p, f, s.splat(*c));
+    let mut i = 1;
+    while i < P.len() {
+        p = s.fma(p, f, s.splat(P[i]));
+        i += 1;
     }
     let e = s.mul(p, s.pow2_magic(k));
     let one = s.splat(1.0);
@@ -131,9 +135,14 @@ pub(crate) fn sigmoid<S: Simd>(s: S, x: S::V) -> S::V {
 pub(crate) struct Portable;
 
 impl Portable {
+    /// `f` lane by lane (a plain loop: see `kernels` on closures and generic helpers).
     #[inline(always)]
     fn map2(a: [f32; LANES], b: [f32; LANES], f: impl Fn(f32, f32) -> f32) -> [f32; LANES] {
-        core::array::from_fn(|i| f(a[i], b[i]))
+        let mut r = [0.0; LANES];
+        for i in 0..LANES {
+            r[i] = f(a[i], b[i]);
+        }
+        r
     }
 }
 
@@ -171,11 +180,19 @@ impl Simd for Portable {
     #[inline(always)]
     fn fma(self, a: Self::V, b: Self::V, c: Self::V) -> Self::V {
         // Two roundings: a software fused multiply-add would be far slower.
-        core::array::from_fn(|i| a[i] * b[i] + c[i])
+        let mut r = c;
+        for i in 0..LANES {
+            r[i] += a[i] * b[i];
+        }
+        r
     }
     #[inline(always)]
     fn fnma(self, a: Self::V, b: Self::V, c: Self::V) -> Self::V {
-        core::array::from_fn(|i| c[i] - a[i] * b[i])
+        let mut r = c;
+        for i in 0..LANES {
+            r[i] -= a[i] * b[i];
+        }
+        r
     }
     #[inline(always)]
     fn min(self, a: Self::V, b: Self::V) -> Self::V {
@@ -188,14 +205,19 @@ impl Simd for Portable {
     }
     #[inline(always)]
     fn pow2_magic(self, k: Self::V) -> Self::V {
-        k.map(|k| f32::from_bits(k.to_bits().wrapping_sub(POW2_BIAS) << 23))
+        let mut r = [0.0; LANES];
+        for i in 0..LANES {
+            r[i] = f32::from_bits(k[i].to_bits().wrapping_sub(POW2_BIAS) << 23);
+        }
+        r
     }
     #[inline(always)]
     fn reduce8(self, acc: [Self::V; 8]) -> Self::V {
-        acc.map(|v| {
-            let quad: [f32; 4] = core::array::from_fn(|i| v[i] + v[i + 4]);
-            (quad[0] + quad[2]) + (quad[1] + quad[3])
-        })
+        let mut r = [0.0; LANES];
+        for (j, v) in acc.iter().enumerate() {
+            r[j] = ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
+        }
+        r
     }
 }
 
