@@ -1,131 +1,152 @@
 //! The forward-pass kernels, written once against [`Simd`] and compiled into each build
 //! through the `*_avx2` and `*_portable` entry points. Everything between an entry point and
 //! the vector instructions is `#[inline(always)]`, so that it is compiled with the entry
-//! point's target features.
+//! point's target features. Generic helpers of the standard library that take closures
+//! (`core::array::from_fn`, iterator adapters) are not, and would compile vector code
+//! without the features (intrinsics become calls): the vector paths use plain loops.
 
 use bgfast_core::{Checkers, MoveList, Position};
 
 #[cfg(target_arch = "x86_64")]
 use super::simd::Avx2;
 use super::simd::{self, Block, Portable, Simd, LANES};
-use super::{Delta, FastNet, First, Hidden, Last, Part, Scratch, Slot};
+use super::{FastNet, First, Hidden, Last, Part, Scratch, Slot, SLOTS};
 use crate::eval::Probabilities;
 use crate::net::mlp::{Activation, Head};
 
-/// Bit `4k` of every nibble `k`.
-const LOW_NIBBLES: u128 = 0x1111_1111_1111_1111_1111_1111_1111_1111;
+/// Bit `4k` of every nibble `k` of a word.
+const LOW_NIBBLES: u64 = 0x1111_1111_1111_1111;
 
 /// Bit `4k` set for every nonzero nibble `k` of `x`.
 #[inline(always)]
-fn nonzero_nibbles(x: u128) -> u128 {
+fn nonzero_nibbles(x: u64) -> u64 {
     (x | x >> 1 | x >> 2 | x >> 3) & LOW_NIBBLES
 }
 
-/// Appends deltas to a buffer of [`super::MAX_DELTAS`].
+/// Deltas: columns (first blocks in [`First::cols`]) and their factors.
+#[derive(Clone, Copy)]
 struct Deltas<'a> {
-    buf: &'a mut [Delta],
-    n: usize,
-    /// Blocks per column: wildbg's four columns of a slot are this far apart.
-    stride: u32,
+    cols: &'a [u32],
+    scales: &'a [f32],
 }
 
-impl Deltas<'_> {
-    #[inline(always)]
-    fn push(&mut self, col: u32, scale: f32) {
-        self.buf[self.n] = Delta { col, scale };
-        self.n += 1;
-    }
+/// Appends deltas to buffers of [`super::MAX_DELTAS`].
+struct Writer<'a> {
+    first: &'a First,
+    cols: &'a mut [u32],
+    scales: &'a mut [f32],
+    n: usize,
+}
 
-    /// `sign` times the units of `n` checkers on the slot whose first column is `col`.
-    #[inline(always)]
-    fn units(&mut self, col: u32, n: u8, sign: f32) {
-        match n {
-            0 => {}
-            1 => self.push(col, sign),
-            2 => self.push(col + self.stride, sign),
-            _ => {
-                self.push(col + 2 * self.stride, sign);
-                if n > 3 {
-                    self.push(col + 3 * self.stride, sign * (n - 3) as f32);
-                }
-            }
-        }
-    }
-
-    /// A slot going from `old` to `new` checkers (`old != new`).
+impl Writer<'_> {
+    /// A slot going from `old` to `new` checkers: its entry of the slot kind's table, four
+    /// deltas written without a branch, the nonzero ones kept.
     #[inline(always)]
     fn change(&mut self, slot: Slot, old: u8, new: u8) {
-        match slot {
-            Slot::None => {}
-            Slot::Linear(col) => self.push(col, new as f32 - old as f32),
-            Slot::Units(col) if old >= 3 && new >= 3 => {
-                self.push(col + 3 * self.stride, new as f32 - old as f32)
-            }
-            Slot::Units(col) => {
-                self.units(col, old, -1.0);
-                self.units(col, new, 1.0);
-            }
+        let (col, table) = match slot {
+            Slot::None => return,
+            Slot::Linear(col) => (col, &self.first.linear),
+            Slot::Units(col) => (col, &self.first.units),
+        };
+        let i = 16 * (old as usize & 15) + (new as usize & 15);
+        let n = self.n;
+        let (off, scale) = (&table.off[i], &table.scale[i]);
+        let cols = &mut self.cols[n..n + 4];
+        for k in 0..4 {
+            cols[k] = col + off[k];
         }
+        self.scales[n..n + 4].copy_from_slice(scale);
+        self.n = n + table.len[i] as usize;
     }
 
     /// Every slot of one side, from nothing.
     #[inline(always)]
-    fn side(&mut self, slots: &[Slot; super::SLOTS], side: Checkers) {
+    fn side(&mut self, slots: &[Slot; SLOTS], side: Checkers) {
         let off = side.off();
         if off > 0 {
             self.change(slots[0], 0, off);
         }
         let bits = side.bits();
-        let mut m = nonzero_nibbles(bits);
-        while m != 0 {
-            let k = m.trailing_zeros();
-            self.change(slots[(k / 4) as usize], 0, ((bits >> k) & 0xF) as u8);
-            m &= m - 1;
+        for (half, word) in [(0, bits as u64), (16, (bits >> 64) as u64)] {
+            let mut m = nonzero_nibbles(word);
+            while m != 0 {
+                let k = m.trailing_zeros();
+                let n = ((word >> k) & 0xF) as u8;
+                self.change(slots[half + (k / 4) as usize], 0, n);
+                m &= m - 1;
+            }
         }
     }
 
     /// The slots of one side that differ between `old` and `new`.
     #[inline(always)]
-    fn side_change(&mut self, slots: &[Slot; super::SLOTS], old: Checkers, new: Checkers) {
+    fn side_change(&mut self, slots: &[Slot; SLOTS], old: Checkers, new: Checkers) {
         let (a, b) = (old.off(), new.off());
         if a != b {
             self.change(slots[0], a, b);
         }
         let (ob, nb) = (old.bits(), new.bits());
-        let mut m = nonzero_nibbles(ob ^ nb);
-        while m != 0 {
-            let k = m.trailing_zeros();
-            let (a, b) = (((ob >> k) & 0xF) as u8, ((nb >> k) & 0xF) as u8);
-            self.change(slots[(k / 4) as usize], a, b);
-            m &= m - 1;
+        let halves = [
+            (0, ob as u64, nb as u64),
+            (16, (ob >> 64) as u64, (nb >> 64) as u64),
+        ];
+        for (half, o, n) in halves {
+            let mut m = nonzero_nibbles(o ^ n);
+            while m != 0 {
+                let k = m.trailing_zeros();
+                let (a, b) = (((o >> k) & 0xF) as u8, ((n >> k) & 0xF) as u8);
+                self.change(slots[half + (k / 4) as usize], a, b);
+                m &= m - 1;
+            }
         }
     }
 }
 
-/// The deltas of `pos` from the first layer's bias; returns how many.
+/// The deltas of `pos` from the first layer's bias, into `cols` and `scales`.
 #[inline(always)]
-fn full(first: &First, pos: &Position, buf: &mut [Delta]) -> usize {
-    let mut d = Deltas {
-        buf,
+fn full<'a>(
+    first: &First,
+    pos: &Position,
+    cols: &'a mut [u32],
+    scales: &'a mut [f32],
+) -> Deltas<'a> {
+    let mut w = Writer {
+        first,
+        cols,
+        scales,
         n: 0,
-        stride: first.blocks as u32,
     };
-    d.side(&first.slots[0], pos.mover());
-    d.side(&first.slots[1], pos.opponent());
-    d.n
+    w.side(&first.slots[0], pos.mover());
+    w.side(&first.slots[1], pos.opponent());
+    let n = w.n;
+    Deltas {
+        cols: &cols[..n],
+        scales: &scales[..n],
+    }
 }
 
-/// The deltas from `parent` to `pos`; returns how many.
+/// The deltas from `parent` to `pos`, into `cols` and `scales`.
 #[inline(always)]
-fn change(first: &First, parent: &Position, pos: &Position, buf: &mut [Delta]) -> usize {
-    let mut d = Deltas {
-        buf,
+fn change<'a>(
+    first: &First,
+    parent: &Position,
+    pos: &Position,
+    cols: &'a mut [u32],
+    scales: &'a mut [f32],
+) -> Deltas<'a> {
+    let mut w = Writer {
+        first,
+        cols,
+        scales,
         n: 0,
-        stride: first.blocks as u32,
     };
-    d.side_change(&first.slots[0], parent.mover(), pos.mover());
-    d.side_change(&first.slots[1], parent.opponent(), pos.opponent());
-    d.n
+    w.side_change(&first.slots[0], parent.mover(), pos.mover());
+    w.side_change(&first.slots[1], parent.opponent(), pos.opponent());
+    let n = w.n;
+    Deltas {
+        cols: &cols[..n],
+        scales: &scales[..n],
+    }
 }
 
 #[inline(always)]
@@ -139,7 +160,49 @@ fn activate<S: Simd>(s: S, activation: Activation, v: S::V) -> S::V {
     }
 }
 
-/// Blocks of the first layer kept in registers while the deltas stream past.
+/// `base + deltas` on blocks `b0..b0 + G`, with two partial sums per block (deltas taken
+/// alternately), so that `2 G` multiply-add chains are in flight: a delta costs one load
+/// and one FMA per block, not one FMA latency.
+#[inline(always)]
+fn pre_activation<S: Simd, const G: usize>(
+    s: S,
+    cols: &[Block],
+    base: &[Block],
+    deltas: Deltas<'_>,
+    b0: usize,
+) -> [S::V; G] {
+    let base = &base[b0..b0 + G];
+    let zero = s.splat(0.0);
+    let (mut a0, mut a1) = ([zero; G], [zero; G]);
+    for k in 0..G {
+        a0[k] = s.load(&base[k]);
+    }
+    let (dc, ds) = (deltas.cols, &deltas.scales[..deltas.cols.len()]);
+    let mut i = 0;
+    while i + 2 <= dc.len() {
+        let (start0, start1) = (dc[i] as usize + b0, dc[i + 1] as usize + b0);
+        let (c0, c1) = (&cols[start0..start0 + G], &cols[start1..start1 + G]);
+        let (s0, s1) = (s.splat(ds[i]), s.splat(ds[i + 1]));
+        for k in 0..G {
+            a0[k] = s.fma(s0, s.load(&c0[k]), a0[k]);
+            a1[k] = s.fma(s1, s.load(&c1[k]), a1[k]);
+        }
+        i += 2;
+    }
+    if i < dc.len() {
+        let start = dc[i] as usize + b0;
+        let (c0, s0) = (&cols[start..start + G], s.splat(ds[i]));
+        for k in 0..G {
+            a0[k] = s.fma(s0, s.load(&c0[k]), a0[k]);
+        }
+    }
+    for k in 0..G {
+        a0[k] = s.add(a0[k], a1[k]);
+    }
+    a0
+}
+
+/// Blocks of the first layer in registers at a time.
 const GROUP: usize = 4;
 
 /// `out = f(base + sum of deltas)` on the first layer's blocks.
@@ -148,7 +211,7 @@ fn first_layer<S: Simd>(
     s: S,
     first: &First,
     base: &[Block],
-    deltas: &[Delta],
+    deltas: Deltas<'_>,
     activation: Activation,
     out: &mut [Block],
 ) {
@@ -172,24 +235,68 @@ fn group<S: Simd, const G: usize>(
     s: S,
     cols: &[Block],
     base: &[Block],
-    deltas: &[Delta],
+    deltas: Deltas<'_>,
     activation: Activation,
     out: &mut [Block],
     b0: usize,
 ) {
-    let base = &base[b0..b0 + G];
-    let mut acc: [S::V; G] = core::array::from_fn(|k| s.load(&base[k]));
-    for d in deltas {
-        let scale = s.splat(d.scale);
-        let start = d.col as usize + b0;
-        let col = &cols[start..start + G];
-        for k in 0..G {
-            acc[k] = s.fma(scale, s.load(&col[k]), acc[k]);
-        }
-    }
+    let sums = pre_activation::<S, G>(s, cols, base, deltas, b0);
     let out = &mut out[b0..b0 + G];
     for k in 0..G {
-        s.store(&mut out[k], activate(s, activation, acc[k]));
+        s.store(&mut out[k], activate(s, activation, sums[k]));
+    }
+}
+
+/// A part of one hidden layer (wildbg's): the first layer, its activation and the last
+/// layer's `N` dot products in one pass over the hidden blocks, nothing stored between.
+#[inline(always)]
+fn fused<S: Simd, const N: usize>(
+    s: S,
+    first: &First,
+    last: &Last,
+    base: &[Block],
+    deltas: Deltas<'_>,
+) -> S::V {
+    let blocks = first.blocks;
+    let mut rows: [&[Block]; N] = [&[]; N];
+    for (o, row) in rows.iter_mut().enumerate() {
+        *row = &last.rows[o * blocks..(o + 1) * blocks];
+    }
+    let zero = s.splat(0.0);
+    let mut head = [zero; N];
+    let mut b = 0;
+    while b + GROUP <= blocks {
+        fused_group::<S, GROUP, N>(s, first, &rows, base, deltas, b, &mut head);
+        b += GROUP;
+    }
+    match blocks - b {
+        1 => fused_group::<S, 1, N>(s, first, &rows, base, deltas, b, &mut head),
+        2 => fused_group::<S, 2, N>(s, first, &rows, base, deltas, b, &mut head),
+        3 => fused_group::<S, 3, N>(s, first, &rows, base, deltas, b, &mut head),
+        _ => {}
+    }
+    let mut all = [zero; 8];
+    all[..N].copy_from_slice(&head);
+    s.add(s.reduce8(all), s.load(&Block(last.bias)))
+}
+
+/// [`fused`] on hidden blocks `b0..b0 + G`.
+#[inline(always)]
+fn fused_group<S: Simd, const G: usize, const N: usize>(
+    s: S,
+    first: &First,
+    rows: &[&[Block]; N],
+    base: &[Block],
+    deltas: Deltas<'_>,
+    b0: usize,
+    head: &mut [S::V; N],
+) {
+    let sums = pre_activation::<S, G>(s, &first.cols, base, deltas, b0);
+    for k in 0..G {
+        let h = activate(s, first.activation, sums[k]);
+        for o in 0..N {
+            head[o] = s.fma(h, s.load(&rows[o][b0 + k]), head[o]);
+        }
     }
 }
 
@@ -205,20 +312,23 @@ fn flat(blocks: &[Block]) -> &[f32] {
 /// A hidden layer after the first: `out = f(W x + b)`.
 #[inline(always)]
 fn hidden<S: Simd>(s: S, layer: &Hidden, x: &[Block], out: &mut [Block]) {
-    let x = &flat(x)[..layer.inputs];
+    let n = layer.inputs;
+    let x = &flat(x)[..n];
+    let zero = s.splat(0.0);
+    // The iterator yields references only; the vector work stays in this body.
     for (o, out) in out[..layer.blocks].iter_mut().enumerate() {
-        let w = &layer.weights[o * layer.inputs..(o + 1) * layer.inputs];
-        let zero = s.splat(0.0);
+        let w = &layer.weights[o * n..(o + 1) * n];
         let mut acc = [s.load(&layer.bias[o]), zero, zero, zero];
-        let (x4, xr) = x.split_at(x.len() / 4 * 4);
-        let (w4, wr) = w.split_at(x4.len());
-        for (xs, ws) in x4.chunks_exact(4).zip(w4.chunks_exact(4)) {
+        let mut i = 0;
+        while i + 4 <= n {
             for k in 0..4 {
-                acc[k] = s.fma(s.splat(xs[k]), s.load(&ws[k]), acc[k]);
+                acc[k] = s.fma(s.splat(x[i + k]), s.load(&w[i + k]), acc[k]);
             }
+            i += 4;
         }
-        for (xi, wi) in xr.iter().zip(wr) {
-            acc[0] = s.fma(s.splat(*xi), s.load(wi), acc[0]);
+        while i < n {
+            acc[0] = s.fma(s.splat(x[i]), s.load(&w[i]), acc[0]);
+            i += 1;
         }
         let sum = s.add(s.add(acc[0], acc[1]), s.add(acc[2], acc[3]));
         s.store(out, activate(s, layer.activation, sum));
@@ -230,17 +340,32 @@ fn hidden<S: Simd>(s: S, layer: &Hidden, x: &[Block], out: &mut [Block]) {
 fn last<S: Simd, const N: usize>(s: S, layer: &Last, x: &[Block]) -> S::V {
     let ib = layer.in_blocks;
     let x = &x[..ib];
-    let rows: [&[Block]; N] = core::array::from_fn(|o| &layer.rows[o * ib..(o + 1) * ib]);
+    let mut rows: [&[Block]; N] = [&[]; N];
+    for (o, row) in rows.iter_mut().enumerate() {
+        *row = &layer.rows[o * ib..(o + 1) * ib];
+    }
     let zero = s.splat(0.0);
-    let mut acc = [zero; N];
-    for (b, xb) in x.iter().enumerate() {
-        let xv = s.load(xb);
+    // Two partial sums per output (even and odd blocks): twice the chains in flight.
+    let (mut even, mut odd) = ([zero; N], [zero; N]);
+    let mut b = 0;
+    while b + 2 <= ib {
+        let (x0, x1) = (s.load(&x[b]), s.load(&x[b + 1]));
         for o in 0..N {
-            acc[o] = s.fma(xv, s.load(&rows[o][b]), acc[o]);
+            even[o] = s.fma(x0, s.load(&rows[o][b]), even[o]);
+            odd[o] = s.fma(x1, s.load(&rows[o][b + 1]), odd[o]);
+        }
+        b += 2;
+    }
+    if b < ib {
+        let x0 = s.load(&x[b]);
+        for o in 0..N {
+            even[o] = s.fma(x0, s.load(&rows[o][b]), even[o]);
         }
     }
     let mut all = [zero; 8];
-    all[..N].copy_from_slice(&acc);
+    for o in 0..N {
+        all[o] = s.add(even[o], odd[o]);
+    }
     s.add(s.reduce8(all), s.load(&Block(layer.bias)))
 }
 
@@ -250,12 +375,8 @@ fn finish<S: Simd>(s: S, head: Head, z: S::V) -> Probabilities {
     let mut out = Block::default();
     match head {
         Head::Outcomes => {
-            let mut logits = Block::default();
-            s.store(&mut logits, z);
-            let max = logits.0[..6]
-                .iter()
-                .copied()
-                .fold(f32::NEG_INFINITY, f32::max);
+            s.store(&mut out, z);
+            let max = out.0[..6].iter().copied().fold(f32::NEG_INFINITY, f32::max);
             let shifted = s.max(s.sub(z, s.splat(max)), s.splat(-87.0));
             let e = simd::exp(s, shifted);
             s.store(&mut out, e);
@@ -278,20 +399,30 @@ fn forward<S: Simd>(
     s: S,
     part: &Part,
     base: &[Block],
-    deltas: &[Delta],
+    deltas: Deltas<'_>,
     a: &mut [Block],
     b: &mut [Block],
 ) -> Probabilities {
-    first_layer(s, &part.first, base, deltas, part.first.activation, a);
-    let (mut x, mut y) = (a, b);
-    for layer in &part.hidden {
-        hidden(s, layer, x, y);
-        core::mem::swap(&mut x, &mut y);
-    }
     let z = match (&part.last, part.head) {
-        (Some(last), Head::Outcomes) => self::last::<S, 6>(s, last, x),
-        (Some(last), Head::Gnubg) => self::last::<S, 5>(s, last, x),
-        (None, _) => s.load(&x[0]),
+        (Some(last), Head::Outcomes) if part.hidden.is_empty() => {
+            fused::<S, 6>(s, &part.first, last, base, deltas)
+        }
+        (Some(last), Head::Gnubg) if part.hidden.is_empty() => {
+            fused::<S, 5>(s, &part.first, last, base, deltas)
+        }
+        _ => {
+            first_layer(s, &part.first, base, deltas, part.first.activation, a);
+            let (mut x, mut y) = (a, b);
+            for layer in &part.hidden {
+                hidden(s, layer, x, y);
+                core::mem::swap(&mut x, &mut y);
+            }
+            match (&part.last, part.head) {
+                (Some(last), Head::Outcomes) => self::last::<S, 6>(s, last, x),
+                (Some(last), Head::Gnubg) => self::last::<S, 5>(s, last, x),
+                (None, _) => s.load(&x[0]),
+            }
+        }
     };
     finish(s, part.head, z)
 }
@@ -304,15 +435,17 @@ fn evaluate<S: Simd>(
     out: &mut [Probabilities],
     scratch: &mut Scratch,
 ) {
-    let Scratch { a, b, deltas, .. } = scratch;
+    let Scratch {
+        a, b, cols, scales, ..
+    } = scratch;
     for (pos, o) in positions.iter().zip(out) {
         if let Some(p) = Probabilities::game_over(pos) {
             *o = p;
             continue;
         }
         let part = net.part(pos);
-        let n = full(&part.first, pos, deltas);
-        *o = forward(s, part, &part.first.bias, &deltas[..n], a, b);
+        let deltas = full(&part.first, pos, cols, scales);
+        *o = forward(s, part, &part.first.bias, deltas, a, b);
     }
 }
 
@@ -328,37 +461,37 @@ fn score<S: Simd>(
         a,
         b,
         parent,
-        deltas,
+        cols,
+        scales,
         ..
     } = scratch;
     // The origin as the next mover sees it: each result is this with the mover's checkers
     // moved and the blots it hit on the bar.
     let origin = list.origin().flipped();
     let origin_part = net.part(&origin);
-    let n = full(&origin_part.first, &origin, deltas);
+    // Only a contact origin of a net with a race part can lead to the other part.
+    let may_switch = net.race.is_some() && core::ptr::eq(origin_part, &net.contact);
     let first = &origin_part.first;
-    first_layer(
-        s,
-        first,
-        &first.bias,
-        &deltas[..n],
-        Activation::Identity,
-        parent,
-    );
+    let deltas = full(first, &origin, cols, scales);
+    first_layer(s, first, &first.bias, deltas, Activation::Identity, parent);
     for (i, o) in out[..list.len()].iter_mut().enumerate() {
         let pos = list.result(i);
         if let Some(p) = Probabilities::game_over(&pos) {
             *o = p;
             continue;
         }
-        let part = net.part(&pos);
+        let part = if may_switch {
+            net.part(&pos)
+        } else {
+            origin_part
+        };
         *o = if core::ptr::eq(part, origin_part) {
-            let n = change(&part.first, &origin, &pos, deltas);
-            forward(s, part, parent, &deltas[..n], a, b)
+            let deltas = change(&part.first, &origin, &pos, cols, scales);
+            forward(s, part, parent, deltas, a, b)
         } else {
             // Contact broken by this play: the race part from scratch.
-            let n = full(&part.first, &pos, deltas);
-            forward(s, part, &part.first.bias, &deltas[..n], a, b)
+            let deltas = full(&part.first, &pos, cols, scales);
+            forward(s, part, &part.first.bias, deltas, a, b)
         };
     }
 }

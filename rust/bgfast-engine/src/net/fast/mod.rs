@@ -7,7 +7,8 @@
 //! column 3 (`n >= 3`); a board slot adds `n` times its column; checkers off add `off`
 //! times theirs. The weights are kept transposed, one contiguous column of the (padded)
 //! hidden width per input, so a position costs a handful of column additions instead of a
-//! dense product. A [`Delta`] is one such addition: a column and its factor.
+//! dense product. A delta is one such addition: a column and its factor; a slot going from
+//! `a` to `b` checkers gives at most four, read from a table built with the net ([`Trans`]).
 //!
 //! **Candidates.** The results of one roll, seen by the side that moves next, differ from
 //! the roll's origin seen by that side in a few slots: the mover's checkers moved (and
@@ -38,13 +39,42 @@ use super::mlp::{Activation, Dense, Head, Mlp};
 use crate::eval::Probabilities;
 use simd::{Block, LANES};
 
-/// One column addition of the first layer: `acc += scale * cols[col..col + blocks]`.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Delta {
-    /// The column's first block in [`First::cols`].
-    col: u32,
-    /// Its factor.
-    scale: f32,
+/// The deltas of one slot going from `old` to `new` checkers, for each `(old, new)`:
+/// entry `16 old + new` holds up to four (column offset from the slot's first column,
+/// factor) pairs, zero factors dropped, padded with zeros to four.
+#[derive(Clone, Debug)]
+struct Trans {
+    off: Vec<[u32; 4]>,
+    scale: Vec<[f32; 4]>,
+    len: Vec<u8>,
+}
+
+impl Trans {
+    /// For a slot whose inputs are `inputs(n)` for `n` checkers, columns `stride` blocks
+    /// apart.
+    fn new<const K: usize>(stride: u32, inputs: impl Fn(u8) -> [f32; K]) -> Trans {
+        let mut t = Trans {
+            off: vec![[0; 4]; 256],
+            scale: vec![[0.0; 4]; 256],
+            len: vec![0; 256],
+        };
+        for old in 0..16u8 {
+            for new in 0..16u8 {
+                let i = 16 * old as usize + new as usize;
+                let (a, b) = (inputs(old), inputs(new));
+                for k in 0..K {
+                    let d = b[k] - a[k];
+                    if d != 0.0 {
+                        let n = t.len[i] as usize;
+                        t.off[i][n] = k as u32 * stride;
+                        t.scale[i][n] = d;
+                        t.len[i] += 1;
+                    }
+                }
+            }
+        }
+        t
+    }
 }
 
 /// How one (side, point) count or one side's off count feeds the first layer.
@@ -72,6 +102,9 @@ struct First {
     activation: Activation,
     /// `[side][slot]`: side 0 the evaluated position's mover, 1 its opponent.
     slots: [[Slot; SLOTS]; 2],
+    /// The deltas of a [`Slot::Units`] and of a [`Slot::Linear`] slot.
+    units: Trans,
+    linear: Trans,
 }
 
 /// A hidden layer after the first: weights by output block, then input.
@@ -137,12 +170,15 @@ impl First {
                 Slot::Units(i) => Slot::Units(i * blocks as u32),
             })
         });
+        let stride = blocks as u32;
         First {
             blocks,
             bias,
             cols,
             activation,
             slots,
+            units: Trans::new(stride, |n| super::inputs::units(n.min(15))),
+            linear: Trans::new(stride, |n| [n as f32]),
         }
     }
 }
@@ -280,8 +316,8 @@ impl FastNet {
 }
 
 /// Most deltas one position or one result can need: every slot of both sides, four columns
-/// each.
-const MAX_DELTAS: usize = 2 * SLOTS * 4;
+/// each, and room for the four entries a slot's write may reach past the last one.
+const MAX_DELTAS: usize = 2 * SLOTS * 4 + 4;
 
 /// Reusable buffers for the fast passes: grown to a net's widths on first use, never
 /// shrunk, so that evaluating and choosing plays allocates nothing after the first call.
@@ -293,7 +329,9 @@ pub struct Scratch {
     b: Vec<Block>,
     /// The pre-activation of a roll's origin, as the next mover sees it.
     parent: Vec<Block>,
-    deltas: Vec<Delta>,
+    /// Deltas: columns (first blocks) and factors.
+    cols: Vec<u32>,
+    scales: Vec<f32>,
     /// One result's probabilities per result of a list.
     probs: Vec<Probabilities>,
 }
@@ -311,8 +349,9 @@ impl Scratch {
                 buf.resize(widest, Block::default());
             }
         }
-        if self.deltas.len() < MAX_DELTAS {
-            self.deltas.resize(MAX_DELTAS, Delta::default());
+        if self.cols.len() < MAX_DELTAS {
+            self.cols.resize(MAX_DELTAS, 0);
+            self.scales.resize(MAX_DELTAS, 0.0);
         }
     }
 }
