@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
-use bgfast_core::{Dice, MoveList, Position};
-use bgfast_engine::net::{onnx, Activation, Dense, Inputs, Mlp, Net, NetError, Phase};
+use bgfast_core::rows::ROW_BYTES;
+use bgfast_core::{Dice, MoveList, Position, PositionError};
+use bgfast_engine::net::{onnx, Activation, Dense, Inputs, Mlp, Net, NetError, Phase, Scratch};
 use bgfast_engine::Probabilities;
 use numpy::ndarray::Array2;
 use numpy::{
@@ -14,6 +15,7 @@ use numpy::{
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
+use rayon::prelude::*;
 
 use crate::counts;
 use crate::errors::Error;
@@ -32,15 +34,15 @@ pub struct PyNet {
 }
 
 /// One position (a `Position` or a `(2, 25)` array) or many, and whether it was one.
-fn positions_arg(obj: &Bound<'_, PyAny>) -> Result<(Vec<Position>, bool), Error> {
+fn positions_arg(obj: &Bound<'_, PyAny>) -> Result<(Positions, bool), Error> {
     if let Ok(p) = obj.cast::<PyPosition>() {
-        return Ok((vec![p.get().inner], true));
+        return Ok((Positions::Valid(vec![p.get().inner]), true));
     }
     let ndim = obj.cast::<PyUntypedArray>().map(|a| a.ndim());
     if ndim.is_ok_and(|n| n == 2) {
-        return Ok((vec![counts::position(obj)?], true));
+        return Ok((Positions::Valid(vec![counts::position(obj)?]), true));
     }
-    Ok((counts::positions(obj)?, false))
+    Ok((Positions::Rows(counts::rows(obj)?), false))
 }
 
 fn activation_from(name: &str, layer: usize) -> Result<Activation, Error> {
@@ -190,16 +192,79 @@ impl PyNet {
             .into_pyarray(py)
     }
 
+    /// The probabilities of `positions`, on `threads` threads, the GIL released.
     fn run(
         &self,
         py: Python<'_>,
-        positions: &[Position],
+        positions: Positions,
         threads: usize,
     ) -> Result<Vec<Probabilities>, Error> {
-        let mut out = alloc::vec_filled(positions.len(), Probabilities::default())?;
         let net = &self.net;
-        py.detach(|| net.evaluate_parallel(positions, &mut out, threads));
-        Ok(out)
+        match positions {
+            Positions::Valid(positions) => {
+                let mut out = alloc::vec_filled(positions.len(), Probabilities::default())?;
+                py.detach(|| net.evaluate_parallel(&positions, &mut out, threads));
+                Ok(out)
+            }
+            Positions::Rows(rows) => {
+                let mut out = alloc::vec_filled(rows.0.len(), Probabilities::default())?;
+                py.detach(|| evaluate_rows(net, &rows.0, &mut out, threads))
+                    .map_err(|(i, e)| Error::Row(i, Box::new(e.into())))?;
+                Ok(out)
+            }
+        }
+    }
+}
+
+/// Positions as `evaluate` reads them: validated already, or count rows still to validate
+/// (on the pool, beside the evaluation: validating them first on one thread would leave
+/// the second core idle for a quarter of the work).
+enum Positions {
+    Valid(Vec<Position>),
+    Rows(counts::Rows),
+}
+
+/// Rows per unit of parallel work.
+const CHUNK: usize = 512;
+
+/// Validates and evaluates `rows` chunk by chunk on `threads` threads; the first invalid
+/// row (the lowest index) is the error, whatever the thread count.
+fn evaluate_rows(
+    net: &Net,
+    rows: &[[u8; ROW_BYTES]],
+    out: &mut [Probabilities],
+    threads: usize,
+) -> Result<(), (usize, PositionError)> {
+    let chunk = |k: usize, rows: &[[u8; ROW_BYTES]], out: &mut [Probabilities]| {
+        let mut positions = Vec::with_capacity(rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            positions.push(counts::validate_row(row).map_err(|e| (k * CHUNK + i, e))?);
+        }
+        net.evaluate_with(&positions, out, &mut Scratch::new());
+        Ok(())
+    };
+    let serial = |out: &mut [Probabilities]| {
+        rows.chunks(CHUNK)
+            .zip(out.chunks_mut(CHUNK))
+            .enumerate()
+            .try_for_each(|(k, (r, o))| chunk(k, r, o))
+    };
+    if threads <= 1 || rows.len() <= CHUNK {
+        return serial(out);
+    }
+    let parallel = |out: &mut [Probabilities]| {
+        let results: Vec<Result<(), (usize, PositionError)>> = rows
+            .par_chunks(CHUNK)
+            .zip(out.par_chunks_mut(CHUNK))
+            .enumerate()
+            .map(|(k, (r, o))| chunk(k, r, o))
+            .collect();
+        // In chunk order, so the first error is the lowest row's.
+        results.into_iter().collect::<Result<(), _>>()
+    };
+    match bgfast_core::threads::install(threads, || parallel(&mut *out)) {
+        Ok(result) => result,
+        Err(_) => serial(out),
     }
 }
 
@@ -351,7 +416,7 @@ impl PyNet {
     ) -> PyResult<Bound<'py, PyAny>> {
         let threads = args::threads(threads)?;
         let (positions, single) = positions_arg(positions)?;
-        let out = self.run(py, &positions, threads)?;
+        let out = self.run(py, positions, threads)?;
         let array = Self::probabilities_array(py, &out);
         Ok(if single {
             array.get_item(0)?
@@ -371,7 +436,7 @@ impl PyNet {
     ) -> PyResult<Bound<'py, PyAny>> {
         let threads = args::threads(threads)?;
         let (positions, single) = positions_arg(positions)?;
-        let out = self.run(py, &positions, threads)?;
+        let out = self.run(py, positions, threads)?;
         let equities: Vec<f32> = out.iter().map(Probabilities::equity).collect();
         Ok(if single {
             equities[0].into_pyobject(py)?.into_any()
