@@ -9,17 +9,20 @@ The same weights everywhere (wildbg's contact net, 202-150-6, from its ONNX file
 - ``best_move``: ``Net.best_move`` over the same positions with a fixed roll each, per
   candidate result, beside onnxruntime scoring each candidate with one call.
 - threads: ``evaluate`` on one and on two threads.
+- the table's script also prints net rollouts' games/s and ``duel(net, "pubeval")`` over
+  20,000 games.
 
 Everything runs on one thread unless said (onnxruntime with one intra-op thread, numpy's
 BLAS limited to one thread by threadpoolctl).
 
     python -m pytest benches/bench_net.py --benchmark-only   # pytest-benchmark
-    python benches/bench_net.py                              # the BENCHMARKS.md table
+    python benches/bench_net.py     # the BENCHMARKS.md table: medians of 15 interleaved rounds
 """
 
 from __future__ import annotations
 
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -53,6 +56,10 @@ def session() -> Any:
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
+    # onnxruntime's workers otherwise spin after each run, taking a core from whatever is
+    # measured next.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.add_session_config_entry("session.inter_op.allow_spinning", "0")
     return onnxruntime.InferenceSession(
         str(CONTACT_ONNX), options, providers=["CPUExecutionProvider"]
     )
@@ -141,15 +148,6 @@ def test_evaluate_two_threads(benchmark: Any, positions: list[Position]) -> None
 # ------------------------------------------------------------------ the table
 
 
-def best_of(runs: int, f: Callable[[], object]) -> float:
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t0)
-    return min(times)
-
-
 def main() -> None:
     import threadpoolctl as tpc
 
@@ -185,15 +183,30 @@ def main() -> None:
         for row in rows:
             s.run(None, {name: row[None]})
 
-    t_ours = best_of(20, lambda: net.evaluate(array, threads=1))
-    t_onnx = best_of(3, lambda: onnx_all(x))
-    with tpc.threadpool_limits(1):
-        t_numpy = best_of(20, lambda: forward(x))
     big = np.concatenate([array] * 20)
-    t_one = best_of(5, lambda: net.evaluate(big, threads=1))
-    t_two = best_of(5, lambda: net.evaluate(big, threads=2))
-    t_best = best_of(10, lambda: [net.best_move(p, d) for p, d in zip(positions, dice)])
-    t_onnx_candidates = best_of(3, lambda: onnx_all(x_candidates)) / len(x_candidates) * m
+    contenders: dict[str, Callable[[], object]] = {
+        "ours": lambda: net.evaluate(array, threads=1),
+        "onnx": lambda: onnx_all(x),
+        "numpy": lambda: forward(x),
+        "one": lambda: net.evaluate(big, threads=1),
+        "two": lambda: net.evaluate(big, threads=2),
+        "best": lambda: [net.best_move(p, d) for p, d in zip(positions, dice)],
+        "onnx_candidates": lambda: onnx_all(x_candidates),
+    }
+    # Interleaved rounds, the median of each: a busy host slows whole stretches of time, so
+    # every contender gets runs spread over the same stretch; the median, not the best, as
+    # a lucky one-thread run (the other vCPU's sibling idle) has no two-thread counterpart.
+    times: dict[str, list[float]] = {c: [] for c in contenders}
+    with tpc.threadpool_limits(1):
+        for _ in range(15):
+            for contender, run in contenders.items():
+                t0 = time.perf_counter()
+                run()
+                times[contender].append(time.perf_counter() - t0)
+    best = {c: statistics.median(t) for c, t in times.items()}
+    t_ours, t_onnx, t_numpy = best["ours"], best["onnx"], best["numpy"]
+    t_one, t_two, t_best = best["one"], best["two"], best["best"]
+    t_onnx_candidates = best["onnx_candidates"] / len(x_candidates) * m
 
     ns = 1e9
     print(f"contact positions: {n}; candidates of one roll each: {m}")
@@ -215,6 +228,13 @@ def main() -> None:
         f"| evaluate on 2 threads vs 1 ({len(big)} positions) | {t_two / len(big) * ns:.0f} ns |"
         f" {t_one / len(big) * ns:.0f} ns | {t_one / t_two:.2f}x |"
     )
+    for threads in (1, 2):
+        r = bgfast.rollout(games=5_000, policy=net, seed=1, threads=threads)
+        rate = r.games_per_second
+        print(f"rollout of the start with the net, {threads} thread(s): {rate:,.0f} games/s")
+    duel = bgfast.duel(net, "pubeval", games=20_000, seed=1)
+    print(duel)
+    print(f"  wins {duel.wins}, losses {duel.losses} (single, gammon, backgammon)")
 
 
 if __name__ == "__main__":
