@@ -138,11 +138,12 @@ def test_best_move_bgfast(benchmark: Any, positions: list[Position]) -> None:
     benchmark(run)
 
 
-def test_evaluate_two_threads(benchmark: Any, positions: list[Position]) -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+def test_evaluate_threads(benchmark: Any, positions: list[Position], threads: int) -> None:
     net = Net.wildbg()
     array = np.stack([p.to_array() for p in positions * 20])
     benchmark.group = "net-threads"
-    benchmark(net.evaluate, array, threads=2)
+    benchmark(net.evaluate, array, threads=threads)
 
 
 # ------------------------------------------------------------------ the table
