@@ -194,7 +194,9 @@ def test_rollouts_with_nets_are_reproducible(wildbg: Net) -> None:
     one = bgfast.rollout(games=72, policy="wildbg", seed=3, threads=1)
     two = bgfast.rollout(games=72, policy=wildbg, seed=3, threads=2)
     assert one.counts == two.counts
-    assert one.policy == "wildbg" and two.policy.startswith("<bgfast.Net")
+    assert one.policy == two.policy == "wildbg"
+    mine = Net.from_arrays(small_layers(202))
+    assert bgfast.rollout(games=4, policy=mine, seed=1).policy.startswith("<bgfast.Net")
     with ThreadPoolExecutor(2) as pool:
         sharded = bgfast.rollout(games=72, policy=wildbg, seed=3, executor=pool)
     assert sharded.counts == one.counts

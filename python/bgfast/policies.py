@@ -40,8 +40,11 @@ def check_policy(policy: object, what: str = "policy") -> Policy:
 
 
 def policy_name(policy: Policy) -> str:
-    """How results name ``policy``: its name, or a net's ``repr``."""
-    return policy if isinstance(policy, str) else repr(policy)
+    """How results name ``policy``: its name (``"wildbg"`` for the shipped net, however it
+    was passed), or another net's ``repr``."""
+    if isinstance(policy, str):
+        return policy
+    return "wildbg" if policy == Net.wildbg() else repr(policy)
 
 
 def parse_policy(text: str) -> Policy:
