@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -228,6 +229,25 @@ def main() -> None:
     print(
         f"| evaluate on 2 threads vs 1 ({len(big)} positions) | {t_two / len(big) * ns:.0f} ns |"
         f" {t_one / len(big) * ns:.0f} ns | {t_one / t_two:.2f}x |"
+    )
+
+    # The same one-thread work on two Python threads at once (the GIL is released): what one
+    # thread costs while the other vCPU is busy too, beside the pool's two threads.
+    def lone(out: list[float], k: int) -> None:
+        t0 = time.perf_counter()
+        for _ in range(5):
+            net.evaluate(big, threads=1)
+        out[k] = (time.perf_counter() - t0) / 5 / len(big) * ns
+
+    each = [0.0, 0.0]
+    pair = [threading.Thread(target=lone, args=(each, k)) for k in range(2)]
+    for t in pair:
+        t.start()
+    for t in pair:
+        t.join()
+    print(
+        f"evaluate on two Python threads at once, one native thread each: {each[0]:.0f} and"
+        f" {each[1]:.0f} ns per position"
     )
     for threads in (1, 2):
         r = bgfast.rollout(games=5_000, policy=net, seed=1, threads=threads)
