@@ -20,6 +20,7 @@ import bgfast
 from bgfast import Net, Position
 
 onnx = pytest.importorskip("onnx")
+numpy_helper = pytest.importorskip("onnx.numpy_helper")
 ort = pytest.importorskip("onnxruntime")
 gnubg_nn = pytest.importorskip("gnubg_nn")
 
@@ -35,7 +36,7 @@ def corpus(name: str) -> list[str]:
 def onnx_layers(path: Path) -> list[tuple[np.ndarray, np.ndarray, str]]:
     """The ONNX file's layers as ``Net.from_arrays`` takes them, read with ``onnx``."""
     model = onnx.load(str(path))
-    weights = {t.name: onnx.numpy_helper.to_array(t) for t in model.graph.initializer}
+    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
     return [
         (weights["hidden.weight"], weights["hidden.bias"], "tanh"),
         (weights["output.weight"], weights["output.bias"], "softmax"),
