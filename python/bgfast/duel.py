@@ -24,11 +24,9 @@ from typing import Any
 from bgfast import _core
 from bgfast._core import BgfastError
 from bgfast.policies import Policy, check_policy, policy_name
-from bgfast.rollout import Progress
+from bgfast.rollout import Z95, Progress, finite, run_in_chunks
 
 __all__ = ["DuelResult", "duel"]
-
-_Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -71,7 +69,7 @@ class DuelResult:
             "games": games,
             "points_per_game": mean,
             "stderr": stderr,
-            "ci95": (mean - _Z95 * stderr, mean + _Z95 * stderr),
+            "ci95": (mean - Z95 * stderr, mean + Z95 * stderr),
             "wins": (ws, wg, wb),
             "losses": (ls, lg, lb),
             "truncated": truncated,
@@ -81,10 +79,6 @@ class DuelResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The result as plain JSON-ready values (NaN as ``None``)."""
-
-        def finite(x: float) -> float | None:
-            return x if math.isfinite(x) else None
-
         low, high = self.ci95
         return {
             "a": self.a,
@@ -137,27 +131,18 @@ def duel(
     threads = _core.check_threads(threads)
     deals = games // 2
     tally = [0] * 10
-    done = 0
-    chunk = max(16, 8 * threads)
-    partial = False
+
+    def play(done: int, size: int) -> None:
+        nonlocal tally
+        part = _core.duel_tally(a, b, done, size, seed, threads)
+        tally = [x + y for x, y in zip(tally, part)]
+
+    def games_done(deals_done: int, _deals: int) -> None:
+        if progress is not None:
+            progress(2 * deals_done, games)
+
     start = time.perf_counter()
-    try:
-        while done < deals:
-            size = min(chunk, deals - done)
-            t0 = time.perf_counter()
-            part = _core.duel_tally(a, b, done, size, seed, threads)
-            tally = [x + y for x, y in zip(tally, part)]
-            done += size
-            if progress is not None:
-                progress(2 * done, games)
-            # Aim for ~0.2 s a chunk: Ctrl-C and progress stay responsive, overhead stays nil.
-            elapsed = time.perf_counter() - t0
-            if elapsed < 0.1:
-                chunk = min(chunk * 2, 1 << 20)
-            elif elapsed > 0.4:
-                chunk = max(chunk // 2, 1)
-    except KeyboardInterrupt:
-        partial = True
+    partial = run_in_chunks(deals, max(16, 8 * threads), 1, play, games_done)
     d, p, sq, ws, wg, wb, ls, lg, lb, tr = tally
     return DuelResult(
         a=policy_name(a),

@@ -66,7 +66,8 @@ Evaluator = Callable[[npt.NDArray[np.float32]], npt.ArrayLike]
 SHARD_GAMES = 10_000
 
 _STATS = ("win", "win_gammon", "win_backgammon", "lose", "lose_gammon", "lose_backgammon")
-_Z95 = 1.959963984540054
+#: The two-sided 95% quantile of the normal distribution.
+Z95 = 1.959963984540054
 
 
 class ShardError(BgfastError):
@@ -157,7 +158,7 @@ class RolloutResult:
         set_(
             self,
             "ci95",
-            {k: (values[k] - _Z95 * stderr[k], values[k] + _Z95 * stderr[k]) for k in values},
+            {k: (values[k] - Z95 * stderr[k], values[k] + Z95 * stderr[k]) for k in values},
         )
         set_(self, "games_per_second", n / self.seconds if self.seconds > 0 else math.inf)
 
@@ -166,10 +167,6 @@ class RolloutResult:
 
         Values that do not exist (a standard error from fewer than two games) are ``None``.
         """
-
-        def finite(x: float) -> float | None:
-            return x if math.isfinite(x) else None
-
         stats = {
             name: {
                 "value": finite(getattr(self, name)),
@@ -309,6 +306,42 @@ def run_shard(spec: dict[str, Any]) -> tuple[int, ...]:
     )
 
 
+def run_in_chunks(
+    total: int,
+    first: int,
+    smallest: int,
+    play: Callable[[int, int], None],
+    progress: Progress | None,
+) -> bool:
+    """Calls ``play(done, size)`` over ``0 .. total`` in chunks sized for about 0.2 s each
+    (starting at ``first``, never below ``smallest``), so that Ctrl-C and ``progress(done,
+    total)`` stay responsive while the calls' own cost stays nil. Returns whether Ctrl-C
+    stopped it (the chunks played before are kept by ``play``)."""
+    done = 0
+    chunk = first
+    try:
+        while done < total:
+            size = min(chunk, total - done)
+            t0 = time.perf_counter()
+            play(done, size)
+            done += size
+            if progress is not None:
+                progress(done, total)
+            elapsed = time.perf_counter() - t0
+            if elapsed < 0.1:
+                chunk = min(chunk * 2, 1 << 20)
+            elif elapsed > 0.4:
+                chunk = max(chunk // 2, smallest)
+    except KeyboardInterrupt:
+        return True
+    return False
+
+
+def finite(x: float) -> float | None:
+    """``x``, or ``None`` for NaN and infinities (JSON has neither)."""
+    return x if math.isfinite(x) else None
+
+
 def _run_native(
     pos: Position,
     games: int,
@@ -320,26 +353,14 @@ def _run_native(
     progress: Progress | None,
 ) -> tuple[tuple[int, int, int, int, int, int, int], bool]:
     tally = _ZERO
-    done = 0
-    chunk = max(256, 64 * threads)
-    try:
-        while done < games:
-            size = min(chunk, games - done)
-            t0 = time.perf_counter()
-            part = _core.rollout_tally(pos, done, size, policy, seed, threads, truncate, stratify)
-            tally = _add(tally, part)
-            done += size
-            if progress is not None:
-                progress(done, games)
-            # Aim for ~0.2 s a chunk: Ctrl-C and progress stay responsive, overhead stays nil.
-            elapsed = time.perf_counter() - t0
-            if elapsed < 0.1:
-                chunk = min(chunk * 2, 1 << 20)
-            elif elapsed > 0.4:
-                chunk = max(chunk // 2, 64)
-    except KeyboardInterrupt:
-        return tally, True
-    return tally, False
+
+    def play(done: int, size: int) -> None:
+        nonlocal tally
+        part = _core.rollout_tally(pos, done, size, policy, seed, threads, truncate, stratify)
+        tally = _add(tally, part)
+
+    partial = run_in_chunks(games, max(256, 64 * threads), 64, play, progress)
+    return tally, partial
 
 
 def _run_evaluator(

@@ -10,6 +10,7 @@ use core::ops::RangeInclusive;
 
 use bgfast_core::threads::{self, MAX_THREADS};
 use bgfast_core::Dice;
+use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyString};
@@ -49,13 +50,22 @@ pub fn shown(obj: &Bound<'_, PyAny>) -> String {
         .and_then(|n| n.extract::<u64>())
     {
         Ok(bits) => format!("an int of {bits} bits"),
-        Err(_) => format!(
-            "a {}",
-            obj.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        ),
+        Err(_) => type_name(obj),
+    }
+}
+
+/// `"a list"`, `"a str"`: the type of `obj`, for messages.
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    let name = obj.get_type().name().map(|n| n.to_string());
+    format!("a {}", name.unwrap_or_default())
+}
+
+/// What `obj` is, for messages about arrays: `"a 2-dimensional array of dtype int64"`, or
+/// its type when it is no array.
+pub fn array_kind(obj: &Bound<'_, PyAny>) -> String {
+    match obj.cast::<PyUntypedArray>() {
+        Ok(a) => format!("a {}-dimensional array of dtype {}", a.ndim(), a.dtype()),
+        Err(_) => type_name(obj),
     }
 }
 

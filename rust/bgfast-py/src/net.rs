@@ -192,27 +192,31 @@ impl PyNet {
             .into_pyarray(py)
     }
 
-    /// The probabilities of `positions`, on `threads` threads, the GIL released.
+    /// The probabilities of `positions` (one or many, as `evaluate` takes them) on
+    /// `threads` threads, the GIL released, and whether one position was given.
     fn run(
         &self,
         py: Python<'_>,
-        positions: Positions,
-        threads: usize,
-    ) -> Result<Vec<Probabilities>, Error> {
+        positions: &Bound<'_, PyAny>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> Result<(Vec<Probabilities>, bool), Error> {
+        let threads = args::threads(threads)?;
+        let (positions, single) = positions_arg(positions)?;
         let net = &self.net;
-        match positions {
+        let out = match positions {
             Positions::Valid(positions) => {
                 let mut out = alloc::vec_filled(positions.len(), Probabilities::default())?;
                 py.detach(|| net.evaluate_parallel(&positions, &mut out, threads));
-                Ok(out)
+                out
             }
             Positions::Rows(rows) => {
                 let mut out = alloc::vec_filled(rows.0.len(), Probabilities::default())?;
                 py.detach(|| evaluate_rows(net, &rows.0, &mut out, threads))
                     .map_err(|(i, e)| Error::Row(i, Box::new(e.into())))?;
-                Ok(out)
+                out
             }
-        }
+        };
+        Ok((out, single))
     }
 }
 
@@ -414,9 +418,7 @@ impl PyNet {
         positions: &Bound<'py, PyAny>,
         threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let threads = args::threads(threads)?;
-        let (positions, single) = positions_arg(positions)?;
-        let out = self.run(py, positions, threads)?;
+        let (out, single) = self.run(py, positions, threads)?;
         let array = Self::probabilities_array(py, &out);
         Ok(if single {
             array.get_item(0)?
@@ -434,9 +436,7 @@ impl PyNet {
         positions: &Bound<'py, PyAny>,
         threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let threads = args::threads(threads)?;
-        let (positions, single) = positions_arg(positions)?;
-        let out = self.run(py, positions, threads)?;
+        let (out, single) = self.run(py, positions, threads)?;
         let equities: Vec<f32> = out.iter().map(Probabilities::equity).collect();
         Ok(if single {
             equities[0].into_pyobject(py)?.into_any()

@@ -140,16 +140,7 @@ pub fn encode_into(
     let positions = counts::positions(positions)?;
     let width = scheme.width();
     let mut out: PyReadwriteArray2<'_, f32> = out.extract().map_err(|_| {
-        let what = match out.cast::<PyUntypedArray>() {
-            Ok(a) => format!("a {}-dimensional {} array", a.ndim(), a.dtype()),
-            Err(_) => format!(
-                "a {}",
-                out.get_type()
-                    .name()
-                    .map(|n| n.to_string())
-                    .unwrap_or_default()
-            ),
-        };
+        let what = args::array_kind(out);
         Error::Argument(format!(
             "out must be a writable float32 array of shape (N, {width}), not {what}"
         ))
@@ -393,16 +384,7 @@ fn score_vector(obj: &Bound<'_, PyAny>) -> Result<Vec<f64>, Error> {
     if let Ok(scores) = obj.extract::<PyReadonlyArray1<'_, f32>>() {
         return Ok(scores.as_array().iter().map(|&s| f64::from(s)).collect());
     }
-    let what = match obj.cast::<PyUntypedArray>() {
-        Ok(a) => format!("a {}-dimensional array of dtype {}", a.ndim(), a.dtype()),
-        Err(_) => format!(
-            "a {}",
-            obj.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        ),
-    };
+    let what = args::array_kind(obj);
     Err(Error::Argument(format!(
         "scores must be a 1-D float64 or float32 array, one per candidate, not {what}"
     )))

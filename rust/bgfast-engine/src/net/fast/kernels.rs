@@ -31,14 +31,35 @@ struct Deltas<'a> {
 }
 
 /// Appends deltas to buffers of [`super::MAX_DELTAS`].
-struct Writer<'a> {
-    first: &'a First,
+struct Writer<'f, 'a> {
+    first: &'f First,
     cols: &'a mut [u32],
     scales: &'a mut [f32],
     n: usize,
 }
 
-impl Writer<'_> {
+impl<'f, 'a> Writer<'f, 'a> {
+    /// An empty writer over buffers of [`super::MAX_DELTAS`].
+    #[inline(always)]
+    fn new(first: &'f First, cols: &'a mut [u32], scales: &'a mut [f32]) -> Writer<'f, 'a> {
+        Writer {
+            first,
+            cols,
+            scales,
+            n: 0,
+        }
+    }
+
+    /// The deltas written.
+    #[inline(always)]
+    fn deltas(self) -> Deltas<'a> {
+        let (cols, scales): (&'a [u32], &'a [f32]) = (self.cols, self.scales);
+        Deltas {
+            cols: &cols[..self.n],
+            scales: &scales[..self.n],
+        }
+    }
+
     /// A slot going from `old` to `new` checkers: its entry of the slot kind's table, four
     /// deltas written without a branch, the nonzero ones kept.
     #[inline(always)]
@@ -110,19 +131,10 @@ fn full<'a>(
     cols: &'a mut [u32],
     scales: &'a mut [f32],
 ) -> Deltas<'a> {
-    let mut w = Writer {
-        first,
-        cols,
-        scales,
-        n: 0,
-    };
+    let mut w = Writer::new(first, cols, scales);
     w.side(&first.slots[0], pos.mover());
     w.side(&first.slots[1], pos.opponent());
-    let n = w.n;
-    Deltas {
-        cols: &cols[..n],
-        scales: &scales[..n],
-    }
+    w.deltas()
 }
 
 /// The deltas from `parent` to `pos`, into `cols` and `scales`.
@@ -134,19 +146,10 @@ fn change<'a>(
     cols: &'a mut [u32],
     scales: &'a mut [f32],
 ) -> Deltas<'a> {
-    let mut w = Writer {
-        first,
-        cols,
-        scales,
-        n: 0,
-    };
+    let mut w = Writer::new(first, cols, scales);
     w.side_change(&first.slots[0], parent.mover(), pos.mover());
     w.side_change(&first.slots[1], parent.opponent(), pos.opponent());
-    let n = w.n;
-    Deltas {
-        cols: &cols[..n],
-        scales: &scales[..n],
-    }
+    w.deltas()
 }
 
 #[inline(always)]
