@@ -1,6 +1,6 @@
-//! Net evaluation and play speed, on nets of wildbg's shapes (contact 202 -> 150 tanh -> 6
-//! softmax, race 186 -> 16 tanh -> 6 softmax) with deterministic pseudo-random weights, and
-//! the wildbg corpora in `tests/data/` (1,000 contact and 1,000 race positions).
+//! Net evaluation and play speed, on the shipped net ([`Net::wildbg`]: contact 202 -> 150
+//! tanh -> 6 softmax, race 186 -> 16 tanh -> 6 softmax) and the wildbg corpora in
+//! `tests/data/` (1,000 contact and 1,000 race positions).
 //!
 //! - `best/*`: [`Net::best`] on lists already generated (one roll per corpus position,
 //!   rolls in turn); throughput is per candidate (result).
@@ -17,48 +17,12 @@ use std::time::{Duration, Instant};
 
 use bgfast_core::codec::gnubg_id;
 use bgfast_core::{Dice, MoveList, Position};
-use bgfast_engine::net::{self, Activation, Dense, Inputs, Mlp, Net};
+use bgfast_engine::net::{self, Net};
 use bgfast_engine::{Evaluator, Probabilities};
 use criterion::{Criterion, Throughput};
 
 const CONTACT: &str = include_str!("../../../tests/data/wildbg_contact.csv");
 const RACE: &str = include_str!("../../../tests/data/wildbg_race.csv");
-
-/// SplitMix64, for weights.
-struct Mix(u64);
-
-impl Mix {
-    fn uniform(&mut self, scale: f32) -> f32 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        ((z >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale
-    }
-}
-
-fn part(seed: u64, inputs: usize, hidden: usize) -> Mlp {
-    let mut mix = Mix(seed);
-    let mut layer = |k, i: usize, o: usize, scale: f32, activation| {
-        let weights = (0..i * o).map(|_| mix.uniform(scale)).collect();
-        let bias = (0..o).map(|_| mix.uniform(0.2)).collect();
-        Dense::new(k, i, o, weights, bias, activation).unwrap()
-    };
-    let first = layer(0, inputs, hidden, 0.2, Activation::Tanh);
-    let head = layer(
-        1,
-        hidden,
-        6,
-        2.0 / (hidden as f32).sqrt(),
-        Activation::Softmax,
-    );
-    Mlp::new(vec![first, head]).unwrap()
-}
-
-fn wildbg_shaped() -> Net {
-    Net::new(Inputs::Wildbg, part(1, 202, 150), Some(part(2, 186, 16))).unwrap()
-}
 
 fn corpus(text: &str) -> Vec<Position> {
     text.lines()
@@ -110,13 +74,40 @@ impl std::fmt::Display for Timing {
     }
 }
 
+/// What every measurement reads: the net, the corpora, one list per position, and 16
+/// copies of the contact corpus for the parallel runs.
+struct Fixture {
+    net: &'static Net,
+    contact: Vec<Position>,
+    race: Vec<Position>,
+    contact_lists: Vec<MoveList>,
+    race_lists: Vec<MoveList>,
+    big: Vec<Position>,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let contact = corpus(CONTACT);
+        let race = corpus(RACE);
+        Fixture {
+            net: Net::wildbg(),
+            contact_lists: lists(&contact),
+            race_lists: lists(&race),
+            big: (0..16).flat_map(|_| contact.iter().copied()).collect(),
+            contact,
+            race,
+        }
+    }
+
+    /// Candidates in `(contact_lists, race_lists)`.
+    fn candidates(&self) -> (u64, u64) {
+        let count = |lists: &[MoveList]| lists.iter().map(|l| l.len() as u64).sum::<u64>();
+        (count(&self.contact_lists), count(&self.race_lists))
+    }
+}
+
 fn main() {
-    let net = wildbg_shaped();
-    let contact = corpus(CONTACT);
-    let race = corpus(RACE);
-    let contact_lists = lists(&contact);
-    let race_lists = lists(&race);
-    let big: Vec<Position> = (0..16).flat_map(|_| contact.iter().copied()).collect();
+    let fixture = Fixture::new();
 
     // NET_BENCH_SUMMARY=1: only the summary (quick comparisons while optimizing).
     let summary_only = std::env::var("NET_BENCH_SUMMARY").is_ok_and(|v| v == "1");
@@ -127,15 +118,7 @@ fn main() {
         .sample_size(20);
 
     if !summary_only {
-        criterion_groups(
-            &mut c,
-            &net,
-            &contact,
-            &race,
-            &contact_lists,
-            &race_lists,
-            &big,
-        );
+        criterion_groups(&mut c, &fixture);
         c.final_summary();
         // A name filter (or --profile-time) runs only what it selects: no summary.
         if std::env::args()
@@ -145,20 +128,19 @@ fn main() {
             return;
         }
     }
-    summary(&net, &contact, &race, &contact_lists, &race_lists, &big);
+    summary(&fixture);
 }
 
-fn criterion_groups(
-    c: &mut Criterion,
-    net: &Net,
-    contact: &[Position],
-    race: &[Position],
-    contact_lists: &[MoveList],
-    race_lists: &[MoveList],
-    big: &[Position],
-) {
-    let count = |lists: &[MoveList]| lists.iter().map(|l| l.len() as u64).sum::<u64>();
-    let (contact_candidates, race_candidates) = (count(contact_lists), count(race_lists));
+fn criterion_groups(c: &mut Criterion, fixture: &Fixture) {
+    let Fixture {
+        net,
+        contact,
+        race,
+        contact_lists,
+        race_lists,
+        big,
+    } = fixture;
+    let (contact_candidates, race_candidates) = fixture.candidates();
     let mut out = vec![Probabilities::default(); big.len()];
     let mut g = c.benchmark_group("best");
     g.throughput(Throughput::Elements(contact_candidates));
@@ -210,16 +192,16 @@ fn criterion_groups(
 }
 
 /// Medians of plain timed runs, printed.
-fn summary(
-    net: &Net,
-    contact: &[Position],
-    race: &[Position],
-    contact_lists: &[MoveList],
-    race_lists: &[MoveList],
-    big: &[Position],
-) {
-    let count = |lists: &[MoveList]| lists.iter().map(|l| l.len() as u64).sum::<u64>();
-    let (contact_candidates, race_candidates) = (count(contact_lists), count(race_lists));
+fn summary(fixture: &Fixture) {
+    let Fixture {
+        net,
+        contact,
+        race,
+        contact_lists,
+        race_lists,
+        big,
+    } = fixture;
+    let (contact_candidates, race_candidates) = fixture.candidates();
     let mut out = vec![Probabilities::default(); big.len()];
 
     let best_contact = median_ns(contact_candidates, 21, || {
