@@ -433,17 +433,29 @@ def test_rollout_position_of_other_types(value: Any) -> None:
 
 
 def _spec(**changes: Any) -> dict[str, Any]:
+    from bgfast._rollout_settings import check_settings
+    from bgfast.cubeful import Stakes
     from bgfast.rollout import _version
 
+    settings = check_settings(
+        policy="random",
+        evaluator=None,
+        seed=1,
+        truncate=None,
+        bearoff=None,
+        variance_reduction=False,
+        quasi_random=True,
+        cubeful=False,
+        cube_life=0.68,
+        stakes=Stakes.check(),
+    )
     spec = dict(
         version=_version(),
-        position=START.id,
+        settings=settings,
+        branches=[(START.id, "position")],
         first_game=0,
         games=2,
         policy="random",
-        seed=1,
-        truncate=None,
-        stratify=True,
         threads=1,
     )
     spec.update(changes)
@@ -451,8 +463,13 @@ def _spec(**changes: Any) -> dict[str, Any]:
 
 
 SPEC_CHANGES = [
-    {"position": "bad"},
-    {"position": 5},
+    {"branches": [("bad", "position")]},
+    {"branches": [(5, "position")]},
+    {"branches": [(START.id, "nope")]},
+    {"branches": []},
+    {"branches": 5},
+    {"settings": None},
+    {"settings": "settings"},
     {"first_game": -1},
     {"first_game": 2**64},
     {"first_game": 2**64 - 2},
@@ -461,13 +478,8 @@ SPEC_CHANGES = [
     {"games": "2"},
     {"policy": "nope"},
     {"policy": None},
-    {"seed": -1},
-    {"seed": 2**64},
-    {"truncate": 2**32},
-    {"truncate": -1},
     {"threads": 2**64},
     {"threads": -1},
-    {"stratify": 1},
     {"version": None},
 ]
 
@@ -477,7 +489,7 @@ def test_run_shard_spec_values(change: dict[str, Any]) -> None:
     outcome = check(lambda: run_shard(_spec(**change)))
     if not outcome.ok and isinstance(outcome.error, BgfastError):
         key = next(iter(change))
-        if key not in ("position", "version"):
+        if key not in ("branches", "version"):
             assert not isinstance(outcome.error, InvalidPositionError), repr(outcome.error)
 
 

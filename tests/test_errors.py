@@ -62,8 +62,9 @@ MAPPINGS: list[tuple[str, Callable[[], Any], type[BaseException], str]] = [
      "threads must be from 1 to 256"),
     ("Argument: scheme", lambda: GameBatch.env(2, 1).candidates("nope"), bgfast.BgfastError,
      "unknown feature scheme"),
-    ("Argument: policy", lambda: bgfast._core.rollout_tally(START, 0, 1, "nope", 1, 1, None,
-     True), bgfast.BgfastError, "unknown policy"),
+    ("Argument: policy", lambda: bgfast._core.RolloutPlan(
+        [(START, "position")], (1, "centred"), ("money", False, False), 1, True, None, None,
+        False, None, None, "nope"), bgfast.BgfastError, "unknown policy"),
     ("Argument: depth", lambda: bgfast.perft(START, 8), bgfast.BgfastError, "depth"),
     ("Step: choice", no_such_choice, bgfast.IllegalMoveError, "R8"),
     ("Step: length", wrong_length_scores, bgfast.BgfastError, "expected"),

@@ -135,8 +135,9 @@ def test_both_sides_barred_against_closed_boards_is_refused_r12() -> None:
 
 INTERRUPTIBLE = {
     "perft": "bgfast.perft(bgfast.Position(), 5)",  # hours of work
-    "rollout_tally": "bgfast._core.rollout_tally(bgfast.Position(), 0, 10**12, 'pubeval', 1,"
-    " 1, None, True)",
+    "rollout plan": "bgfast._core.RolloutPlan([(bgfast.Position(), 'position')], (1, 'centred'),"
+    " ('money', False, False), 1, True, None, None, False, None, None, 'pubeval')"
+    ".run(0, 10**12, 1)",
 }
 
 
@@ -255,7 +256,19 @@ def test_thread_counts_out_of_range_name_the_range(threads: int) -> None:
     with pytest.raises(bgfast.BgfastError, match=message):
         batch.ids([Position()], threads=threads)
     with pytest.raises(bgfast.BgfastError, match=message):
-        bgfast._core.rollout_tally(Position(), 0, 10, "random", 1, threads, None, True)
+        bgfast._core.RolloutPlan(
+            [(Position(), "position")],
+            (1, "centred"),
+            ("money", False, False),
+            1,
+            True,
+            None,
+            None,
+            False,
+            None,
+            None,
+            "random",
+        ).run(0, 10, threads)
 
 
 @pytest.mark.parametrize("threads", [True, 1.5, "2"])

@@ -279,9 +279,19 @@ def test_net_schemes_in_evaluator_rollouts(wildbg: Net) -> None:
         return -((p[:, 0] + 2 * p[:, 1] + 3 * p[:, 2]) - (p[:, 3] + 2 * p[:, 4] + 3 * p[:, 5]))
 
     contact_only = Net.from_arrays(arrays["contact"])
-    ours = bgfast.rollout(games=24, policy=contact_equity, scheme="wildbg", seed=8, truncate=30)
+    ours = bgfast.rollout(
+        games=24,
+        policy=contact_equity,
+        scheme="wildbg",
+        seed=8,
+        truncate=30,
+        evaluator=contact_only,
+    )
     native = bgfast.rollout(games=24, policy=contact_only, seed=8, truncate=30, threads=1)
-    assert ours.counts == native.counts
+    # The same plays; a truncated game's value may differ in float32's last bits (the native
+    # player scores a play's result incrementally, the lockstep evaluates it whole).
+    assert ours.ends == native.ends
+    assert ours.counts == pytest.approx(native.counts, abs=1e-6)
 
 
 def test_scheme_widths() -> None:

@@ -1,4 +1,5 @@
-"""Rollouts: reproducibility, closed-form statistics, partial runs, evaluators, the CLI."""
+"""Rollouts: reproducibility, closed-form statistics, exact sums, truncation, exact bear-offs,
+variance reduction, partial runs, evaluators, the CLI."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from bgfast import Position
 
 from boards import position
 
+#: A contact position from the wildbg corpus (tests/data/wildbg_contact.csv).
+CONTACT = "4PPgAQjg2+ABMA"
+
 
 @functools.cache
 def one_checker_win(p: int, q: int) -> float:
@@ -28,13 +32,24 @@ def one_checker_win(p: int, q: int) -> float:
 
 
 def test_same_seed_same_numbers_on_one_and_two_threads() -> None:
-    for policy in ("random", "pubeval"):
-        one = bgfast.rollout(games=1000, policy=policy, seed=11, threads=1)
-        two = bgfast.rollout(games=1000, policy=policy, seed=11, threads=2)
+    for policy in ("random", "pubeval", "wildbg"):
+        one = bgfast.rollout(games=400, policy=policy, seed=11, threads=1)
+        two = bgfast.rollout(games=400, policy=policy, seed=11, threads=2)
         assert one.counts == two.counts
         assert one.equity == two.equity and one.stderr == two.stderr
-    other = bgfast.rollout(games=1000, policy="random", seed=12, threads=1)
+    other = bgfast.rollout(games=400, policy="random", seed=12, threads=1)
     assert other.counts != one.counts
+
+
+def test_every_mode_gives_the_same_bits_on_any_thread_count() -> None:
+    kwargs = dict(games=60, seed=5, truncate=11, variance_reduction=True, cubeful=True)
+    one = bgfast.rollout(CONTACT, threads=1, **kwargs)  # type: ignore[arg-type]
+    two = bgfast.rollout(CONTACT, threads=2, **kwargs)  # type: ignore[arg-type]
+    assert one.to_dict()["statistics"] == two.to_dict()["statistics"]
+    match = dict(games=40, seed=2, cubeful=True, match_length=7, score=(2, 4), truncate=20)
+    a = bgfast.rollout(CONTACT, threads=1, **match)  # type: ignore[arg-type]
+    b = bgfast.rollout(CONTACT, threads=2, **match)  # type: ignore[arg-type]
+    assert a.mwc == b.mwc and a.stderr == b.stderr
 
 
 def test_won_whatever_the_dice_r15_r16() -> None:
@@ -59,7 +74,7 @@ def test_lost_whatever_the_dice_r16() -> None:
 def test_one_checker_race_matches_the_closed_form(p: int, q: int) -> None:
     pos = position({p: 1}, {q: 1})
     assert pos.is_race
-    r = bgfast.rollout(pos, games=36_000, policy="random", seed=5)
+    r = bgfast.rollout(pos, games=36_000, policy="random", seed=5, bearoff=None)
     exact = one_checker_win(p, q)
     assert abs(r.win - exact) < 4 * r.stderr["win"] + 1e-12, (r.win, exact)
     lo, hi = r.ci95["win"]
@@ -68,22 +83,28 @@ def test_one_checker_race_matches_the_closed_form(p: int, q: int) -> None:
     assert r.equity == pytest.approx(2 * r.win - 1)
 
 
-def test_stratified_first_roll_gives_each_roll_its_share() -> None:
+def test_quasi_random_first_roll_gives_each_roll_its_share() -> None:
     # A game decided by the first roll alone: the opponent bears off next turn, so we win
     # exactly when our roll bears off both checkers from our 6- and 5-points: 6-5 and the
     # doubles 3-3 to 6-6 (6 of the 36 rolls; pubeval takes both off with 6-5) ...
     pos = position({6: 1, 5: 1}, {1: 1})
-    r = bgfast.rollout(pos, games=36 * 50, policy="pubeval", seed=9)
+    r = bgfast.rollout(pos, games=36 * 50, policy="pubeval", seed=9, bearoff=None)
     assert r.win == 6 / 36  # ... exactly, because every roll gets its exact share
-    loose = bgfast.rollout(pos, games=36 * 50, policy="pubeval", seed=9, stratify=False)
-    assert loose.win != r.win and not loose.stratified
+    assert r.quasi_random and r.stratified
+    loose = bgfast.rollout(
+        pos, games=36 * 50, policy="pubeval", seed=9, bearoff=None, quasi_random=False
+    )
+    assert loose.win != r.win and not loose.quasi_random
+    with pytest.warns(DeprecationWarning, match="quasi_random"):
+        old = bgfast.rollout(pos, games=36, policy="pubeval", seed=9, bearoff=None, stratify=False)
+    assert not old.quasi_random
 
 
 def test_statistics_from_counts() -> None:
-    r = bgfast.rollout(games=720, policy="random", seed=3, threads=1)
+    r = bgfast.rollout(games=720, policy="random", seed=3, threads=1, bearoff=None)
     ws, wg, wb, ls, lg, lb, tr = r.counts
     n = r.games
-    assert n == 720 and tr == 0
+    assert n == 720 and tr == 0 and all(isinstance(c, int) for c in r.counts)
     assert r.win == (ws + wg + wb) / n and r.lose_backgammon == lb / n
     assert r.equity == pytest.approx((ws - ls + 2 * (wg - lg) + 3 * (wb - lb)) / n)
     p = r.win_gammon
@@ -91,11 +112,74 @@ def test_statistics_from_counts() -> None:
     lo, hi = r.ci95["equity"]
     assert lo < r.equity < hi
     assert r.games_per_second > 0 and not r.partial
+    assert r.ends == {"finished": 720, "passed": 0, "truncated": 0, "bearoff": 0, "capped": 0}
 
 
-def test_truncate_counts_unfinished_games() -> None:
-    r = bgfast.rollout(games=100, policy="pubeval", seed=1, truncate=6)
-    assert r.truncated == 100 and r.win == 0.0 and r.equity == 0.0
+def test_exact_bearoffs_end_games_with_their_value() -> None:
+    r = bgfast.rollout(games=720, policy="random", seed=3)
+    assert r.ends["bearoff"] > 0 and r.ends["bearoff"] + r.ends["finished"] == 720
+    # Chances counted from an exact bear-off are fractions of a game.
+    assert any(isinstance(c, float) for c in r.counts[:6])
+    assert r.counts[0] + r.counts[1] + r.counts[2] == pytest.approx(r.win * 720)
+
+
+def test_bearoff_in_the_database_is_exact_r15() -> None:
+    # Both sides within the two-sided database: every game ends at once with the exact
+    # cubeless chance (no gammon is possible with 9 or more checkers off).
+    pos = position({1: 2, 4: 1, 6: 2}, {2: 3, 5: 1})
+    exact = bgfast.bearoff.win_probability(pos)
+    r = bgfast.rollout(pos, games=100, policy="pubeval", seed=1)
+    assert r.win == exact and r.stderr["win"] == 0.0
+    assert r.equity == 2 * exact - 1 and r.ends["bearoff"] == 100
+    cube = bgfast.rollout_cube(pos, games=50, seed=1)
+    table = bgfast.bearoff.two_sided()
+    assert cube.no_double == table.cubeful_equity(pos, "centred", may_double=False)
+    assert cube.double_take == 2 * table.cubeful_equity(pos, "unavailable", may_double=False)
+    assert cube.double_pass == 1.0
+
+
+def test_truncating_at_zero_plies_is_the_evaluator_exactly() -> None:
+    net = bgfast.Net.wildbg()
+    pos = Position.from_id(CONTACT)
+    r = bgfast.rollout(pos, games=300, seed=4, truncate=0)
+    assert r.equity == net.equity(pos) and r.stderr["equity"] == 0.0
+    assert r.win == float(net.evaluate(pos)[0])
+    assert r.ends["truncated"] == 300 and r.truncated == 300
+
+
+def test_truncated_games_are_scored_by_the_evaluator_never_as_zero() -> None:
+    r = bgfast.rollout(CONTACT, games=200, seed=1, truncate=6)
+    assert r.truncated == 200 and r.win != 0.0 and r.equity != 0.0
+    # The mean of six plies' worth of evaluations, near the evaluator's own value.
+    assert abs(r.equity - bgfast.Net.wildbg().equity(Position.from_id(CONTACT))) < 0.3
+    pubeval = bgfast.rollout(
+        CONTACT, games=50, seed=1, truncate=6, policy="pubeval", evaluator="wildbg"
+    )
+    assert pubeval.truncated == 50 and pubeval.settings["evaluator"] == "wildbg"
+
+
+def test_variance_reduction_keeps_the_mean_and_cuts_the_error() -> None:
+    plain = bgfast.rollout(CONTACT, games=1296, seed=7, bearoff=None)
+    vr = bgfast.rollout(CONTACT, games=1296, seed=7, variance_reduction=True, bearoff=None)
+    se, se_vr = plain.stderr["equity"], vr.stderr["equity"]
+    assert se_vr < 0.8 * se
+    assert abs(plain.equity - vr.equity) < 3 * math.hypot(se, se_vr)
+
+
+def test_double_match_point_match_chances_are_the_wins() -> None:
+    # 6-6 in a 7-point match: any win wins the match; the cube is dead.
+    for cubeful in (False, True):
+        r = bgfast.rollout(
+            CONTACT,
+            games=300,
+            seed=2,
+            match_length=7,
+            score=(6, 6),
+            cubeful=cubeful,
+            truncate=30,
+        )
+        assert r.mwc == r.win and r.stderr["mwc"] == r.stderr["win"]
+        assert r.emg == pytest.approx(2 * r.win - 1)
 
 
 def test_ctrl_c_returns_the_finished_games_marked_partial() -> None:
@@ -133,6 +217,23 @@ def test_evaluator_batches_do_not_change_the_result() -> None:
     assert len(calls) < 2000 and max(calls) > 150
 
 
+def test_evaluator_rollouts_have_every_mode_and_any_batch_size() -> None:
+    # A Python evaluator chooses the plays; the net takes the cube decisions, scores the
+    # truncated games and measures the luck; the batch size changes nothing.
+    common = dict(
+        games=30,
+        seed=3,
+        truncate=12,
+        variance_reduction=True,
+        cubeful=True,
+        evaluator=bgfast.Net.wildbg(),
+    )
+    a = bgfast.rollout(CONTACT, policy=pip_evaluator, batch=30, **common)  # type: ignore[arg-type]
+    b = bgfast.rollout(CONTACT, policy=pip_evaluator, batch=7, **common)  # type: ignore[arg-type]
+    assert a.to_dict()["statistics"] == b.to_dict()["statistics"]
+    assert a.cubeful_equity is not None and a.truncated == b.truncated
+
+
 def test_evaluator_with_pubeval_features() -> None:
     r = bgfast.rollout(games=40, policy=lambda x: x[:, 121], scheme="pubeval", seed=1)
     assert r.games == 40
@@ -147,6 +248,24 @@ def test_bad_arguments_raise_bgfast_errors() -> None:
         bgfast.rollout(games=10, policy=lambda x: np.zeros(3))
     with pytest.raises(bgfast.InvalidPositionError):
         bgfast.rollout("not an id", games=10)
+    with pytest.raises(bgfast.BgfastError, match="truncate"):
+        bgfast.rollout(games=10, truncate=-1)
+    with pytest.raises(bgfast.BgfastError, match="cubeful=True needs a net"):
+        bgfast.rollout(games=10, policy=pip_evaluator, cubeful=True)
+    with pytest.raises(bgfast.BgfastError, match="needs a net"):
+        bgfast.rollout(games=10, policy="pubeval", variance_reduction=True)
+    with pytest.raises(bgfast.MatchOptionError, match="R20"):
+        bgfast.rollout(games=10, match_length=7, score=(7, 2))
+    with pytest.raises(bgfast.MatchOptionError, match="money"):
+        bgfast.rollout(games=10, match_length=7, jacoby=True)
+    with pytest.raises(bgfast.MatchOptionError, match="R21"):
+        bgfast.rollout(games=10, match_length=7, score=(1, 2), crawford=True)
+    with pytest.raises(bgfast.BgfastError, match="R17"):
+        bgfast.rollout(games=10, cube=(3, "centred"))
+    with pytest.raises(bgfast.BgfastError, match="bearoff"):
+        bgfast.rollout(games=10, bearoff="approximate")
+    with pytest.raises(bgfast.BgfastError, match="cube_life"):
+        bgfast.rollout(games=10, cubeful=True, cube_life=1.5)
 
 
 def test_result_reports_a_drawn_seed() -> None:
@@ -163,11 +282,62 @@ def test_cli_json_and_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["games"] == 720 and data["policy"] == "wildbg" and not data["partial"]
     expected = bgfast.rollout(Position(), games=720, seed=1)
     assert data["statistics"]["equity"]["value"] == expected.equity
-    from bgfast.rollout import cli_rollout
+    from bgfast._cli_rollout import main as cli_rollout
 
     assert cli_rollout(["--games", "360", "--policy", "random", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "equity" in out and "win gammon" in out and "\r" not in out  # no bar when piped
+    assert "numbers for the side to move" in out
+
+
+def test_cli_cubeful_match_truncated_vr(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgfast.cli import main
+
+    args = [
+        "rollout",
+        CONTACT,
+        "--games",
+        "40",
+        "--seed",
+        "3",
+        "--cubeful",
+        "--match",
+        "7",
+        "--score",
+        "3,4",
+        "--truncate",
+        "10",
+        "--vr",
+    ]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "cubeful, 7-point match at 3-4" in out and "MWC" in out and "EMG" in out
+    assert main([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = bgfast.rollout(
+        CONTACT,
+        games=40,
+        seed=3,
+        cubeful=True,
+        match_length=7,
+        score=(3, 4),
+        truncate=10,
+        variance_reduction=True,
+    )
+    assert data["statistics"]["mwc"]["value"] == expected.mwc
+
+
+def test_cli_moves_and_cube(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgfast.cli import main
+
+    assert main(["rollout", "--moves", "31", "--top", "3", "--games", "72", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "candidate plays ranked by equity" in out and out.count("/") >= 3
+    assert main(["rollout", CONTACT, "--cube", "--games", "36", "--seed", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["action"] in ("no double", "double, take", "double, pass", "too good to double")
+    assert main(["rollout", "--top", "3"]) == 2
+    assert "--moves" in capsys.readouterr().err
 
 
 @pytest.mark.slow
@@ -208,7 +378,7 @@ def test_race_policy_bears_off_perfectly() -> None:
     # Decided by our first roll (the opponent bears off next): only the bear-off-perfect
     # play of 6-5 takes both checkers off, so the race policy wins exactly 6 rolls of 36.
     pos = position({6: 1, 5: 1}, {1: 1})
-    r = bgfast.rollout(pos, games=36 * 10, policy="race", seed=9)
+    r = bgfast.rollout(pos, games=36 * 10, policy="race", seed=9, bearoff=None)
     assert r.win == 6 / 36
     # From the start it is pubeval until the bear-off, and reproducible across threads.
     one = bgfast.rollout(games=300, policy="race", seed=3, threads=1)

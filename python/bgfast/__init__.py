@@ -17,6 +17,7 @@ import collections.abc
 from bgfast import (
     batch,
     bearoff,
+    cubeful,
     met,
     pubeval,  # rollouts: the pubeval module
 )
@@ -44,7 +45,15 @@ from bgfast.errors_game import GameStateError, InvalidIdError, InvalidSaveError,
 from bgfast.features import encode  # rollouts
 from bgfast.game import Game, GameResult
 from bgfast.match import Match
-from bgfast.rollout import RolloutResult, ShardError, rollout  # rollouts
+from bgfast.rollout import (  # rollouts
+    CubeRollout,
+    MoveRollout,
+    RolloutResult,
+    ShardError,
+    rollout,
+    rollout_cube,
+    rollout_moves,
+)
 from bgfast.scoring import Rules
 from bgfast.svg import position_svg as _position_svg
 from bgfast.vecenv import VecEnv  # rollouts
@@ -61,6 +70,7 @@ __all__ = [
     "BgfastError",
     "Chouette",
     "Cube",
+    "CubeRollout",
     "DuelResult",
     "Game",
     "GameOverError",
@@ -76,6 +86,7 @@ __all__ = [
     "Match",
     "MatchOptionError",
     "Move",
+    "MoveRollout",
     "Moves",
     "Net",
     "Outcome",
@@ -86,10 +97,13 @@ __all__ = [
     "VecEnv",
     "batch",
     "bearoff",
+    "cubeful",
     "duel",
     "encode",
     "met",
     "perft",
     "pubeval",
     "rollout",
+    "rollout_cube",
+    "rollout_moves",
 ]

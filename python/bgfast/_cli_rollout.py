@@ -1,4 +1,5 @@
-"""The ``bgfast rollout`` command: the statistics table of a rollout, or JSON for scripts."""
+"""The ``bgfast rollout`` command: a position, its candidate plays (``--moves``) or its cube
+decision (``--cube``) rolled out, as a table saying whose numbers these are, or JSON."""
 
 from __future__ import annotations
 
@@ -14,7 +15,29 @@ from typing import Any, TextIO
 
 from bgfast import _core
 from bgfast._core import BgfastError
+from bgfast._rollout_results import MoveRollout
+from bgfast.cubeful import DEFAULT_CUBE_LIFE, OWNERS
 from bgfast.policies import parse_policy
+from bgfast.rollout import rollout, rollout_cube, rollout_moves
+
+__all__ = ["add_arguments", "main", "run"]
+
+
+def _pair(text: str) -> tuple[int, int]:
+    """``"3,4"`` -> ``(3, 4)``."""
+    try:
+        a, b = (int(x) for x in text.replace(" ", "").split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected two numbers like 3,4, not {text!r}") from None
+    return a, b
+
+
+def _dice(text: str) -> tuple[int, int]:
+    """``"31"`` or ``"3,1"`` -> ``(3, 1)``."""
+    digits = text.replace(",", "").replace(" ", "").replace("-", "")
+    if len(digits) != 2 or not digits.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a roll like 31, not {text!r}")
+    return int(digits[0]), int(digits[1])
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,18 +48,74 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="4HPwATDgc/ABMA",
         help="GNU Backgammon Position ID, side to move about to roll (default: the start)",
     )
-    parser.add_argument("--games", type=int, default=100_000, help="games to play (100000)")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument(
+        "--moves", type=_dice, metavar="DICE", help="roll out the candidate plays of DICE (31)"
+    )
+    what.add_argument("--cube", action="store_true", help="roll out the cube decision")
+    parser.add_argument("--top", type=int, default=None, help="with --moves: the best N plays")
+    parser.add_argument(
+        "--move",
+        action="append",
+        default=None,
+        metavar="PLAY",
+        help="with --moves: a play to roll out (repeatable; default: every legal play)",
+    )
+    parser.add_argument(
+        "--games", type=int, default=None, help="games (100000; 1296 for --moves/--cube)"
+    )
     parser.add_argument(
         "--policy",
         default="wildbg",
         help="checker play: wildbg (default), pubeval, race, random, or a .bgnet net file",
     )
+    parser.add_argument(
+        "--evaluator",
+        default=None,
+        help="the net for truncation, variance reduction and the cube (default: the policy)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="dice seed (random if omitted)")
     parser.add_argument("--threads", type=int, default=None, help="threads (all CPUs)")
-    parser.add_argument("--truncate", type=int, default=None, help="stop games after N plies")
+    parser.add_argument("--truncate", type=int, default=None, help="score games after N plies")
+    parser.add_argument("--vr", action="store_true", help="lookahead variance reduction")
     parser.add_argument(
-        "--no-stratify", action="store_true", help="do not stratify the first roll over 36"
+        "--no-quasi",
+        "--no-stratify",
+        dest="no_quasi",
+        action="store_true",
+        help="random first rolls (not rotated over all 1,296 pairs)",
     )
+    parser.add_argument(
+        "--bearoff",
+        choices=("exact", "none"),
+        default="exact",
+        help="end games in the two-sided bear-off database exactly (default) or play on",
+    )
+    parser.add_argument("--cubeful", action="store_true", help="both sides use the cube")
+    parser.add_argument("--cube-value", type=int, default=1, help="the cube's value now (1)")
+    parser.add_argument(
+        "--cube-owner", choices=OWNERS, default="centred", help="who owns the cube now"
+    )
+    parser.add_argument(
+        "--cube-life",
+        type=float,
+        default=DEFAULT_CUBE_LIFE,
+        help=f"cube life index of the cubeful model ({DEFAULT_CUBE_LIFE})",
+    )
+    parser.add_argument("--jacoby", action="store_true", help="money play: the Jacoby rule")
+    parser.add_argument("--beavers", action="store_true", help="money play: beavers")
+    parser.add_argument("--match", type=int, default=0, metavar="N", help="an N-point match")
+    parser.add_argument(
+        "--score",
+        type=_pair,
+        default=(0, 0),
+        metavar="A,B",
+        help="points won: the side to move, then the opponent",
+    )
+    crawford = parser.add_mutually_exclusive_group()
+    crawford.add_argument("--crawford", dest="crawford", action="store_const", const=True)
+    crawford.add_argument("--post-crawford", dest="crawford", action="store_const", const=False)
+    parser.add_argument("--met", default="kazaross-xg2", help="match equity table")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
@@ -71,58 +150,132 @@ class _Bar:
         self.stream.flush()
 
 
+#: Seconds to wait for a Dask scheduler before giving up.
+DASK_TIMEOUT = 10
+
+
+def _executor(args: argparse.Namespace, stack: contextlib.ExitStack) -> Executor | None:
+    if args.workers is not None:
+        if not 1 <= args.workers <= _core.MAX_THREADS:
+            # Bounded like threads: a pool starts every process on its first task.
+            raise BgfastError(
+                f"--workers must be from 1 to {_core.MAX_THREADS}, got {args.workers}"
+            )
+        # bgfast made this pool, so bgfast shuts it down (cancelling what is left).
+        pool = ProcessPoolExecutor(max_workers=args.workers)
+        stack.callback(pool.shutdown, wait=True, cancel_futures=True)
+        return pool
+    if args.dask_scheduler is not None:
+        try:  # optional and untyped: Any whether or not it is installed
+            distributed: Any = importlib.import_module("distributed")
+        except ImportError as error:
+            raise BgfastError(
+                "--dask-scheduler needs Dask: pip install 'dask[distributed]'"
+            ) from error
+        # Only the client is ours: closing it leaves the cluster running.
+        try:
+            client = stack.enter_context(
+                distributed.Client(args.dask_scheduler, timeout=DASK_TIMEOUT)
+            )
+        except (OSError, ValueError, TimeoutError) as error:  # unreachable, bad address
+            raise BgfastError(
+                f"cannot connect to the Dask scheduler at {args.dask_scheduler!r} within"
+                f" {DASK_TIMEOUT} s: {error}"
+            ) from error
+        executor: Executor = client.get_executor()
+        return executor
+    return None
+
+
+def _evaluator_arg(text: str | None) -> _core.Net | None:
+    """``--evaluator``: ``wildbg`` or the path of a ``.bgnet`` file."""
+    if text is None:
+        return None
+    net = parse_policy(text)
+    if isinstance(net, _core.Net):
+        return net
+    if net == "wildbg":
+        return _core.Net.wildbg()
+    raise BgfastError(f"--evaluator must be wildbg or a .bgnet net file, not {text!r}")
+
+
+def _moves_table(results: list[MoveRollout], dice: tuple[int, int]) -> str:
+    first = results[0].result
+    unit = first.value_name.replace("_", " ")
+    lines = [
+        f"position {results[0].move.origin.id}  roll {dice[0]}{dice[1]}  policy {first.policy}"
+        f"  seed {first.seed}",
+        f"candidate plays ranked by {unit}, for the side that plays; differences paired"
+        " (same dice)",
+        f"{'#':>3}  {'play':24}{unit:>14}{'stderr':>9}{'diff':>9}{'stderr':>9}",
+    ]
+    for i, m in enumerate(results, 1):
+        r = m.result
+        lines.append(
+            f"{i:3}  {m.move!s:24}{r.value:14.4f}{r.stderr[r.value_name]:9.4f}"
+            f"{m.diff:9.4f}{m.diff_stderr:9.4f}"
+        )
+    lines.append(
+        f"games {first.games} per play, {first.seconds:.2f} s"
+        + ("  PARTIAL (interrupted)" if first.partial else "")
+    )
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
     """Runs the command from parsed arguments; returns the exit status."""
-    from bgfast.rollout import rollout
-
     bar = _Bar(sys.stderr) if sys.stdout.isatty() and sys.stderr.isatty() else None
+    if (args.top is not None or args.move) and args.moves is None:
+        raise BgfastError("--top and --move go with --moves DICE")
+    common: dict[str, Any] = dict(
+        policy=parse_policy(args.policy),
+        evaluator=_evaluator_arg(args.evaluator),
+        seed=args.seed,
+        threads=args.threads,
+        truncate=args.truncate,
+        bearoff=None if args.bearoff == "none" else "exact",
+        variance_reduction=args.vr,
+        quasi_random=not args.no_quasi,
+        cube=(args.cube_value, args.cube_owner),
+        jacoby=args.jacoby,
+        beavers=args.beavers,
+        match_length=args.match,
+        score=args.score,
+        crawford=args.crawford,
+        cube_life=args.cube_life,
+        met=args.met,
+        progress=bar,
+    )
     with contextlib.ExitStack() as stack:
-        executor: Executor | None = None
-        if args.workers is not None:
-            if not 1 <= args.workers <= _core.MAX_THREADS:
-                # Bounded like threads: a pool starts every process on its first task.
-                raise BgfastError(
-                    f"--workers must be from 1 to {_core.MAX_THREADS}, got {args.workers}"
-                )
-            # bgfast made this pool, so bgfast shuts it down (cancelling what is left).
-            pool = ProcessPoolExecutor(max_workers=args.workers)
-            stack.callback(pool.shutdown, wait=True, cancel_futures=True)
-            executor = pool
-        elif args.dask_scheduler is not None:
-            try:  # optional and untyped: Any whether or not it is installed
-                distributed: Any = importlib.import_module("distributed")
-            except ImportError as error:
-                raise BgfastError(
-                    "--dask-scheduler needs Dask: pip install 'dask[distributed]'"
-                ) from error
-            # Only the client is ours: closing it leaves the cluster running.
-            try:
-                client = stack.enter_context(distributed.Client(args.dask_scheduler))
-            except (OSError, ValueError) as error:  # unreachable, timed out, bad address
-                raise BgfastError(
-                    f"cannot connect to the Dask scheduler at {args.dask_scheduler!r}: {error}"
-                ) from error
-            executor = client.get_executor()
+        common["executor"] = _executor(args, stack)
         try:
-            result = rollout(
-                args.position,
-                games=args.games,
-                policy=parse_policy(args.policy),
-                seed=args.seed,
-                threads=args.threads,
-                truncate=args.truncate,
-                stratify=not args.no_stratify,
-                progress=bar,
-                executor=executor,
-            )
+            if args.moves is not None:
+                games = 1296 if args.games is None else args.games
+                found: Any = rollout_moves(
+                    args.position,
+                    args.moves,
+                    args.move,
+                    args.top,
+                    games=games,
+                    cubeful=args.cubeful,
+                    **common,
+                )
+                partial = found[0].result.partial
+                text = _moves_table(found, args.moves)
+                data: Any = [m.to_dict() for m in found]
+            elif args.cube:
+                games = 1296 if args.games is None else args.games
+                found = rollout_cube(args.position, games=games, **common)
+                partial, text, data = found.results[0].partial, found.table(), found.to_dict()
+            else:
+                games = 100_000 if args.games is None else args.games
+                found = rollout(args.position, games=games, cubeful=args.cubeful, **common)
+                partial, text, data = found.partial, found.table(), found.to_dict()
         finally:
             if bar is not None:
                 bar.close()
-    if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
-    else:
-        print(result.table())
-    return 130 if result.partial else 0
+    print(json.dumps(data, indent=2) if args.json else text)
+    return 130 if partial else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -28,6 +28,7 @@ __all__ = [
     "OneSidedTable",
     "Outcome",
     "Position",
+    "RolloutPlan",
     "TwoSidedTable",
     "batch_all_rolls",
     "batch_from_ids",
@@ -43,13 +44,13 @@ __all__ = [
     "bearoff_position_batch",
     "check_int",
     "check_threads",
+    "cube_values",
     "default_threads",
     "duel_tally",
     "encode_into",
     "isa_report",
     "perft",
     "pubeval_scores",
-    "rollout_tally",
 ]
 
 class BgfastError(ValueError):
@@ -204,7 +205,7 @@ MAX_THREADS: int
 def default_threads() -> int:
     """The thread count of ``threads=None``: ``RAYON_NUM_THREADS``, else the usable CPUs."""
 
-def check_int(name: str, value: int, low: int, high: int) -> int:
+def check_int(name: str, value: object, low: int, high: int) -> int:
     """``value`` if it is an int from ``low`` to ``high``: ``BgfastError`` naming ``name``,
     the range and the value otherwise, ``TypeError`` for a value that is no int."""
 
@@ -285,18 +286,51 @@ def duel_tally(
 ) -> tuple[int, int, int, int, int, int, int, int, int, int]:
     """A's tally over deals ``first_deal .. first_deal + deals`` of a duel."""
 
-def rollout_tally(
-    position: Position,
-    first_game: int,
-    games: int,
-    policy: str | Net,
-    seed: int,
-    threads: int | None,
-    truncate: int | None,
-    stratify: bool,
-) -> tuple[int, int, int, int, int, int, int]:
-    """Tally of games ``first_game .. first_game + games``: wins single, gammon, backgammon,
-    losses single, gammon, backgammon, truncated. Releases the GIL; Ctrl-C stops it."""
+#: A fixed-point sum: its signed high and unsigned low 128 bits (value times 2**128).
+_Halves = tuple[int, int]
+#: One branch's sums: per output the sums and the sums of squares, then the game ends.
+_BranchSums = tuple[list[_Halves], list[_Halves], list[int]]
+#: A run's sums: games, each branch's sums, the cross products of the branches' values.
+_Sums = tuple[int, list[_BranchSums], list[_Halves]]
+
+def cube_values(
+    probabilities: Sequence[float],
+    cube: tuple[int, str],
+    stakes: tuple[Any, ...],
+    cube_life: float,
+) -> tuple[float, float, float]:
+    """``(no double, double/take, double/pass)`` of the side to move by the cubeful model."""
+
+@final
+class RolloutPlan:
+    """A rollout's settings, checked, run natively or in lockstep with a Python evaluator."""
+
+    def __new__(
+        cls,
+        branches: Sequence[tuple[Position, str]],
+        cube: tuple[int, str],
+        stakes: tuple[Any, ...],
+        seed: int,
+        quasi_random: bool,
+        truncate: int | None,
+        bearoff: TwoSidedTable | None,
+        variance_reduction: bool,
+        evaluator: Net | None,
+        cube_life: float | None,
+        policy: str | Net | None,
+    ) -> RolloutPlan: ...
+    def run(self, first_game: int, games: int, threads: int | None) -> _Sums:
+        """Exact sums of games ``first_game .. first_game + games`` (GIL released)."""
+    def run_with(
+        self,
+        evaluator: Callable[[npt.NDArray[np.float32]], npt.ArrayLike],
+        scheme: str,
+        first_game: int,
+        games: int,
+        slots: int,
+        progress: Callable[[int, int], object] | None = None,
+    ) -> tuple[_Sums, bool]:
+        """Sums of games played in lockstep with ``evaluator``; whether Ctrl-C stopped it."""
 
 def pubeval_scores(
     positions: npt.NDArray[np.integer[Any]] | Sequence[Position],
@@ -312,30 +346,14 @@ def encode_into(
 
 @final
 class GameBatch:
-    """Many games advanced one ply at a time (``VecEnv`` and evaluator rollouts)."""
+    """Many endless games advanced one ply at a time (``VecEnv``)."""
 
     MAX_GAMES: ClassVar[int]
 
     @staticmethod
     def env(n: int, seed: int) -> GameBatch:
         """``n`` endless games from the standard start."""
-    @staticmethod
-    def rollout(
-        position: Position,
-        first_game: int,
-        games: int,
-        seed: int,
-        truncate: int | None,
-        stratify: bool,
-        slots: int,
-    ) -> GameBatch:
-        """Games ``first_game .. first_game + games`` of a rollout on at most ``slots`` slots."""
     def __len__(self) -> int: ...
-    @property
-    def finished(self) -> bool:
-        """Whether every slot is idle."""
-    def tally(self) -> tuple[int, int, int, int, int, int, int]:
-        """The tally of finished games."""
     def candidates(self, scheme: str) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
         """``(features (M, width), offsets (n + 1,))`` of every slot's candidates."""
     def candidate_positions(self) -> npt.NDArray[np.uint8]:

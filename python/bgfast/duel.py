@@ -23,8 +23,8 @@ from typing import Any
 
 from bgfast import _core
 from bgfast._core import BgfastError
+from bgfast._running import Z95, Progress, finite, run_in_chunks
 from bgfast.policies import Policy, check_policy, policy_name
-from bgfast.rollout import Z95, Progress, finite, run_in_chunks
 
 __all__ = ["DuelResult", "duel"]
 

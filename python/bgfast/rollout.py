@@ -1,28 +1,54 @@
-"""Rollouts: many cubeless games played out from one position, with their statistics.
+"""Rollouts: many games played out from a position, for one position, for each candidate
+play of a roll, or for a cube decision, with the cube, the match score, truncation, exact
+bear-offs and variance reduction.
 
 ``bgfast.rollout(position, games=..., policy=..., seed=...)`` plays games from the
-position (its side to move about to roll) to the end with the same policy for both sides
-and reports, for the side to move, the chances of winning, of winning and losing gammons
-and backgammons, the cubeless equity (points per game, R16), each with its standard error
-and 95% interval.
+position (its side to move about to roll) and reports, for the side to move, the chances
+of winning, of winning and losing gammons and backgammons, the cubeless equity (points per
+game, R16) and, as asked, the cubeful equity and the match-winning chances, each with its
+standard error and 95% interval. ``rollout_moves`` rolls out every candidate play of a
+roll (or the ones given) on common dice and ranks them; ``rollout_cube`` rolls out a cube
+decision (no double against double, take) on common dice.
 
-Reproducibility: game ``k`` takes every die from ``(seed, k)`` alone, and results are added
-as integer counts in game order. The same seed gives the same numbers on 1 or 64 threads,
-and on any ``concurrent.futures`` executor (``executor=``), which plays fixed shards of the
-game range.
+**Policies** choose the plays, the same for both sides: ``"wildbg"`` (wildbg's nets,
+evaluated natively, the default), any ``bgfast.Net``, ``"pubeval"`` (Tesauro's benchmark
+evaluator), ``"race"`` (pubeval, bear-offs played perfectly from the one-sided database),
+``"random"``, or your own evaluator: a callable that takes one float32 array with the
+features of every waiting candidate (``scheme=``; see ``bgfast.features`` for whose view
+each scheme gives) and returns one score per row, higher better for the player choosing,
+called once per ply for ``batch=`` games at once. A net plays the result worth most to
+the player moving: the lowest cubeless equity for the opponent (wildbg's rule) in a
+cubeless money rollout, the cubeful value in a cubeful one, the match-winning chances in
+match play.
 
-Variance reduction: with ``stratify=True`` (the default) game ``k``'s first roll is the
-ordered roll ``k mod 36``, so each of the 36 rolls gets exactly its share of every 36 games.
-The standard errors are the plain (iid) ones and so slightly conservative.
+**The evaluator** (``evaluator=``, the policy by default when it is a net) scores what the
+rollout does not play out: games stopped by ``truncate`` (after that many plies; 0 scores
+the position itself, exactly ``evaluator.equity(position)`` cubeless), the luck removed by
+``variance_reduction`` (before each roll the best play of each of the 21 rolls is scored,
+and the difference between the rolled roll's value and their mean is subtracted: unbiased,
+and most of the dice's noise goes), and both sides' cube decisions.
 
-Policies: ``"wildbg"`` (wildbg's nets, evaluated natively: ``bgfast.Net.wildbg()``), any
-``bgfast.Net``, ``"pubeval"`` (Tesauro's benchmark evaluator), ``"race"`` (pubeval, but
-bear-offs after contact played perfectly from the one-sided bear-off database: the fewest
-expected rolls), ``"random"`` (uniform over the distinct legal results), or your own
-evaluator: a callable that takes one float32 array with the features of every candidate
-result of a whole batch of games (``scheme=``; see ``bgfast.features`` for whose view each
-scheme gives) and returns one score per row, higher better for the player choosing. It is
-called once per ply for the whole batch (``batch=`` games at once).
+**The cube** (``cubeful=True``): both sides double, take and pass by Janowski's model over
+the evaluator's cubeless chances with cube life index ``cube_life`` (0.68, GNU
+Backgammon's value for contact positions: 0 is a dead cube, 1 a fully efficient one), in
+money play with ``jacoby`` (R23) and ``beavers``, in match play (``match_length``,
+``score`` as points won so far, side to move first; ``crawford`` says whether this game is
+the Crawford game, by default when exactly one side is 1-away) with take points and cash
+points from the match equity table ``met`` (Kazaross-XG2 by default, ``bgfast.met``) and
+the Crawford and post-Crawford rules (R21). ``cube=(value, owner)`` is the cube now, owner
+``"centred"``, ``"mover"`` or ``"opponent"``. Cubeful money results are per unit of the
+starting cube; match play reports match-winning chances and their money equivalent (EMG).
+
+**Exact bear-offs** (``bearoff="exact"``, the default): a game that enters the two-sided
+bear-off database's range (at most 6 checkers a side, all home) ends with its exact value
+(cubeless chances, or the database's cubeful money equity; cubeful match games play on, as
+GNU Backgammon's do).
+
+**Reproducibility**: game ``k`` takes every die from ``(seed, k)`` alone; with
+``quasi_random`` (the default) its first two rolls are rotated over all 1,296 pairs. Sums
+are exact (fixed point), so the same seed gives the same bits on 1 or 64 threads and on
+any ``concurrent.futures`` executor (``executor=``, which plays fixed shards of the game
+range). Ctrl-C stops a run and returns what finished, marked ``partial``.
 """
 
 from __future__ import annotations
@@ -31,26 +57,36 @@ import math
 import pickle
 import secrets
 import time
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, Future
-from dataclasses import dataclass, field
 from typing import Any, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from bgfast import _core
-from bgfast._core import BgfastError, Position
+from bgfast._core import BgfastError, IllegalMoveError, Move, Net, Position
+from bgfast._rollout_results import VALUE, CubeRollout, MoveRollout, RawSums, RolloutResult
+from bgfast._rollout_settings import RolloutSettings, check_settings, name_of
+from bgfast._running import Progress, run_in_chunks
+from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes, action_name
 from bgfast.features import SCHEMES
-from bgfast.policies import Policy, is_native, policy_name
+from bgfast.met import DEFAULT_TABLE
+from bgfast.policies import Policy, is_native
 
 __all__ = [
+    "DEFAULT_CUBE_LIFE",
     "SHARD_GAMES",
+    "SHARD_RETRIES",
+    "CubeRollout",
     "Evaluator",
+    "MoveRollout",
     "RolloutResult",
     "ShardError",
-    "cli_rollout",
     "rollout",
+    "rollout_cube",
+    "rollout_moves",
     "run_shard",
 ]
 
@@ -59,15 +95,14 @@ Evaluator = Callable[[npt.NDArray[np.float32]], npt.ArrayLike]
 
 #: Games per shard when a rollout runs on an executor: the number of shards depends on
 #: the game count only, never on the executor. 10,000 random games take about 0.13 s on
-#: one core, pubeval games about twice that: long enough that a Dask task's own cost (a
-#: few milliseconds of scheduler and worker time, which share the cores on a small
-#: machine) stays small; 2,000-game shards made a 2-worker Dask cluster 1.46x one process
-#: instead of 1.81x (BENCHMARKS.md).
+#: one core: long enough that a Dask task's own cost (a few milliseconds of scheduler and
+#: worker time, which share the cores on a small machine) stays small (BENCHMARKS.md).
 SHARD_GAMES = 10_000
 
-_STATS = ("win", "win_gammon", "win_backgammon", "lose", "lose_gammon", "lose_backgammon")
-#: The two-sided 95% quantile of the normal distribution.
-Z95 = 1.959963984540054
+#: Times a failed shard is submitted again before ``ShardError`` (its dice are the same).
+SHARD_RETRIES = 2
+
+PositionArg = Union[Position, str, npt.ArrayLike, None]
 
 
 class ShardError(BgfastError):
@@ -89,314 +124,64 @@ def _version() -> str:
         return "0+unknown"
 
 
-@dataclass(frozen=True)
-class RolloutResult:
-    """What a rollout found, for the side to move at its position.
-
-    ``win`` counts every win, ``win_gammon`` gammons and backgammons, ``win_backgammon``
-    backgammons (GNU Backgammon's convention), likewise for losses. ``equity`` is the mean
-    cubeless points per game (single 1, gammon 2, backgammon 3; truncated games 0).
-    ``stderr`` and ``ci95`` map each of those names and ``"equity"`` to its standard error
-    and 95% interval. ``partial`` is true when the run was interrupted (Ctrl-C) and counts
-    only the games that finished.
-    """
-
-    position: str
-    policy: str
-    seed: int
-    counts: tuple[int, int, int, int, int, int, int]
-    seconds: float
-    threads: int
-    partial: bool
-    stratified: bool
-    games: int = field(init=False)
-    win: float = field(init=False)
-    win_gammon: float = field(init=False)
-    win_backgammon: float = field(init=False)
-    lose: float = field(init=False)
-    lose_gammon: float = field(init=False)
-    lose_backgammon: float = field(init=False)
-    truncated: int = field(init=False)
-    equity: float = field(init=False)
-    stderr: dict[str, float] = field(init=False)
-    ci95: dict[str, tuple[float, float]] = field(init=False)
-    games_per_second: float = field(init=False)
-
-    def __post_init__(self) -> None:
-        ws, wg, wb, ls, lg, lb, tr = self.counts
-        n = sum(self.counts)
-        hits = {
-            "win": ws + wg + wb,
-            "win_gammon": wg + wb,
-            "win_backgammon": wb,
-            "lose": ls + lg + lb,
-            "lose_gammon": lg + lb,
-            "lose_backgammon": lb,
-        }
-        points = ws - ls + 2 * (wg - lg) + 3 * (wb - lb)
-        squares = (ws + ls) + 4 * (wg + lg) + 9 * (wb + lb)
-        values: dict[str, float] = {}
-        stderr: dict[str, float] = {}
-        for name, h in hits.items():
-            p = h / n if n else math.nan
-            values[name] = p
-            stderr[name] = math.sqrt(p * (1 - p) / (n - 1)) if n > 1 else math.nan
-        mean = points / n if n else math.nan
-        values["equity"] = mean
-        if n > 1:
-            var = max(squares - n * mean * mean, 0.0) / (n - 1)
-            stderr["equity"] = math.sqrt(var / n)
-        else:
-            stderr["equity"] = math.nan
-        set_ = object.__setattr__
-        set_(self, "games", n)
-        for name in _STATS:
-            set_(self, name, values[name])
-        set_(self, "truncated", tr)
-        set_(self, "equity", mean)
-        set_(self, "stderr", stderr)
-        set_(
-            self,
-            "ci95",
-            {k: (values[k] - Z95 * stderr[k], values[k] + Z95 * stderr[k]) for k in values},
-        )
-        set_(self, "games_per_second", n / self.seconds if self.seconds > 0 else math.inf)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON: every statistic, its stderr and interval, and the run.
-
-        Values that do not exist (a standard error from fewer than two games) are ``None``.
-        """
-        stats = {
-            name: {
-                "value": finite(getattr(self, name)),
-                "stderr": finite(self.stderr[name]),
-                "ci95": [finite(x) for x in self.ci95[name]],
-            }
-            for name in (*_STATS, "equity")
-        }
-        return {
-            "position": self.position,
-            "policy": self.policy,
-            "seed": self.seed,
-            "games": self.games,
-            "truncated": self.truncated,
-            "stratified": self.stratified,
-            "partial": self.partial,
-            "threads": self.threads,
-            "seconds": self.seconds,
-            "games_per_second": finite(self.games_per_second),
-            "counts": dict(
-                zip(
-                    (
-                        "win_single",
-                        "win_gammon",
-                        "win_backgammon",
-                        "lose_single",
-                        "lose_gammon",
-                        "lose_backgammon",
-                        "truncated",
-                    ),
-                    self.counts,
-                )
-            ),
-            "statistics": stats,
-        }
-
-    def table(self) -> str:
-        """The statistics as a text table."""
-        lines = [
-            f"position {self.position}  policy {self.policy}  seed {self.seed}"
-            + ("  (first roll stratified)" if self.stratified else ""),
-            f"{'':16}{'value':>9}{'stderr':>9}   95% interval",
-        ]
-        for name in (*_STATS, "equity"):
-            lo, hi = self.ci95[name]
-            lines.append(
-                f"{name.replace('_', ' '):16}{getattr(self, name):9.4f}{self.stderr[name]:9.4f}"
-                f"   [{lo:.4f}, {hi:.4f}]"
-            )
-        tail = (
-            f"games {self.games}"
-            + (f" ({self.truncated} truncated)" if self.truncated else "")
-            + f", {self.games_per_second:,.0f} games/s on {self.threads} thread(s),"
-            f" {self.seconds:.2f} s" + ("  PARTIAL (interrupted)" if self.partial else "")
-        )
-        lines.append(tail)
-        return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return self.table()
-
-
-PositionArg = Union[Position, str, npt.ArrayLike, None]
-Progress = Callable[[int, int], None]
-
-
 def _position(position: PositionArg) -> Position:
     if position is None:
         return Position()
     if isinstance(position, Position):
         return position
     if isinstance(position, str):
-        return Position.from_id(position)
+        return Position.from_id(position.strip())
     return Position.from_array(position)
 
 
-def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, int, int, int, int, int, int]:
-    return (
-        a[0] + b[0],
-        a[1] + b[1],
-        a[2] + b[2],
-        a[3] + b[3],
-        a[4] + b[4],
-        a[5] + b[5],
-        a[6] + b[6],
-    )
+# ------------------------------------------------------------------------- running games
 
 
-_ZERO = (0, 0, 0, 0, 0, 0, 0)
-
-
-#: What a shard spec holds besides its ``version`` (see :func:`run_shard`).
-_SHARD_FIELDS = (
-    "position",
-    "first_game",
-    "games",
-    "policy",
-    "seed",
-    "truncate",
-    "stratify",
-    "threads",
-)
-
-
-def run_shard(spec: dict[str, Any]) -> tuple[int, ...]:
-    """Plays one shard of a rollout on a worker and returns its tally.
-
-    ``spec`` is plain data (picklable anywhere): ``version`` (a worker refuses a spec from
-    another bgfast version), ``position`` (Position ID), ``first_game``, ``games``,
-    ``policy``, ``seed``, ``truncate``, ``stratify``, ``threads``.
-    """
-    if not isinstance(spec, dict):
-        raise BgfastError(f"a shard spec is a dict, not a {type(spec).__name__}")
-    if spec.get("version") != _version():
-        raise BgfastError(
-            f"shard made by bgfast {spec.get('version')!r} cannot run on bgfast {_version()!r}: "
-            "install the same version on every worker"
-        )
-    missing = sorted(set(_SHARD_FIELDS) - set(spec))
-    if missing:
-        raise BgfastError(f"the shard spec lacks {', '.join(missing)}")
-    if not isinstance(spec["position"], str):
-        raise BgfastError(f"the shard's position must be a Position ID, not {spec['position']!r}")
-    if not is_native(spec["policy"]) or not isinstance(spec["stratify"], bool):
-        raise BgfastError("the shard's policy must be a native policy and stratify a bool")
-    return tuple(
-        _core.rollout_tally(
-            Position.from_id(spec["position"]),
-            spec["first_game"],
-            spec["games"],
-            spec["policy"],
-            spec["seed"],
-            spec["threads"],
-            spec["truncate"],
-            spec["stratify"],
-        )
-    )
-
-
-def run_in_chunks(
-    total: int,
-    first: int,
-    smallest: int,
-    play: Callable[[int, int], None],
-    progress: Progress | None,
-) -> bool:
-    """Calls ``play(done, size)`` over ``0 .. total`` in chunks sized for about 0.2 s each
-    (starting at ``first``, never below ``smallest``), so that Ctrl-C and ``progress(done,
-    total)`` stay responsive while the calls' own cost stays nil. Returns whether Ctrl-C
-    stopped it (the chunks played before are kept by ``play``)."""
-    done = 0
-    chunk = first
-    try:
-        while done < total:
-            size = min(chunk, total - done)
-            t0 = time.perf_counter()
-            play(done, size)
-            done += size
-            if progress is not None:
-                progress(done, total)
-            elapsed = time.perf_counter() - t0
-            if elapsed < 0.1:
-                chunk = min(chunk * 2, 1 << 20)
-            elif elapsed > 0.4:
-                chunk = max(chunk // 2, smallest)
-    except KeyboardInterrupt:
-        return True
-    return False
-
-
-def finite(x: float) -> float | None:
-    """``x``, or ``None`` for NaN and infinities (JSON has neither)."""
-    return x if math.isfinite(x) else None
+#: A rollout's branches as the native plan takes them: ``(position, kind)``.
+Branches = list[tuple[Position, str]]
 
 
 def _run_native(
-    pos: Position,
-    games: int,
+    settings: RolloutSettings,
+    branches: Branches,
     policy: Policy,
-    seed: int,
+    games: int,
     threads: int,
-    truncate: int | None,
-    stratify: bool,
     progress: Progress | None,
-) -> tuple[tuple[int, int, int, int, int, int, int], bool]:
-    tally = _ZERO
+) -> tuple[RawSums, bool]:
+    plan = settings.plan(branches, policy)
+    total = RawSums.zero(len(branches))
 
     def play(done: int, size: int) -> None:
-        nonlocal tally
-        part = _core.rollout_tally(pos, done, size, policy, seed, threads, truncate, stratify)
-        tally = _add(tally, part)
+        nonlocal total
+        total = total + RawSums.from_native(plan.run(done, size, threads))
 
-    partial = run_in_chunks(games, max(256, 64 * threads), 64, play, progress)
-    return tally, partial
+    slow = isinstance(policy, Net) or policy == "wildbg" or settings.variance_reduction
+    first = 8 * threads if slow else max(256, 64 * threads)
+    partial = run_in_chunks(games, first, threads, play, progress)
+    return total, partial
 
 
 def _run_evaluator(
-    pos: Position,
-    games: int,
+    settings: RolloutSettings,
+    branches: Branches,
     evaluator: Evaluator,
     scheme: str,
     batch: int,
-    seed: int,
-    truncate: int | None,
-    stratify: bool,
+    games: int,
     progress: Progress | None,
-) -> tuple[tuple[int, int, int, int, int, int, int], bool]:
-    b = _core.GameBatch.rollout(pos, 0, games, seed, truncate, stratify, batch)
-    partial = False
-    try:
-        reported = 0
-        while not b.finished:
-            features, _offsets = b.candidates(scheme)
-            b.step_scores(_scores(evaluator(features), features.shape[0]))
-            if progress is not None:
-                finished = sum(b.tally())
-                if finished != reported:
-                    reported = finished
-                    progress(finished, games)
-    except KeyboardInterrupt:
-        partial = True
-    t = b.tally()
-    return (t[0], t[1], t[2], t[3], t[4], t[5], t[6]), partial
+) -> tuple[RawSums, bool]:
+    plan = settings.plan(branches, None)
+    raw, interrupted = plan.run_with(
+        lambda features: _scores(evaluator(features)), scheme, 0, games, batch, progress
+    )
+    return RawSums.from_native(raw), bool(interrupted)
 
 
-def _scores(returned: object, candidates: int) -> npt.NDArray[np.float64]:
-    """An evaluator's scores as a flat float64 array of one score per candidate (compared
-    as given: float64 keeps every distinction a net makes), or a ``BgfastError`` saying
-    what is wrong with them (NaN scores are refused, naming their rows, by the native
-    step)."""
+def _scores(returned: object) -> npt.NDArray[np.float64]:
+    """An evaluator's scores as a flat float64 array (compared as given: float64 keeps
+    every distinction a net makes), or a ``BgfastError`` saying what is wrong with them
+    (a wrong count or NaN scores are refused, naming them, by the native step)."""
     try:
         array = np.asarray(returned)
     except (TypeError, ValueError) as error:  # ragged, or not array-like
@@ -405,38 +190,33 @@ def _scores(returned: object, candidates: int) -> npt.NDArray[np.float64]:
         raise BgfastError(
             f"the evaluator returned an array of dtype {array.dtype}: scores must be numbers"
         )
-    scores = np.ascontiguousarray(array, dtype=np.float64).reshape(-1)
-    if scores.shape[0] != candidates:
+    return np.ascontiguousarray(array, dtype=np.float64).reshape(-1)
+
+
+def run_shard(spec: dict[str, Any]) -> RawSums:
+    """Plays one shard of a rollout on a worker and returns its exact sums.
+
+    ``spec`` is plain data (picklable anywhere): ``version`` (a worker refuses a spec from
+    another bgfast version), ``settings`` (a ``RolloutSettings``), ``branches`` (Position
+    IDs and kinds), ``policy``, ``first_game``, ``games``, ``threads``.
+    """
+    if not isinstance(spec, dict):
+        raise BgfastError(f"a shard spec is a dict, not a {type(spec).__name__}")
+    if spec.get("version") != _version():
         raise BgfastError(
-            f"the evaluator returned {scores.shape[0]} scores for {candidates} candidates"
+            f"shard made by bgfast {spec.get('version')!r} cannot run on bgfast {_version()!r}: "
+            "install the same version on every worker"
         )
-    return scores
-
-
-def _shard_specs(
-    pos: Position,
-    games: int,
-    policy: Policy,
-    seed: int,
-    truncate: int | None,
-    stratify: bool,
-) -> list[dict[str, Any]]:
-    """The plain-data specs of a rollout's shards: their number depends on ``games`` only."""
-    shards = math.ceil(games / SHARD_GAMES)
-    return [
-        {
-            "version": _version(),
-            "position": pos.id,
-            "first_game": k * SHARD_GAMES,
-            "games": min(SHARD_GAMES, games - k * SHARD_GAMES),
-            "policy": policy,
-            "seed": seed,
-            "truncate": truncate,
-            "stratify": stratify,
-            "threads": 1,
-        }
-        for k in range(shards)
-    ]
+    fields = ("settings", "branches", "policy", "first_game", "games", "threads")
+    missing = sorted(set(fields) - set(spec))
+    if missing:
+        raise BgfastError(f"the shard spec lacks {', '.join(missing)}")
+    settings = spec["settings"]
+    if not isinstance(settings, RolloutSettings) or not is_native(spec["policy"]):
+        raise BgfastError("the shard's settings must be RolloutSettings and its policy native")
+    branches = [(Position.from_id(pid), kind) for pid, kind in spec["branches"]]
+    plan = settings.plan(branches, spec["policy"])
+    return RawSums.from_native(plan.run(spec["first_game"], spec["games"], spec["threads"]))
 
 
 def _check_sendable(spec: dict[str, Any]) -> None:
@@ -453,27 +233,31 @@ def _check_sendable(spec: dict[str, Any]) -> None:
         )
 
 
-#: Times a failed shard is submitted again before ``ShardError`` (its dice are the same).
-SHARD_RETRIES = 2
-
-
 def _run_executor(
     executor: Executor,
-    pos: Position,
-    games: int,
+    settings: RolloutSettings,
+    branches: Branches,
     policy: Policy,
-    seed: int,
-    truncate: int | None,
-    stratify: bool,
+    games: int,
     progress: Progress | None,
-) -> tuple[tuple[int, int, int, int, int, int, int], bool]:
+) -> tuple[RawSums, bool]:
     from concurrent.futures import FIRST_COMPLETED, wait
 
-    specs = _shard_specs(pos, games, policy, seed, truncate, stratify)
-    _check_sendable(specs[0])  # every shard differs only in ints: one check covers all
-    shards = len(specs)
-    results: list[tuple[int, ...] | None] = [None] * shards
-    futures: dict[Future[tuple[int, ...]], int] = {}
+    base: dict[str, Any] = {
+        "version": _version(),
+        "settings": settings,
+        "branches": [(p.id, kind) for p, kind in branches],
+        "policy": policy,
+        "threads": 1,
+    }
+    _check_sendable(base)
+    shards = math.ceil(games / SHARD_GAMES)
+    specs: list[dict[str, Any]] = [
+        {**base, "first_game": k * SHARD_GAMES, "games": min(SHARD_GAMES, games - k * SHARD_GAMES)}
+        for k in range(shards)
+    ]
+    results: list[RawSums | None] = [None] * shards
+    futures: dict[Future[RawSums], int] = {}
     retries = [0] * shards
 
     def failed(k: int, cause: BaseException) -> ShardError:
@@ -489,6 +273,15 @@ def _run_executor(
         except Exception as error:  # a broken or shut-down executor takes no more work
             raise failed(k, error) from error
 
+    def total(upto: int) -> RawSums:
+        """The sums of the finished prefix of shards (a prefix of the game order)."""
+        out = RawSums.zero(len(branches))
+        for r in results[:upto]:
+            if r is None:
+                break
+            out = out + r
+        return out
+
     try:
         for k in range(shards):
             submit(k)
@@ -502,7 +295,7 @@ def _run_executor(
                     raise failed(k, error) from error
                 except Exception as error:
                     # A lost worker: the shard's dice depend on (seed, game) alone, so playing
-                    # it again anywhere gives the identical tally.
+                    # it again anywhere gives the identical sums.
                     if retries[k] >= SHARD_RETRIES:
                         raise failed(k, error) from error
                     retries[k] += 1
@@ -514,59 +307,32 @@ def _run_executor(
         for f in futures:
             f.cancel()
         if isinstance(error, KeyboardInterrupt):
-            # Partial: the finished prefix of shards only, so it is still a game-order prefix.
-            tally = _ZERO
-            for r in results:
-                if r is None:
-                    break
-                tally = _add(tally, r)
-            return tally, True
+            return total(shards), True
         raise
-    tally = _ZERO
-    for r in results:  # shard order
-        assert r is not None
-        tally = _add(tally, r)
-    return tally, False
+    return total(shards), False
 
 
-def rollout(
-    position: PositionArg = None,
+def _play(
+    settings: RolloutSettings,
+    branches: Branches,
     *,
-    games: int = 10_000,
-    policy: Policy | Evaluator = "wildbg",
-    seed: int | None = None,
-    threads: int | None = None,
-    truncate: int | None = None,
-    stratify: bool = True,
-    scheme: str = "tesauro198",
-    batch: int = 1024,
-    progress: Progress | None = None,
-    executor: Executor | None = None,
-) -> RolloutResult:
-    """Rolls out ``position`` (a ``Position``, a Position ID or a ``(2, 25)`` array; the
-    standard start by default) and returns a ``RolloutResult``.
-
-    ``games`` games, the same ``policy`` for both sides (``"wildbg"``, a ``bgfast.Net``,
-    ``"pubeval"``, ``"race"``, ``"random"`` or an evaluator callable, see the module docs).
-    ``seed`` fixes the dice (a random seed is drawn and reported when ``None``). ``threads``
-    defaults to every CPU.
-    ``truncate`` stops games after that many plies (counted in ``truncated``, 0 points).
-    ``progress(done, total)`` is called as games finish. ``executor`` (any
-    ``concurrent.futures.Executor``, never shut down here) plays fixed shards of the games
-    elsewhere, with the same result as a local run; a shard the executor gives up on raises
-    ``ShardError``. Ctrl-C stops the run and returns what finished with ``partial=True``.
-    """
-    pos = _position(position)
-    # Checked up front, with the native bounds, also for the executor path.
-    _core.check_int("games", games, 1, 2**64 - 1)
-    if truncate is not None:
-        _core.check_int("truncate", truncate, 1, 2**32 - 1)
-    if seed is None:
-        seed = secrets.randbits(63)
-    _core.check_int("seed", seed, 0, 2**64 - 1)
-    threads = _core.check_threads(threads)
-    _core.check_int("batch", batch, 1, _core.GameBatch.MAX_GAMES)
-    start = time.perf_counter()
+    games: int,
+    policy: Policy | Evaluator,
+    threads: int | None,
+    executor: Executor | None,
+    scheme: str,
+    batch: int,
+    progress: Progress | None,
+) -> tuple[RawSums, bool, int]:
+    """Plays the games of every branch however ``policy`` and ``executor`` ask; the sums,
+    whether Ctrl-C stopped the run, and the threads used."""
+    if is_native(policy):
+        if executor is not None:
+            sums, partial = _run_executor(executor, settings, branches, policy, games, progress)
+            return sums, partial, 1
+        used = _core.check_threads(threads)
+        sums, partial = _run_native(settings, branches, policy, games, used, progress)
+        return sums, partial, used
     if callable(policy):
         if scheme not in SCHEMES:
             raise BgfastError(f"unknown feature scheme {scheme!r}: use one of {sorted(SCHEMES)}")
@@ -576,46 +342,396 @@ def rollout(
                 " executor= needs a native policy ('wildbg', a bgfast.Net, 'pubeval', 'race',"
                 " 'random')"
             )
-        name = getattr(policy, "__name__", type(policy).__name__)
-        counts, partial = _run_evaluator(
-            pos, games, policy, scheme, batch, seed, truncate, stratify, progress
-        )
-        threads_used = 1
-    elif is_native(policy):
-        name = policy_name(policy)
-        if executor is not None:
-            counts, partial = _run_executor(
-                executor, pos, games, policy, seed, truncate, stratify, progress
-            )
-        else:
-            counts, partial = _run_native(
-                pos, games, policy, seed, threads, truncate, stratify, progress
-            )
-        threads_used = threads
-    else:
-        raise BgfastError(
-            f"unknown policy {policy!r}: use 'wildbg', a bgfast.Net, 'pubeval', 'race',"
-            " 'random' or a callable"
-        )
-    return RolloutResult(
-        position=pos.id,
-        policy=name,
-        seed=seed,
-        counts=counts,
-        seconds=time.perf_counter() - start,
-        threads=threads_used,
-        partial=partial,
-        stratified=stratify,
+        sums, partial = _run_evaluator(settings, branches, policy, scheme, batch, games, progress)
+        return sums, partial, 1
+    raise BgfastError(
+        f"unknown policy {policy!r}: use 'wildbg', a bgfast.Net, 'pubeval', 'race',"
+        " 'random' or a callable"
     )
 
 
-def cli_rollout(argv: Sequence[str]) -> int:
-    """``bgfast rollout ID [--games N] [--policy P] [--seed S] [--threads T] [--json]
-    [--workers N | --dask-scheduler ADDRESS]``.
+# ------------------------------------------------------------------------- public API
 
-    Prints the statistics table (or JSON with ``--json``), with a progress bar when stdout
-    is a terminal. Returns the exit status (130 after Ctrl-C, with the partial table).
+
+def _settings(
+    *,
+    policy: object,
+    seed: int | None,
+    games: int,
+    batch: int,
+    cubeful: bool,
+    options: dict[str, Any],
+) -> RolloutSettings:
+    """Checks the arguments every rollout function shares."""
+    _core.check_int("games", games, 1, 2**64 - 1)
+    _core.check_int("batch", batch, 1, _core.GameBatch.MAX_GAMES)
+    if seed is None:
+        seed = secrets.randbits(63)
+    _core.check_int("seed", seed, 0, 2**64 - 1)
+    stratify = options.pop("stratify")
+    if stratify is not None:
+        warnings.warn(
+            "stratify= is now quasi_random= (the first two rolls rotated over all 1,296 pairs)",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        options["quasi_random"] = stratify
+    stakes = Stakes.check(**{k: options.pop(k) for k in _STAKES})
+    return check_settings(policy=policy, seed=seed, cubeful=cubeful, stakes=stakes, **options)
+
+
+#: The arguments that make the stakes.
+_STAKES = ("cube", "jacoby", "beavers", "match_length", "score", "crawford", "met")
+
+
+def rollout(
+    position: PositionArg = None,
+    *,
+    games: int = 10_000,
+    policy: Policy | Evaluator = "wildbg",
+    seed: int | None = None,
+    threads: int | None = None,
+    executor: Executor | None = None,
+    truncate: int | None = None,
+    evaluator: Net | str | None = None,
+    bearoff: str | None = "exact",
+    variance_reduction: bool = False,
+    quasi_random: bool = True,
+    cubeful: bool = False,
+    cube: tuple[int, str] = (1, "centred"),
+    jacoby: bool = False,
+    beavers: bool = False,
+    match_length: int = 0,
+    score: tuple[int, int] = (0, 0),
+    crawford: bool | None = None,
+    cube_life: float = DEFAULT_CUBE_LIFE,
+    met: str = DEFAULT_TABLE,
+    scheme: str = "tesauro198",
+    batch: int = 1024,
+    progress: Progress | None = None,
+    stratify: bool | None = None,
+) -> RolloutResult:
+    """Rolls out ``position`` (a ``Position``, a Position ID or a ``(2, 25)`` array; the
+    standard start by default) and returns a ``RolloutResult`` for its side to move.
+
+    ``games`` games with ``policy`` for both sides; ``seed`` fixes the dice (drawn and
+    reported when ``None``); ``threads`` defaults to every CPU; ``executor`` (any
+    ``concurrent.futures.Executor``, never shut down here) plays fixed shards elsewhere
+    with the same result (``ShardError`` when it gives up on one). ``progress(done,
+    total)`` is called as games finish; Ctrl-C returns what finished with
+    ``partial=True``. The other settings are described in the module docs; ``stratify``
+    is the former name of ``quasi_random``. Bad arguments raise a ``BgfastError`` naming
+    the argument and the rule.
     """
-    from bgfast._cli_rollout import main
+    start = time.perf_counter()
+    pos = _position(position)
+    settings = _settings(
+        policy=policy,
+        seed=seed,
+        games=games,
+        batch=batch,
+        cubeful=cubeful,
+        options=dict(
+            evaluator=evaluator,
+            truncate=truncate,
+            bearoff=bearoff,
+            variance_reduction=variance_reduction,
+            quasi_random=quasi_random,
+            cube=cube,
+            jacoby=jacoby,
+            beavers=beavers,
+            match_length=match_length,
+            score=score,
+            crawford=crawford,
+            cube_life=cube_life,
+            met=met,
+            stratify=stratify,
+        ),
+    )
+    sums, partial, used = _play(
+        settings,
+        [(pos, "position")],
+        games=games,
+        policy=policy,
+        threads=threads,
+        executor=executor,
+        scheme=scheme,
+        batch=batch,
+        progress=progress,
+    )
+    return RolloutResult.from_sums(
+        sums,
+        0,
+        position=pos.id,
+        player="the side to move",
+        policy=name_of(policy),
+        settings=settings,
+        seconds=time.perf_counter() - start,
+        threads=used,
+        partial=partial,
+    )
 
-    return main(argv)
+
+def _candidates(
+    pos: Position,
+    dice: tuple[Any, Any],
+    moves: Iterable[Move | str] | None,
+    top: int | None,
+    ranker: Net | None,
+) -> list[Move]:
+    """The plays to roll out: ``moves`` (each checked against the legal plays of the roll)
+    or every legal play, then the ``top`` best by the ranker's 0-ply equity."""
+    legal = pos.moves(*dice)
+    by_result = {m.result: m for m in legal}
+    if moves is None:
+        chosen = list(legal)
+    else:
+        chosen = []
+        for m in moves:
+            if isinstance(m, Move):
+                if m.origin != pos or m.result not in by_result:
+                    raise IllegalMoveError(
+                        f"{m} is not a legal play of {tuple(dice)} in this position (R8)"
+                    )
+                move = by_result[m.result]
+            else:
+                move = by_result[pos.play(m, dice)]  # raises naming the rule broken
+            if move not in chosen:
+                chosen.append(move)
+        if not chosen:
+            raise BgfastError("moves= names no play to roll out")
+    if top is not None:
+        _core.check_int("top", top, 1, 2**31)
+        if ranker is None:
+            raise BgfastError(
+                "top= ranks the plays by a net's 0-ply equity: pass evaluator= or a net policy"
+            )
+        order = {r.result: i for i, (r, _, _) in enumerate(ranker.rank(pos, dice))}
+        chosen = sorted(chosen, key=lambda m: order[m.result])[:top]
+    return chosen
+
+
+def rollout_moves(
+    position: PositionArg,
+    dice: Sequence[int],
+    moves: Iterable[Move | str] | None = None,
+    top: int | None = None,
+    *,
+    games: int = 1296,
+    policy: Policy | Evaluator = "wildbg",
+    seed: int | None = None,
+    threads: int | None = None,
+    executor: Executor | None = None,
+    truncate: int | None = None,
+    evaluator: Net | str | None = None,
+    bearoff: str | None = "exact",
+    variance_reduction: bool = False,
+    quasi_random: bool = True,
+    cubeful: bool = False,
+    cube: tuple[int, str] = (1, "centred"),
+    jacoby: bool = False,
+    beavers: bool = False,
+    match_length: int = 0,
+    score: tuple[int, int] = (0, 0),
+    crawford: bool | None = None,
+    cube_life: float = DEFAULT_CUBE_LIFE,
+    met: str = DEFAULT_TABLE,
+    scheme: str = "tesauro198",
+    batch: int = 1024,
+    progress: Progress | None = None,
+) -> list[MoveRollout]:
+    """Rolls out candidate plays of ``dice`` in ``position`` and ranks them, best first.
+
+    ``moves`` (``Move`` objects or move text, each a legal play of the roll) or every
+    legal play; ``top`` keeps the best ``top`` by the evaluator's 0-ply equity first.
+    Every candidate plays game ``k`` on the same dice (common random numbers), so the
+    differences between candidates are far more precise than their values:
+    ``MoveRollout.diff`` is the candidate's value minus the best one's and
+    ``diff_stderr`` its paired standard error. Values are for the player making the play;
+    the other arguments are ``rollout``'s.
+    """
+    start = time.perf_counter()
+    pos = _position(position)
+    settings = _settings(
+        policy=policy,
+        seed=seed,
+        games=games,
+        batch=batch,
+        cubeful=cubeful,
+        options=dict(
+            evaluator=evaluator,
+            truncate=truncate,
+            bearoff=bearoff,
+            variance_reduction=variance_reduction,
+            quasi_random=quasi_random,
+            cube=cube,
+            jacoby=jacoby,
+            beavers=beavers,
+            match_length=match_length,
+            score=score,
+            crawford=crawford,
+            cube_life=cube_life,
+            met=met,
+            stratify=None,
+        ),
+    )
+    if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence) or len(dice) != 2:
+        raise _core.InvalidDiceError(f"dice must be a pair (d1, d2) of 1 to 6, not {dice!r}")
+    roll = (dice[0], dice[1])
+    candidates = _candidates(pos, roll, moves, top, settings.evaluator)
+    branches: Branches = [(m.result, "after_play") for m in candidates]
+    sums, partial, used = _play(
+        settings,
+        branches,
+        games=games,
+        policy=policy,
+        threads=threads,
+        executor=executor,
+        scheme=scheme,
+        batch=batch,
+        progress=progress,
+    )
+    seconds = time.perf_counter() - start
+    results = [
+        RolloutResult.from_sums(
+            sums,
+            i,
+            position=m.result.id,
+            player="the side that played",
+            policy=name_of(policy),
+            settings=settings,
+            seconds=seconds,
+            threads=used,
+            partial=partial,
+        )
+        for i, m in enumerate(candidates)
+    ]
+    order = sorted(range(len(candidates)), key=lambda i: -results[i].value)
+    best = order[0]
+    return [
+        MoveRollout(
+            move=candidates[i],
+            result=results[i],
+            diff=results[i].value - results[best].value,
+            diff_stderr=0.0 if i == best else sums.difference_stderr(i, best),
+        )
+        for i in order
+    ]
+
+
+def rollout_cube(
+    position: PositionArg = None,
+    *,
+    games: int = 1296,
+    policy: Policy | Evaluator = "wildbg",
+    seed: int | None = None,
+    threads: int | None = None,
+    executor: Executor | None = None,
+    truncate: int | None = None,
+    evaluator: Net | str | None = None,
+    bearoff: str | None = "exact",
+    variance_reduction: bool = False,
+    quasi_random: bool = True,
+    cube: tuple[int, str] = (1, "centred"),
+    jacoby: bool = False,
+    beavers: bool = False,
+    match_length: int = 0,
+    score: tuple[int, int] = (0, 0),
+    crawford: bool | None = None,
+    cube_life: float = DEFAULT_CUBE_LIFE,
+    met: str = DEFAULT_TABLE,
+    scheme: str = "tesauro198",
+    batch: int = 1024,
+    progress: Progress | None = None,
+) -> CubeRollout:
+    """Rolls out the side to move's cube decision in ``position``: not doubling now, and
+    doubling with the opponent taking, on the same dice; doubling with a pass is worth the
+    cube's value (1.0 per unit of cube in money play). Later cube decisions in both lines
+    are the cubeful model's (``rollout``'s module docs). Returns a ``CubeRollout`` with
+    the values normalised to the cube now, the action ("no double", "double, take",
+    "double, pass", "too good to double", "redouble, ..."), and standard errors. The side
+    to move must be able to double (R17, R21): a ``BgfastError`` says why not otherwise.
+    """
+    start = time.perf_counter()
+    pos = _position(position)
+    settings = _settings(
+        policy=policy,
+        seed=seed,
+        games=games,
+        batch=batch,
+        cubeful=True,
+        options=dict(
+            evaluator=evaluator,
+            truncate=truncate,
+            bearoff=bearoff,
+            variance_reduction=variance_reduction,
+            quasi_random=quasi_random,
+            cube=cube,
+            jacoby=jacoby,
+            beavers=beavers,
+            match_length=match_length,
+            score=score,
+            crawford=crawford,
+            cube_life=cube_life,
+            met=met,
+            stratify=None,
+        ),
+    )
+    if pos.outcome is not None:
+        raise _core.GameOverError("R15: the game is over; there is no cube decision")
+    why = settings.stakes.why_no_double()
+    if why is not None:
+        raise BgfastError(f"the side to move may not double: {why}")
+    branches: Branches = [(pos, "no_double"), (pos, "double_take")]
+    sums, partial, used = _play(
+        settings,
+        branches,
+        games=games,
+        policy=policy,
+        threads=threads,
+        executor=executor,
+        scheme=scheme,
+        batch=batch,
+        progress=progress,
+    )
+    seconds = time.perf_counter() - start
+    nd, dt = (
+        RolloutResult.from_sums(
+            sums,
+            i,
+            position=pos.id,
+            player="the side to move",
+            policy=name_of(policy),
+            settings=settings,
+            seconds=seconds,
+            threads=used,
+            partial=partial,
+        )
+        for i in (0, 1)
+    )
+    paired = sums.difference_stderr(0, 1)
+    stakes = settings.stakes
+    if stakes.is_match:
+        dp_mwc = stakes.match_value(True)
+        mwc = {"no_double": nd.value, "double_take": dt.value, "double_pass": dp_mwc}
+        values = (stakes.emg(nd.value), stakes.emg(dt.value), stakes.emg(dp_mwc))
+        scale = stakes.emg_scale()
+    else:
+        mwc, scale = None, 1.0
+        values = (nd.value, dt.value, 1.0)
+    stderr = {
+        "no_double": sums.stderr(0, VALUE) * scale,
+        "double_take": sums.stderr(1, VALUE) * scale,
+        "double_pass": 0.0,
+        "double_take - no_double": paired * scale,
+    }
+    action = action_name(*values, redouble=stakes.cube_owner == "mover", beavers=stakes.beavers)
+    return CubeRollout(
+        no_double=values[0],
+        double_take=values[1],
+        double_pass=values[2],
+        action=action,
+        stderr=stderr,
+        mwc=mwc,
+        results=(nd, dt),
+    )

@@ -1,17 +1,15 @@
-//! Games in lockstep: many games advanced one ply at a time, so that an evaluator outside
-//! Rust (a numpy or PyTorch net) scores the candidates of every game in one call.
+//! A training environment: many endless games advanced one ply at a time, so that an agent
+//! outside Rust (a numpy or PyTorch net) acts in every game in one call.
 //!
-//! One type serves two uses. As a training environment ([`GameBatch::env`]) every slot plays
-//! from the standard start with an opening roll (R3) and starts a new game when one ends. As
-//! a rollout driver ([`GameBatch::rollout`]) the slots take game numbers from a fixed range,
-//! with the same dice as [`crate::playout::Rollout`] gives those games, until the range is
-//! used up. Game numbers are handed out in slot order, so everything is reproducible.
+//! Every slot plays from the standard start with an opening roll (R3) and starts a new game
+//! when one ends. Game numbers are handed out in slot order and game `k`'s dice come from
+//! `(seed, k)`, so everything is reproducible. (Rollouts with an outside evaluator run in
+//! [`crate::rollout::lockstep`].)
 
 use core::fmt;
-use core::ops::Range;
 
 use crate::features::Scheme;
-use crate::playout::{end_for_root, GameEnd, Policy, Rollout, Tally, MAX_PLIES};
+use crate::playout::{end_for_root, GameEnd, Policy, MAX_PLIES};
 use bgfast_core::rng::GameRng;
 use bgfast_core::{Dice, MoveList, Position};
 
@@ -22,7 +20,6 @@ struct Slot {
     rng: GameRng,
     dice: Dice,
     plies: u32,
-    active: bool,
 }
 
 /// Choices or scores that do not pick one candidate per game; the batch is left unchanged.
@@ -99,16 +96,13 @@ pub struct SlotStep {
 
 /// Many games advanced one ply at a time.
 pub struct GameBatch {
-    rollout: Rollout,
-    opening: bool,
+    seed: u64,
     slots: Vec<Slot>,
     next_game: u64,
-    end_game: Option<u64>,
     candidates: Vec<Position>,
     offsets: Vec<usize>,
     generated: bool,
     list: MoveList,
-    tally: Tally,
     finals: Vec<Option<Position>>,
 }
 
@@ -117,40 +111,20 @@ impl GameBatch {
     /// slot starts a new game whenever its game ends (a game still going after
     /// [`MAX_PLIES`] plies ends there, truncated, reward 0).
     pub fn env(n: usize, seed: u64) -> GameBatch {
-        let rollout = Rollout {
-            position: Position::START,
-            seed,
-            truncate: None,
-            stratify: false,
-        };
-        GameBatch::new(rollout, true, n, 0, None)
-    }
-
-    /// A rollout of `games` on `n` slots (the games as [`Rollout::play_game`] plays them).
-    pub fn rollout(rollout: Rollout, games: Range<u64>, n: usize) -> GameBatch {
-        let n = n.clamp(1, (games.end.saturating_sub(games.start)).max(1) as usize);
-        GameBatch::new(rollout, false, n, games.start, Some(games.end))
-    }
-
-    fn new(rollout: Rollout, opening: bool, n: usize, first: u64, end: Option<u64>) -> GameBatch {
         let placeholder = Slot {
-            pos: rollout.position,
+            pos: Position::START,
             rng: GameRng::new(0, 0),
             dice: Dice::ALL_21[0],
             plies: 0,
-            active: false,
         };
         let mut batch = GameBatch {
-            rollout,
-            opening,
+            seed,
             slots: vec![placeholder; n],
-            next_game: first,
-            end_game: end,
+            next_game: 0,
             candidates: Vec::new(),
             offsets: vec![0; n + 1],
             generated: false,
             list: MoveList::new(),
-            tally: Tally::default(),
             finals: vec![None; n],
         };
         for i in 0..n {
@@ -159,36 +133,18 @@ impl GameBatch {
         batch
     }
 
-    /// Starts the next game in slot `i`, or leaves it idle once the range is used up.
+    /// Starts the next game in slot `i`.
     fn start_slot(&mut self, i: usize) {
-        loop {
-            let slot = &mut self.slots[i];
-            if self.end_game.is_some_and(|e| self.next_game >= e) {
-                slot.active = false;
-                return;
-            }
-            let game = self.next_game;
-            self.next_game += 1;
-            let mut rng = GameRng::new(self.rollout.seed, game);
-            if let Some(end) = end_for_root(&self.rollout.position, 0) {
-                // A finished position: every game is that result at once.
-                self.tally.record(end);
-                continue;
-            }
-            let dice = if self.opening {
-                rng.opening_roll()
-            } else {
-                self.rollout.first_roll(game, &mut rng)
-            };
-            *slot = Slot {
-                pos: self.rollout.position,
-                rng,
-                dice,
-                plies: 0,
-                active: true,
-            };
-            return;
-        }
+        let game = self.next_game;
+        self.next_game += 1;
+        let mut rng = GameRng::new(self.seed, game);
+        let dice = rng.opening_roll();
+        self.slots[i] = Slot {
+            pos: Position::START,
+            rng,
+            dice,
+            plies: 0,
+        };
     }
 
     /// The number of slots.
@@ -199,16 +155,6 @@ impl GameBatch {
     /// Whether there are no slots.
     pub fn is_empty(&self) -> bool {
         self.slots.is_empty()
-    }
-
-    /// Whether every slot is idle (a rollout's range is used up).
-    pub fn finished(&self) -> bool {
-        self.slots.iter().all(|s| !s.active)
-    }
-
-    /// Ends of the games finished so far, for the player on roll at each game's start.
-    pub fn tally(&self) -> Tally {
-        self.tally
     }
 
     /// Slot `i`'s position (its side to move about to play `dice(i)`).
@@ -226,30 +172,21 @@ impl GameBatch {
         (self.slots[i].plies % 2) as u8
     }
 
-    /// Whether slot `i` is playing a game.
-    pub fn active(&self, i: usize) -> bool {
-        self.slots[i].active
-    }
-
     /// The final position of the game that ended in slot `i` at the last step (its side to
     /// move has lost), if one did.
     pub fn final_position(&self, i: usize) -> Option<Position> {
         self.finals[i]
     }
 
-    /// Generates every active slot's candidate results (idle slots get none) and returns
-    /// the offsets: slot `i`'s candidates are `offsets[i]..offsets[i + 1]`. A roll with no
+    /// Generates every slot's candidate results and returns the offsets: slot `i`'s candidates are `offsets[i]..offsets[i + 1]`. A roll with no
     /// play has one candidate, the pass (R10).
     pub fn generate(&mut self) -> &[usize] {
         if !self.generated {
             self.candidates.clear();
             for (i, slot) in self.slots.iter().enumerate() {
                 self.offsets[i] = self.candidates.len();
-                if slot.active {
-                    slot.pos.generate_moves(slot.dice, &mut self.list);
-                    self.candidates
-                        .extend((0..self.list.len()).map(|j| self.list.result(j)));
-                }
+                slot.pos.generate_moves(slot.dice, &mut self.list);
+                self.candidates.extend(self.list.results());
             }
             self.offsets[self.slots.len()] = self.candidates.len();
             self.generated = true;
@@ -258,16 +195,13 @@ impl GameBatch {
     }
 
     /// The choice `policy` makes in every slot: the index of its pick among the slot's
-    /// candidates, 0 for an idle slot or a forced play. `rng` feeds a policy that draws
+    /// candidates, 0 for a forced play. `rng` feeds a policy that draws
     /// random numbers (each slot's own dice are left alone).
     pub fn choose_with<P: Policy>(&self, policy: &mut P, rng: &mut GameRng) -> Vec<i64> {
         let mut list = MoveList::new();
         self.slots
             .iter()
             .map(|slot| {
-                if !slot.active {
-                    return 0;
-                }
                 slot.pos.generate_moves(slot.dice, &mut list);
                 if list.len() == 1 {
                     0
@@ -284,28 +218,15 @@ impl GameBatch {
         &self.candidates
     }
 
-    /// Writes the features of every candidate into `out` row by row: `out.len()` must be
-    /// `candidates().len() * scheme.width()`. A candidate is seen by the player choosing
-    /// (row 0 the chooser, the opponent on roll), or, for a position evaluator's scheme
-    /// ([`Scheme::evaluates_side_to_move`]), as it stands: the opponent to move.
+    /// Writes the features of every candidate into `out` row by row (see
+    /// [`Scheme::encode_candidates`]): `out.len()` must be `candidates().len() *
+    /// scheme.width()`.
     pub fn encode_candidates(&mut self, scheme: Scheme, out: &mut [f32]) {
         self.generate();
-        let width = scheme.width();
-        assert_eq!(
-            out.len(),
-            self.candidates.len() * width,
-            "feature buffer size"
-        );
-        for (c, row) in self.candidates.iter().zip(out.chunks_exact_mut(width)) {
-            if scheme.evaluates_side_to_move() {
-                scheme.encode(c, true, row);
-            } else {
-                scheme.encode(&c.flipped(), false, row);
-            }
-        }
+        scheme.encode_candidates(&self.candidates, out);
     }
 
-    /// Plays candidate `choices[i]` in every active slot (idle slots ignore theirs), writing
+    /// Plays candidate `choices[i]` in every slot, writing
     /// what happened into `out` (one entry per slot; panics otherwise). Validates every
     /// choice first: on error nothing changes.
     pub fn step(&mut self, choices: &[i64], out: &mut [SlotStep]) -> Result<(), StepError> {
@@ -321,7 +242,7 @@ impl GameBatch {
         self.generate();
         for (i, &c) in choices.iter().enumerate() {
             let count = self.offsets[i + 1] - self.offsets[i];
-            if self.slots[i].active && (c < 0 || c as usize >= count) {
+            if c < 0 || c as usize >= count {
                 return Err(StepError::Choice {
                     game: i,
                     choice: c,
@@ -332,26 +253,18 @@ impl GameBatch {
         for i in 0..n {
             out[i] = SlotStep::default();
             self.finals[i] = None;
-            if !self.slots[i].active {
-                continue;
-            }
             let result = self.candidates[self.offsets[i] + choices[i] as usize];
             let slot = &mut self.slots[i];
             slot.pos = result;
             slot.plies += 1;
             let end = match end_for_root(&result, slot.plies) {
                 Some(end) => Some(end),
-                None if self.rollout.truncate.is_some_and(|t| slot.plies >= t)
-                    || slot.plies >= MAX_PLIES =>
-                {
-                    Some(GameEnd::Truncated)
-                }
+                None if slot.plies >= MAX_PLIES => Some(GameEnd::Truncated),
                 None => None,
             };
             match end {
                 None => slot.dice = slot.rng.roll(),
                 Some(end) => {
-                    self.tally.record(end);
                     out[i] = SlotStep {
                         reward: match end {
                             GameEnd::Won(k) => k as i8,
@@ -369,7 +282,7 @@ impl GameBatch {
         Ok(())
     }
 
-    /// Plays, in every active slot, the candidate with the highest score (the first of
+    /// Plays, in every slot, the candidate with the highest score (the first of
     /// equals). `scores` has one entry per candidate; a NaN anywhere is refused (it would
     /// make the choice depend on where it stands), naming its rows.
     /// Scores are `f64`: an `f32` score converts exactly, and a net's `f64` output keeps
@@ -410,38 +323,6 @@ impl GameBatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::playout::PubevalPolicy;
-    use crate::pubeval;
-    use std::sync::atomic::AtomicBool;
-
-    #[test]
-    fn rollout_batch_matches_rollout_with_pubeval_scores() {
-        // Scoring candidates with pubeval's own inputs through the batch must replay the
-        // games the pubeval policy plays, so the tallies agree exactly.
-        let r = Rollout {
-            position: Position::START,
-            seed: 9,
-            truncate: None,
-            stratify: true,
-        };
-        let direct = r.run(0..200, PubevalPolicy::new, 1, &AtomicBool::new(false));
-        let mut batch = GameBatch::rollout(r, 0..200, 37);
-        let mut out = vec![SlotStep::default(); batch.len()];
-        let tables = [pubeval::Table::new(false), pubeval::Table::new(true)];
-        while !batch.finished() {
-            batch.generate();
-            let mut scores = Vec::new();
-            for i in 0..batch.len() {
-                let race = batch.position(i).is_race() as usize;
-                let (lo, hi) = (batch.offsets[i], batch.offsets[i + 1]);
-                for c in &batch.candidates[lo..hi] {
-                    scores.push(f64::from(tables[race].score(c.opponent(), c.mover())));
-                }
-            }
-            batch.step_scores(&scores, &mut out).unwrap();
-        }
-        assert_eq!(batch.tally(), direct);
-    }
 
     #[test]
     fn env_games_end_with_fifteen_off_r15() {

@@ -83,6 +83,23 @@ impl Scheme {
         matches!(self, Scheme::Wildbg | Scheme::WildbgRace | Scheme::Board)
     }
 
+    /// Writes the features of candidate results (each with the opponent of the player
+    /// choosing on roll) into `out` row by row; `out.len()` must be `candidates.len() *
+    /// self.width()`. A candidate is seen by the player choosing (row 0 the chooser), or,
+    /// for a position evaluator's scheme ([`Scheme::evaluates_side_to_move`]), as it
+    /// stands: the opponent to move.
+    pub fn encode_candidates(self, candidates: &[Position], out: &mut [f32]) {
+        let width = self.width();
+        assert_eq!(out.len(), candidates.len() * width, "feature buffer size");
+        for (c, row) in candidates.iter().zip(out.chunks_exact_mut(width)) {
+            if self.evaluates_side_to_move() {
+                self.encode(c, true, row);
+            } else {
+                self.encode(&c.flipped(), false, row);
+            }
+        }
+    }
+
     /// Writes the features of `pos` into `out[..self.width()]`. `row0_on_roll` says who is on
     /// roll (only `tesauro198` encodes it): `true` for a position seen from the side to move,
     /// `false` for a result seen by the player who just moved.

@@ -5,12 +5,14 @@
 //! and games in lockstep for evaluators outside Rust. No Python here.
 
 pub mod batch;
+pub mod cube;
 pub mod duel;
 pub mod eval;
 pub mod features;
 pub mod net;
 pub mod playout;
 pub mod pubeval;
+pub mod rollout;
 
 pub use eval::{Evaluator, Probabilities};
 pub use net::{Net, NetPolicy};

@@ -12,8 +12,9 @@ use std::sync::Mutex;
 
 use bgfast_core::rng::GameRng;
 use bgfast_core::{isa, Dice, MoveList, Position};
+use bgfast_engine::cube::{Cube, CubeContext, MoneyRules, Stakes};
 use bgfast_engine::net::{self, Activation, Dense, Inputs, Mlp, Net, NetPolicy, Phase, Scratch};
-use bgfast_engine::playout::Rollout;
+use bgfast_engine::rollout::{self, Branch, Player, Spec};
 use bgfast_engine::{Evaluator, Probabilities};
 
 /// Probabilities must agree this closely.
@@ -339,17 +340,25 @@ fn builds_agree_closely_with_each_other() {
 #[test]
 fn net_rollouts_do_not_depend_on_threads() {
     let net = wildbg_shaped(3);
-    let r = Rollout {
-        position: Position::START,
+    let spec = Spec {
         seed: 5,
+        quasi_random: true,
         truncate: None,
-        stratify: true,
+        bearoff: None,
+        variance_reduction: false,
+        evaluator: None,
+        cube_life: None,
     };
+    let context = CubeContext {
+        stakes: Stakes::Money(MoneyRules::default()),
+        cube: Cube::START,
+    };
+    let branches = [Branch::position(Position::START, context)];
     let never = AtomicBool::new(false);
-    let one = r.run(0..70, || NetPolicy::new(&net), 1, &never);
-    let two = r.run(0..70, || NetPolicy::new(&net), 2, &never);
+    let one = rollout::run(&spec, &branches, || Player::Net(&net), 0..70, 1, &never);
+    let two = rollout::run(&spec, &branches, || Player::Net(&net), 0..70, 2, &never);
     assert_eq!(one, two);
-    assert_eq!(one.games(), 70);
+    assert_eq!(one.games, 70);
 }
 
 #[test]

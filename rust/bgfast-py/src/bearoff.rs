@@ -616,7 +616,7 @@ fn cube_from(name: &str) -> Result<CubeState, Error> {
 /// and (if built cubeful) money equities for each cube state.
 #[pyclass(name = "TwoSidedTable", module = "bgfast", frozen)]
 pub struct PyTwoSidedTable {
-    inner: Arc<TwoSided>,
+    pub(crate) inner: Arc<TwoSided>,
 }
 
 #[pymethods]

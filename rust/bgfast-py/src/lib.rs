@@ -12,6 +12,7 @@ mod errors;
 mod moves;
 mod net;
 mod outbuf;
+mod plan;
 mod policy;
 mod position;
 mod rollout;
@@ -39,7 +40,9 @@ mod _core {
     use crate::net::PyNet;
     // rollouts
     #[pymodule_export]
-    use crate::rollout::{encode_into, pubeval_scores, rollout_tally, PyGameBatch};
+    use crate::plan::{cube_values, PyRolloutPlan};
+    #[pymodule_export]
+    use crate::rollout::{encode_into, pubeval_scores, PyGameBatch};
     // batch
     #[pymodule_export]
     use crate::batch::{

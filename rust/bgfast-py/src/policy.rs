@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use bgfast_engine::net::Net;
 use bgfast_engine::playout::{AnyPolicy, PolicyKind};
+use bgfast_engine::rollout::Player;
 use pyo3::prelude::*;
 
 use crate::errors::Error;
@@ -44,6 +45,14 @@ impl PolicyArg {
         match self {
             PolicyArg::Builtin(player) => (**player).clone(),
             PolicyArg::Net(net) => AnyPolicy::net(net),
+        }
+    }
+
+    /// A player of this policy for rollouts: a net chooses by the rollout's value.
+    pub fn rollout_player(&self) -> Player<'_> {
+        match self {
+            PolicyArg::Builtin(player) => Player::Policy(player.clone()),
+            PolicyArg::Net(net) => Player::Net(net),
         }
     }
 }

@@ -4,7 +4,6 @@
 use bgfast_core::Position;
 use bgfast_engine::batch::{GameBatch, SlotStep, StepError};
 use bgfast_engine::features::Scheme;
-use bgfast_engine::playout::{Rollout, Tally};
 use bgfast_engine::pubeval;
 use numpy::ndarray::Array2;
 use numpy::{
@@ -17,12 +16,11 @@ use pyo3::types::PyString;
 use crate::counts::{self, with_int_array};
 use crate::errors::Error;
 use crate::policy::PolicyArg;
-use crate::position::PyPosition;
-use crate::{alloc, args, detach};
+use crate::{alloc, args};
 
 /// The most games one batch holds (memory grows with it; larger requests are refused or,
 /// for rollouts, run in this many slots).
-const MAX_SLOTS: usize = 1 << 22;
+pub(crate) const MAX_SLOTS: usize = 1 << 22;
 
 /// `(rewards, done)` of one step.
 type StepArrays<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<bool>>);
@@ -30,22 +28,7 @@ type StepArrays<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<bool>>);
 /// `(features, offsets)` of every slot's candidates.
 type CandidateArrays<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<i64>>);
 
-/// `(wins single, gammon, backgammon, losses single, gammon, backgammon, truncated)`.
-type TallyTuple = (u64, u64, u64, u64, u64, u64, u64);
-
-fn tally_tuple(t: Tally) -> TallyTuple {
-    (
-        t.wins[0],
-        t.wins[1],
-        t.wins[2],
-        t.losses[0],
-        t.losses[1],
-        t.losses[2],
-        t.truncated,
-    )
-}
-
-fn scheme_from(name: &str) -> Result<Scheme, Error> {
+pub(crate) fn scheme_from(name: &str) -> Result<Scheme, Error> {
     Scheme::from_name(name).ok_or_else(|| {
         let names: Vec<String> = Scheme::ALL
             .iter()
@@ -56,63 +39,6 @@ fn scheme_from(name: &str) -> Result<Scheme, Error> {
             names.join(", ")
         ))
     })
-}
-
-/// A rollout's settings and its games `first_game .. first_game + games` from Python
-/// arguments, each checked (the range must fit 64 bits).
-fn rollout_games(
-    position: &Bound<'_, PyPosition>,
-    first_game: &Bound<'_, PyAny>,
-    games: &Bound<'_, PyAny>,
-    seed: &Bound<'_, PyAny>,
-    truncate: Option<&Bound<'_, PyAny>>,
-    stratify: bool,
-) -> Result<(Rollout, core::ops::Range<u64>), Error> {
-    let first: u64 = args::int_in(first_game, "first_game", 0..=u64::MAX as i128)?;
-    let games: u64 = args::int_in(games, "games", 0..=u64::MAX as i128)?;
-    let end = first.checked_add(games).ok_or_else(|| {
-        Error::Argument(format!(
-            "games {first} to {first} + {games} go past the last game number, 2**64 - 1"
-        ))
-    })?;
-    let rollout = Rollout {
-        position: position.get().inner,
-        seed: args::seed(seed)?,
-        truncate: args::opt_int_in(truncate, "truncate", 1..=u32::MAX as i128)?,
-        stratify,
-    };
-    Ok((rollout, first..end))
-}
-
-/// Plays games `first_game .. first_game + games` of a rollout and returns their tally
-/// `(wins single, gammon, backgammon, losses single, gammon, backgammon, truncated)`, for
-/// the side to move. Releases the GIL.
-///
-/// `threads=None` uses every core. Ctrl-C stops the games and raises `KeyboardInterrupt`
-/// (the games of this call are then lost: the caller keeps what earlier calls returned).
-#[pyfunction]
-#[pyo3(signature = (position, first_game, games, policy, seed, threads, truncate, stratify))]
-#[allow(clippy::too_many_arguments)]
-pub fn rollout_tally(
-    py: Python<'_>,
-    position: &Bound<'_, PyPosition>,
-    first_game: &Bound<'_, PyAny>,
-    games: &Bound<'_, PyAny>,
-    policy: &Bound<'_, PyAny>,
-    seed: &Bound<'_, PyAny>,
-    threads: Option<&Bound<'_, PyAny>>,
-    truncate: Option<&Bound<'_, PyAny>>,
-    stratify: bool,
-) -> PyResult<TallyTuple> {
-    let policy = PolicyArg::from_py(policy)?;
-    let (r, range) = rollout_games(position, first_game, games, seed, truncate, stratify)?;
-    let threads = args::threads(threads)?;
-    let tally = detach::run(
-        py,
-        |cancel| r.run(range, || policy.player(), threads, cancel),
-        |_| Ok(()),
-    )?;
-    Ok(tally_tuple(tally))
 }
 
 /// Pubeval scores of `(N, 2, 25)` positions, each for its row 0, weights chosen by the
@@ -220,45 +146,12 @@ impl PyGameBatch {
         })
     }
 
-    /// Games `first_game .. first_game + games` of a rollout, on at most `slots` slots.
-    #[staticmethod]
-    #[pyo3(signature = (position, first_game, games, seed, truncate, stratify, slots))]
-    fn rollout(
-        position: &Bound<'_, PyPosition>,
-        first_game: &Bound<'_, PyAny>,
-        games: &Bound<'_, PyAny>,
-        seed: &Bound<'_, PyAny>,
-        truncate: Option<&Bound<'_, PyAny>>,
-        stratify: bool,
-        slots: &Bound<'_, PyAny>,
-    ) -> PyResult<Self> {
-        let (r, range) = rollout_games(position, first_game, games, seed, truncate, stratify)?;
-        let slots: usize = args::int_in(slots, "batch", 1..=MAX_SLOTS as i128)?;
-        let batch = GameBatch::rollout(r, range, slots);
-        let n = batch.len();
-        Ok(PyGameBatch {
-            batch,
-            steps: vec![SlotStep::default(); n],
-        })
-    }
-
     /// The number of slots.
     fn __len__(&self) -> usize {
         self.batch.len()
     }
 
-    /// Whether every slot is idle.
-    #[getter]
-    fn finished(&self) -> bool {
-        self.batch.finished()
-    }
-
-    /// The tally of finished games (see `rollout_tally`).
-    fn tally(&self) -> TallyTuple {
-        tally_tuple(self.batch.tally())
-    }
-
-    /// `(features (M, width) float32, offsets (n + 1,) int64)`: every active slot's candidate
+    /// `(features (M, width) float32, offsets (n + 1,) int64)`: every slot's candidate
     /// results seen by the chooser; slot `i` owns rows `offsets[i]:offsets[i + 1]`.
     fn candidates<'py>(&mut self, py: Python<'py>, scheme: &str) -> PyResult<CandidateArrays<'py>> {
         let scheme = scheme_from(scheme)?;
@@ -282,7 +175,7 @@ impl PyGameBatch {
         counts_array(py, c.into_iter().map(Some))
     }
 
-    /// Plays `choices[i]` (an index into slot `i`'s candidates) in every active slot;
+    /// Plays `choices[i]` (an index into slot `i`'s candidates) in every slot;
     /// returns `(rewards int8, done bool)`. On a bad choice nothing changes.
     fn step<'py>(
         &mut self,
@@ -297,7 +190,7 @@ impl PyGameBatch {
     }
 
     /// The candidate a native policy (`"wildbg"`, `"pubeval"`, `"race"`, `"random"` or a
-    /// `Net`) picks in every slot, `(n,)` int64 (0 for idle slots); `seed` feeds a policy
+    /// `Net`) picks in every slot, `(n,)` int64 ; `seed` feeds a policy
     /// that draws random numbers. Releases the GIL.
     fn policy_choices<'py>(
         &self,
@@ -312,7 +205,7 @@ impl PyGameBatch {
         Ok(choices.into_pyarray(py))
     }
 
-    /// Plays the highest-scored candidate (first of equals) in every active slot.
+    /// Plays the highest-scored candidate (first of equals) in every slot.
     fn step_scores<'py>(
         &mut self,
         py: Python<'py>,
@@ -377,7 +270,7 @@ impl PyGameBatch {
 
 /// The scores of one `step_scores`: a 1-D float64 or float32 array (float32 widens
 /// exactly), compared as given.
-fn score_vector(obj: &Bound<'_, PyAny>) -> Result<Vec<f64>, Error> {
+pub(crate) fn score_vector(obj: &Bound<'_, PyAny>) -> Result<Vec<f64>, Error> {
     if let Ok(scores) = obj.extract::<PyReadonlyArray1<'_, f64>>() {
         return Ok(scores.as_array().to_vec());
     }

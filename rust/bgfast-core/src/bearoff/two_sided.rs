@@ -289,18 +289,30 @@ impl TwoSided {
         cube: CubeState,
         may_double: bool,
     ) -> Result<Option<f64>, BearoffError> {
-        let k = Self::entry(mover, opponent)?;
-        let Some(&[owned, centred, unavailable]) = self.cubeful.get(k) else {
-            return Ok(None);
-        };
+        Self::entry(mover, opponent)?;
+        Ok(self.cubeful_equity_by_index(mover.index(), opponent.index(), cube, may_double))
+    }
+
+    /// [`TwoSided::cubeful_equity`] by bear-off indexes, both below 924 (else it panics);
+    /// `None` if the table was built cubeless. Unchecked: (0, 0) is not a position (R15).
+    #[inline]
+    pub fn cubeful_equity_by_index(
+        &self,
+        mover: u32,
+        opponent: u32,
+        cube: CubeState,
+        may_double: bool,
+    ) -> Option<f64> {
+        let k = mover as usize * N + opponent as usize;
+        let &[owned, centred, unavailable] = self.cubeful.get(k)?;
         let (owned, centred, unavailable) = (owned as f64, centred as f64, unavailable as f64);
-        Ok(Some(match (cube, may_double) {
+        Some(match (cube, may_double) {
             (CubeState::Unavailable, _) => unavailable,
             (CubeState::Owned, false) => owned,
             (CubeState::Centred, false) => centred,
             (CubeState::Owned, true) => after_cube_action(owned, unavailable),
             (CubeState::Centred, true) => after_cube_action(centred, unavailable),
-        }))
+        })
     }
 
     /// The play of `mover` with roll `high`-`low` that maximises its cubeless winning

@@ -193,6 +193,24 @@ impl Net {
         })
     }
 
+    /// [`Net::score_results`] with the caller's scratch: the probabilities of every result of
+    /// `list` for its side to move, in list order, borrowed from `scratch` until its next use.
+    pub fn score_results_with<'s>(
+        &self,
+        list: &MoveList,
+        scratch: &'s mut Scratch,
+    ) -> &'s [Probabilities] {
+        self.fast.score_results(list, scratch)
+    }
+
+    /// The probabilities of one position with the caller's scratch.
+    pub fn evaluate_one_with(&self, pos: &Position, scratch: &mut Scratch) -> Probabilities {
+        let mut out = [Probabilities::default()];
+        self.fast
+            .evaluate(core::slice::from_ref(pos), &mut out, scratch);
+        out[0]
+    }
+
     /// [`Evaluator::evaluate`] with the caller's scratch (no thread-local look-up).
     ///
     /// Panics if `out` is shorter than `positions`.

@@ -1,0 +1,469 @@
+"""What rollouts report: exact sums from the native engine, and the result types built
+from them (one position, candidate plays, a cube decision).
+
+Each game's outputs are added natively as fixed-point integers (the value times 2**128), so
+sums are exact and any thread count, shard layout or executor gives the same bits; here
+they are Python ints, added exactly, and a mean is the correctly rounded float of the exact
+quotient.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from bgfast._core import Move
+from bgfast._rollout_settings import RolloutSettings
+from bgfast._running import Z95, finite
+
+__all__ = [
+    "VALUE",
+    "CubeRollout",
+    "MoveRollout",
+    "RawSums",
+    "RolloutResult",
+]
+
+#: The fixed-point scale of the native sums.
+ONE = 1 << 128
+
+#: The per-game outputs, in the native order.
+OUTPUTS = (
+    "win",
+    "win_gammon",
+    "win_backgammon",
+    "lose_gammon",
+    "lose_backgammon",
+    "equity",
+    "value",
+)
+#: The index of the rollout's value among the outputs.
+VALUE = OUTPUTS.index("value")
+
+#: How games end, in the native order.
+ENDS = ("finished", "passed", "truncated", "bearoff", "capped")
+
+_PROBABILITIES = ("win", "win_gammon", "win_backgammon", "lose", "lose_gammon", "lose_backgammon")
+
+
+def _wide(halves: tuple[int, int]) -> int:
+    high, low = halves
+    return (high << 128) + low
+
+
+@dataclass(frozen=True)
+class BranchSums:
+    """One branch's exact sums: per output the sum and the sum of squares (times
+    ``2**128``), and its games by how they ended."""
+
+    sums: tuple[int, ...]
+    squares: tuple[int, ...]
+    ends: tuple[int, ...]
+
+    def __add__(self, other: BranchSums) -> BranchSums:
+        return BranchSums(
+            tuple(a + b for a, b in zip(self.sums, other.sums)),
+            tuple(a + b for a, b in zip(self.squares, other.squares)),
+            tuple(a + b for a, b in zip(self.ends, other.ends)),
+        )
+
+
+@dataclass(frozen=True)
+class RawSums:
+    """The exact sums of a rollout's games (plain ints: a shard sends them back)."""
+
+    games: int
+    branches: tuple[BranchSums, ...]
+    cross: tuple[int, ...]
+
+    @classmethod
+    def zero(cls, branches: int) -> RawSums:
+        """No games yet."""
+        empty = BranchSums((0,) * len(OUTPUTS), (0,) * len(OUTPUTS), (0,) * len(ENDS))
+        return cls(0, (empty,) * branches, (0,) * (branches * (branches + 1) // 2))
+
+    @classmethod
+    def from_native(cls, raw: Any) -> RawSums:
+        """From a native run's ``(games, branches, cross)``."""
+        games, branches, cross = raw
+        return cls(
+            int(games),
+            tuple(
+                BranchSums(
+                    tuple(_wide(h) for h in sums),
+                    tuple(_wide(h) for h in squares),
+                    tuple(int(e) for e in ends),
+                )
+                for sums, squares, ends in branches
+            ),
+            tuple(_wide(h) for h in cross),
+        )
+
+    def __add__(self, other: RawSums) -> RawSums:
+        return RawSums(
+            self.games + other.games,
+            tuple(a + b for a, b in zip(self.branches, other.branches)),
+            tuple(a + b for a, b in zip(self.cross, other.cross)),
+        )
+
+    def mean(self, branch: int, output: int) -> float:
+        """The exact mean of one output, correctly rounded (NaN without games)."""
+        if self.games == 0:
+            return math.nan
+        return float(Fraction(self.branches[branch].sums[output], self.games * ONE))
+
+    def _second_moment(self, total: int) -> float:
+        return total / ONE / self.games
+
+    def variance(self, branch: int, output: int) -> float:
+        """The sample variance of one output over games (NaN below two games)."""
+        n = self.games
+        if n < 2:
+            return math.nan
+        mean = self.mean(branch, output)
+        raw = self._second_moment(self.branches[branch].squares[output]) - mean * mean
+        return max(raw, 0.0) * n / (n - 1)
+
+    def covariance(self, i: int, j: int) -> float:
+        """The sample covariance of two branches' values over the same games."""
+        n = self.games
+        if n < 2:
+            return math.nan
+        a, b = min(i, j), max(i, j)
+        k = a * len(self.branches) - a * (a + 1) // 2 + b
+        mi, mj = self.mean(i, VALUE), self.mean(j, VALUE)
+        return (self._second_moment(self.cross[k]) - mi * mj) * n / (n - 1)
+
+    def stderr(self, branch: int, output: int) -> float:
+        """The standard error of one output's mean."""
+        return math.sqrt(self.variance(branch, output) / self.games) if self.games else math.nan
+
+    def difference_stderr(self, i: int, j: int) -> float:
+        """The standard error of the difference of two branches' mean values, paired by
+        game (common dice)."""
+        if self.games < 2:
+            return math.nan
+        var = self.variance(i, VALUE) + self.variance(j, VALUE) - 2.0 * self.covariance(i, j)
+        return math.sqrt(max(var, 0.0) / self.games)
+
+    def counts(self, branch: int, evaluated: bool) -> tuple[float | int, ...]:
+        """Games by exclusive outcome, as the cubeless counts of earlier releases: single,
+        gammon and backgammon wins, the same losses, and the games scored by the
+        evaluator or stopped unfinished. Integers when every game was played out; a game
+        ended exactly or by an evaluator counts its chances."""
+        s = self.branches[branch].sums
+        ends = self.branches[branch].ends
+        win, wg, wbg, lg, lbg = (Fraction(x, ONE) for x in s[:5])
+        capped = ends[ENDS.index("capped")]
+        # A game stopped unfinished without an evaluator reports nothing (zeros).
+        lose = self.games - (0 if evaluated else capped) - win
+        exclusive = (win - wg, wg - wbg, wbg, lose - lg, lg - lbg, lbg)
+        stopped = ends[ENDS.index("truncated")] + capped
+        shares = (int(x) if x.denominator == 1 else float(x) for x in exclusive)
+        return (*shares, stopped)
+
+
+@dataclass(frozen=True)
+class RolloutResult:
+    """What a rollout found, for one side ("the player": the side to move, or for a
+    candidate play the side that played it).
+
+    ``win`` counts every win, ``win_gammon`` gammons and backgammons, ``win_backgammon``
+    backgammons (GNU Backgammon's convention), likewise for losses. ``equity`` is the mean
+    cubeless equity in points per game (R16). In a cubeful money rollout
+    ``cubeful_equity`` is the cubeful equity per unit of the starting cube; in match play
+    ``mwc`` is the match-winning chances and ``emg`` their equivalent in money points at
+    the starting cube (``cubeful_equity`` is that EMG when the rollout is cubeful). Values
+    that do not apply are ``None``. ``stderr`` and ``ci95`` map each name to its standard
+    error and 95% interval. ``ends`` counts the games by how they ended; ``counts`` holds
+    the outcome counts of earlier releases. ``partial`` is true when Ctrl-C stopped the run.
+    """
+
+    position: str
+    player: str
+    policy: str
+    settings: dict[str, Any]
+    games: int
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose: float
+    lose_gammon: float
+    lose_backgammon: float
+    equity: float
+    cubeful_equity: float | None
+    mwc: float | None
+    emg: float | None
+    stderr: dict[str, float]
+    ci95: dict[str, tuple[float, float]]
+    counts: tuple[float | int, ...]
+    ends: dict[str, int]
+    seconds: float
+    threads: int
+    partial: bool
+    truncated: int = field(init=False)
+    games_per_second: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "truncated", self.ends.get("truncated", 0) + self.ends.get("capped", 0)
+        )
+        rate = self.games / self.seconds if self.seconds > 0 else math.inf
+        object.__setattr__(self, "games_per_second", rate)
+
+    @classmethod
+    def from_sums(
+        cls,
+        sums: RawSums,
+        branch: int,
+        *,
+        position: str,
+        player: str,
+        policy: str,
+        settings: RolloutSettings,
+        seconds: float,
+        threads: int,
+        partial: bool,
+    ) -> RolloutResult:
+        """The result of branch ``branch`` of a run."""
+        values: dict[str, float] = {}
+        errors: dict[str, float] = {}
+        for j, name in enumerate(OUTPUTS[:6]):
+            values[name] = sums.mean(branch, j)
+            errors[name] = sums.stderr(branch, j)
+        values["lose"] = 1.0 - values["win"] if sums.games else math.nan
+        errors["lose"] = errors["win"]
+        value, value_se = sums.mean(branch, VALUE), sums.stderr(branch, VALUE)
+        cubeful = mwc = emg = None
+        stakes = settings.stakes
+        if stakes.is_match:
+            scale = stakes.emg_scale()
+            mwc, emg = value, stakes.emg(value)
+            values["mwc"], errors["mwc"] = mwc, value_se
+            values["emg"], errors["emg"] = emg, value_se * scale
+            if settings.cubeful:
+                cubeful = emg
+                values["cubeful_equity"], errors["cubeful_equity"] = emg, value_se * scale
+        elif settings.cubeful:
+            cubeful = value
+            values["cubeful_equity"], errors["cubeful_equity"] = value, value_se
+        ends = dict(zip(ENDS, sums.branches[branch].ends))
+        return cls(
+            position=position,
+            player=player,
+            policy=policy,
+            settings=settings.describe(),
+            games=sums.games,
+            win=values["win"],
+            win_gammon=values["win_gammon"],
+            win_backgammon=values["win_backgammon"],
+            lose=values["lose"],
+            lose_gammon=values["lose_gammon"],
+            lose_backgammon=values["lose_backgammon"],
+            equity=values["equity"],
+            cubeful_equity=cubeful,
+            mwc=mwc,
+            emg=emg,
+            stderr=errors,
+            ci95={k: (v - Z95 * errors[k], v + Z95 * errors[k]) for k, v in values.items()},
+            counts=sums.counts(branch, settings.evaluator is not None),
+            ends=ends,
+            seconds=seconds,
+            threads=threads,
+            partial=partial,
+        )
+
+    @property
+    def value(self) -> float:
+        """The number the rollout is about: the match-winning chances in match play, the
+        cubeful equity in a cubeful money rollout, else the cubeless equity."""
+        if self.mwc is not None:
+            return self.mwc
+        return self.cubeful_equity if self.cubeful_equity is not None else self.equity
+
+    @property
+    def value_name(self) -> str:
+        """Which of ``mwc``, ``cubeful_equity`` and ``equity`` :attr:`value` is."""
+        if self.mwc is not None:
+            return "mwc"
+        return "cubeful_equity" if self.cubeful_equity is not None else "equity"
+
+    @property
+    def quasi_random(self) -> bool:
+        """Whether the first two rolls were rotated over all 1,296 pairs."""
+        return bool(self.settings["quasi_random"])
+
+    @property
+    def stratified(self) -> bool:
+        """The former name of :attr:`quasi_random`."""
+        return self.quasi_random
+
+    @property
+    def seed(self) -> int:
+        """The dice seed (drawn at random and reported when none was given)."""
+        return int(self.settings["seed"])
+
+    def _statistic_names(self) -> tuple[str, ...]:
+        extra = tuple(n for n in ("cubeful_equity", "mwc", "emg") if n in self.stderr)
+        return (*_PROBABILITIES, "equity", *extra)
+
+    def _value(self, name: str) -> float:
+        return float(getattr(self, name))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON: every statistic with its stderr and interval, the settings,
+        how the games ended. Values that do not exist (a standard error from fewer than
+        two games) are ``None``."""
+        stats = {
+            name: {
+                "value": finite(self._value(name)),
+                "stderr": finite(self.stderr[name]),
+                "ci95": [finite(x) for x in self.ci95[name]],
+            }
+            for name in self._statistic_names()
+        }
+        names = (
+            "win_single",
+            "win_gammon",
+            "win_backgammon",
+            "lose_single",
+            "lose_gammon",
+            "lose_backgammon",
+            "truncated",
+        )
+        return {
+            "position": self.position,
+            "player": self.player,
+            "policy": self.policy,
+            "seed": self.seed,
+            "games": self.games,
+            "truncated": self.truncated,
+            "stratified": self.stratified,
+            "partial": self.partial,
+            "threads": self.threads,
+            "seconds": self.seconds,
+            "games_per_second": finite(self.games_per_second),
+            "settings": self.settings,
+            "ends": self.ends,
+            "counts": dict(zip(names, self.counts)),
+            "statistics": stats,
+        }
+
+    def table(self) -> str:
+        """The statistics as a text table, saying whose numbers they are."""
+        s = self.settings
+        how = ["cubeful" if s["cubeful"] else "cubeless"]
+        if "match_length" in s:
+            a, b = s["score"]
+            how.append(f"{s['match_length']}-point match at {a}-{b}")
+            if s["crawford"]:
+                how.append("Crawford game")
+        else:
+            how.append("money")
+        if s["truncate"] is not None:
+            how.append(f"truncated at {s['truncate']} plies")
+        if s["variance_reduction"]:
+            how.append("variance reduction")
+        if s["bearoff"]:
+            how.append("exact bear-offs")
+        lines = [
+            f"position {self.position}  policy {self.policy}  seed {self.seed}",
+            f"{', '.join(how)}; numbers for {self.player}",
+            f"{'':16}{'value':>9}{'stderr':>9}   95% interval",
+        ]
+        for name in self._statistic_names():
+            lo, hi = self.ci95[name]
+            label = {"mwc": "MWC", "emg": "EMG"}.get(name, name.replace("_", " "))
+            lines.append(
+                f"{label:16}{self._value(name):9.4f}{self.stderr[name]:9.4f}   [{lo:.4f}, {hi:.4f}]"
+            )
+        ended = ", ".join(f"{n} {k}" for k, n in self.ends.items() if n and k != "finished")
+        lines.append(
+            f"games {self.games}"
+            + (f" ({ended})" if ended else "")
+            + f", {self.games_per_second:,.0f} games/s on {self.threads} thread(s),"
+            f" {self.seconds:.2f} s" + ("  PARTIAL (interrupted)" if self.partial else "")
+        )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+
+@dataclass(frozen=True)
+class MoveRollout:
+    """One candidate play's rollout: the play, its result (for the player who made it),
+    and how far its value is below the best candidate's (``diff <= 0``; 0 for the best),
+    with the standard error of that difference from the same dice (common random
+    numbers). Values and differences are in :attr:`RolloutResult.value`'s unit."""
+
+    move: Move
+    result: RolloutResult
+    diff: float
+    diff_stderr: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {
+            "move": str(self.move),
+            "diff": finite(self.diff),
+            "diff_stderr": finite(self.diff_stderr),
+            "result": self.result.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class CubeRollout:
+    """A cube decision rolled out on common dice: the side to move's cubeful values of not
+    doubling, doubling when the opponent takes, and doubling when it passes, normalised to
+    the cube now (money points per unit of the cube; in match play equivalent money
+    points, with the match-winning chances in ``mwc``), the action players would name, and
+    standard errors (``stderr["double_take - no_double"]`` is paired, from the same dice).
+    """
+
+    no_double: float
+    double_take: float
+    double_pass: float
+    action: str
+    stderr: dict[str, float]
+    mwc: dict[str, float] | None
+    results: tuple[RolloutResult, RolloutResult]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {
+            "action": self.action,
+            "no_double": finite(self.no_double),
+            "double_take": finite(self.double_take),
+            "double_pass": finite(self.double_pass),
+            "stderr": {k: finite(v) for k, v in self.stderr.items()},
+            "mwc": self.mwc,
+            "no_double_result": self.results[0].to_dict(),
+            "double_take_result": self.results[1].to_dict(),
+        }
+
+    def table(self) -> str:
+        """The three values, the action and the errors as text."""
+        r = self.results[0]
+        unit = "EMG" if self.mwc is not None else "equity"
+        lines = [
+            f"position {r.position}  policy {r.policy}  seed {r.seed}",
+            f"cube decision for {r.player}: {self.action}",
+            f"{'':16}{unit:>9}{'stderr':>9}" + ("      MWC" if self.mwc else ""),
+        ]
+        for name in ("no_double", "double_take", "double_pass"):
+            mwc = f"{self.mwc[name]:9.4f}" if self.mwc else ""
+            lines.append(
+                f"{name.replace('_', ' '):16}{getattr(self, name):9.4f}"
+                f"{self.stderr[name]:9.4f}{mwc}"
+            )
+        lines.append(
+            f"double/take - no double: stderr {self.stderr['double_take - no_double']:.4f}"
+            f" (paired); games {r.games}" + ("  PARTIAL (interrupted)" if r.partial else "")
+        )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()

@@ -1,0 +1,141 @@
+"""A rollout's settings: every user argument checked once, kept as plain data (a shard
+sends it to a worker), and turned into the native plan that plays the games."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bgfast import _core
+from bgfast._core import BgfastError, Net, Position
+from bgfast.cubeful import Stakes, check_cube_life
+from bgfast.errors_game import shown
+from bgfast.policies import Policy, policy_name
+
+__all__ = ["RolloutSettings", "check_settings", "name_of"]
+
+
+def name_of(policy: object) -> str:
+    """How results name a policy or an evaluator callable."""
+    if isinstance(policy, (str, Net)):
+        return policy_name(policy)
+    return str(getattr(policy, "__name__", type(policy).__name__))
+
+
+@dataclass(frozen=True)
+class RolloutSettings:
+    """A rollout's settings, checked (see :func:`check_settings`); the stakes are seen from
+    the side to move in the rolled-out position."""
+
+    seed: int
+    truncate: int | None
+    bearoff: bool
+    variance_reduction: bool
+    quasi_random: bool
+    cubeful: bool
+    cube_life: float
+    stakes: Stakes
+    evaluator: Net | None
+
+    def plan(self, branches: list[tuple[Position, str]], policy: Policy | None) -> Any:
+        """The native plan that plays ``branches`` (``(position, kind)``) with ``policy``
+        (a native policy, or ``None`` when a Python callable plays)."""
+        from bgfast import bearoff
+
+        return _core.RolloutPlan(
+            branches,
+            (self.stakes.cube_value, self.stakes.cube_owner),
+            self.stakes.native(),
+            self.seed,
+            self.quasi_random,
+            self.truncate,
+            bearoff.two_sided() if self.bearoff else None,
+            self.variance_reduction,
+            self.evaluator,
+            self.cube_life if self.cubeful else None,
+            policy,
+        )
+
+    def describe(self) -> dict[str, Any]:
+        """The settings as plain data, for results and JSON."""
+        out: dict[str, Any] = {
+            "seed": self.seed,
+            "truncate": self.truncate,
+            "bearoff": "exact" if self.bearoff else None,
+            "variance_reduction": self.variance_reduction,
+            "quasi_random": self.quasi_random,
+            "cubeful": self.cubeful,
+            "evaluator": None if self.evaluator is None else name_of(self.evaluator),
+        }
+        if self.cubeful:
+            out["cube_life"] = self.cube_life
+        out.update(self.stakes.describe())
+        return out
+
+
+def _flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise BgfastError(f"{name} must be True or False, not {shown(value)}")
+    return value
+
+
+def check_settings(
+    *,
+    policy: object,
+    evaluator: object,
+    seed: int,
+    truncate: object,
+    bearoff: object,
+    variance_reduction: object,
+    quasi_random: object,
+    cubeful: object,
+    cube_life: object,
+    stakes: Stakes,
+) -> RolloutSettings:
+    """Checks a rollout's arguments; ``BgfastError`` naming the first that is wrong."""
+    if truncate is not None:
+        truncate = int(_core.check_int("truncate", truncate, 0, 2**32 - 1))
+    if bearoff not in ("exact", None):
+        raise BgfastError(f"bearoff must be 'exact' or None, not {shown(bearoff)}")
+    vr = _flag("variance_reduction", variance_reduction)
+    is_cubeful = _flag("cubeful", cubeful)
+    net = _evaluator(policy, evaluator)
+    needs = [
+        (is_cubeful, "cubeful=True", "the cube decisions"),
+        (truncate is not None, f"truncate={truncate}", "the truncated games"),
+        (vr, "variance_reduction=True", "the luck of each roll"),
+    ]
+    for wanted, what, why in needs:
+        if wanted and net is None:
+            raise BgfastError(
+                f"{what} needs a net to evaluate {why}: pass evaluator=bgfast.Net.wildbg()"
+                f" (the policy {name_of(policy)!r} gives no probabilities)"
+            )
+    return RolloutSettings(
+        seed=seed,
+        truncate=truncate,
+        bearoff=bearoff == "exact",
+        variance_reduction=vr,
+        quasi_random=_flag("quasi_random", quasi_random),
+        cubeful=is_cubeful,
+        cube_life=check_cube_life(cube_life),
+        stakes=stakes,
+        evaluator=net,
+    )
+
+
+def _evaluator(policy: object, evaluator: object) -> Net | None:
+    """The net for truncation, variance reduction and the cube: ``evaluator`` if given,
+    else the policy when it is a net."""
+    if evaluator is None:
+        if isinstance(policy, Net):
+            return policy
+        return Net.wildbg() if policy == "wildbg" else None
+    if isinstance(evaluator, Net):
+        return evaluator
+    if evaluator == "wildbg":
+        return Net.wildbg()
+    raise BgfastError(
+        f"evaluator must be a bgfast.Net or 'wildbg', not {shown(evaluator)}: truncation,"
+        " variance reduction and the cube need a net's probabilities"
+    )

@@ -1,0 +1,379 @@
+"""The doubling cube's value: cubeful equities and cube decisions from cubeless chances.
+
+A net gives cubeless chances (``Net.evaluate``); a player with the cube needs cubeful
+values. bgfast uses Rick Janowski's model, as GNU Backgammon does at 0 ply: a position's
+cubeful value mixes the dead-cube value (the cubeless one) and the value with a fully live
+cube (each side doubling exactly at the other's take point and cashing exactly at its own
+cash point), ``value = (1 - x) dead + x live``, with ``x`` the **cube life index**: 0 a
+dead cube, 1 a perfectly efficient one; 0.68 (the default) is GNU Backgammon's value for
+contact positions. In match play the points are match-winning chances from a match
+equity table (``bgfast.met``), the live-cube cash points found level by level up to the
+dead cube, with the Crawford rule (no cube in the Crawford game) and the post-Crawford
+one (the 1-away leader never doubles).
+
+>>> import bgfast
+>>> d = bgfast.cubeful.decide([0.72, 0.12, 0.0, 0.05, 0.0])
+>>> d.action
+'double, take'
+
+Money values are per unit of the cube now (a double/pass is worth 1.0); match values are
+the side to move's match-winning chances (``mwc``) with their equivalent in money points
+at the cube now (``emg``, GNU Backgammon's ``mwc2eq``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from bgfast import _core
+from bgfast import met as tables
+from bgfast._core import BgfastError
+from bgfast.errors_game import MatchOptionError, shown
+from bgfast.scoring import CUBE_LIMIT
+
+__all__ = ["DEFAULT_CUBE_LIFE", "OWNERS", "CubeDecision", "Stakes", "action_name", "decide"]
+
+#: GNU Backgammon's cube life index for contact positions, the default everywhere.
+DEFAULT_CUBE_LIFE = 0.68
+
+#: The cube's owners, seen from the side to move.
+OWNERS = ("centred", "mover", "opponent")
+
+#: Accepted spellings of the owners.
+_OWNER_SPELLINGS = {
+    "centred": "centred",
+    "centered": "centred",
+    "center": "centred",
+    "centre": "centred",
+    "mover": "mover",
+    "opponent": "opponent",
+}
+
+
+def _flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise BgfastError(f"{name} must be True or False, not {shown(value)}")
+    return value
+
+
+def _int(name: str, value: object, low: int, high: int) -> int:
+    return int(_core.check_int(name, value, low, high))
+
+
+@dataclass(frozen=True)
+class Stakes:
+    """What a game is played for, seen from the side to move: the cube (value and owner,
+    ``"centred"``, ``"mover"`` or ``"opponent"``), the money options (Jacoby R23,
+    beavers), or a match (length, score as points won, side to move first, whether this
+    game is the Crawford game, R21, and the match equity table). Build one with
+    :meth:`Stakes.check`, which refuses what the rules do not allow."""
+
+    cube_value: int
+    cube_owner: str
+    jacoby: bool
+    beavers: bool
+    match_length: int
+    score: tuple[int, int]
+    crawford: bool
+    met: str
+
+    @classmethod
+    def check(
+        cls,
+        *,
+        cube: object = (1, "centred"),
+        jacoby: object = False,
+        beavers: object = False,
+        match_length: object = 0,
+        score: object = (0, 0),
+        crawford: object = None,
+        met: object = tables.DEFAULT_TABLE,
+    ) -> Stakes:
+        """The stakes, checked; ``BgfastError`` (``MatchOptionError`` for a rule of match
+        play) naming what is wrong. ``crawford=None`` means the Crawford game exactly when
+        one side is 1-away (the first game at that score)."""
+        jacoby, beavers = _flag("jacoby", jacoby), _flag("beavers", beavers)
+        length = _int("match_length", match_length, 0, 2**31)
+        if length == 0:
+            if score not in ((0, 0), [0, 0]):
+                raise MatchOptionError(f"a score needs match_length, got score={shown(score)}")
+            if crawford:
+                raise MatchOptionError("crawford needs match_length (R21)")
+            value, owner = _cube(cube, is_match=False)
+            return cls(value, owner, jacoby, beavers, 0, (0, 0), False, met_name(met))
+        for option, on in (("jacoby", jacoby), ("beavers", beavers)):
+            if on:
+                raise MatchOptionError(f"{option} is a money-play option, not used in matches")
+        table = met_table(met)
+        the_score = _score(length, score)
+        for who, s in zip(("the side to move", "the opponent"), the_score):
+            if length - s > table.max_away:
+                raise MatchOptionError(
+                    f"R20: {who} is {length - s} points away; table {table.name!r} covers at"
+                    f" most {table.max_away}"
+                )
+        one_away = [length - s == 1 for s in the_score].count(True)
+        if crawford is None:
+            is_crawford = one_away == 1
+        else:
+            is_crawford = _flag("crawford", crawford)
+            if is_crawford and one_away != 1:
+                raise MatchOptionError(
+                    f"R21: the Crawford game needs exactly one side 1-away, not the score"
+                    f" {the_score[0]}-{the_score[1]} of a {length}-point match"
+                )
+        value, owner = _cube(cube, is_match=True)
+        if is_crawford and (value, owner) != (1, "centred"):
+            raise MatchOptionError("R21: the Crawford game is played without the cube")
+        return cls(value, owner, False, False, length, the_score, is_crawford, table.name)
+
+    @property
+    def is_match(self) -> bool:
+        """Whether this is match play (values are match-winning chances)."""
+        return self.match_length > 0
+
+    @property
+    def away(self) -> tuple[int, int]:
+        """Points away: the side to move, then the opponent (0, 0 in money play)."""
+        if not self.is_match:
+            return (0, 0)
+        n = self.match_length
+        return (n - self.score[0], n - self.score[1])
+
+    def native(self) -> tuple[Any, ...]:
+        """The stakes as the native layer takes them."""
+        if not self.is_match:
+            return ("money", self.jacoby, self.beavers)
+        table = tables.load(self.met)
+        pre = [x for row in table.pre for x in row]
+        mine, theirs = self.away
+        return ("match", pre, list(table.post), mine, theirs, self.crawford)
+
+    def match_value(self, mover_wins: bool) -> float:
+        """The side to move's match-winning chances once one side wins the cube's value."""
+        table = tables.load(self.met)
+        mine, theirs = self.away
+        if mover_wins:
+            mine -= self.cube_value
+        else:
+            theirs -= self.cube_value
+        if mine <= 0 or theirs <= 0:
+            return 1.0 if mine <= 0 else 0.0
+        # After the Crawford game or a post-Crawford one, the next game is post-Crawford.
+        post = (self.crawford or 1 in self.away) and 1 in (mine, theirs)
+        return table.equity(mine, theirs, post_crawford=post)
+
+    def emg(self, mwc: float) -> float:
+        """``mwc`` in equivalent money points at the cube now (EMG): the linear map taking
+        losing the cube's value to -1 and winning it to +1 (GNU Backgammon's ``mwc2eq``)."""
+        win, lose = self.match_value(True), self.match_value(False)
+        return (2.0 * mwc - (win + lose)) / (win - lose)
+
+    def emg_scale(self) -> float:
+        """How many EMG one unit of match-winning chances is worth."""
+        return 2.0 / (self.match_value(True) - self.match_value(False))
+
+    def why_no_double(self) -> str | None:
+        """Why the side to move may not double now (naming the rule), or ``None``."""
+        if self.cube_owner == "opponent":
+            return "R17: the opponent owns the cube"
+        if self.cube_value * 2 > CUBE_LIMIT:
+            return f"R17: the cube is at its limit, {CUBE_LIMIT}"
+        if self.is_match:
+            mine, _ = self.away
+            if self.crawford:
+                return "R21: the Crawford game is played without the cube"
+            if mine <= self.cube_value:
+                return (
+                    f"the cube is dead for the side to move: {mine} away with the cube at"
+                    f" {self.cube_value} already wins the match"
+                )
+            if mine == 1:
+                return "R21: the 1-away leader after the Crawford game never doubles"
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        """The stakes as plain data, for results and JSON."""
+        out: dict[str, Any] = {"cube": [self.cube_value, self.cube_owner]}
+        if self.is_match:
+            out.update(
+                match_length=self.match_length,
+                score=list(self.score),
+                crawford=self.crawford,
+                met=self.met,
+            )
+        else:
+            out.update(jacoby=self.jacoby, beavers=self.beavers)
+        return out
+
+
+def met_name(name: object) -> str:
+    """The canonical name of a match equity table (``UnknownTableError`` if none)."""
+    return met_table(name).name
+
+
+def met_table(name: object) -> tables.MatchEquityTable:
+    """The match equity table named ``name``."""
+    if not isinstance(name, str):
+        raise BgfastError(f"met must be the name of a table, not {shown(name)}")
+    return tables.load(name)
+
+
+def _cube(cube: object, is_match: bool) -> tuple[int, str]:
+    if not isinstance(cube, (tuple, list)) or len(cube) != 2:
+        raise BgfastError(
+            f"cube must be a pair (value, owner) such as (1, 'centred'), not {shown(cube)}"
+        )
+    value, owner = cube
+    value = _int("the cube value", value, 1, CUBE_LIMIT)
+    if value & (value - 1):
+        raise BgfastError(f"R17: the cube value is a power of two, not {value}")
+    canonical = _OWNER_SPELLINGS.get(owner) if isinstance(owner, str) else None
+    if canonical is None:
+        raise BgfastError(
+            f"R17: the cube's owner is 'centred', 'mover' (the side to move) or 'opponent',"
+            f" not {shown(owner)}"
+        )
+    if is_match and canonical == "centred" and value != 1:
+        raise MatchOptionError(
+            f"R17: a centred cube is at 1 in match play (no automatic doubles), not {value}"
+        )
+    return value, canonical
+
+
+def _score(match_length: int, score: object) -> tuple[int, int]:
+    if not isinstance(score, (tuple, list)) or len(score) != 2:
+        raise BgfastError(f"score must be a pair (mover, opponent), not {shown(score)}")
+    checked = []
+    for who, s in zip(("the side to move", "the opponent"), score):
+        s = _int(f"the score of {who}", s, 0, 2**31)
+        if s >= match_length:
+            raise MatchOptionError(
+                f"R20: {who} has {s} points in a {match_length}-point match: the match is over"
+            )
+        checked.append(s)
+    return checked[0], checked[1]
+
+
+def check_cube_life(cube_life: object) -> float:
+    """``cube_life`` if it is a number from 0 to 1; else ``BgfastError``."""
+    if (
+        isinstance(cube_life, bool)
+        or not isinstance(cube_life, (int, float))
+        or not 0.0 <= float(cube_life) <= 1.0
+    ):
+        raise BgfastError(f"cube_life must be a number from 0 to 1, not {shown(cube_life)}")
+    return float(cube_life)
+
+
+def action_name(
+    no_double: float,
+    double_take: float,
+    double_pass: float,
+    *,
+    redouble: bool,
+    beavers: bool,
+    may_double: bool = True,
+) -> str:
+    """The cube action as players name it, from the three values of the side to move:
+    ``"no double"``, ``"double, take"``, ``"double, pass"``, ``"too good to double"``,
+    ``"double, beaver"`` (with ``beavers``, when the taker is the favourite) and the same
+    with ``"redouble"`` for a cube the side to move owns; ``"no double"`` when it may not
+    double."""
+    verb = "redouble" if redouble else "double"
+    take = double_take < double_pass
+    if may_double and min(double_take, double_pass) > no_double:
+        if not take:
+            return f"{verb}, pass"
+        return f"{verb}, beaver" if beavers and double_take < 0 else f"{verb}, take"
+    if may_double and not take and no_double > double_pass:
+        return f"too good to {verb}"
+    return f"no {verb}"
+
+
+@dataclass(frozen=True)
+class CubeDecision:
+    """The side to move's cube decision at 0 ply: the cubeful values of not doubling,
+    doubling when the opponent takes and when it passes (money: per unit of the cube now;
+    match: match-winning chances, with their EMG in ``emg``), the action as players name it,
+    and whether the side to move may double at all (``why_not`` says why not)."""
+
+    no_double: float
+    double_take: float
+    double_pass: float
+    action: str
+    may_double: bool
+    why_not: str | None
+    emg: dict[str, float] | None
+
+    @property
+    def value(self) -> float:
+        """The position's value after both sides' best cube actions."""
+        if not self.may_double or self.action.startswith(("no ", "too good")):
+            return self.no_double
+        return self.double_pass if self.action.endswith("pass") else self.double_take
+
+
+Probabilities = Union[Sequence[float], npt.ArrayLike]
+
+
+def decide(
+    probabilities: Probabilities,
+    *,
+    cube: tuple[int, str] = (1, "centred"),
+    jacoby: bool = False,
+    beavers: bool = False,
+    match_length: int = 0,
+    score: tuple[int, int] = (0, 0),
+    crawford: bool | None = None,
+    cube_life: float = DEFAULT_CUBE_LIFE,
+    met: str = tables.DEFAULT_TABLE,
+) -> CubeDecision:
+    """The cube decision for cubeless ``probabilities`` (gnubg's five for the side to move,
+    about to roll: win, win gammon, win backgammon, lose gammon, lose backgammon, as
+    ``Net.evaluate`` gives them) with the stakes given (see :meth:`Stakes.check`)."""
+    stakes = Stakes.check(
+        cube=cube,
+        jacoby=jacoby,
+        beavers=beavers,
+        match_length=match_length,
+        score=score,
+        crawford=crawford,
+        met=met,
+    )
+    return decide_for(probabilities, stakes, check_cube_life(cube_life))
+
+
+def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -> CubeDecision:
+    """:func:`decide` with checked stakes."""
+    p = np.asarray(probabilities, dtype=np.float64).reshape(-1)
+    if p.shape != (5,) or not np.all(np.isfinite(p)) or not np.all((p >= 0) & (p <= 1)):
+        raise BgfastError(
+            "probabilities must be five chances from 0 to 1 (win, win gammon, win backgammon,"
+            f" lose gammon, lose backgammon), not {shown(probabilities)}"
+        )
+    nd, dt, dp = _core.cube_values(
+        [float(x) for x in p], (stakes.cube_value, stakes.cube_owner), stakes.native(), cube_life
+    )
+    why = stakes.why_no_double()
+    action = action_name(
+        nd,
+        dt,
+        dp,
+        redouble=stakes.cube_owner == "mover",
+        beavers=stakes.beavers,
+        may_double=why is None,
+    )
+    emg = None
+    if stakes.is_match:
+        emg = {
+            "no_double": stakes.emg(nd),
+            "double_take": stakes.emg(dt),
+            "double_pass": stakes.emg(dp),
+        }
+    return CubeDecision(nd, dt, dp, action, why is None, why, emg)

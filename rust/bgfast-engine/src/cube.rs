@@ -1,0 +1,878 @@
+//! The doubling cube in evaluation: cubeful values from cubeless probabilities.
+//!
+//! A net gives cubeless chances; a player with the cube needs cubeful values: what the
+//! position is worth when either side may double later, and whether to double, take or
+//! pass now. bgfast uses Rick Janowski's model (money) and its match-play form (as GNU
+//! Backgammon does, with the cash points of a live cube found from the match equity table
+//! level by level). A position's cubeful value is a mix of two extremes:
+//!
+//! - the **dead cube** value: the cubeless value, as if nobody could ever double again;
+//! - the **fully live cube** value: as if the game moved in small steps, so that each side
+//!   doubles exactly at its opponent's take point and cashes exactly at its own cash point:
+//!   a piecewise linear function of the winning chances between those points.
+//!
+//! `value = (1 - x) dead + x live`, with `x` the **cube life index** (cube efficiency):
+//! 0 is a dead cube, 1 a perfectly efficient one. [`DEFAULT_CUBE_LIFE`] = 0.68 is GNU
+//! Backgammon's value for contact positions.
+//!
+//! Money values are per unit of the current cube (a double/pass is worth exactly 1.0); match
+//! values are match-winning chances (MWC) of the side to move, read from a [`Met`].
+//! Everything here is seen from the side to move, about to roll.
+
+use core::fmt;
+
+use crate::eval::Probabilities;
+
+/// GNU Backgammon's cube life index for contact positions, the default of cubeful rollouts.
+pub const DEFAULT_CUBE_LIFE: f64 = 0.68;
+
+/// The highest cube value: 32768 (2^15), the largest a GNU Backgammon Match ID can hold and
+/// the limit of bgfast's games (R17).
+pub const MAX_CUBE: u32 = 1 << 15;
+
+/// Who holds the cube, seen from the side to move (R17).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum CubeOwner {
+    /// In the middle: either side may double.
+    Centred,
+    /// Owned by the side to move: only it may redouble.
+    Mover,
+    /// Owned by the opponent: the side to move may not double.
+    Opponent,
+}
+
+impl CubeOwner {
+    /// The same owner seen by the other side.
+    #[inline]
+    pub const fn flipped(self) -> CubeOwner {
+        match self {
+            CubeOwner::Centred => CubeOwner::Centred,
+            CubeOwner::Mover => CubeOwner::Opponent,
+            CubeOwner::Opponent => CubeOwner::Mover,
+        }
+    }
+}
+
+/// The cube: its value (a power of two, 1 to [`MAX_CUBE`]) and its owner.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Cube {
+    value: u32,
+    owner: CubeOwner,
+}
+
+impl Cube {
+    /// The cube at the start of a game: 1, in the middle.
+    pub const START: Cube = Cube {
+        value: 1,
+        owner: CubeOwner::Centred,
+    };
+
+    /// A cube of `value` held by `owner`; `None` unless `value` is a power of two from 1 to
+    /// [`MAX_CUBE`] (R17).
+    pub const fn new(value: u32, owner: CubeOwner) -> Option<Cube> {
+        if value.is_power_of_two() && value <= MAX_CUBE {
+            Some(Cube { value, owner })
+        } else {
+            None
+        }
+    }
+
+    /// The value.
+    #[inline]
+    pub const fn value(self) -> u32 {
+        self.value
+    }
+
+    /// The owner, seen from the side to move.
+    #[inline]
+    pub const fn owner(self) -> CubeOwner {
+        self.owner
+    }
+
+    /// The same cube seen by the other side.
+    #[inline]
+    pub const fn flipped(self) -> Cube {
+        Cube {
+            value: self.value,
+            owner: self.owner.flipped(),
+        }
+    }
+
+    /// The cube after the side to move doubles and the opponent takes (R19): twice the
+    /// value, owned by the taker. `None` past [`MAX_CUBE`].
+    #[inline]
+    pub const fn taken(self) -> Option<Cube> {
+        Cube::new(self.value * 2, CubeOwner::Opponent)
+    }
+
+    /// The cube after the side to move doubles and the opponent beavers (redoubles at once,
+    /// the doubler keeping the cube): four times the value, owned by the doubler.
+    #[inline]
+    pub const fn beavered(self) -> Option<Cube> {
+        Cube::new(self.value * 4, CubeOwner::Mover)
+    }
+}
+
+/// An error in a match equity table or a match score.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MetError(pub String);
+
+impl fmt::Display for MetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MetError {}
+
+/// A match equity table: the match-winning chances of a player `a` points away against `b`
+/// away, before a game (R20, R21).
+///
+/// `pre` is the table for games that are not post-Crawford (an entry with a 1-away side is
+/// the Crawford game's value); `post` holds the trailer's chances `n` away against a
+/// 1-away leader in a post-Crawford game.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Met {
+    size: usize,
+    /// `pre[(a - 1) * size + (b - 1)]`.
+    pre: Vec<f64>,
+    /// `post[n - 1]`.
+    post: Vec<f64>,
+}
+
+impl Met {
+    /// A table covering scores up to `size` away: `pre` row-major (`size * size` entries,
+    /// `pre[(a-1) * size + (b-1)]` for `a`-away against `b`-away), `post` (`size` entries,
+    /// the trailer `n`-away against a 1-away leader, post-Crawford). Every entry must be a
+    /// probability.
+    pub fn new(pre: Vec<f64>, post: Vec<f64>) -> Result<Met, MetError> {
+        let size = post.len();
+        if size == 0 || pre.len() != size * size {
+            return Err(MetError(format!(
+                "a match equity table needs size x size pre-Crawford entries and size \
+                 post-Crawford ones: got {} and {size}",
+                pre.len()
+            )));
+        }
+        if let Some(bad) = pre.iter().chain(&post).find(|p| !(0.0..=1.0).contains(*p)) {
+            return Err(MetError(format!(
+                "match equity table entry {bad} is not a probability"
+            )));
+        }
+        Ok(Met { size, pre, post })
+    }
+
+    /// The longest score the table covers, in points away.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The chances of the player `mine` points away against `theirs` away at the start of
+    /// a game; `post_crawford` reads a score with a 1-away side as post-Crawford. A side at
+    /// 0 or less away has won the match. Scores past the table are clamped to its edge
+    /// (callers check them first: [`MatchScore::new`]).
+    pub fn mwc(&self, mine: i64, theirs: i64, post_crawford: bool) -> f64 {
+        if mine <= 0 {
+            return 1.0;
+        }
+        if theirs <= 0 {
+            return 0.0;
+        }
+        let clamp = |n: i64| (n.min(self.size as i64) - 1) as usize;
+        if post_crawford && mine == 1 {
+            return 1.0 - self.post[clamp(theirs)];
+        }
+        if post_crawford && theirs == 1 {
+            return self.post[clamp(mine)];
+        }
+        self.pre[clamp(mine) * self.size + clamp(theirs)]
+    }
+}
+
+/// Money-game rules that change what the cube is worth.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct MoneyRules {
+    /// Gammons and backgammons count single while the cube is in the middle (R23).
+    pub jacoby: bool,
+    /// A player who is doubled may redouble at once, keeping the cube ("beaver").
+    pub beavers: bool,
+}
+
+/// A match score seen from the side to move.
+#[derive(Clone, Copy, Debug)]
+pub struct MatchScore<'a> {
+    met: &'a Met,
+    /// Points away: the side to move, then the opponent.
+    away: [u32; 2],
+    /// This game is the Crawford game (no cube, R21).
+    crawford: bool,
+}
+
+impl<'a> MatchScore<'a> {
+    /// The score with the side to move `mover_away` points from winning and the opponent
+    /// `opponent_away`; `crawford` if this game is the Crawford game (one side must then be
+    /// 1-away). Both must be 1 to the table's size.
+    pub fn new(
+        met: &'a Met,
+        mover_away: u32,
+        opponent_away: u32,
+        crawford: bool,
+    ) -> Result<MatchScore<'a>, MetError> {
+        for (who, away) in [
+            ("the side to move", mover_away),
+            ("the opponent", opponent_away),
+        ] {
+            if away == 0 || away as usize > met.size() {
+                return Err(MetError(format!(
+                    "{who} is {away} points away: the match equity table covers 1 to {} (R20)",
+                    met.size()
+                )));
+            }
+        }
+        if crawford && mover_away != 1 && opponent_away != 1 {
+            return Err(MetError(format!(
+                "the Crawford game needs a side 1-away (R21), not {mover_away}-away against \
+                 {opponent_away}-away"
+            )));
+        }
+        Ok(MatchScore {
+            met,
+            away: [mover_away, opponent_away],
+            crawford,
+        })
+    }
+
+    /// Points away: the side to move, then the opponent.
+    pub fn away(&self) -> [u32; 2] {
+        self.away
+    }
+
+    /// Whether this game is the Crawford game.
+    pub fn is_crawford(&self) -> bool {
+        self.crawford
+    }
+
+    /// Whether this game is played after the Crawford game (a side 1-away, cube back).
+    pub fn is_post_crawford(&self) -> bool {
+        !self.crawford && self.away.contains(&1)
+    }
+
+    /// The same score seen by the other side.
+    pub fn flipped(&self) -> MatchScore<'a> {
+        MatchScore {
+            away: [self.away[1], self.away[0]],
+            ..*self
+        }
+    }
+
+    /// The table.
+    pub fn met(&self) -> &'a Met {
+        self.met
+    }
+
+    /// The chances of `player` (0 the side to move, 1 the opponent) once `winner` has won
+    /// `points` in this game. The next game is post-Crawford once a side has been 1-away
+    /// in a game (this one is the Crawford game or is already post-Crawford); a side first
+    /// reaching 1-away makes it the Crawford game (the table's 1-away entries).
+    pub fn mwc_after(&self, player: usize, winner: usize, points: u32) -> f64 {
+        let mut away = self.away.map(i64::from);
+        away[winner] -= i64::from(points);
+        let post = self.crawford || self.away.contains(&1);
+        self.met.mwc(away[player], away[1 - player], post)
+    }
+}
+
+/// What a game is played for: money, or a match score.
+#[derive(Clone, Copy, Debug)]
+pub enum Stakes<'a> {
+    /// A money game.
+    Money(MoneyRules),
+    /// A match game.
+    Match(MatchScore<'a>),
+}
+
+impl<'a> Stakes<'a> {
+    /// The same stakes seen by the other side.
+    pub fn flipped(&self) -> Stakes<'a> {
+        match self {
+            Stakes::Money(rules) => Stakes::Money(*rules),
+            Stakes::Match(score) => Stakes::Match(score.flipped()),
+        }
+    }
+}
+
+/// The side to move's cube decision and the values behind it.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct CubeDecision {
+    /// The value of not doubling now.
+    pub no_double: f64,
+    /// The value of doubling when the opponent takes.
+    pub double_take: f64,
+    /// The value of doubling when the opponent passes.
+    pub double_pass: f64,
+    /// Whether the side to move doubles (it may, and both answers beat not doubling).
+    pub double: bool,
+    /// Whether the opponent takes a double (taking beats passing for it).
+    pub take: bool,
+    /// Whether the opponent beavers a double it takes (money play with beavers, when it is
+    /// the favourite after taking).
+    pub beaver: bool,
+}
+
+impl CubeDecision {
+    /// The value of the position after the side to move's decision and the opponent's
+    /// answer.
+    pub fn value(&self) -> f64 {
+        match (self.double, self.take) {
+            (false, _) => self.no_double,
+            (true, true) => self.double_take,
+            (true, false) => self.double_pass,
+        }
+    }
+
+    /// Too good to double: the opponent would pass, and playing on for a gammon is worth
+    /// more than cashing.
+    pub fn too_good(&self) -> bool {
+        !self.take && self.no_double > self.double_pass
+    }
+}
+
+/// The cube seen from the side to move, with the stakes: everything a cubeful value needs
+/// besides the chances.
+#[derive(Clone, Copy, Debug)]
+pub struct CubeContext<'a> {
+    /// Money or the match score.
+    pub stakes: Stakes<'a>,
+    /// The cube.
+    pub cube: Cube,
+}
+
+/// Chances of single wins and losses (gammons counted apart): the outcomes' shares.
+#[derive(Clone, Copy, Debug)]
+struct Ratios {
+    /// Of the side to move's wins: gammons (without backgammons), backgammons.
+    win: [f64; 2],
+    /// Of its losses: gammons (without backgammons), backgammons.
+    lose: [f64; 2],
+}
+
+impl Ratios {
+    fn of(p: &Probabilities) -> Ratios {
+        let win = f64::from(p.win);
+        let share = |part: f32, of: f64| if of > 0.0 { f64::from(part) / of } else { 0.0 };
+        Ratios {
+            win: [
+                share(p.win_gammon - p.win_backgammon, win),
+                share(p.win_backgammon, win),
+            ],
+            lose: [
+                share(p.lose_gammon - p.lose_backgammon, 1.0 - win),
+                share(p.lose_backgammon, 1.0 - win),
+            ],
+        }
+    }
+
+    /// The shares of the wins of `player` (0 the side to move, 1 the opponent).
+    fn of_player(&self, player: usize) -> [f64; 2] {
+        if player == 0 {
+            self.win
+        } else {
+            self.lose
+        }
+    }
+}
+
+impl<'a> CubeContext<'a> {
+    /// The context of the other side (after the turn passes).
+    pub fn flipped(&self) -> CubeContext<'a> {
+        CubeContext {
+            stakes: self.stakes.flipped(),
+            cube: self.cube.flipped(),
+        }
+    }
+
+    /// Whether the side to move may double now: the cube is in the middle or its own, below
+    /// [`MAX_CUBE`]; in a match, not in the Crawford game (R21), not when the cube is dead
+    /// for it (its current value already wins the match), not when it is the 1-away leader
+    /// after the Crawford game (a double could only help the trailer).
+    pub fn may_double(&self) -> bool {
+        if self.cube.owner == CubeOwner::Opponent || self.cube.value >= MAX_CUBE {
+            return false;
+        }
+        match &self.stakes {
+            Stakes::Money(_) => true,
+            Stakes::Match(score) => {
+                let [mine, _] = score.away;
+                !score.crawford
+                    && mine > self.cube.value
+                    && !(score.is_post_crawford() && mine == 1)
+            }
+        }
+    }
+
+    /// The value of a double the opponent passes: 1.0 in money (per unit of the current
+    /// cube), the chances after winning the cube's value in a match.
+    pub fn double_pass(&self) -> f64 {
+        match &self.stakes {
+            Stakes::Money(_) => 1.0,
+            Stakes::Match(score) => score.mwc_after(0, 0, self.cube.value),
+        }
+    }
+
+    /// The cubeless (dead cube) value: money equity per unit of cube (gammons count single
+    /// while the cube is in the middle under the Jacoby rule, R23), or the match chances if
+    /// the cube never moved again.
+    pub fn dead(&self, p: &Probabilities) -> f64 {
+        match &self.stakes {
+            Stakes::Money(rules) => {
+                let win = f64::from(p.win);
+                if rules.jacoby && self.cube.owner == CubeOwner::Centred {
+                    2.0 * win - 1.0
+                } else {
+                    f64::from(p.equity())
+                }
+            }
+            Stakes::Match(score) => {
+                let c = self.cube.value;
+                let won = |k: u32| score.mwc_after(0, 0, k * c);
+                let lost = |k: u32| score.mwc_after(0, 1, k * c);
+                // Written so that equal outcome values cancel exactly (at double match point
+                // every win is 1.0 and every loss 0.0, and the value is the win chance).
+                lost(1)
+                    + f64::from(p.win) * (won(1) - lost(1))
+                    + f64::from(p.win_gammon) * (won(2) - won(1))
+                    + f64::from(p.win_backgammon) * (won(3) - won(2))
+                    - f64::from(p.lose_gammon) * (lost(1) - lost(2))
+                    - f64::from(p.lose_backgammon) * (lost(2) - lost(3))
+            }
+        }
+    }
+
+    /// The value of not doubling now: Janowski's cubeful value with cube life `x`.
+    pub fn no_double(&self, p: &Probabilities, x: f64) -> f64 {
+        match &self.stakes {
+            Stakes::Money(rules) => self.money_no_double(rules, p, x),
+            Stakes::Match(score) => self.match_no_double(score, p, x),
+        }
+    }
+
+    /// The value of doubling when the opponent takes: the opponent then owns twice the
+    /// cube (money values stay per unit of the cube before the double, so they double).
+    pub fn double_take(&self, p: &Probabilities, x: f64) -> f64 {
+        let Some(taken) = self.cube.taken() else {
+            return self.no_double(p, x);
+        };
+        let after = CubeContext {
+            stakes: self.stakes,
+            cube: taken,
+        };
+        match &self.stakes {
+            Stakes::Money(_) => 2.0 * after.no_double(p, x),
+            Stakes::Match(_) => after.no_double(p, x),
+        }
+    }
+
+    /// The side to move's decision, the opponent's answer and their values. A side that may
+    /// not double gets `double = false` (the other values are still filled in).
+    pub fn decide(&self, p: &Probabilities, x: f64) -> CubeDecision {
+        let no_double = self.no_double(p, x);
+        let double_take = self.double_take(p, x);
+        let double_pass = self.double_pass();
+        // The taker passes when taking is no better for it (GNU Backgammon's convention).
+        let take = double_take < double_pass;
+        let best_answer = double_take.min(double_pass);
+        let double = self.may_double() && best_answer > no_double;
+        let beaver = take
+            && double_take < 0.0
+            && matches!(self.stakes, Stakes::Money(MoneyRules { beavers: true, .. }))
+            && self.cube.beavered().is_some();
+        CubeDecision {
+            no_double,
+            double_take,
+            double_pass,
+            double,
+            take,
+            beaver,
+        }
+    }
+
+    /// The value of the position after the best cube action by both sides (the no-double
+    /// value when the side to move may not double).
+    pub fn value(&self, p: &Probabilities, x: f64) -> f64 {
+        if self.may_double() {
+            self.decide(p, x).value()
+        } else {
+            self.no_double(p, x)
+        }
+    }
+
+    fn money_no_double(&self, rules: &MoneyRules, p: &Probabilities, x: f64) -> f64 {
+        let dead = self.dead(p);
+        let win = f64::from(p.win);
+        // Nearly sure games: the cube is as good as dead (and W or L would divide by ~0).
+        if win <= 1e-7 || win >= 1.0 - 1e-7 {
+            return dead;
+        }
+        // The average value of a win and of a loss.
+        let w = 1.0 + f64::from(p.win_gammon + p.win_backgammon) / win;
+        let l = 1.0 + f64::from(p.lose_gammon + p.lose_backgammon) / (1.0 - win);
+        let take_point = (l - 0.5) / (w + l + 0.5);
+        let cash_point = (l + 1.0) / (w + l + 0.5);
+        let jacoby = rules.jacoby;
+        // Lines through the live cube's corners: (0, -L), the take point at -1, the cash
+        // point at +1, and (1, W).
+        let live = match self.cube.owner {
+            CubeOwner::Centred => {
+                if win < take_point {
+                    if jacoby {
+                        -1.0
+                    } else {
+                        -l + (l - 1.0) * win / take_point
+                    }
+                } else if win < cash_point {
+                    -1.0 + 2.0 * (win - take_point) / (cash_point - take_point)
+                } else if jacoby {
+                    1.0
+                } else {
+                    1.0 + (w - 1.0) * (win - cash_point) / (1.0 - cash_point)
+                }
+            }
+            CubeOwner::Mover => {
+                if win < cash_point {
+                    -l + (1.0 + l) * win / cash_point
+                } else {
+                    1.0 + (w - 1.0) * (win - cash_point) / (1.0 - cash_point)
+                }
+            }
+            CubeOwner::Opponent => {
+                if win < take_point {
+                    -l + (l - 1.0) * win / take_point
+                } else {
+                    -1.0 + (w + 1.0) * (win - take_point) / (1.0 - take_point)
+                }
+            }
+        };
+        dead * (1.0 - x) + live * x
+    }
+
+    /// Whether the cube can still matter in this match game (else the value is the dead
+    /// cube's): not the Crawford game, not dead for both sides, and not 2-away against
+    /// 2-away (where the first double is automatic, GNU Backgammon's convention).
+    fn match_cube_alive(&self, score: &MatchScore<'_>) -> bool {
+        let [mine, theirs] = score.away;
+        let c = self.cube.value;
+        let dead_for_both = mine <= c && theirs <= c;
+        let two_away_each = mine == 2 && theirs == 2;
+        !(score.crawford || dead_for_both || two_away_each)
+    }
+
+    fn match_no_double(&self, score: &MatchScore<'_>, p: &Probabilities, x: f64) -> f64 {
+        let dead = self.dead(p);
+        if !self.match_cube_alive(score) {
+            return dead;
+        }
+        let ratios = Ratios::of(p);
+        let [mover_cash_point, opponent_cash_point] = self.cash_points(score, &ratios);
+        let c = self.cube.value;
+        let won = |k: u32| score.mwc_after(0, 0, k * c);
+        let lost = |k: u32| score.mwc_after(0, 1, k * c);
+        let [g, b] = ratios.win;
+        let win_all = (1.0 - g - b) * won(1) + g * won(2) + b * won(3);
+        let [g, b] = ratios.lose;
+        let lose_all = (1.0 - g - b) * lost(1) + g * lost(2) + b * lost(3);
+        let (cash, opponent_cash) = (won(1), lost(1));
+        // The live cube: straight lines between the points where the opponent cashes
+        // (win = 1 - its cash point), where we cash (our cash point), and the ends.
+        let too_good = mover_cash_point;
+        let opponent_too_good = 1.0 - opponent_cash_point;
+        let win = f64::from(p.win);
+        let line = |x0: f64, y0: f64, x1: f64, y1: f64| {
+            if x1 > x0 {
+                y0 + (y1 - y0) * (win - x0) / (x1 - x0)
+            } else {
+                y1
+            }
+        };
+        let live = match self.cube.owner {
+            CubeOwner::Centred => {
+                if win <= opponent_too_good {
+                    line(0.0, lose_all, opponent_too_good, opponent_cash)
+                } else if win < too_good {
+                    line(opponent_too_good, opponent_cash, too_good, cash)
+                } else {
+                    line(too_good, cash, 1.0, win_all)
+                }
+            }
+            CubeOwner::Mover => {
+                if win <= too_good {
+                    line(0.0, lose_all, too_good, cash)
+                } else {
+                    line(too_good, cash, 1.0, win_all)
+                }
+            }
+            CubeOwner::Opponent => {
+                if win <= opponent_too_good {
+                    line(0.0, lose_all, opponent_too_good, opponent_cash)
+                } else {
+                    line(opponent_too_good, opponent_cash, 1.0, win_all)
+                }
+            }
+        };
+        dead * (1.0 - x) + live * x
+    }
+
+    /// The live-cube cash points of both sides at the current cube (the winning chances at
+    /// which each would double the other out), from the match equity table.
+    ///
+    /// Found from the top down: at the highest cube level that can still be turned, the
+    /// doubled cube is dead, and the cash point is the opponent's dead-cube take point
+    /// (counting the taker's automatic redouble when only the doubler can win the match
+    /// with the doubled cube). Below it, the taker owns a live cube it will cash with at
+    /// its own cash point one level up, which moves the take point.
+    fn cash_points(&self, score: &MatchScore<'_>, ratios: &Ratios) -> [f64; 2] {
+        // Points needed minus one: the "normalised score" of the live-cube formulas.
+        let needed = score.away.map(|a| i64::from(a) - 1);
+        let c = i64::from(self.cube.value);
+        let mut top = c;
+        while needed[0] >= 2 * top && needed[1] >= 2 * top {
+            top *= 2;
+        }
+        let mut above = [0.0f64; 2];
+        let mut level = top;
+        loop {
+            let mut here = [0.0f64; 2];
+            for (k, point) in here.iter_mut().enumerate() {
+                let o = 1 - k;
+                // Chances of player k after a win or a loss of `points`.
+                let won = |points: i64| score.mwc_after(k, k, points as u32);
+                let lost = |points: i64| score.mwc_after(k, o, points as u32);
+                let [gk, bk] = ratios.of_player(k);
+                let [go, bo] = ratios.of_player(o);
+                let take_win =
+                    |v: i64| (1.0 - gk - bk) * won(2 * v) + gk * won(4 * v) + bk * won(6 * v);
+                let pass = won(level);
+                *point = if needed[0] < 2 * level || needed[1] < 2 * level {
+                    // The doubled cube is dead; the taker redoubles at once when only the
+                    // doubler can win the match with it.
+                    let effective = if needed[k] < 2 * level && needed[o] >= 2 * level {
+                        2 * level
+                    } else {
+                        level
+                    };
+                    let take_lose = (1.0 - go - bo) * lost(2 * effective)
+                        + go * lost(4 * effective)
+                        + bo * lost(6 * effective);
+                    let take_win = take_win(effective);
+                    ratio_or_half(take_lose - pass, take_lose - take_win)
+                } else {
+                    // The taker cashes at its own cash point one level up: we pass there.
+                    let redouble_pass = lost(2 * level);
+                    let take_win = take_win(level);
+                    1.0 - above[o] * ratio_or_half(pass - take_win, redouble_pass - take_win)
+                };
+            }
+            if level == c {
+                return here;
+            }
+            above = here;
+            level /= 2;
+        }
+    }
+}
+
+/// `num / den`, or one half when the denominator vanishes (no spread between the outcomes:
+/// any point is as good as another).
+fn ratio_or_half(num: f64, den: f64) -> f64 {
+    if den.abs() > 1e-12 {
+        num / den
+    } else {
+        0.5
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn probs(win: f32, wg: f32, wbg: f32, lg: f32, lbg: f32) -> Probabilities {
+        Probabilities::from_array([win, wg, wbg, lg, lbg])
+    }
+
+    fn money(owner: CubeOwner) -> CubeContext<'static> {
+        CubeContext {
+            stakes: Stakes::Money(MoneyRules::default()),
+            cube: Cube::new(1, owner).unwrap(),
+        }
+    }
+
+    /// A Woolsey-like table for tests: 1 - the chances fall with points needed.
+    fn met() -> Met {
+        let size = 11;
+        let mut pre = vec![0.0; size * size];
+        for a in 1..=size {
+            for b in 1..=size {
+                // A logistic curve in the points difference, symmetric: pre(a,b) + pre(b,a) = 1.
+                let d = b as f64 - a as f64;
+                pre[(a - 1) * size + (b - 1)] =
+                    1.0 / (1.0 + (-0.35 * d / (a + b) as f64 * 4.0).exp());
+            }
+        }
+        let post: Vec<f64> = (1..=size)
+            .map(|n| {
+                if n == 1 {
+                    0.5
+                } else {
+                    0.5f64.powi(n as i32 / 2 + 1)
+                }
+            })
+            .collect();
+        Met::new(pre, post).unwrap()
+    }
+
+    #[test]
+    fn gammonless_money_points_are_janowskis() {
+        // Without gammons W = L = 1: the take point is 1/5 at x = 1 and a double/take is
+        // worth exactly a double/pass there.
+        let ctx = money(CubeOwner::Centred);
+        let p = probs(0.8, 0.0, 0.0, 0.0, 0.0);
+        let d = ctx.decide(&p, 1.0);
+        assert!((d.double_take - 1.0).abs() < 1e-6, "{d:?}");
+        // Dead cube (x = 0): equity 2p - 1 whoever owns the cube.
+        for owner in [CubeOwner::Centred, CubeOwner::Mover, CubeOwner::Opponent] {
+            let v = money(owner).no_double(&p, 0.0);
+            assert!((v - 0.6).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn money_decisions_follow_the_chances() {
+        let x = DEFAULT_CUBE_LIFE;
+        let centred = money(CubeOwner::Centred);
+        let weak = centred.decide(&probs(0.55, 0.1, 0.0, 0.1, 0.0), x);
+        assert!(!weak.double && weak.take, "{weak:?}");
+        let strong = centred.decide(&probs(0.72, 0.1, 0.0, 0.05, 0.0), x);
+        assert!(strong.double && strong.take, "{strong:?}");
+        let pass = centred.decide(&probs(0.85, 0.05, 0.0, 0.02, 0.0), x);
+        assert!(pass.double && !pass.take && pass.value() == 1.0, "{pass:?}");
+        let gammonish = centred.decide(&probs(0.9, 0.6, 0.05, 0.0, 0.0), x);
+        assert!(!gammonish.double && gammonish.too_good(), "{gammonish:?}");
+        // The opponent's cube: no double possible.
+        let theirs = money(CubeOwner::Opponent).decide(&probs(0.85, 0.0, 0.0, 0.0, 0.0), x);
+        assert!(!theirs.double);
+    }
+
+    #[test]
+    fn owning_the_cube_is_worth_something() {
+        let p = probs(0.6, 0.15, 0.01, 0.1, 0.01);
+        let x = DEFAULT_CUBE_LIFE;
+        let mine = money(CubeOwner::Mover).no_double(&p, x);
+        let middle = money(CubeOwner::Centred).no_double(&p, x);
+        let theirs = money(CubeOwner::Opponent).no_double(&p, x);
+        assert!(mine > middle && middle > theirs, "{mine} {middle} {theirs}");
+        // Seen from the other side, the same position's values mirror.
+        let q = p.flipped();
+        let mirror = money(CubeOwner::Opponent).no_double(&q, x);
+        assert!((mirror + mine).abs() < 1e-6, "{mirror} {mine}");
+    }
+
+    #[test]
+    fn jacoby_counts_gammons_single_with_a_centred_cube() {
+        let rules = MoneyRules {
+            jacoby: true,
+            beavers: false,
+        };
+        let ctx = CubeContext {
+            stakes: Stakes::Money(rules),
+            cube: Cube::START,
+        };
+        let p = probs(0.6, 0.3, 0.1, 0.1, 0.0);
+        assert!((ctx.dead(&p) - 0.2).abs() < 1e-6);
+    }
+
+    #[test]
+    fn beaver_when_the_taker_is_the_favourite() {
+        let rules = MoneyRules {
+            jacoby: false,
+            beavers: true,
+        };
+        let ctx = CubeContext {
+            stakes: Stakes::Money(rules),
+            cube: Cube::START,
+        };
+        let d = ctx.decide(&probs(0.35, 0.0, 0.0, 0.0, 0.0), DEFAULT_CUBE_LIFE);
+        assert!(d.take && d.beaver && !d.double, "{d:?}");
+    }
+
+    #[test]
+    fn match_dead_cube_at_double_match_point_is_the_win_chance() {
+        let met = met();
+        let score = MatchScore::new(&met, 1, 1, false).unwrap();
+        let ctx = CubeContext {
+            stakes: Stakes::Match(score),
+            cube: Cube::START,
+        };
+        let p = probs(0.37, 0.2, 0.01, 0.1, 0.02);
+        assert_eq!(ctx.dead(&p), f64::from(p.win));
+        assert_eq!(ctx.no_double(&p, DEFAULT_CUBE_LIFE), f64::from(p.win));
+        assert!(!ctx.may_double(), "the cube is dead at DMP");
+    }
+
+    #[test]
+    fn match_values_are_chances_and_mirror() {
+        let met = met();
+        let x = DEFAULT_CUBE_LIFE;
+        for (a, b) in [(7, 7), (5, 3), (3, 5), (2, 4), (9, 2)] {
+            let score = MatchScore::new(&met, a, b, false).unwrap();
+            let p = probs(0.62, 0.18, 0.01, 0.09, 0.005);
+            for owner in [CubeOwner::Centred, CubeOwner::Mover, CubeOwner::Opponent] {
+                let ctx = CubeContext {
+                    stakes: Stakes::Match(score),
+                    cube: Cube::new(1, owner).unwrap(),
+                };
+                let v = ctx.no_double(&p, x);
+                assert!((0.0..=1.0).contains(&v), "{a} {b} {owner:?}: {v}");
+                let other = ctx.flipped().no_double(&p.flipped(), x);
+                assert!(
+                    (v + other - 1.0).abs() < 1e-9,
+                    "{a} {b} {owner:?}: {v} + {other}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn crawford_game_has_no_cube() {
+        let met = met();
+        let score = MatchScore::new(&met, 3, 1, true).unwrap();
+        let ctx = CubeContext {
+            stakes: Stakes::Match(score),
+            cube: Cube::START,
+        };
+        assert!(!ctx.may_double());
+        let p = probs(0.8, 0.2, 0.0, 0.0, 0.0);
+        assert_eq!(ctx.no_double(&p, 1.0), ctx.dead(&p));
+        // After the Crawford game, the trailer may double; the 1-away leader may not.
+        let post = MatchScore::new(&met, 3, 1, false).unwrap();
+        assert!(post.is_post_crawford());
+        let trailer = CubeContext {
+            stakes: Stakes::Match(post),
+            cube: Cube::START,
+        };
+        assert!(trailer.may_double());
+        assert!(!trailer.flipped().may_double());
+        assert!(MatchScore::new(&met, 3, 2, true).is_err());
+    }
+
+    #[test]
+    fn cubes_are_powers_of_two_up_to_the_limit() {
+        assert!(Cube::new(3, CubeOwner::Centred).is_none());
+        assert!(Cube::new(0, CubeOwner::Centred).is_none());
+        assert!(Cube::new(MAX_CUBE, CubeOwner::Mover)
+            .unwrap()
+            .taken()
+            .is_none());
+        let c = Cube::new(2, CubeOwner::Mover).unwrap();
+        assert_eq!(c.taken(), Cube::new(4, CubeOwner::Opponent));
+        assert_eq!(c.flipped().owner(), CubeOwner::Opponent);
+    }
+}

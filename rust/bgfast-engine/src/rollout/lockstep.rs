@@ -1,0 +1,221 @@
+//! A rollout's games in lockstep, for a checker-play evaluator outside Rust (a numpy or
+//! PyTorch net): every waiting game's candidates are scored in one call per step.
+//!
+//! The games are exactly those of [`super::run`] with the same settings: the same dice,
+//! cube, truncation, bear-off and luck, only the plays come from outside. Each slot plays
+//! game after game (every branch of one game before the next game), taking game numbers
+//! in slot order from the range; forced plays never reach the evaluator.
+
+use core::ops::Range;
+
+use bgfast_core::Position;
+
+use super::dice::Rotation;
+use super::run::RolloutSums;
+use super::trial::{Trial, Workspace};
+use super::{Branch, End, Outputs, Spec};
+use crate::batch::StepError;
+use crate::eval::{Evaluator, Probabilities};
+use crate::features::Scheme;
+
+/// How many NaN scores a [`StepError::NotANumber`] names.
+const NAN_ROWS_NAMED: usize = 5;
+
+/// One slot: a game in progress, branch by branch.
+#[derive(Debug)]
+struct Slot<'a> {
+    game: u64,
+    branch: usize,
+    trial: Option<Trial<'a>>,
+    outputs: Vec<(Outputs, End)>,
+    /// The evaluator's choice among this turn's candidates and its chances, if scored.
+    evaluator_best: Option<(usize, Probabilities)>,
+}
+
+/// Many games of a rollout, each waiting for its next play.
+#[derive(Debug)]
+pub struct Lockstep<'a> {
+    spec: Spec<'a>,
+    branches: Vec<Branch<'a>>,
+    rotation: Option<Rotation>,
+    roots: Vec<Option<Probabilities>>,
+    slots: Vec<Slot<'a>>,
+    games: Range<u64>,
+    sums: RolloutSums,
+    ws: Workspace,
+    candidates: Vec<Position>,
+    offsets: Vec<usize>,
+}
+
+impl<'a> Lockstep<'a> {
+    /// Games `games` of `branches` on `slots` slots (at least one), advanced to their first
+    /// choices.
+    pub fn new(
+        spec: Spec<'a>,
+        branches: Vec<Branch<'a>>,
+        games: Range<u64>,
+        slots: usize,
+    ) -> Lockstep<'a> {
+        let n = slots.clamp(1, (games.end.saturating_sub(games.start)).max(1) as usize);
+        let roots = branches
+            .iter()
+            .map(|b| spec.evaluator.map(|net| net.evaluate_one(&b.position)))
+            .collect();
+        let mut lockstep = Lockstep {
+            rotation: spec.quasi_random.then(|| Rotation::new(spec.seed)),
+            spec,
+            sums: RolloutSums::new(branches.len()),
+            branches,
+            roots,
+            slots: Vec::with_capacity(n),
+            games,
+            ws: Workspace::new(),
+            candidates: Vec::new(),
+            offsets: vec![0; n + 1],
+        };
+        for _ in 0..n {
+            let game = lockstep.games.start;
+            lockstep.slots.push(Slot {
+                game,
+                branch: 0,
+                trial: None,
+                outputs: Vec::new(),
+                evaluator_best: None,
+            });
+            lockstep.start_game(lockstep.slots.len() - 1);
+        }
+        lockstep.advance();
+        lockstep
+    }
+
+    /// Gives slot `i` the next game of the range, or leaves it idle.
+    fn start_game(&mut self, i: usize) {
+        let slot = &mut self.slots[i];
+        slot.outputs.clear();
+        slot.branch = 0;
+        slot.trial = None;
+        if self.games.start < self.games.end {
+            slot.game = self.games.start;
+            self.games.start += 1;
+            let b = &self.branches[0];
+            slot.trial = Some(Trial::new(
+                &self.spec,
+                self.rotation.as_ref(),
+                b,
+                slot.game,
+                self.roots[0],
+            ));
+        }
+    }
+
+    /// Moves every slot on to its next choice among two or more results, finishing games
+    /// and starting new ones on the way; collects the candidates.
+    fn advance(&mut self) {
+        self.candidates.clear();
+        for i in 0..self.slots.len() {
+            self.offsets[i] = self.candidates.len();
+            loop {
+                let slot = &mut self.slots[i];
+                let Some(trial) = slot.trial.as_mut() else {
+                    break;
+                };
+                if let Some(end) = trial.begin_turn(&self.spec, &mut self.ws) {
+                    slot.outputs.push(end);
+                    slot.branch += 1;
+                    if slot.branch < self.branches.len() {
+                        let b = &self.branches[slot.branch];
+                        slot.trial = Some(Trial::new(
+                            &self.spec,
+                            self.rotation.as_ref(),
+                            b,
+                            slot.game,
+                            self.roots[slot.branch],
+                        ));
+                    } else {
+                        self.sums.record(&slot.outputs);
+                        self.start_game(i);
+                    }
+                    continue;
+                }
+                if self.ws.list.len() == 1 {
+                    trial.play(0, &self.ws);
+                    continue;
+                }
+                slot.evaluator_best = self.ws.evaluator_best;
+                self.candidates.extend(self.ws.list.results());
+                break;
+            }
+        }
+        self.offsets[self.slots.len()] = self.candidates.len();
+    }
+
+    /// Whether every game of the range has been played.
+    pub fn finished(&self) -> bool {
+        self.slots.iter().all(|s| s.trial.is_none())
+    }
+
+    /// The candidates of every waiting slot (results, the opponent of the chooser on roll):
+    /// slot `i`'s are `candidates()[offsets()[i]..offsets()[i + 1]]`.
+    pub fn candidates(&self) -> &[Position] {
+        &self.candidates
+    }
+
+    /// Where each slot's candidates start, and the total at the end.
+    pub fn offsets(&self) -> &[usize] {
+        &self.offsets
+    }
+
+    /// Writes the candidates' features into `out` (see [`Scheme::encode_candidates`]).
+    pub fn encode_candidates(&self, scheme: Scheme, out: &mut [f32]) {
+        scheme.encode_candidates(&self.candidates, out);
+    }
+
+    /// Plays, in every waiting slot, the candidate with the highest score (the first of
+    /// equals), then moves on to the next choices. A wrong count or a NaN score is refused
+    /// before anything changes.
+    pub fn choose(&mut self, scores: &[f64]) -> Result<(), StepError> {
+        if scores.len() != self.candidates.len() {
+            return Err(StepError::Length {
+                what: "scores (one per candidate)",
+                expected: self.candidates.len(),
+                got: scores.len(),
+            });
+        }
+        let count = scores.iter().filter(|s| s.is_nan()).count();
+        if count > 0 {
+            let rows = (0..scores.len())
+                .filter(|&r| scores[r].is_nan())
+                .take(NAN_ROWS_NAMED)
+                .collect();
+            return Err(StepError::NotANumber { rows, count });
+        }
+        for i in 0..self.slots.len() {
+            let (lo, hi) = (self.offsets[i], self.offsets[i + 1]);
+            if lo == hi {
+                continue;
+            }
+            let segment = &scores[lo..hi];
+            let mut best = 0;
+            for (j, &s) in segment.iter().enumerate() {
+                if s > segment[best] {
+                    best = j;
+                }
+            }
+            let slot = &mut self.slots[i];
+            let known = slot
+                .evaluator_best
+                .filter(|&(b, _)| b == best)
+                .map(|(_, p)| p);
+            if let Some(trial) = slot.trial.as_mut() {
+                trial.play_result(self.candidates[lo + best], known);
+            }
+        }
+        self.advance();
+        Ok(())
+    }
+
+    /// The sums of the games finished so far.
+    pub fn sums(&self) -> &RolloutSums {
+        &self.sums
+    }
+}

@@ -1,0 +1,203 @@
+//! Analysis-grade rollouts: many games from a position, with the cube, the match score,
+//! truncation, exact bear-offs and variance reduction, for one position, several
+//! candidate plays or a cube decision on common dice.
+//!
+//! A rollout plays games `k` in a range; game `k` takes every roll from `(seed, k)` alone
+//! ([`dice`]), so any thread count, shard layout, branch or candidate sees the same dice
+//! in game `k` (common random numbers), and sums are exact ([`moments`]): the answer never
+//! depends on how the work was split.
+//!
+//! Each game reports seven [`Outputs`] for one side, "the player": the five cubeless
+//! chances (win, win gammon, win backgammon, lose gammon, lose backgammon; gammons include
+//! backgammons), the cubeless equity (R16), and the **value** the rollout is about:
+//!
+//! | stakes | cubeless | cubeful |
+//! |---|---|---|
+//! | money | cubeless equity (singles while the cube is centred under Jacoby) | cubeful equity per unit of the starting cube |
+//! | match | match-winning chances with the cube fixed | match-winning chances |
+//!
+//! How a game ends ([`End`]): played to the end (R15, R16); a double passed (the doubler
+//! wins the cube's value, R19; the cubeless outputs are then the evaluator's chances, as
+//! GNU Backgammon reports them); truncated after `truncate` plies and scored by the
+//! evaluator (the cubeful value including the cube action of the side on roll); entering
+//! the two-sided bear-off database's range (6 points, up to 6 checkers a side) with
+//! `bearoff`, scored exactly (cubeless, or the database's cubeful money equity; in cubeful
+//! match play such games play on, as the database knows no match scores); or stopped by
+//! the [`MAX_PLIES`] cap.
+//!
+//! With variance reduction, before each roll the evaluator scores the best play of every
+//! one of the 21 rolls; the difference between the rolled roll's value and their mean is
+//! that roll's luck, and the game's outputs have the sum of their luck removed. The
+//! correction has mean zero whatever the policy does, so the estimate stays unbiased; it
+//! removes most of the dice's noise when the evaluator is good.
+
+pub mod dice;
+pub mod lockstep;
+pub mod moments;
+mod run;
+mod trial;
+
+use bgfast_core::bearoff::TwoSided;
+use bgfast_core::Position;
+
+use crate::cube::{Cube, CubeContext, Stakes};
+use crate::net::Net;
+use crate::playout::AnyPolicy;
+pub use moments::{Sums, Wide};
+pub use run::{run, BranchSums, RolloutSums};
+pub use trial::Workspace;
+
+/// A game still going after this many plies is scored as if truncated there (by the
+/// evaluator, or 0 without one).
+pub use crate::playout::MAX_PLIES;
+
+/// The quantities each game reports.
+pub const OUTPUTS: usize = 7;
+
+/// Indexes into [`Outputs`].
+pub mod output {
+    /// The player wins.
+    pub const WIN: usize = 0;
+    /// The player wins a gammon or backgammon.
+    pub const WIN_GAMMON: usize = 1;
+    /// The player wins a backgammon.
+    pub const WIN_BACKGAMMON: usize = 2;
+    /// The player loses a gammon or backgammon.
+    pub const LOSE_GAMMON: usize = 3;
+    /// The player loses a backgammon.
+    pub const LOSE_BACKGAMMON: usize = 4;
+    /// Cubeless equity in points per game of one cube (R16).
+    pub const EQUITY: usize = 5;
+    /// The rollout's value: see the module docs.
+    pub const VALUE: usize = 6;
+}
+
+/// One game's outputs for the player.
+pub type Outputs = [f64; OUTPUTS];
+
+/// How a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum End {
+    /// Played to the end.
+    Finished = 0,
+    /// A double was passed.
+    Passed = 1,
+    /// Stopped after `truncate` plies, scored by the evaluator.
+    Truncated = 2,
+    /// Entered the two-sided bear-off database's range, scored exactly.
+    Bearoff = 3,
+    /// Stopped by [`MAX_PLIES`].
+    Capped = 4,
+}
+
+/// The number of [`End`] kinds.
+pub const ENDS: usize = 5;
+
+/// A rollout's settings, shared by all its branches.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec<'a> {
+    /// Game `k`'s dice come from `(seed, k)` only.
+    pub seed: u64,
+    /// Rotate the first two rolls over all 1,296 pairs ([`dice`]).
+    pub quasi_random: bool,
+    /// Stop games after this many plies and score them by the evaluator (0: score the
+    /// starting position itself).
+    pub truncate: Option<u32>,
+    /// End games exactly once both sides are in the two-sided database's range.
+    pub bearoff: Option<&'a TwoSided>,
+    /// Remove each roll's luck, as measured by the evaluator.
+    pub variance_reduction: bool,
+    /// The net that scores truncated games, measures luck and takes cube decisions.
+    pub evaluator: Option<&'a Net>,
+    /// The cube life index of cubeful play; `None` for a cubeless rollout (the cube stays
+    /// where it is).
+    pub cube_life: Option<f64>,
+}
+
+/// Who chooses the plays: a net (by the rollout's value, see [`trial`]'s docs) or a
+/// built-in policy.
+#[derive(Clone, Debug)]
+pub enum Player<'a> {
+    /// A net: the play whose result is worth most to the mover, by the net's chances and
+    /// the rollout's value (cubeless equity in a cubeless money rollout: wildbg's rule).
+    Net(&'a Net),
+    /// Random, pubeval or race (boxed: pubeval's tables are large).
+    Policy(Box<AnyPolicy<'a>>),
+}
+
+/// One line of play rolled out: a starting position and cube, and whose outputs to report.
+///
+/// Every branch of a run plays game `k` on the same dice.
+#[derive(Clone, Copy, Debug)]
+pub struct Branch<'a> {
+    /// The starting position, its side to move about to roll.
+    pub position: Position,
+    /// The cube and the stakes, seen from that side.
+    pub context: CubeContext<'a>,
+    /// Report for the side *not* to move in `position` (a candidate play's result, rolled
+    /// out for the player who made it).
+    pub for_opponent: bool,
+    /// Whether the side to move may double before its first roll (false in a cube
+    /// decision's no-double branch).
+    pub may_double_first: bool,
+    /// Money values are per unit of this cube value (the cube before a decision).
+    pub normaliser: u32,
+}
+
+impl<'a> Branch<'a> {
+    /// The position itself, for its side to move, who may double first.
+    pub fn position(position: Position, context: CubeContext<'a>) -> Branch<'a> {
+        Branch {
+            position,
+            context,
+            for_opponent: false,
+            may_double_first: true,
+            normaliser: context.cube.value(),
+        }
+    }
+
+    /// The result of a play, for the player who made it: `context` is the cube and the
+    /// stakes seen by that player before the play.
+    pub fn after_play(result: Position, context: CubeContext<'a>) -> Branch<'a> {
+        Branch {
+            position: result,
+            context: context.flipped(),
+            for_opponent: true,
+            may_double_first: true,
+            normaliser: context.cube.value(),
+        }
+    }
+
+    /// A cube decision's branch where the side to move does not double now.
+    pub fn no_double(position: Position, context: CubeContext<'a>) -> Branch<'a> {
+        Branch {
+            may_double_first: false,
+            ..Branch::position(position, context)
+        }
+    }
+
+    /// A cube decision's branch where the side to move doubles and the opponent takes;
+    /// money values stay per unit of the cube before the double. `None` past the cube's
+    /// limit.
+    pub fn double_take(position: Position, context: CubeContext<'a>) -> Option<Branch<'a>> {
+        let taken = context.cube.taken()?;
+        Some(Branch {
+            context: CubeContext {
+                stakes: context.stakes,
+                cube: taken,
+            },
+            normaliser: context.cube.value(),
+            ..Branch::position(position, context)
+        })
+    }
+
+    /// Whether the branch's values are match-winning chances.
+    pub fn is_match(&self) -> bool {
+        matches!(self.context.stakes, Stakes::Match(_))
+    }
+
+    /// The starting cube.
+    pub fn cube(&self) -> Cube {
+        self.context.cube
+    }
+}

@@ -1,0 +1,233 @@
+//! The rollout engine's invariants: exact sums on any thread count, truncation at 0 plies,
+//! exact bear-offs, double match point, variance reduction.
+
+use std::sync::atomic::AtomicBool;
+
+use bgfast_core::bearoff::TwoSided;
+use bgfast_core::Position;
+use bgfast_engine::cube::{Cube, CubeContext, CubeOwner, MatchScore, Met, MoneyRules, Stakes};
+use bgfast_engine::eval::Evaluator;
+use bgfast_engine::net::Net;
+use bgfast_engine::playout::{AnyPolicy, PolicyKind};
+use bgfast_engine::rollout::{output, run, Branch, End, Player, RolloutSums, Spec};
+
+fn net() -> &'static Net {
+    Net::wildbg()
+}
+
+fn spec(evaluator: Option<&'static Net>) -> Spec<'static> {
+    Spec {
+        seed: 7,
+        quasi_random: true,
+        truncate: None,
+        bearoff: None,
+        variance_reduction: false,
+        evaluator,
+        cube_life: None,
+    }
+}
+
+fn money() -> CubeContext<'static> {
+    CubeContext {
+        stakes: Stakes::Money(MoneyRules::default()),
+        cube: Cube::START,
+    }
+}
+
+fn rollout(
+    spec: &Spec<'static>,
+    branches: &[Branch<'static>],
+    games: u64,
+    threads: usize,
+) -> RolloutSums {
+    run(
+        spec,
+        branches,
+        || Player::Net(net()),
+        0..games,
+        threads,
+        &AtomicBool::new(false),
+    )
+}
+
+fn mean(sums: &RolloutSums, branch: usize, out: usize) -> (f64, f64) {
+    sums.branches[branch].outputs[out].mean_and_stderr(sums.games)
+}
+
+/// A mid-game contact position (from the wildbg contact corpus).
+fn contact() -> Position {
+    bgfast_core::codec::gnubg_id::decode("4PPgAQjg2+ABMA").expect("a Position ID")
+}
+
+#[test]
+fn any_thread_count_gives_the_same_bits() {
+    let mut s = spec(Some(net()));
+    s.cube_life = Some(0.68);
+    s.truncate = Some(9);
+    s.variance_reduction = true;
+    let branches = [Branch::position(contact(), money())];
+    let one = rollout(&s, &branches, 24, 1);
+    let two = rollout(&s, &branches, 24, 2);
+    assert_eq!(one, two);
+    let split = run(
+        &s,
+        &branches,
+        || Player::Net(net()),
+        0..10,
+        2,
+        &AtomicBool::new(false),
+    ) + run(
+        &s,
+        &branches,
+        || Player::Net(net()),
+        10..24,
+        1,
+        &AtomicBool::new(false),
+    );
+    assert_eq!(one, split);
+}
+
+#[test]
+fn truncating_at_zero_plies_is_the_evaluators_value() {
+    let mut s = spec(Some(net()));
+    s.truncate = Some(0);
+    let pos = contact();
+    let sums = rollout(&s, &[Branch::position(pos, money())], 50, 2);
+    let (equity, se) = mean(&sums, 0, output::EQUITY);
+    assert_eq!(equity, f64::from(net().evaluate_one(&pos).equity()));
+    assert_eq!(se, 0.0);
+    assert_eq!(sums.branches[0].ends[End::Truncated as usize], 50);
+}
+
+#[test]
+fn bearoffs_in_the_database_are_exact() {
+    let table: &'static TwoSided = Box::leak(Box::new(TwoSided::build(true, &|_, _| {})));
+    let mut s = spec(Some(net()));
+    s.bearoff = Some(table);
+    let mut mover = [0i32; 25];
+    mover[0] = 2;
+    mover[3] = 1;
+    mover[5] = 2;
+    let mut opponent = [0i32; 25];
+    opponent[1] = 3;
+    opponent[4] = 1;
+    let pos = Position::from_counts(&mover, &opponent).unwrap();
+    let sums = rollout(&s, &[Branch::position(pos, money())], 40, 1);
+    let (win, se) = mean(&sums, 0, output::WIN);
+    assert_eq!(
+        win,
+        table.win_probability_by_index(index(&mover), index(&opponent))
+    );
+    assert_eq!(se, 0.0);
+}
+
+fn index(counts: &[i32; 25]) -> u32 {
+    let c: [u8; 6] = core::array::from_fn(|k| counts[k] as u8);
+    bgfast_core::bearoff::index::index_unchecked(&c)
+}
+
+#[test]
+fn at_double_match_point_the_match_chances_are_the_wins() {
+    let size = 7;
+    let pre: Vec<f64> = (0..size * size)
+        .map(|i| {
+            if i / size == i % size {
+                0.5
+            } else if i / size < i % size {
+                0.6
+            } else {
+                0.4
+            }
+        })
+        .collect();
+    let post = vec![0.5; size];
+    let met = Box::leak(Box::new(Met::new(pre, post).unwrap()));
+    let context = CubeContext {
+        stakes: Stakes::Match(MatchScore::new(met, 1, 1, false).unwrap()),
+        cube: Cube::START,
+    };
+    for cube_life in [None, Some(0.68)] {
+        let mut s = spec(Some(net()));
+        s.cube_life = cube_life;
+        s.truncate = Some(12);
+        let sums = rollout(&s, &[Branch::position(contact(), context)], 40, 2);
+        assert_eq!(mean(&sums, 0, output::VALUE), mean(&sums, 0, output::WIN));
+    }
+}
+
+#[test]
+fn variance_reduction_cuts_the_error_and_keeps_the_mean() {
+    let plain = spec(Some(net()));
+    let mut vr = plain;
+    vr.variance_reduction = true;
+    let branches = [Branch::position(Position::START, money())];
+    let a = rollout(&plain, &branches, 1296, 2);
+    let b = rollout(&vr, &branches, 1296, 2);
+    let (ea, sa) = mean(&a, 0, output::EQUITY);
+    let (eb, sb) = mean(&b, 0, output::EQUITY);
+    assert!(sb < 0.8 * sa, "stderr {sb} with VR, {sa} without");
+    assert!(
+        (ea - eb).abs() < 3.0 * (sa * sa + sb * sb).sqrt(),
+        "{ea} vs {eb}"
+    );
+}
+
+#[test]
+fn cube_branches_share_dice_and_a_double_take_is_worth_twice() {
+    let mut s = spec(Some(net()));
+    s.cube_life = Some(0.68);
+    s.truncate = Some(0);
+    let pos = contact();
+    let nd = Branch::no_double(pos, money());
+    let dt = Branch::double_take(pos, money()).unwrap();
+    let sums = rollout(&s, &[nd, dt], 10, 1);
+    let p = net().evaluate_one(&pos);
+    let owned_by_them = CubeContext {
+        stakes: Stakes::Money(MoneyRules::default()),
+        cube: Cube::new(2, CubeOwner::Opponent).unwrap(),
+    };
+    let (value, _) = mean(&sums, 1, output::VALUE);
+    assert!((value - 2.0 * owned_by_them.no_double(&p, 0.68)).abs() < 1e-12);
+    assert_eq!(sums.cross.len(), 3);
+}
+
+#[test]
+fn builtin_policies_roll_out_too() {
+    let s = spec(None);
+    let branches = [Branch::position(Position::START, money())];
+    let random = run(
+        &s,
+        &branches,
+        || Player::Policy(Box::new(AnyPolicy::builtin(PolicyKind::Random))),
+        0..200,
+        2,
+        &AtomicBool::new(false),
+    );
+    assert_eq!(random.games, 200);
+    assert_eq!(random.branches[0].ends[End::Finished as usize], 200);
+}
+
+#[test]
+fn lockstep_plays_the_same_games_as_the_native_run() {
+    use bgfast_engine::rollout::lockstep::Lockstep;
+    // Cubeless money: the native net player picks the result with the lowest equity for
+    // the opponent, which is what these outside scores say.
+    let mut s = spec(Some(net()));
+    s.variance_reduction = true;
+    s.truncate = Some(14);
+    let branches = vec![
+        Branch::position(contact(), money()),
+        Branch::position(Position::START, money()),
+    ];
+    let native = rollout(&s, &branches, 30, 2);
+    let mut lockstep = Lockstep::new(s, branches.clone(), 0..30, 7);
+    let mut out = Vec::new();
+    while !lockstep.finished() {
+        let candidates = lockstep.candidates().to_vec();
+        out.resize(candidates.len(), Default::default());
+        net().evaluate(&candidates, &mut out);
+        let scores: Vec<f64> = out.iter().map(|p| -f64::from(p.equity())).collect();
+        lockstep.choose(&scores).unwrap();
+    }
+    assert_eq!(lockstep.sums(), &native);
+}

@@ -1,0 +1,435 @@
+//! `RolloutPlan`: a rollout's settings, checked once, run natively or in lockstep with a
+//! Python evaluator. The Python layer (`bgfast.rollout`) validates what users pass and
+//! builds the plan; the plan owns what the engine borrows (the nets, the match equity
+//! table, the bear-off database) and hands back exact sums.
+
+use std::sync::Arc;
+
+use bgfast_core::bearoff::TwoSided;
+use bgfast_core::Position;
+use bgfast_engine::cube::{Cube, CubeContext, CubeOwner, MatchScore, Met, MoneyRules, Stakes};
+use bgfast_engine::net::Net;
+use bgfast_engine::rollout::lockstep::Lockstep;
+use bgfast_engine::rollout::{run, Branch, RolloutSums, Spec, Wide};
+use numpy::ndarray::Array2;
+use numpy::IntoPyArray;
+use pyo3::prelude::*;
+
+use crate::bearoff::PyTwoSidedTable;
+use crate::errors::Error;
+use crate::net::PyNet;
+use crate::policy::PolicyArg;
+use crate::position::PyPosition;
+use crate::{args, detach};
+
+/// A fixed-point sum as its signed high and unsigned low 128 bits (see `Wide::halves`).
+type Halves = (i128, u128);
+
+/// One branch's sums: `(sums, squares, ends)`, seven outputs each, five end kinds.
+type BranchTuple = (Vec<Halves>, Vec<Halves>, Vec<u64>);
+
+/// `(games, branches, cross products)`: what a run hands back to Python.
+type SumsTuple = (u64, Vec<BranchTuple>, Vec<Halves>);
+
+/// What a branch starts from, as Python names it.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Position,
+    AfterPlay,
+    NoDouble,
+    DoubleTake,
+}
+
+#[derive(Clone, Debug)]
+struct BranchData {
+    position: Position,
+    kind: Kind,
+}
+
+/// The stakes, seen from the rollout position's side to move.
+#[derive(Clone, Debug)]
+enum StakesData {
+    Money(MoneyRules),
+    Match {
+        met: Met,
+        away: [u32; 2],
+        crawford: bool,
+    },
+}
+
+/// A rollout's settings, checked, with everything the engine borrows.
+#[pyclass(name = "RolloutPlan", module = "bgfast._core", frozen)]
+pub struct PyRolloutPlan {
+    branches: Vec<BranchData>,
+    cube: Cube,
+    stakes: StakesData,
+    seed: u64,
+    quasi_random: bool,
+    truncate: Option<u32>,
+    bearoff: Option<Arc<TwoSided>>,
+    variance_reduction: bool,
+    evaluator: Option<Arc<Net>>,
+    cube_life: Option<f64>,
+    policy: Option<PolicyArg>,
+}
+
+fn owner_from(name: &str) -> Result<CubeOwner, Error> {
+    match name {
+        "centred" => Ok(CubeOwner::Centred),
+        "mover" => Ok(CubeOwner::Mover),
+        "opponent" => Ok(CubeOwner::Opponent),
+        other => Err(Error::Argument(format!(
+            "R17: the cube's owner is 'centred', 'mover' or 'opponent', not {other:?}"
+        ))),
+    }
+}
+
+fn kind_from(name: &str) -> Result<Kind, Error> {
+    match name {
+        "position" => Ok(Kind::Position),
+        "after_play" => Ok(Kind::AfterPlay),
+        "no_double" => Ok(Kind::NoDouble),
+        "double_take" => Ok(Kind::DoubleTake),
+        other => Err(Error::Argument(format!("unknown rollout branch {other:?}"))),
+    }
+}
+
+impl PyRolloutPlan {
+    /// The engine's settings and branches, borrowing from the plan.
+    fn with_spec<T>(&self, f: impl FnOnce(Spec<'_>, Vec<Branch<'_>>) -> T) -> Result<T, Error> {
+        let stakes = match &self.stakes {
+            StakesData::Money(rules) => Stakes::Money(*rules),
+            StakesData::Match {
+                met,
+                away,
+                crawford,
+            } => Stakes::Match(
+                MatchScore::new(met, away[0], away[1], *crawford)
+                    .map_err(|e| Error::Argument(e.to_string()))?,
+            ),
+        };
+        let context = CubeContext {
+            stakes,
+            cube: self.cube,
+        };
+        let mut branches = Vec::with_capacity(self.branches.len());
+        for b in &self.branches {
+            branches.push(match b.kind {
+                Kind::Position => Branch::position(b.position, context),
+                Kind::AfterPlay => Branch::after_play(b.position, context),
+                Kind::NoDouble => Branch::no_double(b.position, context),
+                Kind::DoubleTake => Branch::double_take(b.position, context).ok_or_else(|| {
+                    Error::Argument(format!(
+                        "R17: the cube cannot be doubled past {}",
+                        bgfast_engine::cube::MAX_CUBE
+                    ))
+                })?,
+            });
+        }
+        let spec = Spec {
+            seed: self.seed,
+            quasi_random: self.quasi_random,
+            truncate: self.truncate,
+            bearoff: self.bearoff.as_deref(),
+            variance_reduction: self.variance_reduction,
+            evaluator: self.evaluator.as_deref(),
+            cube_life: self.cube_life,
+        };
+        Ok(f(spec, branches))
+    }
+}
+
+fn halves(w: Wide) -> Halves {
+    w.halves()
+}
+
+fn sums_tuple(sums: &RolloutSums) -> SumsTuple {
+    let branches = sums
+        .branches
+        .iter()
+        .map(|b| {
+            (
+                b.outputs.iter().map(|s| halves(s.sum)).collect(),
+                b.outputs.iter().map(|s| halves(s.squares)).collect(),
+                b.ends.to_vec(),
+            )
+        })
+        .collect();
+    (
+        sums.games,
+        branches,
+        sums.cross.iter().copied().map(halves).collect(),
+    )
+}
+
+#[pymethods]
+impl PyRolloutPlan {
+    /// A plan. `branches`: `(Position, kind)` with kind `"position"`, `"after_play"` (the
+    /// position is a play's result, rolled out for the player who made it), `"no_double"`
+    /// or `"double_take"`. `cube`: `(value, owner)` seen from the rollout position's side
+    /// to move (before a play, for `"after_play"`), owner `"centred"`, `"mover"` or
+    /// `"opponent"`. `stakes`: `("money", jacoby, beavers)` or `("match", pre, post,
+    /// mover_away, opponent_away, crawford)` with the match equity table's pre-Crawford
+    /// rows (row-major) and post-Crawford column. `policy`: a native policy, or None for
+    /// `run_with` only.
+    #[new]
+    #[pyo3(signature = (branches, cube, stakes, seed, quasi_random, truncate, bearoff,
+                        variance_reduction, evaluator, cube_life, policy))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        branches: Vec<(PyRef<'_, PyPosition>, String)>,
+        cube: (Bound<'_, PyAny>, String),
+        stakes: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+        quasi_random: bool,
+        truncate: Option<&Bound<'_, PyAny>>,
+        bearoff: Option<PyRef<'_, PyTwoSidedTable>>,
+        variance_reduction: bool,
+        evaluator: Option<PyRef<'_, PyNet>>,
+        cube_life: Option<f64>,
+        policy: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let branches = branches
+            .into_iter()
+            .map(|(p, kind)| {
+                Ok(BranchData {
+                    position: p.inner,
+                    kind: kind_from(&kind)?,
+                })
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        if branches.is_empty() {
+            return Err(Error::Argument("a rollout needs a position to roll out".into()).into());
+        }
+        let value: u32 = args::int_in(&cube.0, "the cube value", 1..=u32::MAX as i128)?;
+        let cube = Cube::new(value, owner_from(&cube.1)?).ok_or_else(|| {
+            Error::Argument(format!(
+                "R17: the cube value is a power of two from 1 to {}, got {value}",
+                bgfast_engine::cube::MAX_CUBE
+            ))
+        })?;
+        let stakes = stakes_from(stakes)?;
+        let cube_life = match cube_life {
+            Some(x) if !(0.0..=1.0).contains(&x) => {
+                return Err(
+                    Error::Argument(format!("cube_life must be from 0 to 1, got {x}")).into(),
+                )
+            }
+            other => other,
+        };
+        let evaluator = evaluator.map(|n| n.net.clone());
+        let needs = [
+            (cube_life.is_some(), "cubeful play"),
+            (truncate.is_some_and(|t| !t.is_none()), "truncation"),
+            (variance_reduction, "variance reduction"),
+        ];
+        if evaluator.is_none() {
+            if let Some((_, what)) = needs.iter().find(|(on, _)| *on) {
+                return Err(Error::Argument(format!(
+                    "{what} needs a net to evaluate positions: pass evaluator="
+                ))
+                .into());
+            }
+        }
+        let policy = policy
+            .filter(|p| !p.is_none())
+            .map(PolicyArg::from_py)
+            .transpose()?;
+        // The engine reuses the policy's evaluations when the policy is the evaluator: make
+        // an equal net (a copy sent to a worker, say) the same one.
+        let evaluator = match (&evaluator, &policy) {
+            (Some(e), Some(PolicyArg::Net(p))) if e == p => Some(p.clone()),
+            _ => evaluator,
+        };
+        Ok(PyRolloutPlan {
+            branches,
+            cube,
+            stakes,
+            seed: args::seed(seed)?,
+            quasi_random,
+            truncate: args::opt_int_in(truncate, "truncate", 0..=u32::MAX as i128)?,
+            bearoff: bearoff.map(|t| t.inner.clone()),
+            variance_reduction,
+            evaluator,
+            cube_life,
+            policy,
+        })
+    }
+
+    /// Plays games `first_game .. first_game + games` with the plan's native policy on
+    /// `threads` threads (GIL released) and returns their exact sums. Ctrl-C stops the
+    /// games and raises `KeyboardInterrupt` (the caller keeps what earlier calls returned).
+    fn run(
+        &self,
+        py: Python<'_>,
+        first_game: &Bound<'_, PyAny>,
+        games: &Bound<'_, PyAny>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<SumsTuple> {
+        let range = game_range(first_game, games)?;
+        let threads = args::threads(threads)?;
+        let policy = self.policy.as_ref().ok_or_else(|| {
+            Error::Argument("this rollout plan has no native policy: use run_with".into())
+        })?;
+        let sums = self.with_spec(|spec, branches| {
+            detach::run(
+                py,
+                |cancel| {
+                    run(
+                        &spec,
+                        &branches,
+                        || policy.rollout_player(),
+                        range,
+                        threads,
+                        cancel,
+                    )
+                },
+                |_| Ok(()),
+            )
+        })??;
+        Ok(sums_tuple(&sums))
+    }
+
+    /// Plays games `first_game .. first_game + games` on `slots` games in lockstep, the
+    /// plays chosen by `evaluator(features)`: float32 features `(M, width)` of every
+    /// waiting candidate in `scheme`, one score per row back, highest played.
+    /// `progress(done, total)` is called as games finish. Returns `(sums, interrupted)`:
+    /// Ctrl-C stops the games and returns the finished ones.
+    #[pyo3(signature = (evaluator, scheme, first_game, games, slots, progress=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn run_with(
+        &self,
+        py: Python<'_>,
+        evaluator: &Bound<'_, PyAny>,
+        scheme: &str,
+        first_game: &Bound<'_, PyAny>,
+        games: &Bound<'_, PyAny>,
+        slots: &Bound<'_, PyAny>,
+        progress: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(SumsTuple, bool)> {
+        let scheme = crate::rollout::scheme_from(scheme)?;
+        let range = game_range(first_game, games)?;
+        let total = range.end - range.start;
+        let slots: usize = args::int_in(slots, "batch", 1..=crate::rollout::MAX_SLOTS as i128)?;
+        self.with_spec(|spec, branches| -> PyResult<(SumsTuple, bool)> {
+            let mut lockstep = py.detach(|| Lockstep::new(spec, branches, range, slots));
+            let mut reported = 0;
+            while !lockstep.finished() {
+                if py.check_signals().is_err() {
+                    return Ok((sums_tuple(lockstep.sums()), true));
+                }
+                let width = scheme.width();
+                let m = lockstep.candidates().len();
+                let mut features = vec![0.0f32; m * width];
+                py.detach(|| lockstep.encode_candidates(scheme, &mut features));
+                let features = Array2::from_shape_vec((m, width), features)
+                    .map_err(|e| Error::Internal(e.to_string()))?;
+                let returned = evaluator.call1((features.into_pyarray(py),))?;
+                let scores = crate::rollout::score_vector(&returned)?;
+                py.detach(|| lockstep.choose(&scores))
+                    .map_err(Error::from)?;
+                if let Some(progress) = progress {
+                    let done = lockstep.sums().games;
+                    if done != reported {
+                        reported = done;
+                        progress.call1((done, total))?;
+                    }
+                }
+            }
+            Ok((sums_tuple(lockstep.sums()), false))
+        })?
+    }
+}
+
+/// `first_game .. first_game + games`, checked to fit 64 bits.
+fn game_range(
+    first_game: &Bound<'_, PyAny>,
+    games: &Bound<'_, PyAny>,
+) -> Result<core::ops::Range<u64>, Error> {
+    let first: u64 = args::int_in(first_game, "first_game", 0..=u64::MAX as i128)?;
+    let games: u64 = args::int_in(games, "games", 0..=u64::MAX as i128)?;
+    let end = first.checked_add(games).ok_or_else(|| {
+        Error::Argument(format!(
+            "games {first} to {first} + {games} go past the last game number, 2**64 - 1"
+        ))
+    })?;
+    Ok(first..end)
+}
+
+/// The stakes from `("money", jacoby, beavers)` or `("match", pre, post, mover_away,
+/// opponent_away, crawford)`.
+fn stakes_from(obj: &Bound<'_, PyAny>) -> Result<StakesData, Error> {
+    let kind: String = obj
+        .get_item(0)
+        .and_then(|k| k.extract())
+        .map_err(|_| Error::Argument("stakes must start with 'money' or 'match'".into()))?;
+    let bad = |e: PyErr| Error::Argument(format!("bad {kind} stakes: {e}"));
+    match kind.as_str() {
+        "money" => {
+            let (_, jacoby, beavers): (String, bool, bool) = obj.extract().map_err(bad)?;
+            Ok(StakesData::Money(MoneyRules { jacoby, beavers }))
+        }
+        "match" => {
+            let (_, pre, post, mover_away, opponent_away, crawford): (
+                String,
+                Vec<f64>,
+                Vec<f64>,
+                u32,
+                u32,
+                bool,
+            ) = obj.extract().map_err(bad)?;
+            let met = Met::new(pre, post).map_err(|e| Error::Argument(e.to_string()))?;
+            MatchScore::new(&met, mover_away, opponent_away, crawford)
+                .map_err(|e| Error::Argument(e.to_string()))?;
+            Ok(StakesData::Match {
+                met,
+                away: [mover_away, opponent_away],
+                crawford,
+            })
+        }
+        other => Err(Error::Argument(format!(
+            "stakes must be 'money' or 'match', not {other:?}"
+        ))),
+    }
+}
+
+/// The cubeful values of the side to move with cubeless `probabilities` (gnubg's five):
+/// `(no double, double/take, double/pass)`, money per unit of the cube now, match in
+/// match-winning chances. `cube` and `stakes` as `RolloutPlan` takes them.
+#[pyfunction]
+pub fn cube_values(
+    probabilities: [f32; 5],
+    cube: (Bound<'_, PyAny>, String),
+    stakes: &Bound<'_, PyAny>,
+    cube_life: f64,
+) -> PyResult<(f64, f64, f64)> {
+    if !(0.0..=1.0).contains(&cube_life) {
+        return Err(
+            Error::Argument(format!("cube_life must be from 0 to 1, got {cube_life}")).into(),
+        );
+    }
+    let value: u32 = args::int_in(&cube.0, "the cube value", 1..=u32::MAX as i128)?;
+    let cube = Cube::new(value, owner_from(&cube.1)?).ok_or_else(|| {
+        Error::Argument(format!(
+            "R17: the cube value is a power of two up to 32768, got {value}"
+        ))
+    })?;
+    let stakes = stakes_from(stakes)?;
+    let p = bgfast_engine::Probabilities::from_array(probabilities);
+    let values = |stakes: Stakes<'_>| {
+        let context = CubeContext { stakes, cube };
+        let d = context.decide(&p, cube_life);
+        (d.no_double, d.double_take, d.double_pass)
+    };
+    Ok(match &stakes {
+        StakesData::Money(rules) => values(Stakes::Money(*rules)),
+        StakesData::Match {
+            met,
+            away,
+            crawford,
+        } => values(Stakes::Match(
+            MatchScore::new(met, away[0], away[1], *crawford)
+                .map_err(|e| Error::Argument(e.to_string()))?,
+        )),
+    })
+}

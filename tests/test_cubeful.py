@@ -1,0 +1,169 @@
+"""The cubeful model (``bgfast.cubeful``): Janowski's money formulas and their match form,
+checked against GNU Backgammon's own 0-ply cube analysis, and the rules of the cube."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import bgfast
+from bgfast.cubeful import Stakes, action_name, decide
+
+import gnubg_program
+
+DATA = Path(__file__).parent / "data"
+
+#: Contact positions of the wildbg corpus (GNU Backgammon's cube life is 0.68 for contact).
+POSITIONS = [
+    line.strip()
+    for line in (DATA / "wildbg_contact.csv").read_text().splitlines()[::131]
+    if line.strip()
+][:7]
+
+#: Cube states: gnubg's command and ours (value, owner seen from the side to move, which
+#: gnubg calls player 1 once ``set turn 1`` gives it the roll).
+CUBES = [
+    ("set cube centre", (1, "centred")),
+    ("set cube value 2\nset cube owner 1", (2, "mover")),
+    ("set cube value 2\nset cube owner 0", (2, "opponent")),
+]
+
+
+def _gnubg(setup: list[str], positions: list[str], cube: str) -> list[gnubg_program.Evaluation]:
+    commands = [*gnubg_program.SETUP, *setup]
+    for pid in positions:
+        commands += [f"set board {pid}", "set turn 1", *cube.split("\n"), "eval"]
+    found = gnubg_program.parse_evaluations(gnubg_program.run(commands))
+    assert len(found) == len(positions)
+    return found
+
+
+def _check(ours: bgfast.cubeful.CubeDecision, theirs: gnubg_program.Evaluation, emg: bool) -> None:
+    """Our values from gnubg's printed chances (three decimals) against gnubg's values."""
+    tolerance = 0.006
+    values = (
+        ours.emg
+        if emg
+        else {
+            "no_double": ours.no_double,
+            "double_take": ours.double_take,
+            "double_pass": ours.double_pass,
+        }
+    )
+    assert values is not None
+    if theirs.no_double is None:
+        # No cube analysis: gnubg's cubeful value is the no-double one.
+        assert not ours.may_double
+        assert values["no_double"] == pytest.approx(theirs.cubeful, abs=tolerance)
+        return
+    assert ours.may_double
+    assert values["no_double"] == pytest.approx(theirs.no_double, abs=tolerance)
+    assert values["double_take"] == pytest.approx(theirs.double_take, abs=tolerance)
+    assert values["double_pass"] == pytest.approx(theirs.double_pass, abs=tolerance)
+
+
+@pytest.mark.parametrize(("command", "cube"), CUBES)
+@pytest.mark.parametrize("jacoby", [False, True])
+def test_money_cube_values_agree_with_gnubg(
+    command: str, cube: tuple[int, str], jacoby: bool
+) -> None:
+    setup = [f"set jacoby {'on' if jacoby else 'off'}", "set beavers 0", "new game"]
+    compared = 0
+    for theirs in _gnubg(setup, POSITIONS, command):
+        if theirs.evaluator in ("Contact", "Crashed"):
+            _check(decide(list(theirs.probabilities), cube=cube, jacoby=jacoby), theirs, False)
+            compared += 1
+    assert compared >= 5
+
+
+#: Scores of a 7-point match (side to move first) and whether the game is the Crawford
+#: game, with each cube state the game can have (none but the centred 1 in the Crawford
+#: game, R21).
+MATCH_CASES = [
+    (score, crawford, command, cube)
+    for score, crawford in [
+        ((0, 0), False),
+        ((4, 3), False),
+        ((3, 4), False),
+        ((1, 5), False),
+        ((5, 1), False),
+        ((2, 6), True),
+        ((6, 2), True),
+        ((3, 6), False),
+        ((6, 4), False),
+        ((5, 5), False),
+    ]
+    for command, cube in CUBES
+    if not crawford or cube == (1, "centred")
+]
+
+
+@pytest.mark.parametrize(("score", "crawford", "command", "cube"), MATCH_CASES)
+def test_match_cube_values_agree_with_gnubg(
+    score: tuple[int, int], crawford: bool, command: str, cube: tuple[int, str]
+) -> None:
+    mover, opponent = score
+    setup = [
+        "new match 7",
+        f"set score {opponent} {mover}",
+        f"set crawford {'on' if crawford else 'off'}",
+    ]
+    compared = 0
+    for theirs in _gnubg(setup, POSITIONS, command):
+        if theirs.evaluator in ("Contact", "Crashed"):
+            ours = decide(
+                list(theirs.probabilities),
+                cube=cube,
+                match_length=7,
+                score=score,
+                crawford=crawford,
+            )
+            _check(ours, theirs, emg=True)
+            compared += 1
+    assert compared >= 5
+
+
+def test_actions_as_players_say_them() -> None:
+    assert decide([0.72, 0.12, 0.0, 0.05, 0.0]).action == "double, take"
+    assert decide([0.86, 0.05, 0.0, 0.02, 0.0]).action == "double, pass"
+    assert decide([0.55, 0.1, 0.0, 0.1, 0.0]).action == "no double"
+    assert decide([0.9, 0.6, 0.05, 0.0, 0.0]).action == "too good to double"
+    assert decide([0.72, 0.12, 0.0, 0.05, 0.0], cube=(2, "mover")).action == "redouble, take"
+    assert decide([0.7, 0.1, 0.0, 0.05, 0.0], cube=(2, "opponent")).action == "no double"
+    assert action_name(0.1, -0.2, 1.0, redouble=False, beavers=True) == "no double"
+    assert action_name(0.1, -0.2, 1.0, redouble=False, beavers=True, may_double=True) == "no double"
+    assert action_name(-0.3, -0.1, 1.0, redouble=False, beavers=True) == "double, beaver"
+
+
+def test_double_pass_is_the_cube_and_values_mirror() -> None:
+    p = [0.62, 0.18, 0.01, 0.09, 0.005]
+    d = decide(p)
+    assert d.double_pass == 1.0
+    q = [1 - p[0], p[3], p[4], p[1], p[2]]
+    mirror = decide(q, cube=(1, "centred"), cube_life=0.68)
+    assert d.no_double == pytest.approx(-mirror.no_double)
+    # A dead cube (cube life 0) is worth the cubeless equity.
+    dead = decide(p, cube_life=0.0)
+    assert dead.no_double == pytest.approx(2 * 0.62 - 1 + 0.18 + 0.01 - 0.09 - 0.005)
+
+
+def test_match_rules_of_the_cube_r17_r20_r21() -> None:
+    with pytest.raises(bgfast.MatchOptionError, match="R21"):
+        Stakes.check(match_length=7, score=(6, 3), crawford=True, cube=(2, "mover"))
+    crawford = decide([0.7, 0.1, 0.0, 0.05, 0.0], match_length=7, score=(6, 3))
+    assert not crawford.may_double and crawford.why_not is not None and "R21" in crawford.why_not
+    post = Stakes.check(match_length=7, score=(6, 3), crawford=False)
+    assert post.why_no_double() is not None  # the 1-away leader
+    trailer = Stakes.check(match_length=7, score=(3, 6), crawford=False)
+    assert trailer.why_no_double() is None
+    dmp = decide([0.37, 0.2, 0.01, 0.1, 0.02], match_length=7, score=(6, 6))
+    assert dmp.no_double == pytest.approx(0.37) and dmp.emg is not None
+    with pytest.raises(bgfast.MatchOptionError, match="R17"):
+        Stakes.check(match_length=7, cube=(2, "centred"))
+    with pytest.raises(bgfast.MatchOptionError, match="R20"):
+        Stakes.check(match_length=7, score=(7, 0))
+    with pytest.raises(bgfast.BgfastError, match="probabilities"):
+        decide([0.5, 0.1, 0.0, 0.1])
+    with pytest.raises(bgfast.BgfastError, match="probabilities"):
+        decide([0.5, float("nan"), 0.0, 0.1, 0.0])
