@@ -340,20 +340,12 @@ def epc(points: Points) -> float:
 
 def position_epc(position: Position) -> tuple[float, float]:
     """EPCs ``(side to move, opponent)`` of a position where both sides have every
-    checker home (R13); ``BearoffRangeError`` otherwise. Backs ``Position.epc``."""
+    checker home (R13); ``BearoffRangeError`` otherwise. The same as ``Position.epc``,
+    which the core computes from the process's own one-sided table (no cache involved;
+    every build gives the same table)."""
     if not isinstance(position, Position):
         raise TypeError(f"position must be a Position, not {type(position).__name__}")
-    counts = position.to_array()
-    sides = []
-    for row, name in ((counts[0], "side to move"), (counts[1], "opponent")):
-        if row[6:].any():
-            raise BearoffRangeError(
-                f"R13: the {name} has a checker outside the home board or on the bar; "
-                "the effective pip count needs a bear-off position"
-            )
-        sides.append([int(c) for c in row[:6]])
-    table = one_sided()
-    return table.epc(sides[0]), table.epc(sides[1])
+    return position.epc
 
 
 def best_play(points: Points, d1: int, d2: int) -> tuple[int, int, int, int, int, int] | None:
