@@ -68,9 +68,7 @@ from bgfast.errors import (
     ChouetteError,
     ChouetteFileError,
     IllegalChouetteActionError,
-)
-from bgfast.errors import (
-    shown as shown,
+    shown,
 )
 from bgfast.game import Game
 from bgfast.persist import Saved, damaged, same_json
