@@ -141,5 +141,9 @@ class Cube:
         return cls(**data)
 
     def __str__(self) -> str:
+        """``cube 2 owned by player 0``, ``cube 64 centred``; ``(not in play)`` in the
+        Crawford game and when the limit is 1 (a cubeless game, such as a chouette's board,
+        whose cubes are the chouette's)."""
         where = "centred" if self.owner is None else f"owned by player {self.owner}"
-        return f"cube {self.face} {where}" + ("" if self.enabled else " (not in play)")
+        in_play = self.enabled and self.max_value > 1
+        return f"cube {self.face} {where}" + ("" if in_play else " (not in play)")
