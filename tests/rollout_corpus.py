@@ -33,7 +33,7 @@ def random_play(games: int, plies: int, seed: int) -> npt.NDArray[np.uint8]:
     seen = []
     for _ in range(plies):
         seen.append(env.positions)
-        cands = env.candidate_positions()
+        cands = env.candidate_positions()[:, ::-1]  # the side on roll first
         _, offsets = env.candidates()
         counts = np.diff(offsets)
         seen.append(cands[offsets[:-1]])

@@ -48,9 +48,8 @@ def test_candidates_are_seen_by_the_chooser() -> None:
     pytest.importorskip("gym_backgammon")
     env = bgfast.VecEnv(3, seed=2)
     features, _ = env.candidates()
-    results = env.candidate_positions()  # opponent on roll in row 0
-    for f, r in zip(features, results):
-        chooser_view = r[::-1]  # row 0 the player who moved, row 1 on roll
+    results = env.candidate_positions()  # row 0 the player who moved, row 1 on roll
+    for f, chooser_view in zip(features, results):
         np.testing.assert_array_equal(f, np.array(gym_features(chooser_view, False), np.float32))
 
 

@@ -113,7 +113,7 @@ def test_holland_rule_in_post_crawford_games() -> None:
     while rolls < 4:
         if game.phase == "roll":
             if game.turn == 1:  # the trailer
-                assert game.may_double() == (min(game._turns) >= 2)
+                assert game.may_double() == (min(game.state.turns_played) >= 2)
             game.roll()
         else:
             game.play(game.legal_moves()[0])

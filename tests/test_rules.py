@@ -1,4 +1,4 @@
-"""One test per movement rule of RULES.md (R4-R14, R16), on hand-built positions."""
+"""One test per movement rule of RULES.md (R2, R4-R14, R16), on hand-built positions."""
 
 from __future__ import annotations
 
@@ -137,6 +137,8 @@ def test_r16_outcome_kinds() -> None:
 
 
 def test_r2_the_bar_is_not_a_point() -> None:
+    """R2: the bar is not a point; crossing from the outer board to the home board, or
+    entering from the bar, costs no extra pip."""
     # Crossing from the outer board to the home board costs no extra pip: a 6 moves 9 to 3,
     # and a checker entering with a 6 lands on the 19-point (the bar counts as 25).
     pos = position({9: 1, 6: 14}, HOME_FREE)

@@ -7,9 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from bgfast import Position
+from bgfast import Game, Position
 from bgfast.errors_game import GameStateError
-from bgfast.game import Game
 from bgfast.match import Match
 from bgfast.svg import board_svg, game_svg, match_svg, position_svg
 
@@ -92,3 +91,46 @@ def test_r32_sides_swap_after_each_game_when_asked() -> None:
             assert "player 0 bottom" in swapped and "player 1 bottom" in fixed
         game.resign("single")
         game.accept()
+
+
+def _dice_x(svg: str) -> list[float]:
+    return [
+        float(rect.get("x", 0))
+        for g in ET.fromstring(svg).iter(f"{NS}g")
+        if g.get("class") == "die"
+        for rect in g.iter(f"{NS}rect")
+    ]
+
+
+def test_position_svg_is_public_and_its_caption_says_who_is_on_roll() -> None:
+    pos = Position()
+    assert pos.svg() == position_svg(pos) == pos._repr_svg_()  # type: ignore[attr-defined]
+    assert "the bottom side (to move) is on roll" in pos.svg()
+    with_dice = pos.svg(dice=(3, 1), home="left")
+    assert "on roll with 3-1" in with_dice and len(_dice_x(with_dice)) == 2
+
+
+@pytest.mark.parametrize("home", ["right", "left"])
+@pytest.mark.parametrize("first", [(6, 1), (1, 6)])
+def test_r32_dice_are_drawn_on_the_right_hand_board(home: str, first: tuple[int, int]) -> None:
+    """With home="left" the dice were drawn on the left-hand (home) board."""
+    game = Game(seed=1)
+    game.roll(first)  # either player on roll: the dice in its half, on the right
+    svg = game_svg(game, home=home)  # type: ignore[arg-type]
+    width = float(ET.fromstring(svg).get("width", 0))
+    xs = _dice_x(svg)
+    assert len(xs) == 2 and min(xs) > width / 2, (home, xs)
+    assert f"player {game.turn} to play" in svg
+    pos_svg = position_svg(Position(), home=home, dice=(5, 2))  # type: ignore[arg-type]
+    assert min(_dice_x(pos_svg)) > width / 2
+
+
+def test_game_svg_caption_says_what_the_game_waits_for() -> None:
+    game = Game(seed=1)
+    game.roll((6, 1))
+    game.play("13/7 8/7")
+    assert "player 1 on roll" in game.svg()
+    game.double()
+    assert "player 1 offers a double to 2: player 0 to answer" in game.svg(home="left")
+    game.drop()
+    assert "player 1 won a single" in game_svg(game)

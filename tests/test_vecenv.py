@@ -98,3 +98,28 @@ def test_bad_choice_raises_and_changes_nothing() -> None:
     np.testing.assert_array_equal(env.positions, before)
     with pytest.raises(bgfast.BgfastError):
         bgfast.VecEnv(0)
+
+
+def test_candidate_positions_are_seen_by_the_chooser_like_candidates() -> None:
+    """candidate_positions() gave the results with the opponent on roll (row 0), while
+    candidates() describes them as the player choosing sees them."""
+    env = bgfast.VecEnv(6, seed=5)
+    for _ in range(20):
+        features, offsets = env.candidates()
+        results = env.candidate_positions()
+        assert len(results) == len(features) == offsets[-1]
+        for game in range(env.n):
+            pos = bgfast.Position.from_array(env.positions[game])
+            dice = tuple(int(d) for d in env.dice[game])
+            expected = {m.result.flipped() for m in pos.moves(dice)}
+            rows = results[offsets[game] : offsets[game + 1]]
+            assert {bgfast.Position.from_array(r) for r in rows} == expected
+            # Row 0 is the chooser: the checkers of the side that was on roll.
+            assert all(int(r[0].sum()) <= int(env.positions[game][0].sum()) for r in rows)
+        env.step(np.zeros(env.n, dtype=np.int64))
+
+
+def test_segment_argmax_is_exported_where_the_docs_use_it() -> None:
+    assert bgfast.segment_argmax is segment_argmax and "segment_argmax" in bgfast.__all__
+    assert bgfast.vecenv.__doc__ is not None
+    assert "bgfast.segment_argmax(scores, offsets)" in bgfast.vecenv.__doc__

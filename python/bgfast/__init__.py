@@ -7,12 +7,19 @@ Positions are always seen from the side to move::
     >>> [str(m) for m in start.moves(3, 1)][:2]  # doctest: +SKIP
     >>> start.moves(3, 1)[0].result.id           # the opponent is to move
 
-Rule ids (R1..R32) in errors and docs refer to the project's rule book (RULES.md).
+Rule ids (R1..R32) in errors and docs refer to the project's rule book, ``RULES.md``
+(at the root of the source tree; ``IllegalMoveError.rule`` holds the id of the rule broken).
+
+The game layer: :class:`GameState` (one validated, immutable state of a game), :class:`Game`
+(the referee that moves it along, with an event history), :class:`Match`, :class:`Chouette`,
+:class:`Cube` and :class:`Rules`; the codecs of states in :mod:`bgfast.codec`, the words and
+checks they share in :mod:`bgfast.vocab`, every exception in :mod:`bgfast.errors`.
 """
 
 from __future__ import annotations
 
 import collections.abc
+from typing import Literal
 
 from bgfast import (
     batch,
@@ -21,29 +28,33 @@ from bgfast import (
     met,
     pubeval,  # rollouts: the pubeval module
 )
-from bgfast._core import (
-    BearoffFileError,
-    BearoffRangeError,
-    BgfastError,
-    GameOverError,
-    IllegalMoveError,
-    InvalidDiceError,
-    InvalidMoveError,
-    InvalidNetError,
-    InvalidPositionError,
-    Move,
-    Moves,
-    Net,
-    Outcome,
-    Position,
-    perft,
-)
+from bgfast._core import Move, Moves, Net, Outcome, Position, perft
+from bgfast._version import __version__
 from bgfast.chouette import Chouette
 from bgfast.cube import Cube
 from bgfast.duel import DuelResult, duel
-from bgfast.errors_game import GameStateError, InvalidIdError, InvalidSaveError, MatchOptionError
+from bgfast.errors import (
+    BearoffFileError,
+    BearoffRangeError,
+    BgfastError,
+    ChouetteError,
+    ChouetteFileError,
+    GameOverError,
+    GameStateError,
+    IllegalChouetteActionError,
+    IllegalMoveError,
+    InvalidDiceError,
+    InvalidIdError,
+    InvalidMoveError,
+    InvalidNetError,
+    InvalidPositionError,
+    InvalidSaveError,
+    InvalidStateError,
+    MatchOptionError,
+    MetError,
+)
 from bgfast.features import encode  # rollouts
-from bgfast.game import Game, GameResult
+from bgfast.game import Game
 from bgfast.match import Match
 from bgfast.rollout import (  # rollouts
     CubeRollout,
@@ -55,11 +66,32 @@ from bgfast.rollout import (  # rollouts
     rollout_moves,
 )
 from bgfast.scoring import Rules
-from bgfast.svg import position_svg as _position_svg
-from bgfast.vecenv import VecEnv  # rollouts
+from bgfast.state import GameResult, GameState
+from bgfast.svg import position_svg
+from bgfast.vecenv import VecEnv, segment_argmax  # rollouts
+from bgfast.vocab import Roll
 
-# Notebooks draw positions as SVG; the drawing lives in Python, the class in Rust.
-Position._repr_svg_ = _position_svg  # type: ignore[attr-defined]
+
+def _svg(
+    self: Position,
+    *,
+    home: Literal["right", "left"] = "right",
+    dice: Roll | None = None,
+) -> str:
+    """An SVG picture of this position, the side to move at the bottom (it is on roll) with
+    its home board at the bottom right, or left with ``home="left"`` (R32); ``dice`` drawn
+    if given. See :func:`bgfast.svg.position_svg`."""
+    return position_svg(self, home=home, dice=dice)
+
+
+def _repr_svg_(self: Position) -> str:
+    return position_svg(self)
+
+
+# The drawing lives in Python, the class in Rust: Position.svg() for files, _repr_svg_ for
+# notebooks.
+Position.svg = _svg  # type: ignore[method-assign]
+Position._repr_svg_ = _repr_svg_  # type: ignore[method-assign]
 
 # Moves is a read-only sequence of Move (len, indexing, slices, iteration, in).
 collections.abc.Sequence.register(Moves)
@@ -69,13 +101,17 @@ __all__ = [
     "BearoffRangeError",
     "BgfastError",
     "Chouette",
+    "ChouetteError",
+    "ChouetteFileError",
     "Cube",
     "CubeRollout",
     "DuelResult",
     "Game",
     "GameOverError",
     "GameResult",
+    "GameState",
     "GameStateError",
+    "IllegalChouetteActionError",
     "IllegalMoveError",
     "InvalidDiceError",
     "InvalidIdError",
@@ -83,8 +119,10 @@ __all__ = [
     "InvalidNetError",
     "InvalidPositionError",
     "InvalidSaveError",
+    "InvalidStateError",
     "Match",
     "MatchOptionError",
+    "MetError",
     "Move",
     "MoveRollout",
     "Moves",
@@ -95,6 +133,7 @@ __all__ = [
     "Rules",
     "ShardError",
     "VecEnv",
+    "__version__",
     "batch",
     "bearoff",
     "cubeful",
@@ -106,4 +145,5 @@ __all__ = [
     "rollout",
     "rollout_cube",
     "rollout_moves",
+    "segment_argmax",
 ]

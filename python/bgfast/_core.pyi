@@ -9,6 +9,9 @@ from typing import Any, ClassVar, Literal, TypedDict, final, overload
 import numpy as np
 import numpy.typing as npt
 
+#: A roll given as one value: a pair of dice (a tuple, a list or a numpy array of two ints).
+_Roll = tuple[int, int] | Sequence[int] | npt.NDArray[np.integer[Any]]
+
 __all__ = [
     "MAX_THREADS",
     "BearoffFileError",
@@ -42,6 +45,7 @@ __all__ = [
     "bearoff_index_batch",
     "bearoff_position",
     "bearoff_position_batch",
+    "check_dice",
     "check_int",
     "check_threads",
     "cube_values",
@@ -181,10 +185,20 @@ class Position:
         """Effective pip counts ``(side to move, opponent)`` (bear-off positions only)."""
     def flipped(self) -> Position:
         """The same checkers with the other side to move."""
-    def moves(self, d1: int, d2: int) -> Moves:
-        """The legal moves for ``d1``-``d2``, one per distinct resulting position."""
-    def play(self, move: Move | str, dice: tuple[int, int]) -> Position:
-        """Plays a move (a Move or move text) and returns the result, opponent to move."""
+    def moves(self, d1: int | _Roll, d2: int | None = None) -> Moves:
+        """The legal moves for a roll (two ints, or one pair), one per distinct result."""
+    def play(self, move: Move | str, dice: _Roll | int, d2: int | None = None) -> Position:
+        """Plays a move (a Move or move text) for a roll (one pair, or two ints) and
+        returns the result, opponent to move; ``IllegalMoveError`` names the rule broken."""
+    def parse_move(self, move: Move | str, dice: _Roll | int, d2: int | None = None) -> Move:
+        """The legal Move that ``move`` denotes for the roll (the one whose result it
+        reaches); raises as ``play`` does."""
+    def play_physically(self, move: Move | str) -> Position:
+        """The position after moving the checkers as written, legal or not (R31), the
+        opponent to move; refuses only what no hand can do (R1, R7, R12)."""
+    def svg(self, *, home: Literal["right", "left"] = "right", dice: _Roll | None = None) -> str:
+        """An SVG picture, the side to move at the bottom (``bgfast.svg.position_svg``)."""
+    def _repr_svg_(self) -> str: ...
     def __hash__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __lt__(self, other: Position, /) -> bool: ...
@@ -204,6 +218,10 @@ MAX_THREADS: int
 
 def default_threads() -> int:
     """The thread count of ``threads=None``: ``RAYON_NUM_THREADS``, else the usable CPUs."""
+
+def check_dice(d1: object, d2: object = None) -> tuple[int, int]:
+    """The roll ``(d1, d2)`` in the order given, from two ints or one pair: the one check of
+    every entry point that takes dice; ``InvalidDiceError`` otherwise (a bool too)."""
 
 def check_int(name: str, value: object, low: int, high: int) -> int:
     """``value`` if it is an int from ``low`` to ``high``: ``BgfastError`` naming ``name``,

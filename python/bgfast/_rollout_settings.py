@@ -9,7 +9,7 @@ from typing import Any
 from bgfast import _core
 from bgfast._core import BgfastError, Net, Position
 from bgfast.cubeful import Stakes, check_cube_life
-from bgfast.errors_game import shown
+from bgfast.errors import shown
 from bgfast.policies import Policy, policy_name
 
 __all__ = ["RolloutSettings", "check_settings", "name_of"]

@@ -340,20 +340,12 @@ def epc(points: Points) -> float:
 
 def position_epc(position: Position) -> tuple[float, float]:
     """EPCs ``(side to move, opponent)`` of a position where both sides have every
-    checker home (R13); ``BearoffRangeError`` otherwise. Backs ``Position.epc``."""
+    checker home (R13); ``BearoffRangeError`` otherwise. The same as ``Position.epc``,
+    which the core computes from the process's own one-sided table (no cache involved;
+    every build gives the same table)."""
     if not isinstance(position, Position):
         raise TypeError(f"position must be a Position, not {type(position).__name__}")
-    counts = position.to_array()
-    sides = []
-    for row, name in ((counts[0], "side to move"), (counts[1], "opponent")):
-        if row[6:].any():
-            raise BearoffRangeError(
-                f"R13: the {name} has a checker outside the home board or on the bar; "
-                "the effective pip count needs a bear-off position"
-            )
-        sides.append([int(c) for c in row[:6]])
-    table = one_sided()
-    return table.epc(sides[0]), table.epc(sides[1])
+    return position.epc
 
 
 def best_play(points: Points, d1: int, d2: int) -> tuple[int, int, int, int, int, int] | None:
@@ -421,16 +413,43 @@ def cubeful_equity(position: TwoSides, cube: Cube = "centred", may_double: bool 
 # Command line
 
 
-def _bar(name: str, done: int, total: int, started: float) -> None:
-    width = 30
-    filled = width * done // total if total else width
-    sys.stderr.write(
-        f"\r{name:<10} [{'#' * filled}{'.' * (width - filled)}] "
-        f"{100 * done // max(total, 1):3d}%  {time.perf_counter() - started:5.1f} s"
-    )
-    if done >= total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+class _Progress:
+    """The build's progress bar on stderr: drawn only when stderr is a terminal, and never
+    going backwards (the workers report their counts in any order)."""
+
+    def __init__(self, stream: Any = None) -> None:
+        self._stream = sys.stderr if stream is None else stream
+        isatty = getattr(self._stream, "isatty", None)
+        self.drawing = bool(isatty is not None and isatty())
+        self._started = time.perf_counter()
+        self._shown: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, name: str, done: int, total: int) -> None:
+        with self._lock:
+            # Reports arrive from several workers: show only the furthest one.
+            if done <= self._shown.get(name, -1):
+                return
+            self._shown[name] = done
+            if self.drawing:
+                self._draw(name, done, total)
+
+    def _draw(self, name: str, done: int, total: int) -> None:
+        width = 30
+        filled = min(width, width * done // total) if total else width
+        self._stream.write(
+            f"\r{name:<10} [{'#' * filled}{'.' * (width - filled)}] "
+            f"{min(100, 100 * done // max(total, 1)):3d}%  "
+            f"{time.perf_counter() - self._started:5.1f} s"
+        )
+        if done >= total:
+            self._stream.write("\n")
+        self._stream.flush()
+
+    @property
+    def tables(self) -> set[str]:
+        """The tables that reported progress (were built, not read from the cache)."""
+        return set(self._shown)
 
 
 _BUILD_HELP = "Build the bear-off databases into the cache ahead of first use."
@@ -450,13 +469,7 @@ def _add_build_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_build(args: argparse.Namespace) -> int:
-    started = time.perf_counter()
-    seen: set[str] = set()
-
-    def progress(name: str, done: int, total: int) -> None:
-        seen.add(name)
-        _bar(name, done, total, started)
-
+    progress = _Progress()
     paths = build(
         threads=args.threads, force=args.force, progress=progress, directory=args.cache_dir
     )
@@ -468,7 +481,7 @@ def _run_build(args: argparse.Namespace) -> int:
         for path in unwritten:
             print(f"bgfast: could not write {path}", file=sys.stderr)
         return 1
-    if not seen:
+    if not progress.tables:
         print("(both tables were already cached and valid; --force rebuilds)")
     return 0
 

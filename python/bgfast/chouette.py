@@ -1,12 +1,20 @@
 """Chouette bookkeeping (R24-R28): seating, rotation, cubes, settlement and the ledger.
 
 A chouette is backgammon for three or more players: "the box" plays alone against a team whose
-captain moves the checkers. :class:`Chouette` is a plain state machine that records what
-happens at the table; it never moves checkers (play the board with ``bgfast.Game`` or a real
-board, then record the result here). Every action is validated first and a rejected action
-changes nothing. Everything that happened is kept as an event history, from which the whole
-state can be rebuilt, and a ledger of every game with a running balance per player that
-always sums to zero.
+captain moves the checkers. :class:`Chouette` is the referee of the table: every action is
+validated first and a rejected action changes nothing. Everything that happened is kept as
+an event history, from which the whole state can be rebuilt, and a ledger of every game
+with a running balance per player that always sums to zero.
+
+Each chouette game is a :class:`~bgfast.Game` between the box (player 0) and the team
+(player 1), played through the chouette (:meth:`Chouette.roll`, :meth:`Chouette.play`, ...;
+:attr:`Chouette.game` shows it): the chouette keeps the board and the cubes in step. A
+double is allowed only before the doubling side rolls (R18), and the game ends, is settled
+and the seats rotate when a side bears off its last checker (R15, R28, R25). A game played
+on a real board can be recorded instead, without touching the board here: then doubles are
+taken as they happened and :meth:`Chouette.end_game` records the result. Every cube is a
+:class:`bgfast.Cube` between the box and the team side; :meth:`Chouette.cube` shows it from
+the table's side (:class:`Cube`).
 
 Two forms are supported:
 
@@ -40,23 +48,42 @@ checked by hand):
 
 Money options (all off by default except gammons): ``jacoby`` (R23: gammons and backgammons
 count single on a cube that was never turned, judged per member's cube), ``gammons=False``
-(every game counts single) and ``backgammon_as_double`` (R16 option: a backgammon counts 2).
+(every game counts single) and ``backgammon_counts_double`` (R16 option: a backgammon counts
+2; ``Rules`` names it so too; ``backgammon_as_double``, its first name here, is still
+accepted and is the key saved files keep).
 """
 
 from __future__ import annotations
 
 import copy
-import os
 import random
+import secrets
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal, Union
+from typing import Any, ClassVar, Literal, Union
 
-from bgfast._core import BgfastError
-from bgfast.errors_game import GameStateError, InvalidSaveError, shown
-from bgfast.persist import atomic_write_text, damaged, dumps, loads, same_json
-from bgfast.scoring import CUBE_LIMIT
+from bgfast import cube as game_cube
+from bgfast._core import BgfastError, Move, check_dice
+from bgfast.errors import (
+    ChouetteError,
+    ChouetteFileError,
+    IllegalChouetteActionError,
+    shown,
+)
+from bgfast.game import Game
+from bgfast.persist import Saved, damaged, same_json
+from bgfast.scoring import Rules
+from bgfast.vocab import (
+    ANSWERS,
+    CUBE_LIMIT,
+    KINDS,
+    SIDES,
+    Answer,
+    Kind,
+    Owner,
+    Roll,
+    Side,
+)
 
 __all__ = [
     "FORMS",
@@ -78,15 +105,6 @@ __all__ = [
 
 Form = Literal["team-cube", "per-member-cubes"]
 """The chouette's cube form: one team cube (the seed's form) or one cube per member."""
-Side = Literal["box", "team"]
-"""A side of the board."""
-Kind = Literal["single", "gammon", "backgammon"]
-"""How a played-out game was won (R16)."""
-Answer = Literal["take", "pass"]
-"""An answer to a double (R19)."""
-Owner = Literal["center", "box", "team"]
-"""Where a cube stands: in the middle, with the box, or with the team side (the member, in
-the per-member form)."""
 MemberOutcome = Literal["won", "lost", "passed", "box passed"]
 """How a member's game ended: played out and won or lost, the member passed the box's double,
 or the box passed the member's (or the team's) double."""
@@ -94,35 +112,29 @@ or the box passed the member's (or the team's) double."""
 FORMS: tuple[Form, ...] = ("team-cube", "per-member-cubes")
 """The supported forms."""
 
+BOX = 0
+"""The box's player number on a chouette game's board (:attr:`Chouette.game`)."""
+TEAM = 1
+"""The team's player number on a chouette game's board."""
+
 _FILE_FORMAT = "bgfast.Chouette"
 _FILE_VERSION = 1
 # Chouette files have always labelled their digest; game and match files do not.
 _CHECKSUM_PREFIX = "sha256:"
-_KINDS: tuple[Kind, ...] = ("single", "gammon", "backgammon")
-_SIDES: tuple[Side, ...] = ("box", "team")
-_ANSWERS: tuple[Answer, ...] = ("take", "pass")
-
-
-class ChouetteError(BgfastError):
-    """Base class of the errors raised by :class:`Chouette` (a ``ValueError``)."""
-
-
-class IllegalChouetteActionError(ChouetteError, GameStateError):
-    """An action the chouette rules (R24-R28) or the current state forbid; nothing changed.
-
-    Also a :class:`~bgfast.GameStateError`, the class a :class:`~bgfast.Game` raises for
-    an action its state does not allow (a double beyond the cube limit, for one)."""
-
-
-class ChouetteFileError(ChouetteError, InvalidSaveError):
-    """A saved chouette that is malformed, inconsistent with its own history, or tampered.
-
-    Also an :class:`~bgfast.InvalidSaveError`, like every damaged save."""
+_KINDS = KINDS
+_SIDES = SIDES
+_ANSWERS = ANSWERS
+_PLAYER: dict[Side, int] = {"box": BOX, "team": TEAM}
+_OWNER: dict[int | None, Owner] = {None: "center", BOX: "box", TEAM: "team"}
+# The board of a chouette game: the cubes are the chouette's, so the board's is out of play.
+_BOARD_RULES = Rules(max_cube=1)
 
 
 @dataclass(frozen=True)
 class Cube:
-    """A cube's value and where it stands (R17). ``turned`` is whether it was ever doubled."""
+    """A chouette cube as the table sees it (R17): its value, on which side it stands, and
+    whether it was turned. Each is a :class:`bgfast.Cube` between the box (player 0) and
+    the team side (player 1), shown by :meth:`of`."""
 
     value: int
     """The stake it carries, in points (1 until the first double)."""
@@ -131,13 +143,18 @@ class Cube:
     turned: bool = False
     """Whether it was doubled and taken in this game (for the Jacoby rule, R23)."""
 
+    @classmethod
+    def of(cls, cube: game_cube.Cube) -> Cube:
+        """The table's view of a game cube between the box (player 0) and the team."""
+        return cls(cube.value, _OWNER[cube.owner], not cube.centred)
+
     def doubled(self, new_owner: Owner) -> Cube:
         """The cube after a take: twice the value, on the taker's side."""
         return Cube(self.value * 2, new_owner, True)
 
     def may_double(self, side: Side) -> bool:
         """Whether ``side`` may turn this cube (R17: in the middle, or owned by that side,
-        and below the cube limit a Game has too, ``bgfast.scoring.CUBE_LIMIT``)."""
+        and below the cube limit a Game has too, ``bgfast.vocab.CUBE_LIMIT``)."""
         return self.owner in ("center", side) and not self.at_limit
 
     @property
@@ -259,24 +276,32 @@ def _seat_order(players: Sequence[str], rolls: Mapping[str, Sequence[int]]) -> l
 
 
 class _Game:
-    """The mutable state of the game in progress (internal)."""
+    """The game in progress (internal): who plays, the cubes, the board."""
 
     def __init__(self, form: Form, box: str, team: Sequence[str]) -> None:
         self.box = box
         self.team = tuple(team)
         self.active = list(team)
         self.acting_captain = team[0]
-        self.team_cube = Cube(1, "center")
-        self.cubes = {m: Cube(1, "center") for m in team}
+        self.team_cube = game_cube.Cube()
+        self.cubes = {m: game_cube.Cube() for m in team}
         self.form = form
         self.results: dict[str, MemberResult] = {}
         # Whether the last member to leave did so because the box passed their double.
         self.last_left_by_box_pass = False
+        # The board: the box is player 0, the team player 1. Dice always given, so the
+        # seed is never drawn from.
+        self.board = Game(rules=_BOARD_RULES, seed=0)
 
-    def cube_of(self, member: str) -> Cube:
+    @property
+    def board_in_play(self) -> bool:
+        """Whether the board has been rolled on: doubles then follow its turns (R18)."""
+        return self.board.phase != "opening" or bool(self.board.events)
+
+    def cube_of(self, member: str) -> game_cube.Cube:
         return self.team_cube if self.form == "team-cube" else self.cubes[member]
 
-    def set_cube(self, member: str, cube: Cube) -> None:
+    def set_cube(self, member: str, cube: game_cube.Cube) -> None:
         if self.form == "team-cube":
             self.team_cube = cube
         else:
@@ -288,7 +313,9 @@ class _Game:
             "team": list(self.team),
             "active": list(self.active),
             "acting_captain": self.acting_captain,
-            "cubes": {m: _cube_json(self.cube_of(m)) for m in self.team if m not in self.results},
+            "cubes": {
+                m: _cube_json(Cube.of(self.cube_of(m))) for m in self.team if m not in self.results
+            },
             "left": [_member_json(self.results[m]) for m in self.team if m in self.results],
         }
 
@@ -317,14 +344,16 @@ def _record_json(r: GameRecord) -> dict[str, Any]:
 _Roll = Union[int, Sequence[int]]
 
 
-class Chouette:
+class Chouette(Saved):
     """A chouette's state and history: seats, the game in progress, the ledger and balances.
 
     ``Chouette(players, form)`` seats the players by roll-off (R24): pass ``rolls`` (each
     player's dice in the order rolled, ties rolled again) to record a real roll-off, or an
-    ``rng`` to roll here. Then, for each game: :meth:`start_game`, any doubles
-    (:meth:`team_double`, :meth:`member_double`, :meth:`box_double`), and :meth:`end_game`
-    unless everyone left by passing. Seats rotate after each game (R25).
+    ``rng`` to roll here. Then, for each game: :meth:`start_game`, the board played here
+    (:meth:`roll`, :meth:`play`; the game ends when a side bears off) or on a real board,
+    any doubles (:meth:`team_double`, :meth:`member_double`, :meth:`box_double`), and for a
+    game played on a real board :meth:`end_game`, unless everyone left by passing. Seats
+    rotate after each game (R25).
 
     >>> c = Chouette(["Ann", "Bob", "Cy"], rolls={"Ann": 6, "Bob": 4, "Cy": 2})
     >>> c.box, c.captain, c.queue
@@ -336,6 +365,13 @@ class Chouette:
     ('Bob', ('Cy', 'Ann'))
     """
 
+    FORMAT: ClassVar[str] = _FILE_FORMAT
+    VERSION: ClassVar[int | None] = _FILE_VERSION
+    CHECKSUM_PREFIX: ClassVar[str] = _CHECKSUM_PREFIX
+    ENSURE_ASCII: ClassVar[bool] = False
+    SAVE_ERROR: ClassVar[type[ChouetteFileError]] = ChouetteFileError
+    WHAT: ClassVar[str] = "chouette"
+
     def __init__(
         self,
         players: Sequence[str],
@@ -345,14 +381,26 @@ class Chouette:
         rng: random.Random | int | None = None,
         jacoby: bool = False,
         gammons: bool = True,
-        backgammon_as_double: bool = False,
+        backgammon_counts_double: bool | None = None,
+        backgammon_as_double: bool | None = None,
     ) -> None:
         """Seat ``players`` (3 or more distinct names) by roll-off for a chouette of ``form``.
+
+        ``backgammon_counts_double`` (R16 option) may also be given by its first name here,
+        ``backgammon_as_double``.
 
         Raises:
             IllegalChouetteActionError: fewer than 3 players, duplicate or empty names, an
                 unknown form or option, or a roll-off that breaks R24.
         """
+        if backgammon_counts_double is None:
+            backgammon_counts_double = (
+                False if backgammon_as_double is None else backgammon_as_double
+            )
+        elif backgammon_as_double is not None and backgammon_as_double != backgammon_counts_double:
+            raise IllegalChouetteActionError(
+                "backgammon_as_double is backgammon_counts_double's first name: give one"
+            )
         if isinstance(players, str) or not isinstance(players, Sequence):
             raise IllegalChouetteActionError("players must be a sequence of names")
         names = list(players)
@@ -370,7 +418,7 @@ class Chouette:
         for opt, value in (
             ("jacoby", jacoby),
             ("gammons", gammons),
-            ("backgammon_as_double", backgammon_as_double),
+            ("backgammon_counts_double", backgammon_counts_double),
         ):
             if not isinstance(value, bool):
                 raise IllegalChouetteActionError(f"option {opt} must be a bool, not {shown(value)}")
@@ -387,11 +435,13 @@ class Chouette:
 
         self._players = tuple(names)
         self._form: Form = form
+        # Saved files keep the option's first name.
         self._options = {
             "jacoby": jacoby,
             "gammons": gammons,
-            "backgammon_as_double": backgammon_as_double,
+            "backgammon_as_double": backgammon_counts_double,
         }
+        self._rules = Rules(jacoby=jacoby, backgammon_counts_double=backgammon_counts_double)
         self._box = order[0]
         self._queue = order[1:]
         self._game: _Game | None = None
@@ -415,8 +465,23 @@ class Chouette:
 
     @property
     def options(self) -> dict[str, bool]:
-        """The money options: ``jacoby``, ``gammons``, ``backgammon_as_double``."""
+        """The money options as saved: ``jacoby``, ``gammons`` and ``backgammon_as_double``
+        (the first name of :attr:`rules`' ``backgammon_counts_double``)."""
         return dict(self._options)
+
+    @property
+    def rules(self) -> Rules:
+        """The scoring options as :class:`~bgfast.Rules`: ``jacoby`` and
+        ``backgammon_counts_double`` (``gammons=False`` is the chouette's own)."""
+        return self._rules
+
+    @property
+    def game(self) -> Game | None:
+        """The board of the game in progress (a copy; play it through the chouette), the box
+        player 0 and the team player 1; ``None`` between games."""
+        if self._game is None:
+            return None
+        return self._game.board.copy()
 
     @property
     def box(self) -> str:
@@ -462,29 +527,31 @@ class Chouette:
                 raise IllegalChouetteActionError(
                     "name the member: in the per-member-cubes form each member has a cube"
                 )
-            return game.team_cube
+            return Cube.of(game.team_cube)
         self._require_active(game, member)
-        return game.cube_of(member)
+        return Cube.of(game.cube_of(member))
 
     def members_box_may_double(self) -> tuple[str, ...]:
-        """Members whose cube the box may turn now (R17); empty between games.
+        """Members whose cube the box may turn now (R17; with the board in play, only before
+        the box rolls, R18); empty between games.
 
         In the team-cube form this is every active member or nobody.
         """
         game = self._game
-        if game is None:
+        if game is None or self._why_not_now(game, "box") is not None:
             return ()
-        return tuple(m for m in game.active if game.cube_of(m).may_double("box"))
+        return tuple(m for m in game.active if Cube.of(game.cube_of(m)).may_double("box"))
 
     def members_who_may_double(self) -> tuple[str, ...]:
-        """Members whose cube the team side may turn now (R17); empty between games.
+        """Members whose cube the team side may turn now (R17; with the board in play, only
+        before the team rolls, R18); empty between games.
 
         In the team-cube form this is every active member (who must all agree, R26) or nobody.
         """
         game = self._game
-        if game is None:
+        if game is None or self._why_not_now(game, "team") is not None:
             return ()
-        return tuple(m for m in game.active if game.cube_of(m).may_double("team"))
+        return tuple(m for m in game.active if Cube.of(game.cube_of(m)).may_double("team"))
 
     @property
     def ledger(self) -> tuple[GameRecord, ...]:
@@ -502,9 +569,11 @@ class Chouette:
 
         Event types: ``seat`` (each player's roll-off dice), ``start``, ``team_double``
         (who agreed, the box's answer), ``member_double`` (the member, the box's answer),
-        ``box_double`` (each doubled member's answer), ``end`` (winner, kind and each
-        remaining member's cube at the end) and ``settle`` (the finished game's payment per
-        player; derived from the others and checked when the history is replayed).
+        ``box_double`` (each doubled member's answer), the board's ``roll`` (the dice),
+        ``move`` (the move text), ``undo`` and ``commit``, ``end`` (winner, kind and each
+        remaining member's cube at the end, for a game played on a real board) and
+        ``settle`` (the finished game's payment per player; derived from the others and
+        checked when the history is replayed).
         """
         return tuple(copy.deepcopy(self._history))
 
@@ -542,8 +611,9 @@ class Chouette:
                 "team_double is the team-cube form's double; in the per-member-cubes form each "
                 "member doubles alone with member_double"
             )
+        self._check_now(game, "team")
         agreed = self._member_set(game, agreeing, "agreeing")
-        if game.team_cube.owner == "box":
+        if game.team_cube.owner == BOX:
             raise IllegalChouetteActionError("R17: the box owns the cube; the team may not double")
         _check_limit(game.team_cube, "the team cube")
         if agreed != set(game.active):
@@ -556,7 +626,7 @@ class Chouette:
             {"type": "team_double", "agreeing": [m for m in game.active], "answer": answer}
         )
         if answer == "take":
-            game.team_cube = game.team_cube.doubled("box")
+            game.team_cube = game.team_cube.taken(BOX)
             return None
         for m in list(game.active):
             self._leave(game, m, "box passed")
@@ -582,8 +652,9 @@ class Chouette:
                 "member_double is the per-member-cubes form's double; in the team-cube form "
                 "the team doubles together with team_double (R26)"
             )
+        self._check_now(game, "team")
         self._require_active(game, member)
-        if game.cubes[member].owner == "box":
+        if game.cubes[member].owner == BOX:
             raise IllegalChouetteActionError(
                 f"R17: the box owns {member}'s cube; {member} may not double"
             )
@@ -591,7 +662,7 @@ class Chouette:
         self._check_answer(answer)
         self._history.append({"type": "member_double", "member": member, "answer": answer})
         if answer == "take":
-            game.cubes[member] = game.cubes[member].doubled("box")
+            game.cubes[member] = game.cubes[member].taken(BOX)
             return None
         self._leave(game, member, "box passed")
         self._replace_captain(game)
@@ -615,13 +686,14 @@ class Chouette:
                 answer in the team-cube form, or a bad answer.
         """
         game = self._require_game()
+        self._check_now(game, "box")
         if not isinstance(answers, Mapping) or not answers:
             raise IllegalChouetteActionError(
                 "R27: the box's double needs each doubled member's answer"
             )
         doubled = self._member_set(game, answers.keys(), "answers")
         for m in game.active:
-            if m in doubled and game.cube_of(m).owner == "team":
+            if m in doubled and game.cube_of(m).owner == TEAM:
                 raise IllegalChouetteActionError(
                     f"R17: the team side owns {m}'s cube; the box may not double it"
                 )
@@ -643,27 +715,34 @@ class Chouette:
                 self._leave(game, m, "passed")
         takers = [m for m, a in ordered.items() if a == "take"]
         for m in takers:
-            game.set_cube(m, old[m].doubled("team"))
+            game.set_cube(m, old[m].taken(TEAM))
         self._replace_captain(game)
         return self._finish_if_empty(game)
 
     def end_game(
         self, winner: Side, kind: Kind = "single", cubes: Mapping[str, int] | None = None
     ) -> GameRecord:
-        """Record the result of a game played out, settle it (R28) and rotate seats (R25).
+        """Record the result of a game played out on a real board, settle it (R28) and
+        rotate seats (R25). (A game played here ends by itself when a side bears off.)
 
         ``winner`` is the side that bore off first and ``kind`` how (R16). ``cubes``, if
         given, is each active member's cube value at the end as the table saw it; it must
         match the cubes recorded here. Each member still in is paid by the box (team won) or
         pays the box (box won) their cube value times the game's multiplier: 1, 2 for a gammon,
-        3 for a backgammon (2 with ``backgammon_as_double``; 1 if ``gammons`` is off, or with
-        ``jacoby`` while that member's cube was never turned, R23).
+        3 for a backgammon (2 with ``backgammon_counts_double``; 1 if ``gammons`` is off, or
+        with ``jacoby`` while that member's cube was never turned, R23).
 
         Raises:
-            IllegalChouetteActionError: no game in progress, an unknown side or kind, or
-                ``cubes`` that disagree with the recorded cubes.
+            IllegalChouetteActionError: no game in progress, the board played here (its
+                bear-off decides, R15), an unknown side or kind, or ``cubes`` that disagree
+                with the recorded cubes.
         """
         game = self._require_game()
+        if game.board_in_play:
+            raise IllegalChouetteActionError(
+                "R15: this game's board is played here, so it ends when a side bears off its "
+                "last checker; end_game records a game played on a real board"
+            )
         if winner not in _SIDES:
             raise IllegalChouetteActionError(f"winner must be 'box' or 'team', not {shown(winner)}")
         if kind not in _KINDS:
@@ -687,6 +766,11 @@ class Chouette:
                 "cubes": {m: game.cube_of(m).value for m in game.active},
             }
         )
+        return self._settle_played(game, winner, kind)
+
+    def _settle_played(self, game: _Game, winner: Side, kind: Kind) -> GameRecord:
+        """Settle a game played out (R28): each member still in is paid or pays their
+        cube times the game's multiplier."""
         for m in list(game.active):
             cube = game.cube_of(m)
             points = cube.value * self._multiplier(kind, cube)
@@ -697,38 +781,109 @@ class Chouette:
         game.active.clear()
         return self._finish(game, winner, kind)
 
-    # ----------------------------------------------------------------- persistence
+    # ----------------------------------------------------------------- the board
 
-    def to_json(self) -> str:
-        """The whole chouette as JSON: settings, history, state, ledger, balances, checksum.
-
-        :meth:`from_json` rebuilds it exactly; ``from_json(c.to_json()).to_json() ==
-        c.to_json()``.
-        """
-        return dumps(self._document(), checksum_prefix=_CHECKSUM_PREFIX, ensure_ascii=False)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Chouette:
-        """Rebuild a chouette saved by :meth:`to_json`.
-
-        The state is rebuilt by replaying the saved history and must equal the saved state,
-        ledger and balances; the checksum must match.
+    def roll(self, dice: int | Roll | None = None, d2: int | None = None) -> tuple[int, int]:
+        """Roll the board's dice, or record dice rolled by hand (one pair or two ints, as
+        :meth:`bgfast.Game.roll` takes them). The opening roll is ``(the box's die, the
+        team's die)`` (R3). Returns the dice.
 
         Raises:
-            ChouetteFileError: not JSON, not a bgfast chouette, a bad checksum, a history that
-                breaks the rules, or a saved state that differs from the replayed one.
+            IllegalChouetteActionError: no game in progress.
+            GameStateError, InvalidDiceError: as :meth:`bgfast.Game.roll`.
         """
-        try:
-            document = loads(
-                text,
-                _FILE_FORMAT,
-                expected_version=_FILE_VERSION,
-                checksum_prefix=_CHECKSUM_PREFIX,
+        game = self._require_game()
+        if dice is None and d2 is None:
+            rolled = (secrets.randbelow(6) + 1, secrets.randbelow(6) + 1)
+        else:
+            rolled = check_dice(dice, d2)
+        game.board.roll(rolled)
+        self._history.append({"type": "roll", "dice": list(rolled)})
+        return rolled
+
+    def move(self, move: Move | str) -> None:
+        """Make (stage) the side on roll's move on the board (the acting captain moves for
+        the team); it may be undone until :meth:`commit` (R29). Checked as
+        :meth:`bgfast.Game.move` checks it.
+
+        Raises:
+            IllegalChouetteActionError: no game in progress.
+            IllegalMoveError, InvalidMoveError, GameStateError: as :meth:`bgfast.Game.move`.
+        """
+        game = self._require_game()
+        game.board.move(move)
+        self._history.append({"type": "move", "move": game.board.staged_move})
+
+    def undo(self) -> None:
+        """Take back the staged move (R29)."""
+        game = self._require_game()
+        game.board.undo()
+        self._history.append({"type": "undo"})
+
+    def commit(self) -> GameRecord | None:
+        """Commit the staged move (R29). If it bore off the mover's last checker the game is
+        over (R15): it is settled for its kind (R16, R28), seats rotate (R25) and the
+        finished game's record is returned."""
+        game = self._require_game()
+        game.board.commit()
+        self._history.append({"type": "commit"})
+        result = game.board.result
+        if result is None:
+            return None
+        return self._settle_played(game, "box" if result.winner == BOX else "team", result.kind)
+
+    def play(self, move: Move | str) -> GameRecord | None:
+        """:meth:`move` then :meth:`commit`; changes nothing if the move is refused."""
+        self.move(move)
+        return self.commit()
+
+    def _why_not_now(self, game: _Game, side: Side) -> str | None:
+        """Why ``side`` may not double now on the board (R18), or ``None``. A game whose
+        board is not played here (recorded from a real board) has no turns to follow."""
+        if not game.board_in_play:
+            return None
+        board = game.board
+        if board.phase != "roll":
+            return (
+                f"R18: a double comes at the start of a turn, before the roll; the board is "
+                f"in phase {board.phase!r}"
             )
-        except InvalidSaveError as e:
-            raise ChouetteFileError(f"not a saved chouette: {e}") from None
+        if board.turn != _PLAYER[side]:
+            other = "team" if side == "box" else "box"
+            return f"R18: the {side} doubles only on its own turn; the {other} is on roll"
+        return None
+
+    def _check_now(self, game: _Game, side: Side) -> None:
+        reason = self._why_not_now(game, side)
+        if reason is not None:
+            raise IllegalChouetteActionError(reason)
+
+    # ----------------------------------------------------------------- persistence
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole chouette as a JSON-ready record: settings, history, state, ledger and
+        balances (:meth:`to_json` adds the checksum). :meth:`from_dict` rebuilds it exactly;
+        ``from_json(c.to_json()).to_json() == c.to_json()``."""
+        return self._document()
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Chouette:
+        """Rebuild a chouette from :meth:`to_dict` data (or a saved file's, without its
+        checksum) by replaying the history; the replayed state, ledger and balances must
+        equal the saved ones.
+
+        Raises:
+            ChouetteFileError: not a bgfast chouette, a history that breaks the rules, or a
+                saved state that differs from the replayed one.
+        """
         with damaged("chouette file", ChouetteFileError):
-            return cls._from_document(document)
+            if not isinstance(data, dict) or data.get("format") != _FILE_FORMAT:
+                raise ChouetteFileError("not a saved chouette")
+            if data.get("version") != _FILE_VERSION:
+                raise ChouetteFileError(
+                    f"unsupported chouette file version {shown(data.get('version'))}"
+                )
+            return cls._from_document(data)
 
     @classmethod
     def _from_document(cls, document: dict[str, Any]) -> Chouette:
@@ -764,7 +919,8 @@ class Chouette:
         *,
         jacoby: bool = False,
         gammons: bool = True,
-        backgammon_as_double: bool = False,
+        backgammon_counts_double: bool | None = None,
+        backgammon_as_double: bool | None = None,
     ) -> Chouette:
         """Rebuild a chouette by replaying its event history (see :attr:`history`).
 
@@ -782,6 +938,7 @@ class Chouette:
             rolls=first["rolls"],
             jacoby=jacoby,
             gammons=gammons,
+            backgammon_counts_double=backgammon_counts_double,
             backgammon_as_double=backgammon_as_double,
         )
         pending_settle: list[dict[str, Any]] = []
@@ -807,18 +964,6 @@ class Chouette:
                 f"R28: game {pending_settle[0]['game']} ended without its settle event"
             )
         return chouette
-
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write :meth:`to_json` to ``path`` atomically (a temporary file, then ``os.replace``).
-
-        A crash mid-save leaves the old file intact.
-        """
-        atomic_write_text(path, self.to_json())
-
-    @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Chouette:
-        """Read a chouette written by :meth:`save` (see :meth:`from_json`)."""
-        return cls.from_json(Path(path).read_bytes())
 
     # ----------------------------------------------------------------- dunders
 
@@ -869,14 +1014,11 @@ class Chouette:
         if answer not in _ANSWERS:
             raise IllegalChouetteActionError(f"R19: answer 'take' or 'pass', not {shown(answer)}")
 
-    def _multiplier(self, kind: Kind, cube: Cube) -> int:
-        if kind == "single" or not self._options["gammons"]:
+    def _multiplier(self, kind: Kind, cube: game_cube.Cube) -> int:
+        # The one scoring formula (Rules, R16, R23); ``gammons=False`` is the chouette's.
+        if not self._options["gammons"]:
             return 1
-        if self._options["jacoby"] and not cube.turned:
-            return 1
-        if kind == "gammon" or self._options["backgammon_as_double"]:
-            return 2
-        return 3
+        return self._rules.multiplier(kind, cube.centred)
 
     def _leave(self, game: _Game, member: str, outcome: MemberOutcome) -> None:
         cube = game.cube_of(member)
@@ -944,6 +1086,21 @@ class Chouette:
         elif kind == "end":
             _expect_keys(event, {"type", "winner", "kind", "cubes"})
             self.end_game(event["winner"], event["kind"], event["cubes"])
+        elif kind in _BOARD_EVENTS:
+            _expect_keys(event, _BOARD_EVENTS[kind])
+            try:
+                if kind == "roll":
+                    self.roll(event["dice"])
+                elif kind == "move":
+                    self.move(event["move"])
+                elif kind == "undo":
+                    self.undo()
+                else:
+                    self.commit()
+            except ChouetteError:
+                raise
+            except BgfastError as e:
+                raise IllegalChouetteActionError(f"board event {shown(dict(event))}: {e}") from e
         else:
             raise IllegalChouetteActionError(f"unknown history event type {shown(kind)}")
 
@@ -994,7 +1151,7 @@ class Chouette:
             if set(game.active) | set(game.results) != set(game.team):
                 problems.append("members lost track of")
             for m in game.active:
-                c = game.cube_of(m)
+                c = Cube.of(game.cube_of(m))
                 if c.value < 1 or c.value & (c.value - 1):
                     problems.append(f"{m}'s cube {c.value} is not a power of two")
                 if (c.value > 1) != c.turned or (c.owner == "center") != (c.value == 1):
@@ -1002,8 +1159,16 @@ class Chouette:
         return problems
 
 
-def _check_limit(cube: Cube, what: str) -> None:
-    if cube.at_limit:
+_BOARD_EVENTS: dict[str, set[str]] = {
+    "roll": {"type", "dice"},
+    "move": {"type", "move"},
+    "undo": {"type"},
+    "commit": {"type"},
+}
+
+
+def _check_limit(cube: game_cube.Cube, what: str) -> None:
+    if cube.value * 2 > CUBE_LIMIT:
         raise IllegalChouetteActionError(
             f"cannot double: {what} is at its maximum value {cube.value} "
             f"(the cube limit {CUBE_LIMIT}, as in a Game)"

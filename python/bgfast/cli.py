@@ -1,35 +1,74 @@
 """The bgfast command, one subcommand a job.
 
-bgfast rollout ID rolls out a position (the main job); bgfast moves ID DICE lists the legal
+bgfast rollout ID rolls out a position (the main job); bgfast moves ID [DICE] lists the legal
 moves of a position with their resulting Position IDs (with --policy wildbg, ranked by the
-net with their probabilities and equities, like GNU Backgammon's hint); bgfast bearoff build
-builds the bear-off databases ahead of time.
+net with their probabilities and equities, like GNU Backgammon's hint; --json for scripts);
+bgfast bearoff build builds the bear-off databases ahead of time. bgfast --version names the
+version (--verbose: the builds this machine runs).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from bgfast import bearoff
-from bgfast._core import BgfastError, Net, Position
+from bgfast import _core, bearoff, codec
+from bgfast._core import BgfastError, Net, Position, check_dice
+from bgfast._version import __version__
+from bgfast.errors import InvalidIdError
 from bgfast.policies import parse_policy
 
 
 def _dice(text: str) -> tuple[int, int]:
-    """Parses ``31`` or ``3-1`` or ``3,1`` into two dice."""
+    """Parses ``31``, ``3-1``, ``3,1`` or ``3 1`` into two dice (checked as everywhere)."""
     digits = [c for c in text if c.isdigit()]
-    if len(digits) != 2:
-        raise argparse.ArgumentTypeError(f"dice must be two digits like 31, got {text!r}")
-    return int(digits[0]), int(digits[1])
+    if len(digits) != 2 or any(c not in "0123456789-, " for c in text):
+        raise argparse.ArgumentTypeError(f"dice are two digits such as 31, not {text!r}")
+    try:
+        return check_dice(int(digits[0]), int(digits[1]))
+    except BgfastError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def read_position(text: str) -> tuple[Position, tuple[int, int] | None]:
+    """The position (seen from the side to move) and the dice, if it holds any, of a GNU
+    Backgammon Position ID, a GNUbg ID (``PositionID:MatchID``, ``GNUbgID`` prefix
+    allowed) or an XGID, with stray spaces anywhere removed. ``BgfastError`` (an
+    ``InvalidIdError`` or ``InvalidPositionError``) naming what is wrong otherwise."""
+    compact = "".join(text.split())
+    xgid = compact.upper().startswith("XGID=")
+    if ":" not in compact and not xgid:
+        return Position.from_id(compact), None
+    try:
+        if xgid or compact.count(":") >= 9:
+            state = codec.state_from_xgid(compact)
+        else:
+            state = codec.state_from_gnubg_id(compact)
+    except InvalidIdError as e:
+        raise InvalidIdError(
+            f"{text.strip()!r} is neither a GNUbg ID (PositionID:MatchID) nor an XGID: {e}"
+        ) from None
+    if state.turn is None:
+        raise InvalidIdError(f"{text.strip()}: nobody is on roll before the opening roll (R3)")
+    return state.position, state.dice
 
 
 def _cmd_moves(args: argparse.Namespace) -> int:
-    position = Position.from_id(args.position)
+    position, held = read_position(args.position)
+    dice = args.dice if args.dice is not None else held
+    if dice is None:
+        raise BgfastError("give the dice (such as 31): the position does not hold a roll to play")
     if args.policy is not None:
-        return _print_ranked(position, args.dice, args.policy)
-    moves = position.moves(*args.dice)
+        return _print_ranked(position, dice, args.policy, args.json)
+    moves = position.moves(dice)
+    if args.json:
+        plays = [{"play": str(m), "result": m.result.id} for m in moves]
+        _print_json({"position": position.id, "dice": list(dice), "moves": plays})
+        return 0
     width = max((len(str(m)) for m in moves), default=0)
     for move in moves:
         text = str(move) or "(no legal move: the turn passes)"
@@ -37,7 +76,12 @@ def _cmd_moves(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_ranked(position: Position, dice: tuple[int, int], policy: str) -> int:
+def _print_json(data: dict[str, Any]) -> None:
+    json.dump(data, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+
+
+def _print_ranked(position: Position, dice: tuple[int, int], policy: str, as_json: bool) -> int:
     """The plays ranked by a net, best first, like GNU Backgammon's ``hint``: cubeless
     equity, its difference to the best, and the probabilities after the play for the side
     that moves."""
@@ -50,8 +94,22 @@ def _print_ranked(position: Position, dice: tuple[int, int], policy: str) -> int
             )
         net = Net.wildbg()
     ranked = net.rank(position, dice)
-    width = max(len(str(m) or "pass") for m, _, _ in ranked)
     best = ranked[0][2]
+    if as_json:
+        names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+        plays = [
+            {
+                "play": str(move),
+                "equity": float(equity),
+                "diff": float(equity - best),
+                **{name: float(x) for name, x in zip(names, p)},
+                "result": move.result.id,
+            }
+            for move, p, equity in ranked
+        ]
+        _print_json({"position": position.id, "dice": list(dice), "moves": plays})
+        return 0
+    width = max(len(str(m) or "pass") for m, _, _ in ranked)
     print(
         f"{'':>4} {'play':<{width}}  {'equity':>7} {'diff':>7}   win    wg   wbg |"
         f"  lose    lg   lbg  result"
@@ -68,10 +126,7 @@ def _print_ranked(position: Position, dice: tuple[int, int], policy: str) -> int
 
 def _version(verbose: bool) -> str:
     """The version line; with ``verbose``, the builds and threads this process uses."""
-    from bgfast import _core
-    from bgfast.rollout import _version as version
-
-    lines = [f"bgfast {version()}"]
+    lines = [f"bgfast {__version__}"]
     if verbose:
         isa = _core.isa_report()
         forced = " (BGFAST_ISA=baseline)" if isa["forced_baseline"] else ""
@@ -93,13 +148,24 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     moves = commands.add_parser("moves", help="list the legal moves of a position and roll")
-    moves.add_argument("position", help="GNU Backgammon Position ID, e.g. 4HPwATDgc/ABMA")
-    moves.add_argument("dice", type=_dice, help="the roll, e.g. 31")
+    moves.add_argument(
+        "position",
+        help="a GNU Backgammon Position ID (4HPwATDgc/ABMA), GNUbg ID (PositionID:MatchID) or "
+        "XGID; spaces are ignored",
+    )
+    moves.add_argument(
+        "dice",
+        type=_dice,
+        nargs="?",
+        default=None,
+        help="the roll, e.g. 31 (default: the dice a GNUbg ID or XGID holds)",
+    )
     moves.add_argument(
         "--policy",
         default=None,
         help="rank the plays by a net (wildbg, or a .bgnet file) with probabilities and equity",
     )
+    moves.add_argument("--json", action="store_true", help="print JSON for scripts")
     moves.set_defaults(run=_cmd_moves)
     # rollouts
     from bgfast import _cli_rollout
@@ -113,16 +179,31 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _bare_xgids(argv: list[str]) -> list[str]:
+    """``argv`` with a bare XGID (pasted without ``XGID=``; it starts with ``-`` unless
+    player 0 has checkers on the bar) given its prefix, so that the argument parser does
+    not take it for an option."""
+    return ["XGID=" + a if a.startswith("-") and a.count(":") == 9 else a for a in argv]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Runs the command line; returns the exit status."""
+    """Runs the command line; returns the exit status (2 for bad input, with a message)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if "--version" in argv and all(a in ("--version", "--verbose") for a in argv):
-        print(_version(verbose="--verbose" in argv))
-        return 0
-    args = _parser().parse_args(argv)
     try:
-        status: int = args.run(args)
-    except BgfastError as error:
-        print(f"bgfast: {error}", file=sys.stderr)
-        return 2
-    return status
+        if "--version" in argv and all(a in ("--version", "--verbose") for a in argv):
+            print(_version(verbose="--verbose" in argv))
+            return 0
+        args = _parser().parse_args(_bare_xgids(argv))
+        try:
+            status: int = args.run(args)
+        except BgfastError as error:
+            print(f"bgfast: {error}", file=sys.stderr)
+            return 2
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        # The reader went away (``bgfast moves ... | head``): end quietly, as Python's
+        # documentation advises, without a second error when the interpreter flushes.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1

@@ -1,8 +1,10 @@
 """The doubling cube (R17-R19): its value, owner, face, and who may double.
 
-:class:`Cube` is an immutable value; a :class:`~bgfast.Game` replaces its cube when a double
-is taken. Players are ``0`` and ``1`` (as in GNU Backgammon); ``owner`` ``None`` means the
-cube is in the middle.
+:class:`Cube` is the one cube of bgfast, an immutable value: a :class:`~bgfast.Game`
+replaces its cube when a double is taken, and each cube of a :class:`~bgfast.Chouette`'s
+games is one too (the chouette shows it from the box's side, :class:`bgfast.chouette.Cube`).
+Players are ``0`` and ``1`` (as in GNU Backgammon); ``owner`` ``None`` means the cube is in
+the middle (the vocabulary is :mod:`bgfast.vocab`'s).
 """
 
 from __future__ import annotations
@@ -10,34 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-import numpy as np
-
-from bgfast.errors_game import GameStateError, MatchOptionError, shown
-from bgfast.scoring import CUBE_LIMIT
+from bgfast.errors import GameStateError, MatchOptionError, shown
+from bgfast.vocab import (
+    CUBE_LIMIT,
+    Player,
+    check_cube_owner,
+    check_player,
+    cube_value_problem,
+)
 
 __all__ = ["Cube", "Player", "check_player"]
 
-Player = int
-"""A player: 0 or 1 (GNU Backgammon's player 0 and player 1)."""
-
 _MAX_VALUE = CUBE_LIMIT
-
-
-def check_player(player: object, what: str = "player") -> int:
-    """``player`` as the int 0 or 1, else :class:`GameStateError` naming ``what``.
-
-    Only integers count (numpy's too): ``0.0 == 0`` in Python, but a float or a bool is
-    not a player, and would be written into saved games as one.
-    """
-    if (
-        isinstance(player, (bool, np.bool_))
-        or not isinstance(player, (int, np.integer))
-        or player not in (0, 1)
-    ):
-        raise GameStateError(f"a {what} is 0 or 1, not {shown(player)}")
-    return int(player)
-
-
 _check_player = check_player
 
 
@@ -64,21 +50,22 @@ class Cube:
     raccoons: bool = False
 
     def __post_init__(self) -> None:
-        problems: list[str] = []
-        for name in ("value", "max_value"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v & (v - 1):
-                problems.append(f"{name} must be a power of two, not {shown(v)} (R17)")
+        problems: list[str] = [
+            p
+            for p in (
+                cube_value_problem(self.value, "value", limit=1 << 62),
+                cube_value_problem(self.max_value, "max_value", limit=1 << 62),
+            )
+            if p
+        ]
         if not problems and self.max_value > _MAX_VALUE:
             problems.append(f"max_value is at most {_MAX_VALUE}, not {self.max_value}")
         if not problems and self.value > max(self.max_value, 1):
             problems.append(f"value {self.value} is above max_value {self.max_value}")
-        if self.owner is not None and not (
-            isinstance(self.owner, int)
-            and not isinstance(self.owner, bool)
-            and self.owner in (0, 1)
-        ):
-            problems.append(f"owner must be None (centred), 0 or 1, not {shown(self.owner)}")
+        try:
+            check_cube_owner(self.owner)
+        except MatchOptionError as e:
+            problems.append(str(e))
         for name in ("enabled", "beavers", "raccoons"):
             if not isinstance(getattr(self, name), bool):
                 problems.append(f"{name} must be True or False, not {shown(getattr(self, name))}")
@@ -154,5 +141,9 @@ class Cube:
         return cls(**data)
 
     def __str__(self) -> str:
+        """``cube 2 owned by player 0``, ``cube 64 centred``; ``(not in play)`` in the
+        Crawford game and when the limit is 1 (a cubeless game, such as a chouette's board,
+        whose cubes are the chouette's)."""
         where = "centred" if self.owner is None else f"owned by player {self.owner}"
-        return f"cube {self.face} {where}" + ("" if self.enabled else " (not in play)")
+        in_play = self.enabled and self.max_value > 1
+        return f"cube {self.face} {where}" + ("" if in_play else " (not in play)")

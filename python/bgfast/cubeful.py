@@ -32,9 +32,14 @@ import numpy.typing as npt
 
 from bgfast import _core
 from bgfast import met as tables
-from bgfast._core import BgfastError
-from bgfast.errors_game import MatchOptionError, shown
-from bgfast.scoring import CUBE_LIMIT
+from bgfast.errors import BgfastError, MatchOptionError, shown
+from bgfast.vocab import (
+    CUBE_LIMIT,
+    check_cube_value,
+    check_flag,
+    check_match_length,
+    check_score,
+)
 
 __all__ = ["DEFAULT_CUBE_LIFE", "OWNERS", "CubeDecision", "Stakes", "action_name", "decide"]
 
@@ -53,16 +58,6 @@ _OWNER_SPELLINGS = {
     "mover": "mover",
     "opponent": "opponent",
 }
-
-
-def _flag(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise BgfastError(f"{name} must be True or False, not {shown(value)}")
-    return value
-
-
-def _int(name: str, value: object, low: int, high: int) -> int:
-    return int(_core.check_int(name, value, low, high))
 
 
 @dataclass(frozen=True)
@@ -97,11 +92,10 @@ class Stakes:
         """The stakes, checked; ``BgfastError`` (``MatchOptionError`` for a rule of match
         play) naming what is wrong. ``crawford=None`` means the Crawford game exactly when
         one side is 1-away (the first game at that score)."""
-        jacoby, beavers = _flag("jacoby", jacoby), _flag("beavers", beavers)
-        length = _int("match_length", match_length, 0, 2**31)
+        jacoby, beavers = check_flag("jacoby", jacoby), check_flag("beavers", beavers)
+        length = check_match_length(match_length, money=True)
+        the_score = check_score(score, length)
         if length == 0:
-            if score not in ((0, 0), [0, 0]):
-                raise MatchOptionError(f"a score needs match_length, got score={shown(score)}")
             if crawford:
                 raise MatchOptionError("crawford needs match_length (R21)")
             value, owner = _cube(cube, is_match=False)
@@ -110,7 +104,6 @@ class Stakes:
             if on:
                 raise MatchOptionError(f"{option} is a money-play option, not used in matches")
         table = met_table(met)
-        the_score = _score(length, score)
         for who, s in zip(("the side to move", "the opponent"), the_score):
             if length - s > table.max_away:
                 raise MatchOptionError(
@@ -121,7 +114,7 @@ class Stakes:
         if crawford is None:
             is_crawford = one_away == 1
         else:
-            is_crawford = _flag("crawford", crawford)
+            is_crawford = check_flag("crawford", crawford)
             if is_crawford and one_away != 1:
                 raise MatchOptionError(
                     f"R21: the Crawford game needs exactly one side 1-away, not the score"
@@ -229,10 +222,8 @@ def _cube(cube: object, is_match: bool) -> tuple[int, str]:
         raise BgfastError(
             f"cube must be a pair (value, owner) such as (1, 'centred'), not {shown(cube)}"
         )
-    value, owner = cube
-    value = _int("the cube value", value, 1, CUBE_LIMIT)
-    if value & (value - 1):
-        raise BgfastError(f"R17: the cube value is a power of two, not {value}")
+    value = check_cube_value(cube[0], "the cube value")
+    owner = cube[1]
     canonical = _OWNER_SPELLINGS.get(owner) if isinstance(owner, str) else None
     if canonical is None:
         raise BgfastError(
@@ -244,20 +235,6 @@ def _cube(cube: object, is_match: bool) -> tuple[int, str]:
             f"R17: a centred cube is at 1 in match play (no automatic doubles), not {value}"
         )
     return value, canonical
-
-
-def _score(match_length: int, score: object) -> tuple[int, int]:
-    if not isinstance(score, (tuple, list)) or len(score) != 2:
-        raise BgfastError(f"score must be a pair (mover, opponent), not {shown(score)}")
-    checked = []
-    for who, s in zip(("the side to move", "the opponent"), score):
-        s = _int(f"the score of {who}", s, 0, 2**31)
-        if s >= match_length:
-            raise MatchOptionError(
-                f"R20: {who} has {s} points in a {match_length}-point match: the match is over"
-            )
-        checked.append(s)
-    return checked[0], checked[1]
 
 
 def check_cube_life(cube_life: object) -> float:

@@ -1,106 +1,77 @@
-"""One game of backgammon as an explicit state machine with an event history.
+"""One game of backgammon: the referee that moves a :class:`~bgfast.GameState` along.
 
-:class:`Game` owns the flow of a game around the core's :class:`~bgfast.Position`: the opening
-roll (R3), the doubling window before each roll (R17-R19), rolls (seeded or given), moves
-validated by the core, undo until commit (R29), resignations, and the result (R16). A lenient
-*table* mode records illegal moves from real games; they may be called until the next roll
-(R31).
+:class:`Game` owns the flow of a game: the opening roll (R3), the doubling window before
+each roll (R17-R19), rolls (seeded or given), moves checked by the core exactly as
+:meth:`bgfast.Position.play` checks them, undo until commit (R29), resignations, and the
+result (R16). A lenient *table* mode records illegal moves from real games; they may be
+called until the next roll (R31).
+
+The state itself is one immutable value, :class:`~bgfast.GameState` (:attr:`Game.state`),
+which every decoder produces and every encoder reads (:mod:`bgfast.codec`). Every change
+goes through one recorded event (:mod:`bgfast.events`), so a game can be rebuilt from its
+history (:meth:`Game.from_json`), and a refused call leaves the game unchanged.
 
 Players are ``0`` and ``1`` as in GNU Backgammon. In pictures and XGIDs player 1 is the bottom
 side (``X``, upper-case in an XGID) and player 0 the top side (``O``). The core's positions are
 seen from the side to move; :attr:`Game.position` is seen from :attr:`Game.turn`.
-
-Every change goes through one recorded event, so a game can be rebuilt from its history
-(:meth:`Game.from_json`), and a rejected call leaves the game unchanged.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
-import os
-import re
-import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from bgfast._core import IllegalMoveError, InvalidDiceError, InvalidMoveError, Move, Position
-from bgfast.cube import Cube, check_player
-from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError, shown
-from bgfast.persist import atomic_write_text, damaged, dumps, loads, same_json
-from bgfast.scoring import KINDS, Kind, Rules, crawford_allowed, is_post_crawford
+from bgfast import codec, svg
+from bgfast import events as ev
+from bgfast._core import (
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Position,
+    check_dice,
+)
+from bgfast.cube import Cube
+from bgfast.errors import GameStateError, InvalidSaveError, MatchOptionError, shown
+from bgfast.persist import Saved, damaged, same_json
+from bgfast.scoring import Rules
+from bgfast.state import FIELDS, CubeOffer, GameResult, GameState, Resignation
+from bgfast.svg import Home
+from bgfast.vocab import (
+    OFFERS,
+    Kind,
+    Offer,
+    Phase,
+    Roll,
+    check_flag,
+    check_kind,
+    check_player,
+    check_seed,
+)
 
 if TYPE_CHECKING:
+    from typing import Unpack
+
     import numpy.typing as npt
+
+    from bgfast.vocab import GameSettings
 
 __all__ = ["Game", "GameResult", "Phase"]
 
-Phase = Literal["opening", "roll", "doubled", "move", "resign", "over"]
-"""Where a game stands.
-
-``opening``: nobody has rolled yet (R3). ``roll``: :attr:`Game.turn` may double or roll
-(R18). ``doubled``: a double (or beaver, raccoon) waits for an answer (R19). ``move``: the
-dice are rolled and the move is being made (R29: it may be changed until committed).
-``resign``: a resignation waits for an answer. ``over``: the game has a result.
-"""
-
-_ANIMALS = ("double", "beaver", "raccoon")
 _FORMAT = "bgfast-game"
 _VERSION = 1
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """How a game ended.
-
-    Attributes:
-        winner: the player (0 or 1) who won.
-        kind: ``single``, ``gammon`` or ``backgammon`` (R16); a dropped cube is ``single``.
-        points: what the winner scores: cube value times the kind's multiplier (R16, R23),
-            or for a drop the cube value before the double (R19).
-        reason: ``bear-off`` (R15), ``drop`` (R19) or ``resign``.
-    """
-
-    winner: int
-    kind: Kind
-    points: int
-    reason: Literal["bear-off", "drop", "resign"]
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "winner": self.winner,
-            "kind": self.kind,
-            "points": self.points,
-            "reason": self.reason,
-        }
-
-
-@dataclass(frozen=True)
-class _Offer:
-    """A pending double (level 0), beaver (1) or raccoon (2)."""
-
-    doubler: int  # the player who offered the original double (the player on roll)
-    value: int  # the cube value if this offer is taken
-    level: int
-
-    @property
-    def responder(self) -> int:
-        # Doubles and raccoons are answered by the taker, beavers by the doubler.
-        return self.doubler if self.level == 1 else 1 - self.doubler
-
-
-@dataclass(frozen=True)
-class _Resign:
-    player: int
-    kind: Kind
-    back_to: Phase
+# The referee's own fields of a saved game's setup and state, beside the GameState's.
+_REFEREE = ("table", "seed", "draws", "staged", "last_move")
 
 
 @dataclass(frozen=True)
 class _Staged:
+    """A move made but not committed (R29)."""
+
     text: str
     result: Position  # opponent to move
     illegal: bool
@@ -108,6 +79,8 @@ class _Staged:
 
 @dataclass(frozen=True)
 class _LastMove:
+    """The last committed move, while it may still be called (R31)."""
+
     player: int
     dice: tuple[int, int]
     before: Position  # seen from ``player``
@@ -131,89 +104,15 @@ def _roll_dice(seed: int, draw: int) -> tuple[int, int]:
         block += 1
 
 
-def _check_dice(dice: object) -> tuple[int, int]:
-    if (
-        not isinstance(dice, (tuple, list))
-        or len(dice) != 2
-        or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)
-    ):
-        raise InvalidDiceError(f"dice are two numbers from 1 to 6, not {shown(dice)}")
-    return int(dice[0]), int(dice[1])
-
-
-_player = check_player
-
-
-_POINT = r"(?:bar|off|\d{1,2})"
-_TOKEN = re.compile(rf"^({_POINT}\*?(?:/{_POINT}\*?)+)(?:\((\d)\))?$", re.IGNORECASE)
-
-
-def _parse_steps(text: str) -> list[tuple[int, int]]:
-    """Checker steps ``(from, to)`` of move text, without any legality check (table mode)."""
-    steps: list[tuple[int, int]] = []
-    for token in text.replace(",", " ").split():
-        m = _TOKEN.match(token)
-        if not m:
-            raise InvalidMoveError(f"cannot read {token!r} in move {text!r}")
-        points: list[int] = []
-        for part in m.group(1).split("/"):
-            p = part.rstrip("*").lower()
-            value = 25 if p == "bar" else 0 if p == "off" else int(p)
-            if not 0 <= value <= 25:
-                raise InvalidMoveError(f"no point {value} in move {text!r}")
-            points.append(value)
-        repeat = int(m.group(2) or 1)
-        if not 1 <= repeat <= 4:
-            raise InvalidMoveError(f"bad repeat count in {token!r}")
-        path = list(zip(points, points[1:]))
-        for a, b in path:
-            if a <= b:
-                raise InvalidMoveError(f"{a}/{b} in {text!r} does not move forward")
-        steps.extend(path * repeat)
-    return steps
-
-
-def _apply_physically(position: Position, text: str) -> Position:
-    """The result of moving checkers as ``text`` says, legal or not (table mode, R31).
-
-    Refuses only what cannot happen on a real board: moving a checker that is not there,
-    or landing on a point that two or more opposing checkers hold (R7).
-    """
-    board = position.to_array().astype(np.int64)
-    steps = _parse_steps(text)
-    if not steps:
-        raise InvalidMoveError(f"no checker steps in {text!r}")
-    for a, b in steps:
-        src = 24 if a == 25 else a - 1
-        if board[0, src] == 0:
-            where = "the bar" if a == 25 else f"point {a}"
-            raise IllegalMoveError(f"{text}: no checker on {where} to move (R1)")
-        if b == 0:
-            board[0, src] -= 1
-            continue
-        if b == 25:
-            raise IllegalMoveError(f"{text}: a checker cannot move to the bar")
-        opp = 24 - b  # the opponent's index of the same physical point
-        if board[1, opp] >= 2:
-            raise IllegalMoveError(
-                f"{text}: point {b} holds {board[1, opp]} opposing checkers (R7)"
-            )
-        board[0, src] -= 1
-        board[0, b - 1] += 1
-        if board[1, opp] == 1:
-            board[1, opp] = 0
-            board[1, 24] += 1
-    return Position.from_array(board.astype(np.uint8)).flipped()
-
-
-class Game:
+class Game(Saved):
     """A game of backgammon (money or one game of a match) as an inspectable state machine.
 
     Create one with the match context, then drive it with :meth:`roll`, :meth:`double`,
     :meth:`take`, :meth:`drop`, :meth:`move`/:meth:`undo`/:meth:`commit` (or :meth:`play`),
     :meth:`resign`/:meth:`accept`/:meth:`reject`. :attr:`phase` and :attr:`player_to_act`
-    say what may happen next; anything else raises :class:`GameStateError` (or the core's
-    :class:`~bgfast.IllegalMoveError`) and changes nothing.
+    say what may happen next; anything else raises :class:`~bgfast.GameStateError` (or the
+    core's :class:`~bgfast.IllegalMoveError`) and changes nothing. :meth:`from_state` starts
+    a game from any :class:`~bgfast.GameState`.
 
     Args:
         rules: scoring and cube options (money options are refused in match play).
@@ -230,6 +129,9 @@ class Game:
             stays reproducible).
     """
 
+    FORMAT: ClassVar[str] = _FORMAT
+    WHAT: ClassVar[str] = "game"
+
     def __init__(
         self,
         *,
@@ -241,109 +143,78 @@ class Game:
         table: bool = False,
         seed: int | None = None,
     ) -> None:
-        rules = Rules() if rules is None else rules
-        if not isinstance(rules, Rules):
-            raise MatchOptionError(f"rules must be a bgfast Rules, not {type(rules).__name__}")
-        if isinstance(match_length, bool) or not isinstance(match_length, int):
-            raise MatchOptionError(f"match_length must be an int, not {shown(match_length)}")
-        if not 0 <= match_length <= 32767:
-            raise MatchOptionError(
-                f"match_length must be 0 (money) to 32767, not {shown(match_length)}"
-            )
-        rules.check_match_play(match_length)
-        if (
-            not isinstance(score, (tuple, list))
-            or len(score) != 2
-            or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)
-        ):
-            raise MatchOptionError(f"score must be two non-negative ints, not {shown(score)}")
-        score = (int(score[0]), int(score[1]))
-        if match_length == 0 and score != (0, 0):
-            raise MatchOptionError("a money game has no match score")
-        if match_length and max(score) >= match_length:
-            raise MatchOptionError(
-                f"score {shown(score[0])}-{shown(score[1])}: the {match_length}-point match "
-                "is already won (R20)"
-            )
-        if crawford and not crawford_allowed(match_length, score):
-            raise MatchOptionError(
-                "the Crawford game needs exactly one player one point away (R21), "
-                f"not {score[0]}-{score[1]} in a {match_length}-point match"
-            )
-        for name, flag in (("crawford", crawford), ("holland", holland), ("table", table)):
-            if not isinstance(flag, (bool, np.bool_)):
-                raise MatchOptionError(f"{name} must be True or False, not {shown(flag)}")
-        if holland and match_length == 0:
-            raise MatchOptionError("the Holland rule is a match option")
-        if seed is None:
-            seed = secrets.randbits(63)
-        if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 1 << 64:
-            raise MatchOptionError(
-                f"seed must be an int of at most 64 bits (|seed| < 2**64), not {shown(seed)}"
-            )
-        self._rules = rules
-        self._match_length = match_length
-        self._score = score
-        self._crawford = bool(crawford)
-        self._holland = bool(holland)
-        self._table = bool(table)
-        self._seed = seed
-        self._draws = 0
-        self._phase: Phase = "opening"
-        self._turn: int | None = None
-        self._position = Position()
-        self._dice: tuple[int, int] | None = None
-        self._cube = Cube(
-            max_value=rules.cube_limit,
-            enabled=not crawford,
-            beavers=rules.beavers,
-            raccoons=rules.raccoons,
+        state = GameState.start(
+            rules=rules,
+            match_length=match_length,
+            score=score,
+            crawford=crawford,
+            holland=holland,
         )
-        self._offer: _Offer | None = None
-        self._resign: _Resign | None = None
+        self._begin(state, table, seed)
+
+    @classmethod
+    def from_state(cls, state: GameState, *, table: bool = False, seed: int | None = None) -> Game:
+        """A game that starts in ``state`` (any state still in play: the opening, a cube
+        decision, a roll to play...), in table mode or not, with the dice stream of
+        ``seed``. A finished state raises :class:`~bgfast.GameStateError`."""
+        if not isinstance(state, GameState):
+            raise TypeError(f"state must be a bgfast GameState, not {type(state).__name__}")
+        if state.is_over:
+            raise GameStateError("a game starts from a state in play, not a finished one")
+        game = cls.__new__(cls)
+        game._begin(state, table, seed)
+        return game
+
+    def _begin(self, state: GameState, table: object, seed: object) -> None:
+        self._state = state
+        self._table = check_flag("table", table)
+        self._seed = check_seed(seed)
+        self._draws = 0
         self._staged: _Staged | None = None
         self._moves: list[Move] | None = None  # legal moves of the current roll (cache)
-        self._hint: Move | None = None
         self._last: _LastMove | None = None
-        self._result: GameResult | None = None
-        self._autos = 0
-        self._turns = [0, 0]
-        self._events: list[dict[str, Any]] = []
+        self._events: list[ev.Event] = []
         self._setup: dict[str, Any] = self._snapshot()
 
     # ------------------------------------------------------------------ inspection
 
     @property
+    def state(self) -> GameState:
+        """The state of the game now (an immutable value; a staged move is not part of it:
+        see :attr:`staged_position`)."""
+        return self._state
+
+    @property
     def rules(self) -> Rules:
         """The scoring and cube options."""
-        return self._rules
+        return self._state.rules
 
     @property
     def match_length(self) -> int:
         """Points to win the match (R20); 0 in money play."""
-        return self._match_length
+        return self._state.match_length
 
     @property
     def score(self) -> tuple[int, int]:
         """The match score before this game, ``(player 0, player 1)``."""
-        return self._score
+        return self._state.score
 
     @property
     def crawford(self) -> bool:
         """Whether this is the Crawford game (R21): the cube is out of play."""
-        return self._crawford
+        return self._state.crawford
 
     @property
     def post_crawford(self) -> bool:
         """Whether this is a post-Crawford game: the Crawford game has been played, a player
         is one away and the cube is back (R21; never in a 1-point match, see
         :func:`bgfast.scoring.is_post_crawford`)."""
-        return is_post_crawford(self._match_length, self._score, self._crawford)
+        return self._state.post_crawford
 
     @property
     def holland(self) -> bool:
         """Whether the Holland rule is in force (it applies in post-Crawford games only)."""
-        return self._holland
+        return self._state.holland
 
     @property
     def table(self) -> bool:
@@ -357,27 +228,19 @@ class Game:
 
     @property
     def phase(self) -> Phase:
-        """Where the game stands (see :data:`Phase`)."""
-        return self._phase
+        """Where the game stands (see :data:`bgfast.vocab.Phase`)."""
+        return self._state.phase
 
     @property
     def turn(self) -> int | None:
         """The player on roll (``None`` before the opening roll)."""
-        return self._turn
+        return self._state.turn
 
     @property
     def player_to_act(self) -> int | None:
         """Who must act next: the roller, the player answering a double or resignation;
         ``None`` before the opening roll (both roll) and after the game."""
-        if self._phase in ("roll", "move"):
-            return self._turn
-        if self._phase == "doubled":
-            assert self._offer is not None
-            return self._offer.responder
-        if self._phase == "resign":
-            assert self._resign is not None
-            return 1 - self._resign.player
-        return None
+        return self._state.player_to_act
 
     @property
     def position(self) -> Position:
@@ -386,7 +249,7 @@ class Game:
         While a move is staged (R29) this is still the position before it; see
         :attr:`staged_position`.
         """
-        return self._position
+        return self._state.position
 
     @property
     def staged_move(self) -> str | None:
@@ -402,85 +265,88 @@ class Game:
     def dice(self) -> tuple[int, int] | None:
         """The dice to play (``move`` phase), else ``None``; after the opening roll the
         winner's die comes first (R3)."""
-        return self._dice
+        return self._state.dice
 
     @property
     def cube(self) -> Cube:
         """The doubling cube (R17); while a double is pending it shows the old value."""
-        return self._cube
+        return self._state.cube
 
     @property
     def offered_cube(self) -> int | None:
         """The cube value on offer while a double, beaver or raccoon waits, else ``None``."""
-        return None if self._offer is None else self._offer.value
+        offer = self._state.offer
+        return None if offer is None else offer.value
 
     @property
-    def offer_kind(self) -> str | None:
+    def offer_kind(self) -> Offer | None:
         """``double``, ``beaver`` or ``raccoon`` while one waits for an answer."""
-        return None if self._offer is None else _ANIMALS[self._offer.level]
+        offer = self._state.offer
+        return None if offer is None else offer.kind
 
     @property
     def resignation(self) -> tuple[int, Kind] | None:
         """``(player, kind)`` of a resignation waiting for an answer, else ``None``."""
-        return None if self._resign is None else (self._resign.player, self._resign.kind)
+        r = self._state.resignation
+        return None if r is None else (r.player, r.kind)
 
     @property
     def result(self) -> GameResult | None:
         """The result once the game is over, else ``None``."""
-        return self._result
+        return self._state.result
 
     @property
     def is_over(self) -> bool:
         """Whether the game has a result."""
-        return self._result is not None
+        return self._state.is_over
+
+    @property
+    def events(self) -> tuple[ev.Event, ...]:
+        """The events so far, typed (:mod:`bgfast.events`): replaying them rebuilds this
+        game exactly."""
+        return tuple(self._events)
 
     @property
     def history(self) -> list[dict[str, Any]]:
-        """The events so far (copies): replaying them rebuilds this game exactly."""
-        return [dict(e) for e in self._events]
+        """The events so far in their JSON form (new dicts): replaying them with
+        :meth:`from_history` rebuilds this game exactly."""
+        return [ev.to_dict(e) for e in self._events]
 
     @property
     def last_move_illegal(self) -> bool:
         """Whether the last committed move broke the rules and may still be called (R31)."""
         return self._last is not None and self._last.illegal
 
+    @property
+    def closed(self) -> bool:
+        """Whether the game is over and closed (see :meth:`close`)."""
+        return bool(self._events) and isinstance(self._events[-1], ev.Close)
+
     def board(self) -> npt.NDArray[np.uint8]:
         """The checkers as a ``(2, 25)`` array indexed by player: row ``p`` is player
         ``p``'s checkers on its own points 1..24 (columns 0..23) and its bar (column 24)."""
-        a = self._position.to_array()
-        return a if (self._turn or 0) == 0 else a[::-1].copy()
+        return self._state.board()
 
     def pips(self) -> tuple[int, int]:
         """Pip counts ``(player 0, player 1)``."""
-        mover, other = self._position.pips
-        return (mover, other) if (self._turn or 0) == 0 else (other, mover)
+        return self._state.pips()
 
     def legal_moves(self) -> list[Move]:
         """The legal moves for the rolled dice (``move`` phase), from the core."""
         return list(self._legal())
 
     def _legal(self) -> list[Move]:
-        if self._phase != "move" or self._dice is None:
-            raise GameStateError(f"no dice to move in phase {self._phase!r}")
+        state = self._state
+        if state.phase != "move" or state.dice is None:
+            raise GameStateError(f"no dice to move in phase {state.phase!r}")
         if self._moves is None:
-            self._moves = list(self._position.moves(*self._dice))
+            self._moves = list(state.position.moves(state.dice))
         return self._moves
 
     def why_not_double(self) -> str | None:
-        """Why the player on roll may not double now, or ``None`` if they may (R17, R18)."""
-        if self._phase != "roll" or self._turn is None:
-            return (
-                f"a double comes before the roll, at the start of a turn (R18); "
-                f"the game is in phase {self._phase!r}"
-            )
-        reason = self._cube.why_not_double(self._turn)
-        if reason is not None:
-            return reason
-        if self._holland and self.post_crawford:
-            trailer = self._score[self._turn] < self._score[1 - self._turn]
-            if trailer and min(self._turns) < 2:
-                return "Holland rule: the trailer may double only after both sides rolled twice"
-        return None
+        """Why the player on roll may not double now, or ``None`` if they may (R17, R18,
+        R21, the Holland rule)."""
+        return self._state.why_not_double()
 
     def may_double(self) -> bool:
         """Whether the player on roll may double now (R17, R18, R21)."""
@@ -488,8 +354,10 @@ class Game:
 
     # ------------------------------------------------------------------ actions
 
-    def roll(self, dice: Sequence[int] | None = None) -> tuple[int, int]:
-        """Roll the dice (from the seeded stream) or record ``dice`` rolled by hand.
+    def roll(self, dice: int | Roll | None = None, d2: int | None = None) -> tuple[int, int]:
+        """Roll the dice (from the seeded stream) or record dice rolled by hand, given as
+        one pair (``roll((3, 1))``) or two ints (``roll(3, 1)``), as ``Position.moves``
+        takes them (:class:`~bgfast.InvalidDiceError` otherwise).
 
         At the opening (R3) the pair is ``(player 0's die, player 1's die)``: a tie is
         rolled again (with an automatic double in money play if the rules allow, R22), else
@@ -497,55 +365,58 @@ class Game:
         dice; a roll with no legal play passes the turn at once (R10). Rolling ends the
         time to call an illegal move (R31). Returns the dice rolled.
         """
-        rolled: tuple[int, int] = self._do(
-            {"type": "roll", **({} if dice is None else {"dice": list(dice)})}
-        )
-        return rolled
+        given = None if dice is None and d2 is None else check_dice(dice, d2)
+        recorded = self._apply(ev.Roll(given))
+        assert isinstance(recorded, ev.Roll) and recorded.dice is not None
+        return recorded.dice
 
     def double(self) -> None:
         """The player on roll offers a double, before rolling (R17, R18)."""
-        self._do({"type": "double"})
+        self._apply(ev.Double())
 
     def take(self) -> None:
         """Accept the pending double, beaver or raccoon (R19): the taker owns the cube."""
-        self._do({"type": "take"})
+        self._apply(ev.Take())
 
     def drop(self) -> None:
         """Pass (refuse) the pending double, beaver or raccoon (R19): the game ends and the
         other side wins the cube value before this offer."""
-        self._do({"type": "drop"})
+        self._apply(ev.Drop())
 
     def beaver(self) -> None:
         """Money option: the doubled player takes and at once redoubles, keeping the cube."""
-        self._do({"type": "beaver"})
+        self._apply(ev.Beaver())
 
     def raccoon(self) -> None:
         """Money option: the doubler answers a beaver by doubling once more."""
-        self._do({"type": "raccoon"})
+        self._apply(ev.Raccoon())
 
     def move(self, move: Move | str) -> None:
         """Make (stage) a move for the rolled dice; it replaces any staged move and may be
         undone or changed until :meth:`commit` (R29).
 
-        The core validates it (:class:`~bgfast.IllegalMoveError` names the rule); any text
-        whose result is a legal move's result is that move ("a move is its result"), and is
-        recorded in the core's notation. In table mode an illegal move that is physically
-        possible is staged anyway (R31).
+        The move is legal exactly when :meth:`bgfast.Position.play` accepts it for the dice:
+        when it is one of the legal moves, however it is written ("a move is its result");
+        it is recorded in the core's notation. Otherwise :class:`~bgfast.IllegalMoveError`
+        names the rule broken (R4 for a play that does not use the dice), and bad notation
+        is an :class:`~bgfast.InvalidMoveError`. In table mode an illegal move that a hand
+        can make is staged anyway, as written, and may be called (R31).
         """
-        self._hint = move if isinstance(move, Move) else None
-        try:
-            self._do({"type": "move", "move": self._move_text(move)})
-        finally:
-            self._hint = None
+        if isinstance(move, Move):
+            self._apply(ev.Move(str(move)), hint=move)
+        elif isinstance(move, str):
+            self._apply(ev.Move(move))
+        else:
+            raise InvalidMoveError(f"a move is a Move or text, not {type(move).__name__}")
 
     def undo(self) -> None:
         """Take back the staged move (R29)."""
-        self._do({"type": "undo"})
+        self._apply(ev.Undo())
 
     def commit(self) -> None:
         """Commit the staged move ("the dice are picked up", R29): the turn passes, or the
         game ends if the mover has borne off all checkers (R15, R16)."""
-        self._do({"type": "commit"})
+        self._apply(ev.Commit())
 
     def play(self, move: Move | str) -> None:
         """:meth:`move` then :meth:`commit`: changes nothing if the move is refused."""
@@ -556,461 +427,353 @@ class Game:
         """Call the last move illegal (table mode, R31), before the next roll: it is taken
         back and the same player plays the same dice again. A game that ended with an
         illegal bear-off may be called until the game is closed (:meth:`close`)."""
-        self._do({"type": "call"})
+        self._apply(ev.Call())
 
     def close(self) -> None:
         """Close a finished game: the next game has started, so its last move stands and
         can no longer be called (R31: a call comes before the next roll).
         :meth:`bgfast.Match.new_game` closes the previous game."""
-        self._do({"type": "close"})
-
-    @property
-    def closed(self) -> bool:
-        """Whether the game is over and closed (see :meth:`close`)."""
-        return bool(self._events) and self._events[-1]["type"] == "close"
+        self._apply(ev.Close())
 
     def resign(self, kind: Kind = "single", player: int | None = None) -> None:
         """Offer to resign a single game, a gammon or a backgammon. ``player`` defaults to
         the player to act. The opponent answers with :meth:`accept` or :meth:`reject`."""
-        event: dict[str, Any] = {"type": "resign", "kind": kind}
-        if player is not None:
-            event["player"] = player
-        self._do(event)
+        self._apply(ev.Resign(kind, player))
 
     def accept(self) -> None:
         """Accept the pending resignation: the game ends for its value (R16, R23)."""
-        self._do({"type": "accept"})
+        self._apply(ev.Accept())
 
     def reject(self) -> None:
         """Reject the pending resignation: play goes on where it stood."""
-        self._do({"type": "reject"})
+        self._apply(ev.Reject())
 
-    # ------------------------------------------------------------------ the engine
+    # ------------------------------------------------------------------ the referee
 
-    def _move_text(self, move: Move | str) -> str:
-        if isinstance(move, Move):
-            return str(move)
-        if not isinstance(move, str):
-            raise InvalidMoveError(f"a move is a Move or text, not {type(move).__name__}")
-        return move
-
-    def _do(self, event: dict[str, Any]) -> Any:
-        """Apply one event: validate everything first, then change state, then record it."""
-        handler = getattr(self, "_on_" + str(event.get("type")), None)
-        if handler is None:
-            raise InvalidSaveError(f"unknown event {shown(event)}")
-        value = handler(event)
-        self._events.append(event)
-        return value
+    def _apply(self, event: ev.Event, hint: Move | None = None) -> ev.Event:
+        """Apply one event: check everything and compute the new state first, then change
+        the game and record the event (as completed: the dice drawn, the move's notation).
+        Returns the recorded event."""
+        recorded: ev.Event
+        if isinstance(event, ev.Move):
+            recorded = self._on_move(event, hint)
+        else:
+            handler = _HANDLERS.get(type(event))
+            if handler is None:
+                raise InvalidSaveError(f"unknown event {shown(event)}")
+            recorded = handler(self, event)
+        self._events.append(recorded)
+        return recorded
 
     def _need(self, *phases: Phase) -> None:
-        if self._phase not in phases:
+        if self._state.phase not in phases:
             raise GameStateError(
-                f"not possible in phase {self._phase!r} (allowed in: {', '.join(phases)})"
+                f"not possible in phase {self._state.phase!r} (allowed in: {', '.join(phases)})"
             )
 
-    def _draw(self, event: dict[str, Any]) -> tuple[int, int]:
-        if "dice" in event:
-            dice = _check_dice(event["dice"])
-            if event.get("random"):
-                expect = _roll_dice(self._seed, self._draws)
-                if expect != dice:
-                    raise InvalidSaveError(
-                        f"recorded random roll {dice} is not the seeded stream's {expect}"
-                    )
-                self._draws += 1
-            return dice
-        dice = _roll_dice(self._seed, self._draws)
-        self._draws += 1
-        event["dice"] = list(dice)
-        event["random"] = True
-        return dice
-
-    def _on_roll(self, event: dict[str, Any]) -> tuple[int, int]:
-        if "dice" in event:
-            _check_dice(event["dice"])
-        if self._phase == "move":
+    def _on_roll(self, event: ev.Roll) -> ev.Roll:
+        given = None if event.dice is None else check_dice(event.dice)
+        state = self._state
+        if state.phase == "move":
             raise GameStateError(
                 "R30: no rolling before the move of the dice in play is committed (R29)"
             )
         self._need("opening", "roll")
-        if self._phase == "opening":
-            dice = self._draw(event)
+        draws = self._draws
+        if given is None:
+            dice = _roll_dice(self._seed, draws)
+            draws += 1
+        else:
+            dice = given
+            if event.random:
+                expect = _roll_dice(self._seed, draws)
+                if expect != dice:
+                    raise InvalidSaveError(
+                        f"recorded random roll {dice} is not the seeded stream's {expect}"
+                    )
+                draws += 1
+        recorded = ev.Roll(dice, given is None or event.random)
+        if state.phase == "opening":
             d0, d1 = dice
             if d0 == d1:
+                cube = state.cube
                 if (
-                    self._match_length == 0
-                    and self._autos < self._rules.auto_doubles
-                    and self._cube.value * 2 <= self._cube.max_value
+                    state.match_length == 0
+                    and state.auto_doubles < state.rules.auto_doubles
+                    and cube.value * 2 <= cube.max_value
                 ):
-                    self._cube = self._cube.auto_doubled()
-                    self._autos += 1
-                return dice
-            winner = 0 if d0 > d1 else 1
-            self._turn = winner
-            if winner == 1:
-                self._position = self._position.flipped()
-            self._dice = (max(dice), min(dice))
-            self._phase = "move"
-            return dice
-        dice = self._draw(event)
-        assert self._turn is not None
+                    state = state.replace(
+                        cube=cube.auto_doubled(), auto_doubles=state.auto_doubles + 1
+                    )
+            else:
+                winner = 0 if d0 > d1 else 1
+                state = state.replace(
+                    phase="move",
+                    turn=winner,
+                    position=state.position.flipped() if winner == 1 else state.position,
+                    dice=(max(dice), min(dice)),
+                )
+            self._state, self._draws = state, draws
+            return recorded
+        assert state.turn is not None
+        moves = list(state.position.moves(dice))
+        if len(moves) == 1 and moves[0].is_pass:  # R10: the turn passes at once
+            state = state.replace(
+                position=moves[0].result,
+                turn=1 - state.turn,
+                turns_played=_plus_one(state.turns_played, state.turn),
+            )
+        else:
+            state = state.replace(phase="move", dice=dice)
+        self._state, self._draws = state, draws
         self._last = None  # R31: the next roll is made, the last move stands
-        moves = list(self._position.moves(*dice))
-        if len(moves) == 1 and moves[0].is_pass:
-            self._turns[self._turn] += 1
-            self._position = moves[0].result
-            self._turn = 1 - self._turn
-            return dice
-        self._dice = dice
-        self._moves = moves
-        self._phase = "move"
-        return dice
+        self._moves = None if state.phase != "move" else moves
+        return recorded
 
-    def _on_double(self, event: dict[str, Any]) -> None:
-        reason = self.why_not_double()
+    def _on_double(self, event: ev.Double) -> ev.Double:
+        state = self._state
+        reason = state.why_not_double()
         if reason is not None:
             raise GameStateError(f"cannot double: {reason}")
-        assert self._turn is not None
-        self._offer = _Offer(doubler=self._turn, value=self._cube.value * 2, level=0)
-        self._phase = "doubled"
+        assert state.turn is not None
+        self._state = state.replace(
+            phase="doubled", offer=CubeOffer(state.turn, state.cube.value * 2, "double")
+        )
+        return event
 
-    def _on_beaver(self, event: dict[str, Any]) -> None:
-        self._animal(1, self._rules.beavers, "beavers")
+    def _on_beaver(self, event: ev.Beaver) -> ev.Beaver:
+        self._redouble("beaver", self._state.rules.beavers)
+        return event
 
-    def _on_raccoon(self, event: dict[str, Any]) -> None:
-        self._animal(2, self._rules.raccoons, "raccoons")
+    def _on_raccoon(self, event: ev.Raccoon) -> ev.Raccoon:
+        self._redouble("raccoon", self._state.rules.raccoons)
+        return event
 
-    def _animal(self, level: int, allowed: bool, name: str) -> None:
+    def _redouble(self, kind: Offer, allowed: bool) -> None:
         self._need("doubled")
-        assert self._offer is not None
-        if self._match_length:
+        state = self._state
+        offer = state.offer
+        assert offer is not None
+        name = f"{kind}s"
+        if state.match_length:
             raise MatchOptionError(f"{name} are a money option, not used in match play")
         if not allowed:
             raise MatchOptionError(f"{name} are not allowed by this game's rules")
-        if self._offer.level != level - 1:
-            raise GameStateError(
-                f"a {_ANIMALS[level]} answers a {_ANIMALS[level - 1]}, "
-                f"not a {_ANIMALS[self._offer.level]}"
-            )
-        if self._offer.value * 2 > self._cube.max_value:
-            raise GameStateError(f"the cube may not pass {self._cube.max_value}")
-        self._offer = _Offer(self._offer.doubler, self._offer.value * 2, level)
+        level = OFFERS.index(kind)
+        if offer.level != level - 1:
+            raise GameStateError(f"a {kind} answers a {OFFERS[level - 1]}, not a {offer.kind}")
+        if offer.value * 2 > state.cube.max_value:
+            raise GameStateError(f"the cube may not pass {state.cube.max_value}")
+        self._state = state.replace(offer=CubeOffer(offer.doubler, offer.value * 2, kind))
 
-    def _on_take(self, event: dict[str, Any]) -> None:
+    def _on_take(self, event: ev.Take) -> ev.Take:
         self._need("doubled")
-        assert self._offer is not None
-        self._cube = self._cube.taken(1 - self._offer.doubler, self._offer.value)
-        self._offer = None
-        self._phase = "roll"
+        state = self._state
+        offer = state.offer
+        assert offer is not None
+        self._state = state.replace(
+            phase="roll",
+            offer=None,
+            cube=state.cube.taken(1 - offer.doubler, offer.value),
+        )
+        return event
 
-    def _on_drop(self, event: dict[str, Any]) -> None:
+    def _on_drop(self, event: ev.Drop) -> ev.Drop:
         self._need("doubled")
-        assert self._offer is not None
-        loser = self._offer.responder
-        self._finish(GameResult(1 - loser, "single", self._offer.value // 2, "drop"))
-        self._offer = None
+        offer = self._state.offer
+        assert offer is not None
+        loser = offer.responder
+        self._finish(GameResult(1 - loser, "single", offer.value // 2, "drop"), offer=None)
+        return event
 
-    def _on_move(self, event: dict[str, Any]) -> None:
+    def _on_move(self, event: ev.Move, hint: Move | None) -> ev.Move:
         self._need("move")
-        text = event.get("move")
+        text = event.move
         if not isinstance(text, str):
-            raise InvalidMoveError(f"a move event needs move text: {shown(event)}")
-        assert self._dice is not None
+            raise InvalidMoveError(f"a move event needs move text, not {shown(text)}")
+        state = self._state
+        assert state.dice is not None
         legal = self._legal()
-        hint = self._hint
         if hint is not None and any(hint is m for m in legal):
             self._staged = _Staged(text, hint.result, False)  # one of legal_moves(): valid
-            return
+            return event
         try:
-            result = self._position.play(text, self._dice)
-            illegal = False
-        except IllegalMoveError as refused:
-            # "A move is its result": other notations of a legal play (11/10 10/5 for
-            # 11/6 6/5) reach a legal result and are that move.
-            try:
-                result = _apply_physically(self._position, text)
-            except (IllegalMoveError, InvalidMoveError):
-                if not self._table:
-                    raise refused from None
+            # Legal exactly when Position.play says so: one grammar, one referee.
+            found = state.position.parse_move(text, state.dice)
+            staged = _Staged(str(found), found.result, False)
+        except IllegalMoveError:
+            if not self._table:
                 raise
-            illegal = all(m.result != result for m in legal)
-            if illegal and not self._table:
-                raise
-        if not illegal:
-            for m in legal:
-                if m.result == result:
-                    text = str(m)
-                    break
-        event["move"] = text
-        self._staged = _Staged(text, result, illegal)
+            # R31: recorded as made, callable until the next roll; a hand must be able to
+            # make it (the core refuses what none can, naming the rule).
+            staged = _Staged(text, state.position.play_physically(text), True)
+        self._staged = staged
+        return ev.Move(staged.text)
 
-    def _on_undo(self, event: dict[str, Any]) -> None:
+    def _on_undo(self, event: ev.Undo) -> ev.Undo:
         self._need("move")
         if self._staged is None:
             raise GameStateError("no move to undo (R29)")
         self._staged = None
+        return event
 
-    def _on_commit(self, event: dict[str, Any]) -> None:
+    def _on_commit(self, event: ev.Commit) -> ev.Commit:
         self._need("move")
-        if self._staged is None:
-            raise GameStateError("no move made to commit (R29)")
-        assert self._turn is not None and self._dice is not None
         staged = self._staged
-        mover = self._turn
-        self._last = _LastMove(mover, self._dice, self._position, staged.text, staged.illegal)
-        self._turns[mover] += 1
-        self._staged = None
-        self._dice = None
-        self._moves = None
-        self._position = staged.result
-        self._turn = 1 - mover
+        if staged is None:
+            raise GameStateError("no move made to commit (R29)")
+        state = self._state
+        assert state.turn is not None and state.dice is not None
+        mover = state.turn
         outcome = staged.result.outcome
+        result = None
         if outcome is not None:
             kind: Kind = outcome.kind
-            self._finish(
-                GameResult(
-                    mover,
-                    kind,
-                    self._rules.points(kind, self._cube.value, self._cube.centred),
-                    "bear-off",
-                )
-            )
-        else:
-            self._phase = "roll"
+            points = state.rules.points(kind, state.cube.value, state.cube.centred)
+            result = GameResult(mover, kind, points, "bear-off")
+        after = state.replace(
+            position=staged.result,
+            turn=1 - mover,
+            dice=None,
+            phase="roll" if result is None else "over",
+            result=result,
+            turns_played=_plus_one(state.turns_played, mover),
+        )
+        self._last = _LastMove(mover, state.dice, state.position, staged.text, staged.illegal)
+        self._state = after
+        self._staged = None
+        self._moves = None
+        return event
 
-    def _on_close(self, event: dict[str, Any]) -> None:
+    def _on_close(self, event: ev.Close) -> ev.Close:
         self._need("over")
         if self.closed:
             raise GameStateError("the game is already closed")
         self._last = None  # R31: the next game's roll ends the time to call
+        return event
 
-    def _on_call(self, event: dict[str, Any]) -> None:
+    def _on_call(self, event: ev.Call) -> ev.Call:
         if self.closed:
             raise GameStateError(
                 "no move to call: the next game has started, so the last move stands (R31)"
             )
+        state = self._state
         last = self._last
-        open_game = self._phase == "roll"
+        open_game = state.phase == "roll"
         ended = (
-            self._phase == "over" and self._result is not None and self._result.reason == "bear-off"
+            state.phase == "over"
+            and state.result is not None
+            and (state.result.reason == "bear-off")
         )
         if last is None or not (open_game or ended):
             raise GameStateError("no move to call: a move may be called until the next roll (R31)")
         if not last.illegal:
             raise GameStateError(f"the last move {last.text} was legal (R31)")
-        self._result = None
-        self._turns[last.player] -= 1
-        self._turn = last.player
-        self._position = last.before
-        self._dice = last.dice
+        played = list(state.turns_played)
+        played[last.player] -= 1
+        self._state = state.replace(
+            phase="move",
+            result=None,
+            turn=last.player,
+            position=last.before,
+            dice=last.dice,
+            turns_played=(played[0], played[1]),
+        )
         self._moves = None
-        self._phase = "move"
         self._last = None
+        return event
 
-    def _on_resign(self, event: dict[str, Any]) -> None:
+    def _on_resign(self, event: ev.Resign) -> ev.Resign:
         self._need("roll", "move", "doubled")
-        kind = event.get("kind")
-        if kind not in KINDS:
-            raise GameStateError(f"a resignation is one of {KINDS}, not {shown(kind)}")
-        player = event.get("player", self.player_to_act)
-        player = _player(player)
-        self._resign = _Resign(player, kind, self._phase)
-        self._phase = "resign"
+        state = self._state
+        kind = check_kind(event.kind, GameStateError)
+        player = state.player_to_act if event.player is None else event.player
+        player = check_player(player)
+        self._state = state.replace(
+            phase="resign", resignation=Resignation(player, kind, state.phase)
+        )
+        return event
 
-    def _on_accept(self, event: dict[str, Any]) -> None:
+    def _on_accept(self, event: ev.Accept) -> ev.Accept:
         self._need("resign")
-        assert self._resign is not None
-        r = self._resign
-        points = self._rules.points(r.kind, self._cube.value, self._cube.centred)
-        self._staged = None
-        self._offer = None
-        self._finish(GameResult(1 - r.player, r.kind, points, "resign"))
-        self._resign = None
+        state = self._state
+        r = state.resignation
+        assert r is not None
+        points = state.rules.points(r.kind, state.cube.value, state.cube.centred)
+        self._finish(GameResult(1 - r.player, r.kind, points, "resign"), offer=None)
+        return event
 
-    def _on_reject(self, event: dict[str, Any]) -> None:
+    def _on_reject(self, event: ev.Reject) -> ev.Reject:
         self._need("resign")
-        assert self._resign is not None
-        self._phase = self._resign.back_to
-        self._resign = None
+        r = self._state.resignation
+        assert r is not None
+        self._state = self._state.replace(phase=r.back_to, resignation=None)
+        return event
 
-    def _finish(self, result: GameResult) -> None:
-        self._result = result
-        self._phase = "over"
-        self._dice = None
+    def _finish(self, result: GameResult, **changes: Any) -> None:
+        self._state = self._state.replace(
+            phase="over", result=result, dice=None, resignation=None, **changes
+        )
         self._moves = None
         self._staged = None
 
     # ------------------------------------------------------------------ persistence
 
     def _snapshot(self) -> dict[str, Any]:
-        """The whole state as plain data (also the setup a game is rebuilt from)."""
+        """The whole state as plain data: the GameState's fields and the referee's (also
+        the setup a game is rebuilt from)."""
+        staged, last = self._staged, self._last
         return {
-            "rules": self._rules.to_dict(),
-            "match_length": self._match_length,
-            "score": list(self._score),
-            "crawford": self._crawford,
-            "holland": self._holland,
+            **self._state.to_dict(),
             "table": self._table,
             "seed": self._seed,
             "draws": self._draws,
-            "phase": self._phase,
-            "turn": self._turn,
-            "position": self._position.id,
-            "dice": None if self._dice is None else list(self._dice),
-            "cube": self._cube.to_dict(),
-            "offer": None
-            if self._offer is None
-            else [self._offer.doubler, self._offer.value, self._offer.level],
-            "resign": None
-            if self._resign is None
-            else [self._resign.player, self._resign.kind, self._resign.back_to],
-            "staged": None if self._staged is None else [self._staged.text, self._staged.illegal],
+            "staged": None if staged is None else [staged.text, staged.illegal],
             "last_move": None
-            if self._last is None
-            else [
-                self._last.player,
-                list(self._last.dice),
-                self._last.before.id,
-                self._last.text,
-                self._last.illegal,
-            ],
-            "result": None if self._result is None else self._result.to_dict(),
-            "autos": self._autos,
-            "turns": list(self._turns),
+            if last is None
+            else [last.player, list(last.dice), last.before.id, last.text, last.illegal],
         }
 
     @classmethod
     def _from_setup(cls, setup: dict[str, Any]) -> Game:
         """A game in the state ``setup`` (a :meth:`_snapshot` without a staged move, last
         move or result), checked for consistency."""
-        try:
-            game = cls(
-                rules=Rules.from_dict(setup["rules"]),
-                match_length=setup["match_length"],
-                score=tuple(setup["score"]),
-                crawford=setup["crawford"],
-                holland=setup["holland"],
-                table=setup["table"],
-                seed=setup["seed"],
+        if not isinstance(setup, dict):
+            raise InvalidSaveError(f"a game setup is an object, not {shown(setup)}")
+        expected = set(FIELDS) | set(_REFEREE)
+        if set(setup) != expected:
+            extra, missing = sorted(set(setup) - expected), sorted(expected - set(setup))
+            raise InvalidSaveError(
+                f"the setup is not the state it describes (unknown fields {extra}, "
+                f"missing {missing})"
             )
-            draws = setup["draws"]
-            if isinstance(draws, bool) or not isinstance(draws, int) or draws < 0:
-                raise InvalidSaveError(f"bad draw count {draws!r}")
-            game._draws = draws
-            phase = setup["phase"]
-            if phase not in ("opening", "roll", "doubled", "move", "resign"):
-                raise InvalidSaveError(f"a game cannot start in phase {phase!r}")
-            game._phase = phase
-            turn = setup["turn"]
-            if phase == "opening":
-                if turn is not None:
-                    raise InvalidSaveError("nobody is on roll before the opening roll")
-            else:
-                game._turn = _player(turn, "turn")
-            game._position = Position.from_id(setup["position"])
-            if game._position.outcome is not None:
-                raise InvalidSaveError("the position is already won (R15)")
-            dice = setup["dice"]
-            in_move = phase == "move" or (
-                phase == "resign" and setup["resign"] and setup["resign"][2] == "move"
-            )
-            if in_move:
-                game._dice = _check_dice(dice)
-            elif dice is not None:
-                raise InvalidSaveError(f"no dice belong to phase {phase!r}")
-            cube = Cube.from_dict(setup["cube"])
-            if (
-                cube.max_value != game._cube.max_value
-                or cube.beavers != game._cube.beavers
-                or cube.raccoons != game._cube.raccoons
-                or cube.enabled != game._cube.enabled
-            ):
-                raise InvalidSaveError("the cube settings do not match the rules")
-            if cube.value > 1 and game._crawford:
-                raise InvalidSaveError("no cube is turned in the Crawford game (R21)")
-            game._cube = cube
-            offer = setup["offer"]
-            if phase == "doubled" or (phase == "resign" and setup["resign"][2] == "doubled"):
-                doubler, value, level = offer
-                if _player(doubler) != game._turn or level not in (0, 1, 2):
-                    raise InvalidSaveError(f"bad pending double {offer!r}")
-                if value != cube.value * 2 ** (level + 1) or value > cube.max_value:
-                    raise InvalidSaveError(f"bad pending cube value {value!r}")
-                if cube.why_not_double(doubler) is not None:
-                    raise InvalidSaveError(f"player {doubler} may not double this cube")
-                if level and (game._match_length or not game._rules.beavers):
-                    raise InvalidSaveError("a beaver needs money play with beavers allowed")
-                if level == 2 and not game._rules.raccoons:
-                    raise InvalidSaveError("a raccoon needs money play with raccoons allowed")
-                game._offer = _Offer(doubler, value, level)
-            elif offer is not None:
-                raise InvalidSaveError("a pending double outside the doubled phase")
-            resign = setup["resign"]
-            if phase == "resign":
-                player, kind, back_to = resign
-                if kind not in KINDS or back_to not in ("roll", "move", "doubled"):
-                    raise InvalidSaveError(f"bad resignation {resign!r}")
-                game._resign = _Resign(_player(player), kind, back_to)
-            elif resign is not None:
-                raise InvalidSaveError("a resignation outside the resign phase")
-            if (
-                setup["staged"] is not None
-                or setup["last_move"] is not None
-                or setup["result"] is not None
-            ):
-                raise InvalidSaveError("a setup holds no staged move, last move or result")
-            autos, turns = setup["autos"], setup["turns"]
-            if not isinstance(autos, int) or not 0 <= autos <= game._rules.auto_doubles:
-                raise InvalidSaveError(f"bad automatic double count {autos!r}")
-            if cube.value < 2**autos:
-                raise InvalidSaveError("the cube is lower than its automatic doubles (R22)")
-            if (
-                not isinstance(turns, list)
-                or len(turns) != 2
-                or not all(isinstance(t, int) and t >= 0 for t in turns)
-            ):
-                raise InvalidSaveError(f"bad turn counts {turns!r}")
-            game._autos, game._turns = autos, list(turns)
-        except (KeyError, TypeError, ValueError) as e:
-            if isinstance(e, InvalidSaveError):
-                raise
-            raise InvalidSaveError(f"invalid game setup: {e!r}") from e
+        state = GameState.from_dict({k: setup[k] for k in FIELDS})
+        if state.is_over:
+            raise InvalidSaveError("a game cannot start in phase 'over'")
+        if setup["staged"] is not None or setup["last_move"] is not None:
+            raise InvalidSaveError("a setup holds no staged move or last move")
+        seed, draws = setup["seed"], setup["draws"]
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidSaveError(f"bad seed {shown(seed)}")
+        if isinstance(draws, bool) or not isinstance(draws, int) or draws < 0:
+            raise InvalidSaveError(f"bad draw count {shown(draws)}")
+        game = cls.from_state(state, table=setup["table"], seed=seed)
+        game._draws = draws
         game._setup = game._snapshot()
         if not same_json(setup, game._setup):
-            extra = sorted(set(setup) - set(game._setup))
             raise InvalidSaveError(
-                f"the setup is not the state it describes (unknown fields {extra})"
-                if extra
-                else "the setup is not the state it describes (a field in another form)"
+                "the setup is not the state it describes (a field in another form)"
             )
         return game
 
     @classmethod
     def from_history(
-        cls,
-        events: Sequence[dict[str, Any]],
-        *,
-        rules: Rules | None = None,
-        match_length: int = 0,
-        score: tuple[int, int] = (0, 0),
-        crawford: bool = False,
-        holland: bool = False,
-        table: bool = False,
-        seed: int | None = None,
+        cls, events: Sequence[dict[str, Any]], **settings: Unpack[GameSettings]
     ) -> Game:
-        """A new game (same arguments as :class:`Game`) with ``events`` (from
+        """A new game (the same keyword arguments as :class:`Game`) with ``events`` (from
         :attr:`history`) replayed; an event that cannot be replayed raises
-        :class:`InvalidSaveError` naming it."""
-        game = cls(
-            rules=rules,
-            match_length=match_length,
-            score=score,
-            crawford=crawford,
-            holland=holland,
-            table=table,
-            seed=seed,
-        )
+        :class:`~bgfast.InvalidSaveError` naming it."""
+        game = cls(**settings)
         with damaged("game history"):
             if isinstance(events, (str, bytes)) or not isinstance(events, Sequence):
                 raise InvalidSaveError(f"a history is a list of events, not {shown(events)}")
@@ -1018,16 +781,14 @@ class Game:
         return game
 
     def _replay(self, events: Sequence[Any]) -> None:
-        for i, event in enumerate(events):
-            if not isinstance(event, dict):
-                raise InvalidSaveError(f"event {i} is not an object: {shown(event)}")
+        for i, raw in enumerate(events):
             try:
-                self._do(dict(event))
+                self._apply(ev.from_dict(raw))
             except InvalidSaveError as e:
-                raise InvalidSaveError(f"event {i} {shown(event)}: {e}") from e
+                raise InvalidSaveError(f"event {i} {shown(raw)}: {e}") from e
             except ValueError as e:
-                raise InvalidSaveError(f"event {i} {shown(event)} cannot be replayed: {e}") from e
-        if self._events != list(events):
+                raise InvalidSaveError(f"event {i} {shown(raw)} cannot be replayed: {e}") from e
+        if self.history != list(events):
             raise InvalidSaveError("the events do not replay to themselves (edited record)")
 
     def to_dict(self) -> dict[str, Any]:
@@ -1043,7 +804,7 @@ class Game:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """Rebuild a game by replaying its events from its setup; the replayed state must
-        equal the stored one, else :class:`InvalidSaveError`."""
+        equal the stored one, else :class:`~bgfast.InvalidSaveError`."""
         with damaged("game record"):
             if not isinstance(data, dict) or data.get("format") != _FORMAT:
                 raise InvalidSaveError("not a bgfast game record")
@@ -1061,31 +822,15 @@ class Game:
                 raise InvalidSaveError("the stored state differs from the replayed events")
             return game
 
-    def to_json(self) -> str:
-        """The game as JSON text with a checksum (see :func:`bgfast.persist.dumps`)."""
-        return dumps(self.to_dict())
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Game:
-        """Load a game from :meth:`to_json` text; a malformed, inconsistent or tampered
-        record raises :class:`InvalidSaveError`."""
-        return cls.from_dict(loads(text, _FORMAT))
-
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write :meth:`to_json` to ``path`` atomically (a crash leaves the old file)."""
-        atomic_write_text(path, self.to_json())
-
-    @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Game:
-        """Load a game saved with :meth:`save`."""
-        # bytes: text that is not UTF-8 is a damaged save (InvalidSaveError), not a
-        # UnicodeDecodeError from reading it
-        with open(path, "rb") as f:
-            return cls.from_json(f.read())
-
     def copy(self) -> Game:
-        """An independent copy (rebuilt from the history)."""
-        return Game.from_dict(self.to_dict())
+        """An independent copy: the same state, history and staged move (no replay needed;
+        every part but the lists is an immutable value)."""
+        twin = type(self).__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin._events = list(self._events)
+        twin._moves = None if self._moves is None else list(self._moves)
+        twin._setup = copy.deepcopy(self._setup)
+        return twin
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
@@ -1098,15 +843,11 @@ class Game:
 
     def match_id(self) -> str:
         """The GNU Backgammon Match ID (12 characters) of the current state."""
-        from bgfast.ids import game_match_id
-
-        return game_match_id(self)
+        return codec.match_id_of(self._state)
 
     def gnubg_id(self) -> str:
         """The GNU Backgammon ID ``PositionID:MatchID`` of the current state."""
-        from bgfast.ids import game_position_for_id
-
-        return f"{game_position_for_id(self).id}:{self.match_id()}"
+        return codec.gnubg_id_of(self._state)
 
     @classmethod
     def from_gnubg_id(
@@ -1117,56 +858,77 @@ class Game:
         seed: int | None = None,
         rules: Rules | None = None,
     ) -> Game:
-        """A game in the state of a GNU Backgammon ``PositionID:MatchID``.
+        """A game in the state of a GNU Backgammon ``PositionID:MatchID``
+        (:func:`bgfast.codec.state_from_gnubg_id`).
 
         ``rules`` gives money options the ID cannot hold (its Jacoby bit is applied).
         """
-        from bgfast.ids import game_from_gnubg_id
-
-        return game_from_gnubg_id(gnubg_id, table=table, seed=seed, rules=rules)
+        return cls.from_state(
+            codec.state_from_gnubg_id(gnubg_id, rules=rules), table=table, seed=seed
+        )
 
     def xgid(self) -> str:
-        """The XGID (eXtreme Gammon ID) of the current state."""
-        from bgfast.ids import game_xgid
-
-        return game_xgid(self)
+        """The XGID (eXtreme Gammon ID) of the current state (:func:`bgfast.codec.xgid_of`)."""
+        return codec.xgid_of(self._state)
 
     @classmethod
     def from_xgid(cls, xgid: str, *, table: bool = False, seed: int | None = None) -> Game:
         """A game in the state of an XGID (position, cube, turn, dice, score, rules)."""
-        from bgfast.ids import game_from_xgid
-
-        return game_from_xgid(xgid, table=table, seed=seed)
+        return cls.from_state(codec.state_from_xgid(xgid), table=table, seed=seed)
 
     def fibs_board(self, you: str = "You", opponent: str = "Opponent") -> str:
         """The FIBS ``board:`` line as GNU Backgammon writes it, seen by player 1 (``you``)."""
-        from bgfast.ids import game_fibs_board
-
-        return game_fibs_board(self, you, opponent)
+        return codec.fibs_board_of(self._state, you, opponent)
 
     @classmethod
     def from_fibs_board(cls, line: str, *, seed: int | None = None) -> Game:
         """A game from a FIBS ``board:`` line in GNU Backgammon's layout (player 1 is
         "you"); the Jacoby rule is not part of it."""
-        from bgfast.ids import game_from_fibs_board
+        return cls.from_state(codec.state_from_fibs_board(line), seed=seed)
 
-        return game_from_fibs_board(line, seed=seed)
+    def svg(self, *, home: Home = "right", bottom: int = 1) -> str:
+        """An SVG picture of the game now, player ``bottom`` at the bottom (player 1 by
+        default, as GNU Backgammon and XG draw it); see :func:`bgfast.svg.game_svg`."""
+        return svg.game_svg(self, home=home, bottom=bottom)
 
     def _repr_svg_(self) -> str:
-        from bgfast.svg import game_svg
-
-        return game_svg(self)
+        return svg.game_svg(self)
 
     def __repr__(self) -> str:
-        return f"<Game {self.gnubg_id()} phase={self._phase}>"
+        return f"<Game {self.gnubg_id()} phase={self.phase}>"
 
     def __str__(self) -> str:
-        who = "" if self._turn is None else f"player {self._turn} "
-        view = "from player 0" if self._turn is None else f"from player {self._turn}"
-        lines = [str(self._position), f"[{view}] phase {self._phase}, {who}on roll, {self._cube}"]
-        if self._dice:
-            lines.append(f"dice {self._dice[0]}{self._dice[1]}")
-        if self._result:
-            r = self._result
-            lines.append(f"player {r.winner} wins {r.points} ({r.kind}, {r.reason})")
+        """An ASCII board with the seats labelled (player 1 ``X`` at the bottom, player 0
+        ``O`` at the top, whoever is on roll), what the game waits for, and a staged move."""
+        lines = [str(self._state)]
+        if self._staged is not None:
+            lines.append(f"staged move (not committed, R29): {self._staged.text or '(pass)'}")
+        if self.last_move_illegal:
+            assert self._last is not None
+            lines.append(
+                f"player {self._last.player}'s last move {self._last.text} was illegal "
+                "and may be called (R31)"
+            )
         return "\n".join(lines)
+
+
+def _plus_one(pair: tuple[int, int], player: int) -> tuple[int, int]:
+    return (pair[0] + 1, pair[1]) if player == 0 else (pair[0], pair[1] + 1)
+
+
+# Every event's handler but a move's (which also takes the Move object it came from).
+_HANDLERS: dict[type[Any], Callable[[Game, Any], ev.Event]] = {
+    ev.Roll: Game._on_roll,
+    ev.Double: Game._on_double,
+    ev.Take: Game._on_take,
+    ev.Drop: Game._on_drop,
+    ev.Beaver: Game._on_beaver,
+    ev.Raccoon: Game._on_raccoon,
+    ev.Undo: Game._on_undo,
+    ev.Commit: Game._on_commit,
+    ev.Call: Game._on_call,
+    ev.Close: Game._on_close,
+    ev.Resign: Game._on_resign,
+    ev.Accept: Game._on_accept,
+    ev.Reject: Game._on_reject,
+}

@@ -7,16 +7,14 @@ stored apart from them, so they cannot disagree. Money-play options are refused 
 from __future__ import annotations
 
 import hashlib
-import importlib
-import os
-import secrets
-from typing import Any
+from typing import Any, ClassVar
 
-from bgfast.cube import check_player
-from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError, shown
+from bgfast import met, svg
+from bgfast.errors import GameStateError, InvalidSaveError, MatchOptionError, shown
 from bgfast.game import Game
-from bgfast.persist import atomic_write_text, damaged, dumps, loads, same_json
+from bgfast.persist import Saved, damaged, same_json
 from bgfast.scoring import Rules, is_post_crawford
+from bgfast.vocab import check_match_length, check_player, check_seed
 
 __all__ = ["Match"]
 
@@ -24,7 +22,7 @@ _FORMAT = "bgfast-match"
 _VERSION = 1
 
 
-class Match:
+class Match(Saved):
     """A match to ``length`` points between players 0 and 1.
 
     Play each game with :meth:`new_game` (which returns the :class:`~bgfast.Game` to drive)
@@ -41,6 +39,9 @@ class Match:
             ``|seed| < 2**64``.
     """
 
+    FORMAT: ClassVar[str] = _FORMAT
+    WHAT: ClassVar[str] = "match"
+
     def __init__(
         self,
         length: int,
@@ -50,20 +51,12 @@ class Match:
         table: bool = False,
         seed: int | None = None,
     ) -> None:
-        if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= 32767:
-            raise MatchOptionError(
-                f"a match is played to 1..32767 points (R20), not {shown(length)}"
-            )
+        length = check_match_length(length, money=False)
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise MatchOptionError(f"rules must be a bgfast Rules, not {type(rules).__name__}")
         rules.check_match_play(length)
-        if seed is None:
-            seed = secrets.randbits(63)
-        if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 1 << 64:
-            raise MatchOptionError(
-                f"seed must be an int of at most 64 bits (|seed| < 2**64), not {shown(seed)}"
-            )
+        seed = check_seed(seed)
         for name, flag in (("holland", holland), ("table", table)):
             if not isinstance(flag, bool):
                 raise MatchOptionError(f"{name} must be True or False, not {shown(flag)}")
@@ -198,8 +191,6 @@ class Match:
         player = check_player(player)
         if self.winner is not None:
             return 1.0 if self.winner == player else 0.0
-        # imported by name: bgfast.met is a sibling module that may be installed separately
-        met = importlib.import_module("bgfast.met")
         kwargs: dict[str, Any] = {} if table is None else {"table": table}
         if self.post_crawford:
             kwargs["post_crawford"] = True
@@ -234,30 +225,25 @@ class Match:
             raise InvalidSaveError("not a bgfast match record")
         if data.get("version") != _VERSION:
             raise InvalidSaveError(f"unsupported match record version {data.get('version')!r}")
-        try:
-            match = cls(
-                data["length"],
-                rules=Rules.from_dict(data["rules"]),
-                holland=data["holland"],
-                table=data["table"],
-                seed=data["seed"],
-            )
-            games = data["games"]
-            if not isinstance(games, list):
-                raise InvalidSaveError("games must be a list")
-            for i, record in enumerate(games):
-                expected = match.new_game()
-                game = Game.from_dict(record)
-                if game._setup != expected._setup:
-                    raise InvalidSaveError(
-                        f"game {i + 1} does not start as the match says it must "
-                        f"(score, Crawford game R21, options or seed differ)"
-                    )
-                match._games[-1] = game
-        except InvalidSaveError:
-            raise
-        except (KeyError, TypeError, ValueError) as e:
-            raise InvalidSaveError(f"invalid match record: {e!r}") from e
+        match = cls(
+            data["length"],
+            rules=Rules.from_dict(data["rules"]),
+            holland=data["holland"],
+            table=data["table"],
+            seed=data["seed"],
+        )
+        games = data["games"]
+        if not isinstance(games, list):
+            raise InvalidSaveError("games must be a list")
+        for i, record in enumerate(games):
+            expected = match.new_game()
+            game = Game.from_dict(record)
+            if game.to_dict()["setup"] != expected.to_dict()["setup"]:
+                raise InvalidSaveError(
+                    f"game {i + 1} does not start as the match says it must "
+                    f"(score, Crawford game R21, options or seed differ)"
+                )
+            match._games[-1] = game
         if not same_json(data.get("score"), list(match.score)):
             raise InvalidSaveError("the stored score differs from the replayed games")
         # Each game checked its own record; every other field must be what the match holds.
@@ -271,28 +257,6 @@ class Match:
             raise InvalidSaveError(f"the match record's fields {differing} are not the match's")
         return match
 
-    def to_json(self) -> str:
-        """The match as checked JSON text (see :func:`bgfast.persist.dumps`)."""
-        return dumps(self.to_dict())
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Match:
-        """Load a match from :meth:`to_json` text; raises :class:`InvalidSaveError` if the
-        text is malformed, edited or inconsistent."""
-        return cls.from_dict(loads(text, _FORMAT))
-
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write :meth:`to_json` to ``path`` atomically."""
-        atomic_write_text(path, self.to_json())
-
-    @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Match:
-        """Load a match saved with :meth:`save`."""
-        # bytes: text that is not UTF-8 is a damaged save (InvalidSaveError), not a
-        # UnicodeDecodeError from reading it
-        with open(path, "rb") as f:
-            return cls.from_json(f.read())
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Match):
             return NotImplemented
@@ -300,10 +264,13 @@ class Match:
 
     __hash__ = None  # type: ignore[assignment]
 
-    def _repr_svg_(self) -> str:
-        from bgfast.svg import match_svg
+    def svg(self, *, home: svg.Home = "right", swap_sides: bool = False) -> str:
+        """An SVG picture of the current game (:func:`bgfast.svg.match_svg`); with
+        ``swap_sides`` the players change sides after each game (R32)."""
+        return svg.match_svg(self, home=home, swap_sides=swap_sides)
 
-        return match_svg(self)
+    def _repr_svg_(self) -> str:
+        return svg.match_svg(self)
 
     def __repr__(self) -> str:
         s = self.score

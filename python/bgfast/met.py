@@ -34,8 +34,14 @@ import math
 from dataclasses import dataclass
 from importlib import resources
 
-from bgfast._core import BgfastError
-from bgfast.errors_game import shown
+from bgfast.errors import (
+    InvalidCubeError,
+    InvalidScoreError,
+    MetError,
+    UnknownTableError,
+    shown,
+)
+from bgfast.vocab import check_cube_value
 
 __all__ = [
     "DEFAULT_TABLE",
@@ -59,22 +65,6 @@ _FILES: dict[str, str] = {
     "rockwell-kazaross": "met_rockwell_kazaross.csv",
     "woolsey": "met_woolsey.csv",
 }
-
-
-class MetError(BgfastError):
-    """Base class of the errors raised by :mod:`bgfast.met` (a ``ValueError``)."""
-
-
-class UnknownTableError(MetError):
-    """A match equity table name that bgfast does not ship (see :func:`table_names`)."""
-
-
-class InvalidScoreError(MetError):
-    """A score outside the table (negative, beyond its length, or not a match score)."""
-
-
-class InvalidCubeError(MetError):
-    """A cube value that is not a power of two at least 1 (R17)."""
 
 
 def table_names() -> tuple[str, ...]:
@@ -173,7 +163,7 @@ class MatchEquityTable:
 
         Raises:
             InvalidScoreError: a side 0-away (the match is over) or beyond :attr:`max_away`.
-            InvalidCubeError: ``cube`` is not a power of two at least 1.
+            InvalidCubeError: ``cube`` is not a power of two from 1 to 32768 (R17).
         """
         _check_away("doubler_away", doubler_away, self.max_away, self.name)
         _check_away("taker_away", taker_away, self.max_away, self.name)
@@ -181,15 +171,7 @@ class MatchEquityTable:
             raise InvalidScoreError(
                 "no double is possible: the match is over (a side is 0-away, R20)"
             )
-        if (
-            not isinstance(cube, int)
-            or isinstance(cube, bool)
-            or cube < 1
-            or cube & (cube - 1) != 0
-        ):
-            raise InvalidCubeError(
-                f"cube must be a power of two at least 1 (R17), got {shown(cube)}"
-            )
+        check_cube_value(cube, "cube", error=InvalidCubeError)
         post = doubler_away == 1 or taker_away == 1
         doubled = 2 * cube
         passed = self._mwc(taker_away, doubler_away - cube, post)

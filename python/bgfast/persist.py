@@ -3,11 +3,15 @@
 A record is a JSON object with a ``format`` name and a ``checksum`` (SHA-256 of the rest,
 canonically serialised). :func:`loads` refuses text that is not JSON, not the expected
 format, or whose checksum does not match, so an edited or truncated file raises
-:class:`~bgfast.errors_game.InvalidSaveError` instead of loading a wrong state. The game
-and match loaders then replay the recorded events and compare the result with the stored
-state, which catches records that are consistent JSON but describe an impossible game.
-Chouette files use the same records with the digest written ``sha256:<hex>`` (the form they
-were first saved in), selected by ``checksum_prefix``.
+:class:`~bgfast.InvalidSaveError` instead of loading a wrong state. The loaders then replay
+the recorded events and compare the result with the stored state, which catches records
+that are consistent JSON but describe an impossible game. Chouette files use the same
+records with the digest written ``sha256:<hex>`` (the form they were first saved in),
+selected by ``checksum_prefix``.
+
+:class:`Saved` is the one persistence helper: :class:`~bgfast.Game`,
+:class:`~bgfast.Match` and :class:`~bgfast.Chouette` get ``to_json``, ``from_json``,
+``save`` and ``load`` from it, and give it only their ``to_dict`` and ``from_dict``.
 """
 
 from __future__ import annotations
@@ -19,11 +23,20 @@ import math
 import os
 import tempfile
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
-from bgfast.errors_game import InvalidSaveError
+from bgfast.errors import InvalidSaveError
 
-__all__ = ["MAX_DEPTH", "atomic_write_text", "checksum", "damaged", "dumps", "loads", "same_json"]
+__all__ = [
+    "MAX_DEPTH",
+    "Saved",
+    "atomic_write_text",
+    "checksum",
+    "damaged",
+    "dumps",
+    "loads",
+    "same_json",
+]
 
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects a saved record may have (records nest about
@@ -168,3 +181,76 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+_S = TypeVar("_S", bound="Saved")
+
+
+class Saved:
+    """What a savable class gets from this module: JSON text with a checksum, atomic files.
+
+    A subclass sets :attr:`FORMAT` (and :attr:`VERSION` to have it checked before the
+    checksum, :attr:`CHECKSUM_PREFIX` and :attr:`ENSURE_ASCII` for the chouette's file
+    form, :attr:`SAVE_ERROR` for its own :class:`InvalidSaveError` subclass), and defines
+    ``to_dict`` (a JSON-ready record with ``format``) and ``from_dict`` (which rebuilds the
+    object from such a record, checking it, and raises :class:`InvalidSaveError` or
+    ``SAVE_ERROR`` for a damaged one).
+    """
+
+    FORMAT: ClassVar[str]
+    """The record's ``format`` name."""
+    VERSION: ClassVar[int | None] = None
+    """The record version :meth:`from_json` reads, checked before the checksum (``None``:
+    left to ``from_dict``)."""
+    CHECKSUM_PREFIX: ClassVar[str] = ""
+    """Written before the hex digest (``"sha256:"`` in chouette files)."""
+    ENSURE_ASCII: ClassVar[bool] = True
+    """Whether non-ASCII text is written as ``\\u`` escapes."""
+    SAVE_ERROR: ClassVar[type[InvalidSaveError]] = InvalidSaveError
+    """The class of a damaged record's error (a subclass of :class:`InvalidSaveError`)."""
+    WHAT: ClassVar[str] = "record"
+    """What a record holds, for messages (``"chouette"``)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The object as a JSON-ready record (a subclass defines it)."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_dict(cls: type[_S], data: dict[str, Any]) -> _S:
+        """The object of a record from :meth:`to_dict` (a subclass defines it)."""
+        raise NotImplementedError
+
+    def to_json(self) -> str:
+        """The object as JSON text with a checksum (see :func:`dumps`)."""
+        return dumps(
+            self.to_dict(), checksum_prefix=self.CHECKSUM_PREFIX, ensure_ascii=self.ENSURE_ASCII
+        )
+
+    @classmethod
+    def from_json(cls: type[_S], text: str | bytes) -> _S:
+        """The object saved as :meth:`to_json` text. Text that is malformed, edited (the
+        checksum) or inconsistent (the replay) raises :class:`InvalidSaveError`; anything
+        but text is a ``TypeError``."""
+        try:
+            data = loads(
+                text,
+                cls.FORMAT,
+                expected_version=cls.VERSION,
+                checksum_prefix=cls.CHECKSUM_PREFIX,
+            )
+        except InvalidSaveError as e:
+            if cls.SAVE_ERROR is InvalidSaveError or isinstance(e, cls.SAVE_ERROR):
+                raise
+            raise cls.SAVE_ERROR(f"not a saved {cls.WHAT}: {e}") from None
+        return cls.from_dict(data)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write :meth:`to_json` to ``path`` atomically (a crash leaves the old file)."""
+        atomic_write_text(path, self.to_json())
+
+    @classmethod
+    def load(cls: type[_S], path: str | os.PathLike[str]) -> _S:
+        """Load what :meth:`save` wrote (see :meth:`from_json`). The file is read as bytes:
+        text that is not UTF-8 is a damaged save, not a ``UnicodeDecodeError``."""
+        with open(path, "rb") as f:
+            return cls.from_json(f.read())

@@ -2,27 +2,18 @@
 
 :class:`Rules` is an immutable record of the options a game or match is played with. The
 money-play options (Jacoby, automatic doubles, beavers, raccoons) are refused in match play
-with a :class:`~bgfast.errors_game.MatchOptionError`, as the rules say ("not used in matches").
+with a :class:`~bgfast.MatchOptionError`, as the rules say ("not used in matches").
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any
 
-from bgfast.errors_game import MatchOptionError, shown
+from bgfast.errors import MatchOptionError, shown
+from bgfast.vocab import CUBE_LIMIT, KINDS, RULE_OPTIONS, Kind, check_kind, cube_value_problem
 
 __all__ = ["CUBE_LIMIT", "KINDS", "Kind", "Rules", "crawford_allowed", "is_post_crawford"]
-
-Kind = Literal["single", "gammon", "backgammon"]
-"""How a game was won (R16): a single game, a gammon or a backgammon."""
-
-KINDS: tuple[Kind, ...] = ("single", "gammon", "backgammon")
-"""The three kinds of win, in increasing value."""
-
-CUBE_LIMIT = 1 << 15
-"""The highest cube value bgfast allows anywhere (games, matches, chouettes): 32768, the
-largest a GNU Backgammon Match ID can hold."""
 
 
 def crawford_allowed(match_length: int, score: tuple[int, int]) -> bool:
@@ -81,13 +72,7 @@ class Rules:
             problems.append(f"auto_doubles must be 0..14, not {shown(self.auto_doubles)}")
         if self.raccoons and not self.beavers:
             problems.append("raccoons need beavers")
-        if self.max_cube is not None and (
-            isinstance(self.max_cube, bool)
-            or not isinstance(self.max_cube, int)
-            or self.max_cube < 1
-            or self.max_cube > CUBE_LIMIT
-            or self.max_cube & (self.max_cube - 1)
-        ):
+        if self.max_cube is not None and cube_value_problem(self.max_cube):
             problems.append(
                 f"max_cube must be a power of two from 1 (cubeless) to {CUBE_LIMIT}, "
                 f"not {shown(self.max_cube)} (R17)"
@@ -131,8 +116,7 @@ class Rules:
         ``cube_centred`` is whether the cube was never turned in this game, which matters
         only under the Jacoby rule.
         """
-        if kind not in KINDS:
-            raise MatchOptionError(f"unknown kind of win {shown(kind)}: expected one of {KINDS}")
+        check_kind(kind)
         if self.jacoby and cube_centred:
             return 1
         if kind == "gammon":
@@ -154,7 +138,7 @@ class Rules:
         """Rebuild rules from :meth:`to_dict` output; unknown keys are an error."""
         if not isinstance(data, dict):
             raise MatchOptionError(f"rules must be a dict, not {type(data).__name__}")
-        unknown = set(data) - {f for f in cls.__dataclass_fields__}
+        unknown = set(data) - set(RULE_OPTIONS)
         if unknown:
             raise MatchOptionError(f"unknown rule options: {sorted(unknown)}")
         for key in ("backgammon_counts_double", "jacoby", "beavers", "raccoons"):

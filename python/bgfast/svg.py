@@ -1,10 +1,15 @@
-"""SVG pictures of positions and games, for notebooks (``_repr_svg_``) and files.
+"""SVG pictures of positions, game states, games and matches, for notebooks
+(``_repr_svg_``) and files.
 
 The side at the bottom has its home board at the bottom right by default, or at the bottom
-left (``home="left"``, R32). A :class:`~bgfast.Position` is drawn with the side to move at the
-bottom; a :class:`~bgfast.Game` with player 1 at the bottom (as GNU Backgammon and XG do)
-unless ``bottom=0``. Pip counts, borne-off checkers, the cube (its face: 64 for value 1, R17,
-placed by its owner or in the middle) and the dice are shown.
+left (``home="left"``, R32); the dice are drawn on the right-hand board either way, in the
+roller's half. A :class:`~bgfast.Position` is drawn with the side to move at the bottom
+(``Position.svg()``); a :class:`~bgfast.GameState` or :class:`~bgfast.Game` with player 1 at
+the bottom (as GNU Backgammon and XG do) unless ``bottom=0``. Pip counts, borne-off
+checkers, the cube (its face: 64 for value 1, R17, placed by its owner or in the middle),
+the dice and a caption saying who is on roll are shown.
+
+This module draws values; it imports no game or match (they call it).
 """
 
 from __future__ import annotations
@@ -12,15 +17,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
-from bgfast._core import Position
-from bgfast.cube import check_player
-from bgfast.errors_game import GameStateError, shown
+from bgfast._core import Position, check_dice
+from bgfast.errors import GameStateError, shown
+from bgfast.state import GameState
+from bgfast.vocab import Roll, check_player
 
 if TYPE_CHECKING:
     from bgfast.game import Game
     from bgfast.match import Match
 
-__all__ = ["Home", "board_svg", "game_svg", "match_svg", "position_svg"]
+__all__ = ["Home", "board_svg", "game_svg", "match_svg", "position_svg", "state_svg"]
 
 Home = Literal["right", "left"]
 """Where the bottom side's home board is drawn (R32)."""
@@ -162,13 +168,13 @@ def board_svg(
             f'<text x="{cube_x + 18}" y="{cube_y + 24}" font-size="16" '
             f'text-anchor="middle" font-weight="bold">{face}</text></g>'
         )
-    # dice in the roller's half, on the right-hand side board
+    # dice on the right-hand board (whichever side the home board is on), in the roller's
+    # half: the bottom half for the bottom side, the top half for the top side
     if dice is not None:
-        right_half = _point_x(3, "right") - 1.5 * _W
-        dx = right_half if home == "right" else _point_x(3, "left") - 1.5 * _W
+        right_board = range(1, 7) if home == "right" else range(7, 13)
+        left_edge = min(_point_x(p, home) for p in right_board) - _W / 2
+        dx = left_edge + (6 * _W - 70) / 2  # two dice 30 wide, 10 apart
         dy = mid + 12 if dice_side == "bottom" else mid - 42
-        if dice_side == "top":
-            dx = _point_x(21, home) - 1.5 * _W
         for k, d in enumerate(dice):
             x0 = dx + k * 40
             out.append(
@@ -193,49 +199,74 @@ def board_svg(
 
 
 def position_svg(
-    position: Position, *, home: Home = "right", dice: tuple[int, int] | None = None
+    position: Position,
+    *,
+    home: Home = "right",
+    dice: Roll | None = None,
 ) -> str:
-    """An SVG picture of ``position`` with the side to move at the bottom (for
-    ``Position._repr_svg_``)."""
+    """An SVG picture of ``position`` with the side to move at the bottom (it is on roll,
+    which the caption says), and ``dice`` (one pair, checked as ``Position.moves`` checks
+    it) if given. ``Position.svg()`` and ``Position._repr_svg_`` draw this."""
+    if not isinstance(position, Position):
+        raise TypeError(f"position must be a bgfast Position, not {type(position).__name__}")
+    roll = None if dice is None else check_dice(dice)
     a = position.to_array()
-    return board_svg([list(a[0]), list(a[1])], home=home, dice=dice, names=("to move", "opponent"))
+    caption = "the bottom side (to move) is on roll"
+    if roll is not None:
+        caption += f" with {roll[0]}-{roll[1]}"
+    return board_svg(
+        [list(a[0]), list(a[1])],
+        home=home,
+        dice=roll,
+        names=("to move", "opponent"),
+        caption=caption,
+    )
 
 
-def game_svg(game: Game, *, home: Home = "right", bottom: int = 1, note: str = "") -> str:
-    """An SVG picture of a game's current state, player ``bottom`` at the bottom (player 1
-    by default, as in GNU Backgammon and XG); ``note`` is added to the caption."""
+def state_svg(
+    state: GameState,
+    *,
+    home: Home = "right",
+    bottom: int = 1,
+    note: str = "",
+    staged: Position | None = None,
+) -> str:
+    """An SVG picture of a game state, player ``bottom`` at the bottom (player 1 by default,
+    as in GNU Backgammon and XG); the caption says what the game waits for (who is on roll,
+    a pending double or resignation, the winner), after ``note``. ``staged`` is the position
+    after a move not yet committed (R29, the opponent to move), drawn instead of the
+    state's board."""
+    if not isinstance(state, GameState):
+        raise TypeError(f"state must be a bgfast GameState, not {type(state).__name__}")
     bottom = check_player(bottom, "bottom player")
-    board = game.board()
-    if game.staged_position is not None:  # show the staged move (R29)
-        a = game.staged_position.to_array()
-        assert game.turn is not None
-        board = a if game.turn == 1 else a[::-1]
-    owner = game.cube.owner
+    board = state.board()
+    if staged is not None:  # show the staged move (R29)
+        a = staged.to_array()
+        board = a if state.turn == 1 else a[::-1]
+    owner = state.cube.owner
     cube_owner: Literal["bottom", "top"] | None = (
         None if owner is None else ("bottom" if owner == bottom else "top")
     )
-    dice_side: Literal["bottom", "top"] = "bottom" if game.turn == bottom else "top"
+    dice_side: Literal["bottom", "top"] = "bottom" if state.turn == bottom else "top"
     parts = [note] if note else []
-    parts.append(f"phase {game.phase}")
-    if game.match_length:
-        parts.append(
-            f"{game.match_length}-point match, score {game.score[0]}-{game.score[1]}"
-            + (" (Crawford)" if game.crawford else "")
-        )
-    if game.result is not None:
-        r = game.result
-        parts.append(f"player {r.winner} wins {r.points} ({r.kind})")
+    parts.append(state.summary())
     return board_svg(
         [list(board[bottom]), list(board[1 - bottom])],
         home=home,
-        cube_value=game.cube.value,
+        cube_value=state.cube.value,
         cube_owner=cube_owner,
-        cube_enabled=game.cube.enabled,
-        dice=game.dice,
+        cube_enabled=state.cube.enabled,
+        dice=state.dice,
         dice_side=dice_side,
         names=(f"player {bottom}", f"player {1 - bottom}"),
-        caption=", ".join(parts),
+        caption=" | ".join(parts),
     )
+
+
+def game_svg(game: Game, *, home: Home = "right", bottom: int = 1, note: str = "") -> str:
+    """An SVG picture of a game's current state (:func:`state_svg`), with its staged move
+    (R29); ``note`` is added to the caption."""
+    return state_svg(game.state, home=home, bottom=bottom, note=note, staged=game.staged_position)
 
 
 def match_svg(match: Match, *, home: Home = "right", swap_sides: bool = False) -> str:
@@ -245,11 +276,10 @@ def match_svg(match: Match, *, home: Home = "right", swap_sides: bool = False) -
     game = match.game
     index = max(len(match.games) - 1, 0)
     bottom = 1 - index % 2 if swap_sides else 1
-    if game is None:
-        from bgfast.game import Game
-
-        game = Game(match_length=match.length, seed=0)
     s = match.score
     # a game's caption shows the score before it; after it, show the match score too
-    note = f"match to {match.length}: {s[0]}-{s[1]}" if game.is_over or not match.games else ""
+    note = f"match to {match.length}: {s[0]}-{s[1]}" if game is None or game.is_over else ""
+    if game is None:
+        state = GameState.start(rules=match.rules, match_length=match.length)
+        return state_svg(state, home=home, bottom=bottom, note=note)
     return game_svg(game, home=home, bottom=bottom, note=note)

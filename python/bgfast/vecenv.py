@@ -9,7 +9,7 @@ choices back. No per-game Python loop runs inside::
     while training:
         features, offsets = env.candidates()        # (M, 198), (n + 1,)
         scores = net(features)                       # one call for all games
-        choice = segment_argmax(scores, offsets)     # (n,) index within each game
+        choice = bgfast.segment_argmax(scores, offsets)   # (n,) index within each game
         rewards, done = env.step(choice)
 
 Games start from the standard start with an opening roll (never a double, R3) and start
@@ -55,7 +55,8 @@ def _scores(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
 
 
 def segment_argmax(scores: npt.ArrayLike, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Per game the index (within its candidates) of the highest score, the first of equals.
+    """Per game the index (within its candidates) of the highest score, the first of equals
+    (``bgfast.segment_argmax``).
 
     ``offsets`` as returned by ``VecEnv.candidates``; games without candidates get 0.
     """
@@ -149,8 +150,13 @@ class VecEnv:
         return self._batch.candidates(self.scheme)
 
     def candidate_positions(self) -> npt.NDArray[np.uint8]:
-        """The candidate results as ``(M, 2, 25)`` counts, the opponent on roll (row 0)."""
-        return self._batch.candidate_positions()
+        """The candidate results as ``(M, 2, 25)`` counts, rows as :meth:`candidates` orders
+        them and seen as its features are: by the player choosing (row 0 the chooser, row 1
+        the opponent, who is on roll next). ``candidates()`` and ``candidate_positions()``
+        describe the same results; ``bgfast.encode(env.candidate_positions()[:, ::-1],
+        scheme)`` gives position evaluators their usual view (the side on roll first)."""
+        on_roll_first = self._batch.candidate_positions()
+        return np.ascontiguousarray(on_roll_first[:, ::-1, :])
 
     def step(self, choice: npt.ArrayLike) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
         """Plays candidate ``choice[i]`` in game ``i``; returns ``(rewards, done)``.

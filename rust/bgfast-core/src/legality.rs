@@ -96,6 +96,10 @@ pub enum IllegalMove {
     },
     /// The play reaches no legal result for a reason not named above.
     NotLegal,
+    /// Moving the checkers as written would leave both sides on the bar against closed
+    /// home boards (R12): no game reaches that position, so not even a play recorded as
+    /// illegal may make it ([`Position::play_physically`]).
+    BothBarred,
 }
 
 impl fmt::Display for IllegalMove {
@@ -167,6 +171,11 @@ impl fmt::Display for IllegalMove {
                 "R1: {from}/{to} is not a checker move (points are 1..24, 25 the bar, 0 off, moving toward 1)"
             ),
             IllegalMove::NotLegal => write!(f, "R8: the play reaches no legal result"),
+            IllegalMove::BothBarred => write!(
+                f,
+                "R12: the play would leave both sides on the bar against closed home boards; \
+                 no game reaches that position"
+            ),
         }
     }
 }
@@ -178,6 +187,7 @@ impl IllegalMove {
             IllegalMove::GameOver => "R15",
             IllegalMove::MustPlay | IllegalMove::TooFewDice { .. } | IllegalMove::NotLegal => "R8",
             IllegalMove::NoChecker { .. } | IllegalMove::BadPath { .. } => "R1",
+            IllegalMove::BothBarred => "R12",
             IllegalMove::DiceMismatch { .. } => "R4",
             IllegalMove::DoublesMismatch { .. } => "R5",
             IllegalMove::Blocked { .. } => "R7",
@@ -210,17 +220,22 @@ pub fn resolve(
     dice: Dice,
     parsed: &ParsedMove,
 ) -> Result<(Move, Position), IllegalMove> {
+    with_moves(position, dice, |list| resolve_in(list, dice, parsed))
+}
+
+/// Runs `f` on the legal moves of `position` for `dice`, generated into this thread's
+/// reusable list (a `MoveList` is large, and checked play is called often).
+fn with_moves<R>(position: &Position, dice: Dice, f: impl FnOnce(&MoveList) -> R) -> R {
     thread_local! {
-        // One buffer per thread: a MoveList is large, and checked play is called often.
         static LIST: core::cell::RefCell<MoveList> = core::cell::RefCell::new(MoveList::new());
     }
     LIST.with(|list| match list.try_borrow_mut() {
         Ok(mut list) => {
             position.generate_moves(dice, &mut list);
-            resolve_in(&list, dice, parsed)
+            f(&list)
         }
-        // Unreachable unless resolve re-enters itself on one thread; stay correct anyway.
-        Err(_) => resolve_in(&position.legal_moves(dice), dice, parsed),
+        // Unreachable unless `f` re-enters on one thread; stay correct anyway.
+        Err(_) => f(&position.legal_moves(dice)),
     })
 }
 
@@ -282,6 +297,45 @@ impl Position {
     /// output should use [`Position::play_unchecked`].
     pub fn play(&self, dice: Dice, mv: &Move) -> Result<Position, IllegalMove> {
         resolve(self, dice, &ParsedMove::from(mv)).map(|(_, result)| result)
+    }
+
+    /// The legal move of `self` whose steps are exactly those of `wanted`, in their order:
+    /// the roll that generates it and its result (the opponent to move), or `None` if no
+    /// roll does. A pass is found for a roll with no legal play (R10), if there is one.
+    ///
+    /// This is how a move recorded as its steps (a pickled `Move`, a log) is checked and
+    /// found again: only rolls whose dice fit the steps' lengths are generated (a step that
+    /// lands on the board used a die of exactly its length, a bear-off one at least as
+    /// long, R14), one or two for most moves.
+    ///
+    /// ```
+    /// use bgfast_core::{Dice, Position};
+    ///
+    /// let moves = Position::START.legal_moves(Dice::from_pips(3, 1).unwrap());
+    /// let (mv, result) = moves.iter().next().unwrap();
+    /// assert_eq!(Position::START.find_move(&mv), Some((Dice::from_pips(3, 1).unwrap(), result)));
+    /// ```
+    pub fn find_move(&self, wanted: &Move) -> Option<(Dice, Position)> {
+        let fits = |dice: Dice| {
+            wanted
+                .steps()
+                .iter()
+                .all(|s| match s.from.checked_sub(s.to) {
+                    Some(d) if s.to == OFF => d <= dice.high().pips(),
+                    Some(d) => d == dice.high().pips() || d == dice.low().pips(),
+                    None => false,
+                })
+        };
+        Dice::ALL_21
+            .into_iter()
+            .filter(|&d| fits(d))
+            .find_map(|dice| {
+                with_moves(self, dice, |list| {
+                    (0..list.len())
+                        .find(|&i| list.mv(i) == *wanted)
+                        .map(|i| (dice, list.result(i)))
+                })
+            })
     }
 
     /// Plays `mv` without checking it; returns the new position with the opponent to move.
@@ -461,7 +515,7 @@ impl Search {
 }
 
 /// Checks that plain data (which callers may build by hand) names real points.
-fn check_paths(parsed: &ParsedMove) -> Result<(), IllegalMove> {
+pub(crate) fn check_paths(parsed: &ParsedMove) -> Result<(), IllegalMove> {
     for path in &parsed.paths {
         let mut from = path.from;
         if path.stops.is_empty() || !(1..=4).contains(&path.repeat) {

@@ -32,6 +32,7 @@ mod movegen;
 mod mv;
 mod outcome;
 mod perft;
+mod physical;
 mod pointset;
 mod position;
 pub mod rng;

@@ -1,4 +1,5 @@
-//! Thread pools by size, each built once and kept while it is in use.
+//! Thread pools by size, each built once and kept while it is in use, and [`Runner`], the
+//! one policy for scheduling a batch job on them.
 //!
 //! Building a rayon pool starts its threads, and callers that work in many short calls pay
 //! that every time: the Python layer runs a rollout in chunks (to report progress and to
@@ -18,6 +19,7 @@
 use core::fmt;
 use std::sync::{Arc, Mutex};
 
+use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuildError};
 
 /// The variable that turns pinning off when set to `0`.
@@ -128,6 +130,166 @@ pub fn install<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> Resu
     Ok(pool(threads)?.install(work))
 }
 
+/// Items a parallel map gives one task at least, called from outside the pool: enough to
+/// pay for handing the job to the workers and back (about 30 us with their wake-ups).
+pub const MIN_TASK: usize = 1024;
+/// The same, called on a worker (inside [`Runner::run`]), where splitting hands nothing
+/// over to the pool and back.
+pub const MIN_TASK_ON_POOL: usize = 256;
+/// Jobs of at most this many generations (position and roll blocks) run on the calling
+/// thread: threads would cost more than they save.
+pub const SMALL_BATCH: usize = 256;
+
+/// `count` items of `size` bytes that could not be allocated (a result whose size the
+/// caller's input decides; the process is left as it was).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct OutOfMemory {
+    /// How many items were asked for.
+    pub count: usize,
+    /// The size of one item in bytes.
+    pub size: usize,
+}
+
+impl fmt::Display for OutOfMemory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot allocate {} bytes for {} items",
+            self.count.saturating_mul(self.size),
+            self.count
+        )
+    }
+}
+
+impl std::error::Error for OutOfMemory {}
+
+/// An empty vector with room for `n` elements, or [`OutOfMemory`].
+pub fn vec_with_capacity<T>(n: usize) -> Result<Vec<T>, OutOfMemory> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| OutOfMemory {
+        count: n,
+        size: size_of::<T>(),
+    })?;
+    Ok(v)
+}
+
+/// Where a batch job runs: on the calling thread alone, or on a shared pool of workers.
+///
+/// The one scheduling policy of every entry point that takes a thread count: small jobs stay
+/// on the calling thread, larger ones are split into tasks of at least [`MIN_TASK`] items
+/// (fewer from inside the pool), and a job that starts parallel work runs on a worker so
+/// that the work is shared out among the workers rather than injected from outside. The
+/// output never depends on the thread count.
+pub enum Runner {
+    /// The calling thread.
+    Inline,
+    /// The shared pool of [`pool`].
+    Pool(Arc<ThreadPool>),
+}
+
+impl Runner {
+    /// A runner for `threads` workers: 1 is the calling thread, more (up to
+    /// [`MAX_THREADS`]) the shared pool of that size.
+    pub fn new(threads: usize) -> Result<Runner, PoolError> {
+        if threads <= 1 {
+            return Ok(Runner::Inline);
+        }
+        Ok(Runner::Pool(pool(threads)?))
+    }
+
+    /// The number of workers (1 inline).
+    pub fn threads(&self) -> usize {
+        match self {
+            Runner::Inline => 1,
+            Runner::Pool(pool) => pool.current_num_threads(),
+        }
+    }
+
+    /// Whether a job of `blocks` generations is split between the workers: small batches
+    /// ([`SMALL_BATCH`] or fewer) run on the calling thread.
+    pub fn generates_in_parallel(&self, blocks: usize) -> bool {
+        self.threads() > 1 && blocks > SMALL_BATCH
+    }
+
+    /// Runs `f`, a job of `blocks` generations, on a worker of the pool if it will be split
+    /// between the workers ([`Runner::generates_in_parallel`]), else on the calling thread
+    /// (a small job is not worth the handoff).
+    pub fn run_for<R: Send>(&self, blocks: usize, f: impl FnOnce() -> R + Send) -> R {
+        if self.generates_in_parallel(blocks) {
+            self.run(f)
+        } else {
+            f()
+        }
+    }
+
+    /// Runs `f` on a worker of the pool while the caller waits, so that the parallel work
+    /// `f` starts is shared out among the workers rather than injected from outside.
+    pub fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match self {
+            Runner::Pool(pool) => pool.install(f),
+            Runner::Inline => f(),
+        }
+    }
+
+    /// `f(i)` for every `i < n`, in order, computed in parallel when there is a pool and
+    /// enough items; [`OutOfMemory`] if there is no room for the `n` values.
+    pub fn map<T: Send>(
+        &self,
+        n: usize,
+        f: impl Fn(usize) -> T + Sync + Send,
+    ) -> Result<Vec<T>, OutOfMemory> {
+        let mut out = vec_with_capacity(n)?;
+        if self.parallel(n) {
+            let min_task = self.min_task();
+            // Collecting into a vector with room for all n moves nothing.
+            self.run(|| {
+                (0..n)
+                    .into_par_iter()
+                    .with_min_len(min_task)
+                    .map(f)
+                    .collect_into_vec(&mut out)
+            });
+        } else {
+            out.extend((0..n).map(f));
+        }
+        Ok(out)
+    }
+
+    /// [`Runner::map`] for fallible `f`: all the values, or the error of the first `i` in
+    /// order that failed, whatever the thread count.
+    pub fn try_map<T: Send, E: Send + From<OutOfMemory>>(
+        &self,
+        n: usize,
+        f: impl Fn(usize) -> Result<T, E> + Sync + Send,
+    ) -> Result<Vec<T>, E> {
+        if self.parallel(n) {
+            // Every result first: which error a parallel collect stops at is not fixed.
+            self.map(n, f)?.into_iter().collect()
+        } else {
+            let mut out = vec_with_capacity(n)?;
+            for i in 0..n {
+                out.push(f(i)?);
+            }
+            Ok(out)
+        }
+    }
+
+    /// Whether `n` items are worth splitting between the workers: below two tasks' worth
+    /// the split costs more than it saves.
+    pub fn parallel(&self, n: usize) -> bool {
+        matches!(self, Runner::Pool(_)) && n > self.min_task()
+    }
+
+    /// The least work for one task: from outside the pool, enough to pay for handing the
+    /// job to the workers and back; on a worker, less.
+    pub fn min_task(&self) -> usize {
+        match self {
+            Runner::Pool(pool) if pool.current_thread_index().is_some() => MIN_TASK_ON_POOL,
+            _ => MIN_TASK,
+        }
+    }
+}
+
 fn build(threads: usize) -> Result<ThreadPool, ThreadPoolBuildError> {
     let pinning_off = std::env::var(PIN_THREADS_VAR).is_ok_and(|v| v.trim() == "0");
     let cpus = if pinning_off {
@@ -225,6 +387,37 @@ mod tests {
         assert!(matches!(
             pool(usize::MAX),
             Err(PoolError::TooManyThreads { .. })
+        ));
+    }
+
+    #[test]
+    fn a_runner_maps_in_order_on_any_thread_count() {
+        let n = 3 * MIN_TASK + 7;
+        let expected: Vec<usize> = (0..n).map(|i| i * i).collect();
+        for threads in [1, 2, 3] {
+            let runner = Runner::new(threads).unwrap();
+            assert_eq!(runner.threads(), threads);
+            assert_eq!(runner.map(n, |i| i * i).unwrap(), expected);
+            // The first failing index is the one reported, whatever the split.
+            let failed: Result<Vec<usize>, OutOfMemory> = runner.try_map(n, |i| {
+                if i == 5 || i == n - 1 {
+                    Err(OutOfMemory { count: i, size: 0 })
+                } else {
+                    Ok(i)
+                }
+            });
+            assert_eq!(failed.unwrap_err().count, 5);
+            assert_eq!(runner.run_for(10, || 1), 1);
+            assert_eq!(runner.generates_in_parallel(SMALL_BATCH + 1), threads > 1);
+        }
+        assert!(!Runner::new(1).unwrap().parallel(usize::MAX));
+        assert!(Runner::new(MAX_THREADS + 1).is_err());
+        assert!(matches!(
+            Runner::new(2).unwrap().map(usize::MAX, |i| i),
+            Err(OutOfMemory {
+                count: usize::MAX,
+                size: 8
+            })
         ));
     }
 

@@ -1,5 +1,6 @@
 //! Move notation round-trips: every legal move formats, parses back and resolves to its own
-//! result, on the start position and the wildbg corpora (see tests/data/NOTICE.md).
+//! result, moves the checkers physically to that result (table mode, R31) and is found again
+//! from its steps, on the start position and the wildbg corpora (see tests/data/NOTICE.md).
 
 mod common;
 
@@ -26,7 +27,18 @@ fn round_trip(positions: &[Position], play_every: usize) -> usize {
                 // and the fast path gives the same result.
                 if checked % play_every == 0 {
                     assert_eq!(pos.play(dice, &mv), Ok(result), "{pos:?} {dice}: {text:?}");
+                    // A move recorded as its steps is found again (a pickled Move).
+                    let (found_dice, found) = pos
+                        .find_move(&mv)
+                        .unwrap_or_else(|| panic!("{pos:?} {dice}: {text:?} not found"));
+                    assert_eq!(found, result, "{pos:?} {dice}: {text:?} ({found_dice})");
                 }
+                // A hand moving the checkers as written makes the same result.
+                assert_eq!(
+                    pos.play_physically(&parsed),
+                    Ok(result),
+                    "{pos:?} {dice}: {text:?}"
+                );
                 assert_eq!(pos.play_unchecked(&mv), result, "{pos:?} {dice}: {text:?}");
                 checked += 1;
             }

@@ -115,39 +115,77 @@ pub fn seed(obj: &Bound<'_, PyAny>) -> Result<u64, Error> {
     int_in(obj, "seed", 0..=u64::MAX as i128)
 }
 
-/// Two dice from two Python ints, checked (R4: two dice of 1..6).
-pub fn dice_pair(d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> Result<Dice, Error> {
-    let pips = |d: &Bound<'_, PyAny>| -> Result<Option<u8>, Error> {
-        Ok(integer(d, "a die")?
+/// A roll as every entry point takes it (`Position.moves`, `Position.play`, `Game.roll`):
+/// two dice given apart (`d1`, `d2`), or one pair in `d1` with `d2` absent (a tuple, a list
+/// or a numpy array of two). Each die is an int (numpy's too) from 1 to 6; a bool, a float,
+/// text or a third die is not a roll (R4). Returns the dice in the order given; anything
+/// else is `InvalidDiceError` naming what was given.
+pub fn roll(d1: &Bound<'_, PyAny>, d2: Option<&Bound<'_, PyAny>>) -> Result<(u8, u8), Error> {
+    let die = |d: &Bound<'_, PyAny>| -> Option<u8> {
+        // True == 1 in Python, but a bool is not a die.
+        integer(d, "a die")
+            .ok()
+            .flatten()
             .and_then(|v| u8::try_from(v).ok())
-            .filter(|v| (1..=6).contains(v)))
+            .filter(|v| (1..=6).contains(v))
     };
-    match (pips(d1)?, pips(d2)?) {
-        (Some(a), Some(b)) => Ok(Dice::from_pips(a, b).expect("both in 1..=6")),
-        _ => Err(Error::Dice(format!(
-            "dice must be two numbers from 1 to 6, got {} and {}",
-            shown(d1),
-            shown(d2)
-        ))),
+    let refused = |given: String| {
+        Error::Dice(format!(
+            "a roll is two dice from 1 to 6, given as two ints or one pair such as (3, 1); \
+             got {given}"
+        ))
+    };
+    if let Some(d2) = d2.filter(|d| !d.is_none()) {
+        return match (die(d1), die(d2)) {
+            (Some(a), Some(b)) => Ok((a, b)),
+            _ => Err(refused(format!("{} and {}", shown(d1), shown(d2)))),
+        };
+    }
+    let items: Option<Vec<Bound<'_, PyAny>>> =
+        if d1.is_instance_of::<PyString>() || d1.is_instance_of::<PyBytes>() {
+            None
+        } else {
+            d1.extract().ok()
+        };
+    // Each die as given (an int too long for text by its size).
+    let listed = |items: &[Bound<'_, PyAny>]| {
+        let shown: Vec<String> = items.iter().map(shown).collect();
+        format!("({})", shown.join(", "))
+    };
+    match items.as_deref() {
+        Some(pair @ [a, b]) => match (die(a), die(b)) {
+            (Some(a), Some(b)) => Ok((a, b)),
+            _ => Err(refused(listed(pair))),
+        },
+        Some(items) if !items.is_empty() && items.len() <= 6 => {
+            Err(refused(format!("{} dice {}", items.len(), listed(items))))
+        }
+        Some(items) if !items.is_empty() => Err(refused(format!("{} dice", items.len()))),
+        _ => Err(refused(repr(d1))),
     }
 }
 
-/// Dice from a `(d1, d2)` pair (any sequence of two ints), checked as [`dice_pair`].
+/// The core's dice of [`roll`]: two dice given apart, or one pair.
+pub fn dice_of(d1: &Bound<'_, PyAny>, d2: Option<&Bound<'_, PyAny>>) -> Result<Dice, Error> {
+    let (a, b) = roll(d1, d2)?;
+    Ok(Dice::from_pips(a, b).expect("both in 1..=6"))
+}
+
+/// The dice of two dice given apart (see [`roll`]).
+pub fn dice_pair(d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> Result<Dice, Error> {
+    dice_of(d1, Some(d2))
+}
+
+/// The dice of one pair `(d1, d2)` (see [`roll`]).
 pub fn dice(pair: &Bound<'_, PyAny>) -> Result<Dice, Error> {
-    let not_a_pair = || {
-        let shown = pair.repr().map(|s| s.to_string()).unwrap_or_default();
-        Error::Dice(format!(
-            "dice must be a pair (d1, d2) of numbers from 1 to 6, got {shown}"
-        ))
-    };
-    if pair.is_instance_of::<pyo3::types::PyString>() {
-        return Err(not_a_pair());
-    }
-    let items: Vec<Bound<'_, PyAny>> = pair.extract().map_err(|_| not_a_pair())?;
-    match items.as_slice() {
-        [d1, d2] => dice_pair(d1, d2),
-        _ => Err(not_a_pair()),
-    }
+    dice_of(pair, None)
+}
+
+/// `repr(obj)` for messages (`shown` for an int too long for text).
+fn repr(obj: &Bound<'_, PyAny>) -> String {
+    obj.repr()
+        .map(|s| s.to_string())
+        .unwrap_or_else(|_| shown(obj))
 }
 
 /// The text of a Python str. A str may hold lone surrogates, which no Rust string can:

@@ -12,10 +12,9 @@
 //! of the output is the block order (one block = one position and one roll), so it is
 //! identical for any thread count.
 
-use std::sync::Arc;
-
 use bgfast_core::codec::gnubg_id;
 use bgfast_core::rows::{self, ROW_BYTES};
+use bgfast_core::threads::Runner;
 use bgfast_core::{Dice, Position};
 use numpy::ndarray::{Array2, Ix3};
 use numpy::{
@@ -24,8 +23,6 @@ use numpy::{
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
-use rayon::prelude::*;
-use rayon::ThreadPool;
 
 use crate::counts::{self, with_int_array, Rows};
 use crate::errors::Error;
@@ -33,127 +30,16 @@ use crate::moves::with_move_list;
 use crate::position::PyPosition;
 use crate::{alloc, args, outbuf};
 
-/// Batches of at most this many blocks run on the calling thread: threads would cost more
-/// than they save.
-const SMALL_BATCH: usize = 256;
-/// Items a parallel map gives one task at least, called from outside the pool.
-const MIN_TASK: usize = 1024;
-/// The same, called on a worker (inside [`Runner::run`]), where splitting hands nothing
-/// over to the pool and back.
-const MIN_TASK_ON_POOL: usize = 256;
 /// First guess of results per block when reserving output (the corpora average 12.5 and
 /// 19.3). Generous, because rows past the first guess cost a parallel call extra memory
 /// until its end (see `par_generate_rows`), while capacity never touched costs no memory.
 const RESULTS_GUESS: usize = 24;
 
-/// Where the work runs: on the calling thread alone, or on a shared pool of workers.
-enum Runner {
-    Inline,
-    Pool(Arc<ThreadPool>),
-}
-
-impl Runner {
-    /// `threads=None` is every core (or `RAYON_NUM_THREADS`, as rayon reads it); `1` the
-    /// calling thread; `k` (up to 256) the shared pool of `k` workers
-    /// (`bgfast_core::threads`).
-    fn new(threads: Option<&Bound<'_, PyAny>>) -> Result<Runner, Error> {
-        let threads = args::threads(threads)?;
-        if threads == 1 {
-            return Ok(Runner::Inline);
-        }
-        Ok(Runner::Pool(bgfast_core::threads::pool(threads)?))
-    }
-
-    fn threads(&self) -> usize {
-        match self {
-            Runner::Inline => 1,
-            Runner::Pool(pool) => pool.current_num_threads(),
-        }
-    }
-
-    /// Whether [`generate`] hands `blocks` blocks to the workers: small batches run on the
-    /// calling thread, where threads would cost more than they save.
-    fn generates_in_parallel(&self, blocks: usize) -> bool {
-        self.threads() > 1 && blocks > SMALL_BATCH
-    }
-
-    /// Runs `f`, a job of `blocks` generations, on a worker of the pool if it will be split
-    /// between the workers ([`Runner::generates_in_parallel`]), else on the calling thread
-    /// (a small job is not worth the handoff).
-    fn run_for<R: Send>(&self, blocks: usize, f: impl FnOnce() -> R + Send) -> R {
-        if self.generates_in_parallel(blocks) {
-            self.run(f)
-        } else {
-            f()
-        }
-    }
-
-    /// Runs `f` on a worker of the pool while the caller waits, so that the parallel work
-    /// `f` starts is shared out among the workers rather than injected from outside.
-    fn run<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
-        match self {
-            Runner::Pool(pool) => pool.install(f),
-            Runner::Inline => f(),
-        }
-    }
-
-    /// `f(i)` for every `i < n`, in order, computed in parallel when there is a pool;
-    /// `MemoryError` if there is no room for the `n` values.
-    fn map<T: Send>(
-        &self,
-        n: usize,
-        f: impl Fn(usize) -> T + Sync + Send,
-    ) -> Result<Vec<T>, Error> {
-        let mut out = alloc::vec_with_capacity(n)?;
-        if self.parallel(n) {
-            let min_task = self.min_task();
-            // Collecting into a vector with room for all n moves nothing.
-            self.run(|| {
-                (0..n)
-                    .into_par_iter()
-                    .with_min_len(min_task)
-                    .map(f)
-                    .collect_into_vec(&mut out)
-            });
-        } else {
-            out.extend((0..n).map(f));
-        }
-        Ok(out)
-    }
-
-    /// [`Runner::map`] for fallible `f`: all the values, or the error of the first `i` in
-    /// order that failed, whatever the thread count.
-    fn try_map<T: Send>(
-        &self,
-        n: usize,
-        f: impl Fn(usize) -> Result<T, Error> + Sync + Send,
-    ) -> Result<Vec<T>, Error> {
-        if self.parallel(n) {
-            // Every result first: which error a parallel collect stops at is not fixed.
-            self.map(n, f)?.into_iter().collect()
-        } else {
-            let mut out = alloc::vec_with_capacity(n)?;
-            for i in 0..n {
-                out.push(f(i)?);
-            }
-            Ok(out)
-        }
-    }
-
-    /// Whether `n` items are worth splitting between the workers: below two tasks' worth
-    /// the split costs more than it saves.
-    fn parallel(&self, n: usize) -> bool {
-        matches!(self, Runner::Pool(_)) && n > self.min_task()
-    }
-
-    /// The least work for one task: from outside the pool, enough to pay for handing the
-    /// job to the workers and back (about 30 us with their wake-ups); on a worker, less.
-    fn min_task(&self) -> usize {
-        match self {
-            Runner::Pool(pool) if pool.current_thread_index().is_some() => MIN_TASK_ON_POOL,
-            _ => MIN_TASK,
-        }
-    }
+/// The core's runner for a `threads=` argument: `None` is every core (or
+/// `RAYON_NUM_THREADS`, as rayon reads it), `1` the calling thread, `k` (up to 256) the
+/// shared pool of `k` workers (`bgfast_core::threads`).
+fn runner_for(threads: Option<&Bound<'_, PyAny>>) -> Result<Runner, Error> {
+    Ok(Runner::new(args::threads(threads)?)?)
 }
 
 /// Validates every row (R1, R6, R12, R15); the first bad row's violations name its index.
@@ -265,7 +151,7 @@ pub fn batch_moves<'py>(
     dice: &Bound<'py, PyAny>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray3<u8>>)> {
-    let runner = Runner::new(threads)?;
+    let runner = runner_for(threads)?;
     let rows = counts::rows(positions)?;
     let dice = dice_rows(dice, rows.0.len())?;
     // Checked and generated in one job on the pool, so the checks are split too.
@@ -303,7 +189,7 @@ pub fn batch_all_rolls<'py>(
     Bound<'py, PyArray3<u8>>,
     Bound<'py, PyArray2<u8>>,
 )> {
-    let runner = Runner::new(threads)?;
+    let runner = runner_for(threads)?;
     let rows = counts::rows(positions)?;
     let n = rows.0.len();
     let blocks = n
@@ -352,7 +238,7 @@ pub fn batch_move_counts<'py>(
     dice: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let runner = Runner::new(threads)?;
+    let runner = runner_for(threads)?;
     let rows = counts::rows(positions)?;
     let n = rows.0.len();
     let dice = dice
@@ -376,8 +262,8 @@ pub fn batch_move_counts<'py>(
                 })
             };
             match &dice {
-                Some(dice) => runner.map(n, |i| count(positions[i], dice[i])),
-                None => runner.map(blocks, |b| count(positions[b / 21], Dice::ALL_21[b % 21])),
+                Some(dice) => Ok(runner.map(n, |i| count(positions[i], dice[i]))?),
+                None => Ok(runner.map(blocks, |b| count(positions[b / 21], Dice::ALL_21[b % 21]))?),
             }
         })
     })?;
@@ -397,11 +283,11 @@ pub fn batch_ids<'py>(
     positions: &Bound<'py, PyAny>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let runner = Runner::new(threads)?;
+    let runner = runner_for(threads)?;
     let rows = counts::rows(positions)?;
     let ids = py.detach(|| -> Result<Vec<String>, Error> {
         let positions = positions_of(&rows, &runner, false)?;
-        runner.map(positions.len(), |i| gnubg_id::encode(&positions[i]))
+        Ok(runner.map(positions.len(), |i| gnubg_id::encode(&positions[i]))?)
     })?;
     PyList::new(py, ids)
 }
@@ -414,7 +300,7 @@ pub fn batch_from_ids<'py>(
     ids: &Bound<'py, PyAny>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray3<u8>>> {
-    let runner = Runner::new(threads)?;
+    let runner = runner_for(threads)?;
     if ids.is_instance_of::<PyString>() {
         return Err(Error::Shape(
             "from_ids takes a sequence of Position IDs, not one str".to_string(),
@@ -471,7 +357,7 @@ pub fn batch_pip_counts<'py>(
     positions: &Bound<'py, PyAny>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray2<i32>>> {
-    let runner = Runner::new(threads)?;
+    let runner = runner_for(threads)?;
     let rows = counts::rows(positions)?;
     let pips = py.detach(|| -> Result<Vec<i32>, Error> {
         let positions = positions_of(&rows, &runner, false)?;
@@ -513,7 +399,7 @@ pub fn batch_to_positions<'py>(
     positions: &Bound<'py, PyAny>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let runner = Runner::new(threads)?;
+    let runner = runner_for(threads)?;
     let rows = counts::rows(positions)?;
     let positions = py.detach(|| positions_of(&rows, &runner, false))?;
     PyList::new(py, positions.into_iter().map(|inner| PyPosition { inner }))

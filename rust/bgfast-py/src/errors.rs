@@ -3,7 +3,7 @@
 use bgfast_core::bearoff::file::FileError;
 use bgfast_core::bearoff::BearoffError;
 use bgfast_core::codec::gnubg_id::IdError;
-use bgfast_core::threads::PoolError;
+use bgfast_core::threads::{OutOfMemory, PoolError};
 use bgfast_core::{IllegalMove, MoveTextError, PositionError};
 use bgfast_engine::batch::StepError;
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
@@ -226,6 +226,12 @@ impl From<StepError> for Error {
 impl From<PoolError> for Error {
     fn from(e: PoolError) -> Self {
         Error::Pool(e)
+    }
+}
+
+impl From<OutOfMemory> for Error {
+    fn from(e: OutOfMemory) -> Self {
+        crate::alloc::out_of_memory(e.count, e.size)
     }
 }
 

@@ -71,6 +71,16 @@ mod _core {
         Ok(crate::args::int_in(value, name, low..=high)?)
     }
 
+    /// The roll `(d1, d2)`, in the order given, of two dice given apart or one pair in
+    /// `d1` (a tuple, list or numpy array of two ints from 1 to 6): the one check every
+    /// entry point that takes dice makes (`Position.moves`, `Position.play`, `Game.roll`).
+    /// `InvalidDiceError` for anything else, a bool or a third die included.
+    #[pyfunction]
+    #[pyo3(signature = (d1, d2=None))]
+    fn check_dice(d1: &Bound<'_, PyAny>, d2: Option<&Bound<'_, PyAny>>) -> PyResult<(u8, u8)> {
+        Ok(crate::args::roll(d1, d2)?)
+    }
+
     /// The thread count a `threads=` argument asks for, checked as every native call
     /// checks it: `None` is `default_threads()`, an int must be from 1 to `MAX_THREADS`.
     #[pyfunction]

@@ -1,9 +1,10 @@
 //! `Position`, `Move` and `Outcome`: immutable value types over the core's.
 
+use bgfast_core::bearoff;
 use bgfast_core::codec::{ascii, gnubg_id, move_text};
 use bgfast_core::{
-    perft_cancellable, resolve, Dice, Move, Outcome, ParsedMove, Position, Side, Step, WinKind,
-    MAX_PERFT_DEPTH, OFF,
+    perft_cancellable, resolve, Move, Outcome, ParsedMove, Position, Side, Step, WinKind,
+    MAX_PERFT_DEPTH,
 };
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -11,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 use crate::errors::Error;
-use crate::moves::{with_move_list, PyMoves};
+use crate::moves::PyMoves;
 use crate::{args, counts, detach};
 
 /// A backgammon position seen from the side to move. Immutable and hashable.
@@ -89,12 +90,11 @@ impl PyPosition {
     /// Effective pip counts `(side to move, opponent)` from the one-sided bear-off database;
     /// raises `BearoffRangeError` unless every checker of both sides is home (R13).
     #[getter]
-    fn epc(slf: &Bound<'_, Self>) -> PyResult<(f64, f64)> {
-        // The database and its disk cache are managed by the Python layer.
-        slf.py()
-            .import("bgfast.bearoff")?
-            .call_method1("position_epc", (slf,))?
-            .extract()
+    fn epc(&self, py: Python<'_>) -> PyResult<(f64, f64)> {
+        let position = self.inner;
+        // The first call builds the process's table (about a tenth of a second).
+        let epc = py.detach(|| bearoff::position_epc(&position, bearoff::shared_one_sided()));
+        Ok(epc.map_err(Error::from)?)
     }
 
     /// The same checkers with the other side to move.
@@ -104,39 +104,64 @@ impl PyPosition {
         }
     }
 
-    /// The legal moves for the roll `d1`-`d2`: one per distinct resulting position (a roll
-    /// with no legal play gives one move, the pass). A compact sequence: each `Move` object
-    /// is made when it is indexed or iterated over.
-    fn moves(&self, d1: &Bound<'_, PyAny>, d2: &Bound<'_, PyAny>) -> PyResult<PyMoves> {
-        let dice = args::dice_pair(d1, d2)?;
+    /// The legal moves for a roll, given as two ints (`moves(3, 1)`) or one pair
+    /// (`moves((3, 1))`): one per distinct resulting position (a roll with no legal play
+    /// gives one move, the pass). A compact sequence: each `Move` object is made when it is
+    /// indexed or iterated over.
+    #[pyo3(signature = (d1, d2=None))]
+    fn moves(&self, d1: &Bound<'_, PyAny>, d2: Option<&Bound<'_, PyAny>>) -> PyResult<PyMoves> {
+        let dice = args::dice_of(d1, d2)?;
         self.ensure_not_over()?;
         Ok(PyMoves::generate(self.inner, dice))
     }
 
-    /// Plays `move` (a `Move` of this position, or move text such as `"8/5 6/5"`) with
-    /// `dice` and returns the resulting position, the opponent to move. Raises
-    /// `InvalidMoveError` for bad notation and `IllegalMoveError` naming the rule broken.
-    fn play(&self, r#move: &Bound<'_, PyAny>, dice: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let dice = args::dice(dice)?;
+    /// Plays `move` (a `Move` of this position, or move text such as `"8/5 6/5"`) with the
+    /// roll (one pair, or two ints: `play("8/5 6/5", 3, 1)`) and returns the resulting
+    /// position, the opponent to move. Raises `InvalidMoveError` for bad notation and
+    /// `IllegalMoveError` naming the rule broken.
+    #[pyo3(signature = (r#move, dice, d2=None))]
+    fn play(
+        &self,
+        r#move: &Bound<'_, PyAny>,
+        dice: &Bound<'_, PyAny>,
+        d2: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let mv = self.parse_move(r#move, dice, d2)?;
+        Ok(PyPosition { inner: mv.result })
+    }
+
+    /// The legal `Move` that `move` (text, or a `Move` of this position) denotes for the
+    /// roll (one pair or two ints): the move whose result the text reaches, so that every
+    /// way of writing a play gives the one `Move` the generator lists (`"8/5 5/4"` with 3-1
+    /// is the move written `8/4`). Raises as `play` does.
+    #[pyo3(signature = (r#move, dice, d2=None))]
+    fn parse_move(
+        &self,
+        r#move: &Bound<'_, PyAny>,
+        dice: &Bound<'_, PyAny>,
+        d2: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyMove> {
+        let dice = args::dice_of(dice, d2)?;
         self.ensure_not_over()?;
-        let parsed = if let Ok(m) = r#move.cast::<PyMove>() {
-            let m = m.get();
-            if m.origin != self.inner {
-                return Err(Error::Illegal(format!(
-                    "the move {} belongs to another position ({})",
-                    move_text::format(&m.mv),
-                    gnubg_id::encode(&m.origin)
-                ))
-                .into());
-            }
-            ParsedMove::from(&m.mv)
-        } else if let Ok(text) = r#move.cast::<PyString>() {
-            move_text::parse(&args::text(text)?).map_err(Error::Syntax)?
-        } else {
-            return Err(PyTypeError::new_err("move must be a bgfast.Move or a str"));
-        };
-        let (_, result) = resolve(&self.inner, dice, &parsed).map_err(Error::from)?;
-        Ok(PyPosition { inner: result })
+        let parsed = self.written(r#move)?;
+        let (mv, result) = resolve(&self.inner, dice, &parsed).map_err(Error::from)?;
+        Ok(PyMove {
+            origin: self.inner,
+            mv,
+            result,
+        })
+    }
+
+    /// The position after moving the checkers as `move` (text or a `Move`) says, legal or
+    /// not, with the opponent to move: how a game recorded at a real table keeps an illegal
+    /// play until it is called (R31). Refuses only what no hand can do, with
+    /// `IllegalMoveError`: moving a checker that is not there (R1), putting one down on a
+    /// point two or more opposing checkers hold (R7), a result no game reaches (R12).
+    /// `play` says whether the same move is legal.
+    fn play_physically(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let parsed = self.written(r#move)?;
+        let inner = self.inner.play_physically(&parsed).map_err(Error::from)?;
+        Ok(PyPosition { inner })
     }
 
     fn __str__(&self) -> String {
@@ -166,6 +191,27 @@ impl PyPosition {
             ))),
             None => Ok(()),
         }
+    }
+
+    /// A move as written: text parsed for its syntax, or the steps of a `Move` of this
+    /// position.
+    fn written(&self, r#move: &Bound<'_, PyAny>) -> PyResult<ParsedMove> {
+        if let Ok(m) = r#move.cast::<PyMove>() {
+            let m = m.get();
+            if m.origin != self.inner {
+                return Err(Error::Illegal(format!(
+                    "the move {} belongs to another position ({})",
+                    move_text::format(&m.mv),
+                    gnubg_id::encode(&m.origin)
+                ))
+                .into());
+            }
+            return Ok(ParsedMove::from(&m.mv));
+        }
+        if let Ok(text) = r#move.cast::<PyString>() {
+            return Ok(move_text::parse(&args::text(text)?).map_err(Error::Syntax)?);
+        }
+        Err(PyTypeError::new_err("move must be a bgfast.Move or a str"))
     }
 }
 
@@ -281,7 +327,7 @@ impl PyMove {
                     "a Move's steps must be up to four (from, to, hit) tuples, not {steps:?}"
                 ))
             })?;
-        find_move(&origin, &wanted).ok_or_else(|| {
+        let (_, result) = origin.find_move(&wanted).ok_or_else(|| {
             let id = gnubg_id::encode(&origin);
             let why = if wanted.is_pass() {
                 format!("no roll of {id} is a pass: every roll has a legal play (R8)")
@@ -298,40 +344,13 @@ impl PyMove {
                 )
             };
             PyErr::from(Error::Illegal(why))
+        })?;
+        Ok(PyMove {
+            origin,
+            mv: wanted,
+            result,
         })
     }
-}
-
-/// The move of `origin` with exactly the steps of `wanted`, generated for a roll that fits
-/// them (a pass for a roll with no legal play); `None` if no roll generates it.
-fn find_move(origin: &Position, wanted: &Move) -> Option<PyMove> {
-    // A step that lands on the board used a die of exactly its length; a bear-off, one at
-    // least as long (R14). This leaves one or two rolls to generate for most moves.
-    let fits = |dice: Dice| {
-        wanted
-            .steps()
-            .iter()
-            .all(|s| match s.from.checked_sub(s.to) {
-                Some(d) if s.to == OFF => d <= dice.high().pips(),
-                Some(d) => d == dice.high().pips() || d == dice.low().pips(),
-                None => false,
-            })
-    };
-    with_move_list(|list| {
-        Dice::ALL_21
-            .into_iter()
-            .filter(|&d| fits(d))
-            .find_map(|dice| {
-                origin.generate_moves(dice, list);
-                (0..list.len())
-                    .find(|&i| list.mv(i) == *wanted)
-                    .map(|i| PyMove {
-                        origin: *origin,
-                        mv: *wanted,
-                        result: list.result(i),
-                    })
-            })
-    })
 }
 
 /// How a finished game ended (R15, R16).

@@ -29,6 +29,10 @@ mod moves;
 mod one_sided;
 mod two_sided;
 
+use std::sync::OnceLock;
+
+use crate::position::Position;
+
 pub use index::{BearoffError, HomeBoard, MAX_CHECKERS, ONE_SIDED_POSITIONS, POINTS};
 pub use moves::ROLLS;
 pub use one_sided::{Distribution, OneSided, MAX_ROLLS, PIPS_PER_ROLL};
@@ -44,4 +48,46 @@ pub fn plays(board: HomeBoard, high: u8, low: u8) -> Vec<u32> {
         moves::children_indexes(board, high.max(low), high.min(low), &mut scratch, &mut out);
     }
     out
+}
+
+/// The one-sided table of this process, built on first use (about a tenth of a second on
+/// the shared pool of [`crate::threads::default_threads`] workers) and kept: for callers
+/// that need a table and keep no cache of their own, such as [`position_epc`] behind the
+/// bindings' `Position.epc`. Every build is identical, so this table and any other one
+/// give the same numbers.
+pub fn shared_one_sided() -> &'static OneSided {
+    static TABLE: OnceLock<OneSided> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        // On a pool of ours, never rayon's global one (a forked child cannot use it).
+        crate::threads::install(crate::threads::default_threads(), OneSided::build)
+            .unwrap_or_else(|_| OneSided::build())
+    })
+}
+
+/// The effective pip counts `(mover, opponent)` of `position` from `table` (expected rolls
+/// times 49/6); [`BearoffError::NotHome`] unless every checker of both sides not yet off is
+/// in its home board (R13).
+///
+/// ```
+/// use bgfast_core::bearoff::{position_epc, shared_one_sided};
+/// use bgfast_core::Position;
+///
+/// let mut mover = [0u8; 25];
+/// mover[0] = 1; // one checker on the ace point: one roll, 49/6 pips
+/// let position = Position::from_counts(&mover, &mover).unwrap();
+/// let (a, b) = position_epc(&position, shared_one_sided()).unwrap();
+/// assert!((a - 49.0 / 6.0).abs() < 1e-12 && a == b);
+/// assert!(position_epc(&Position::START, shared_one_sided()).is_err());
+/// ```
+pub fn position_epc(position: &Position, table: &OneSided) -> Result<(f64, f64), BearoffError> {
+    let home = |side: crate::checkers::Checkers, name: &'static str| {
+        if !side.all_home() {
+            return Err(BearoffError::NotHome { side: name });
+        }
+        let counts: [u8; POINTS] = core::array::from_fn(|i| side.count(i as u8 + 1));
+        HomeBoard::new(counts)
+    };
+    let mover = home(position.mover(), "mover")?;
+    let opponent = home(position.opponent(), "opponent")?;
+    Ok((table.epc(mover.index()), table.epc(opponent.index())))
 }

@@ -1,0 +1,834 @@
+"""Interchange formats of game states: GNU Backgammon's Match ID and ``PositionID:MatchID``,
+XGIDs and FIBS ``board:`` lines.
+
+Two layers: field codecs that read and write every field exactly
+(:func:`decode_match_id`/:func:`encode_match_id`, :func:`parse_xgid`/:func:`format_xgid`),
+and the conversions between those fields and a :class:`~bgfast.GameState`: every decoder
+(:func:`state_from_gnubg_id`, :func:`state_from_xgid`, :func:`state_from_fibs_board`)
+returns a validated state, every encoder (:func:`match_id_of`, :func:`gnubg_id_of`,
+:func:`xgid_of`, :func:`fibs_board_of`) reads one. Nothing here knows about
+:class:`~bgfast.Game`, which builds itself from these states (``Game.from_xgid``).
+
+Conventions (GNU Backgammon's): players are 0 and 1. A Match ID's ``dice_owner`` (gnubg's
+``fMove``) is the player on roll, and its ``turn`` (``fTurn``) the player who must act (the
+taker while a double waits). The Position ID is seen from ``dice_owner``. In an XGID the
+bottom side (upper-case letters, turn ``1``, cube position ``1``) is player 1 and the top side
+(lower-case, ``-1``) is player 0.
+
+Match ID layout (72 bits, least significant bit of byte 0 first, base64): cube log2 (4 bits),
+cube owner (2: 0, 1, or 3 = centred), dice owner (1), Crawford (1), game state (3: 0 none,
+1 playing, 2 over, 3 resigned, 4 dropped), turn (1), doubled (1), resignation offered (2),
+die 1 (3), die 2 (3), match length (15), score 0 (15), score 1 (15), and bit 66 which newer
+gnubg sets when the Jacoby rule is *not* in use (always in match play). Bits 67-71 are 0.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass, replace
+from typing import Literal
+
+import numpy as np
+
+from bgfast._core import BgfastError, Position
+from bgfast.errors import GameStateError, InvalidIdError, shown
+from bgfast.scoring import Rules
+from bgfast.state import CubeOffer, GameState, Resignation
+from bgfast.vocab import KINDS, OFFERS, Phase, check_cube_value, check_player
+
+__all__ = [
+    "CubeAction",
+    "MatchIdFields",
+    "XgidFields",
+    "decode_match_id",
+    "encode_match_id",
+    "fibs_board_of",
+    "format_xgid",
+    "gnubg_id_of",
+    "match_id_of",
+    "parse_xgid",
+    "split_gnubg_id",
+    "state_from_fibs_board",
+    "state_from_gnubg_id",
+    "state_from_xgid",
+    "xgid_of",
+]
+
+# (name, first bit, width) of the Match ID fields, in bit order.
+_LAYOUT = (
+    ("cube_log", 0, 4),
+    ("cube_owner", 4, 2),
+    ("dice_owner", 6, 1),
+    ("crawford", 7, 1),
+    ("game_state", 8, 3),
+    ("turn", 11, 1),
+    ("doubled", 12, 1),
+    ("resigned", 13, 2),
+    ("die1", 15, 3),
+    ("die2", 18, 3),
+    ("match_length", 21, 15),
+    ("score0", 36, 15),
+    ("score1", 51, 15),
+    ("jacoby_off", 66, 1),
+)
+_B64 = re.compile(r"^[A-Za-z0-9+/]{12}$")
+
+
+@dataclass(frozen=True)
+class MatchIdFields:
+    """Every field of a GNU Backgammon Match ID.
+
+    Attributes:
+        cube_value: the cube value (a power of two up to 32768).
+        cube_owner: ``None`` when centred, else the owning player.
+        dice_owner: the player on roll (gnubg's ``fMove``).
+        crawford: whether this is the Crawford game (R21).
+        game_state: 0 no game, 1 playing, 2 over, 3 resigned, 4 ended by a dropped cube.
+        turn: the player who must act (gnubg's ``fTurn``).
+        doubled: whether a double waits for an answer.
+        resigned: resignation offered: 0 none, 1 single, 2 gammon, 3 backgammon.
+        dice: the dice rolled, higher first (gnubg stores them so), or ``(0, 0)``.
+        match_length: points to win (R20); 0 for money play.
+        score: ``(player 0, player 1)``.
+        jacoby: whether the Jacoby rule is in use, i.e. bit 66 is clear (always clear in
+            IDs from gnubg versions before the bit existed).
+    """
+
+    cube_value: int = 1
+    cube_owner: int | None = None
+    dice_owner: int = 0
+    crawford: bool = False
+    game_state: int = 1
+    turn: int = 0
+    doubled: bool = False
+    resigned: int = 0
+    dice: tuple[int, int] = (0, 0)
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)
+    jacoby: bool = False
+
+
+def _bad(what: str) -> InvalidIdError:
+    return InvalidIdError(f"invalid Match ID: {what}")
+
+
+def encode_match_id(fields: MatchIdFields) -> str:
+    """The 12-character Match ID of ``fields`` (dice are written higher first, as gnubg does)."""
+    f = fields
+    cv = check_cube_value(f.cube_value, error=InvalidIdError)
+    players = (f.dice_owner, f.turn) + (() if f.cube_owner is None else (f.cube_owner,))
+    try:
+        for player in players:
+            check_player(player)
+    except GameStateError:
+        raise _bad("players are 0 or 1") from None
+    if f.game_state not in range(5) or f.resigned not in range(4):
+        raise _bad(f"game state {shown(f.game_state)} / resigned {shown(f.resigned)} out of range")
+    d1, d2 = f.dice
+    if not (0 <= d1 <= 6 and 0 <= d2 <= 6) or (d1 == 0) != (d2 == 0):
+        raise _bad(f"dice {shown(f.dice)}")
+    if max(d2, d1) and d2 > d1:
+        d1, d2 = d2, d1
+    for name, v in (("match length", f.match_length), ("score", f.score[0]), ("score", f.score[1])):
+        if not 0 <= v < 1 << 15:
+            raise _bad(f"{name} {shown(v)} does not fit in 15 bits")
+    values = {
+        "cube_log": cv.bit_length() - 1,
+        "cube_owner": 3 if f.cube_owner is None else f.cube_owner,
+        "dice_owner": f.dice_owner,
+        "crawford": int(f.crawford),
+        "game_state": f.game_state,
+        "turn": f.turn,
+        "doubled": int(f.doubled),
+        "resigned": f.resigned,
+        "die1": d1,
+        "die2": d2,
+        "match_length": f.match_length,
+        "score0": f.score[0],
+        "score1": f.score[1],
+        "jacoby_off": int(not f.jacoby),
+    }
+    bits = 0
+    for name, start, _width in _LAYOUT:
+        bits |= values[name] << start
+    return base64.b64encode(bits.to_bytes(9, "little")).decode("ascii")
+
+
+def decode_match_id(match_id: str) -> MatchIdFields:
+    """The fields of a 12-character Match ID; raises :class:`InvalidIdError` if malformed.
+
+    The dice are returned higher first, as gnubg writes them, so that
+    ``decode_match_id(encode_match_id(f)) == f`` for every decoded ``f``."""
+    if not isinstance(match_id, str) or not _B64.match(match_id):
+        raise _bad(f"{shown(match_id)} is not 12 base64 characters")
+    try:
+        raw = base64.b64decode(match_id, validate=True)
+    except (binascii.Error, ValueError) as e:  # pragma: no cover - the regex guards this
+        raise _bad(str(e)) from e
+    bits = int.from_bytes(raw, "little")
+    if bits >> 67:
+        raise _bad(f"{match_id}: unused bits 67-71 are set")
+    v = {name: (bits >> start) & ((1 << width) - 1) for name, start, width in _LAYOUT}
+    problems = []
+    if v["cube_owner"] == 2:
+        problems.append("cube owner field is 2 (only 0, 1 and 3 = centred exist)")
+    if v["game_state"] > 4:
+        problems.append(f"game state {v['game_state']} (0..4)")
+    if v["die1"] > 6 or v["die2"] > 6 or (v["die1"] == 0) != (v["die2"] == 0):
+        problems.append(f"dice {v['die1']}{v['die2']}")
+    if problems:
+        raise _bad(f"{match_id}: " + "; ".join(problems))
+    return MatchIdFields(
+        cube_value=1 << v["cube_log"],
+        cube_owner=None if v["cube_owner"] == 3 else v["cube_owner"],
+        dice_owner=v["dice_owner"],
+        crawford=bool(v["crawford"]),
+        game_state=v["game_state"],
+        turn=v["turn"],
+        doubled=bool(v["doubled"]),
+        resigned=v["resigned"],
+        # gnubg writes the higher die first; an ID written the other way names the same roll
+        dice=(max(v["die1"], v["die2"]), min(v["die1"], v["die2"])),
+        match_length=v["match_length"],
+        score=(v["score0"], v["score1"]),
+        jacoby=not v["jacoby_off"],
+    )
+
+
+def split_gnubg_id(gnubg_id: str) -> tuple[str, str]:
+    """Split ``PositionID:MatchID`` (the ``GNUbgID`` prefix is allowed) into its parts."""
+    if not isinstance(gnubg_id, str):
+        raise InvalidIdError(f"a GNUbg ID is text, not {type(gnubg_id).__name__}")
+    s = gnubg_id.strip()
+    if s.lower().startswith("gnubgid"):
+        s = s[7:].lstrip(" =:")
+    parts = s.split(":")
+    if len(parts) != 2 or len(parts[0]) != 14 or len(parts[1]) != 12:
+        raise InvalidIdError(f"{shown(gnubg_id)} is not PositionID:MatchID (14 + 12 characters)")
+    return parts[0], parts[1]
+
+
+# ---------------------------------------------------------------------------- XGID
+
+CubeAction = Literal["", "D", "B", "R"]
+"""An XGID's pending cube action: none, doubled, beavered, raccooned."""
+
+
+@dataclass(frozen=True)
+class XgidFields:
+    """Every field of an XGID, with players numbered as in GNU Backgammon.
+
+    Attributes:
+        board: ``(player 0's row, player 1's row)``, each 25 counts: the player's own points
+            1..24 then its bar. Player 1 is XG's bottom side (upper-case letters).
+        cube_value: the cube value (2 ** the XGID's cube field).
+        cube_owner: ``None`` when centred, else the owning player.
+        turn: the player on roll.
+        dice: the dice in the order written, or ``None`` (``00``, ``D``, ``B``, ``R``).
+        cube_action: ``""``, or ``D``/``B``/``R`` when a double, beaver or raccoon waits.
+        score: ``(player 0, player 1)``.
+        rules: the XGID's rules field: in match play 1 marks the Crawford game; in money
+            play 1 means Jacoby and 2 beavers (added together).
+        match_length: points to win; 0 for money play.
+        max_cube: log2 of the highest cube value (XG writes 10).
+    """
+
+    board: tuple[tuple[int, ...], tuple[int, ...]]
+    cube_value: int = 1
+    cube_owner: int | None = None
+    turn: int = 1
+    dice: tuple[int, int] | None = None
+    cube_action: CubeAction = ""
+    score: tuple[int, int] = (0, 0)
+    rules: int = 0
+    match_length: int = 0
+    max_cube: int = 10
+
+
+def _xg_bad(xgid: object, what: str) -> InvalidIdError:
+    return InvalidIdError(f"invalid XGID {shown(xgid)}: {what}")
+
+
+def _count(ch: str) -> tuple[int, int]:
+    """(+1 for upper-case player 1 / -1 for lower-case player 0, count) of a point char."""
+    if ch == "-":
+        return 0, 0
+    if "A" <= ch <= "O":
+        return 1, ord(ch) - ord("A") + 1
+    if "a" <= ch <= "o":
+        return -1, ord(ch) - ord("a") + 1
+    raise ValueError(ch)
+
+
+def parse_xgid(xgid: str) -> XgidFields:
+    """The fields of an XGID (``XGID=`` prefix optional); raises :class:`InvalidIdError`."""
+    if not isinstance(xgid, str):
+        raise _xg_bad(xgid, "not text")
+    s = xgid.strip()
+    if s.upper().startswith("XGID="):
+        s = s[5:]
+    parts = s.split(":")
+    if len(parts) != 10:
+        raise _xg_bad(xgid, f"{len(parts)} fields, expected 10")
+    pos = parts[0]
+    if len(pos) != 26:
+        raise _xg_bad(xgid, f"the position has {len(pos)} characters, expected 26")
+    rows = [[0] * 25, [0] * 25]
+    for i, ch in enumerate(pos):
+        try:
+            side, n = _count(ch)
+        except ValueError:
+            raise _xg_bad(xgid, f"character {ch!r} at {i} (use -, A-O, a-o)") from None
+        if n == 0:
+            continue
+        if (i == 0 and side == 1) or (i == 25 and side == -1):
+            raise _xg_bad(xgid, f"character {ch!r} on the other side's bar")
+        if side == 1:
+            rows[1][24 if i == 25 else i - 1] = n
+        else:
+            rows[0][24 if i == 0 else 24 - i] = n
+    for p in (0, 1):
+        if sum(rows[p]) > 15:
+            raise _xg_bad(xgid, f"player {p} has {sum(rows[p])} checkers (15 at most, R1)")
+    try:
+        nums = [int(parts[i]) for i in (1, 2, 3, 5, 6, 7, 8, 9)]
+    except ValueError:
+        raise _xg_bad(xgid, "a numeric field is not a number") from None
+    if any(str(n) != parts[i] for n, i in zip(nums, (1, 2, 3, 5, 6, 7, 8, 9))):
+        raise _xg_bad(xgid, "a numeric field is not written plainly")
+    cube_log, cube_pos, turn, s_bottom, s_top, rules, match_length, max_cube = nums
+    if not 0 <= cube_log <= 15 or not 0 <= max_cube <= 15:
+        raise _xg_bad(xgid, "cube fields out of range 0..15")
+    if cube_pos not in (-1, 0, 1) or turn not in (-1, 1):
+        raise _xg_bad(xgid, "cube position is -1, 0 or 1 and turn -1 or 1")
+    if min(s_bottom, s_top, match_length, rules) < 0 or rules > 3:
+        raise _xg_bad(xgid, "negative score, match length or rules field out of 0..3")
+    d = parts[4]
+    dice: tuple[int, int] | None = None
+    action: CubeAction = ""
+    if d in ("D", "B", "R"):
+        action = d  # type: ignore[assignment]
+    elif re.fullmatch(r"[1-6][1-6]", d):
+        dice = (int(d[0]), int(d[1]))
+    elif d != "00":
+        raise _xg_bad(xgid, f"dice field {d!r} (00, D, B, R or two dice 1-6)")
+    return XgidFields(
+        board=(tuple(rows[0]), tuple(rows[1])),
+        cube_value=1 << cube_log,
+        cube_owner=None if cube_pos == 0 else (1 if cube_pos == 1 else 0),
+        turn=1 if turn == 1 else 0,
+        dice=dice,
+        cube_action=action,
+        score=(s_top, s_bottom),
+        rules=rules,
+        match_length=match_length,
+        max_cube=max_cube,
+    )
+
+
+def format_xgid(fields: XgidFields) -> str:
+    """The XGID text (with the ``XGID=`` prefix) of ``fields``."""
+    f = fields
+    chars = ["-"] * 26
+    for p in (0, 1):
+        row = f.board[p]
+        if len(row) != 25 or not all(0 <= n <= 15 for n in row) or sum(row) > 15:
+            raise _xg_bad(None, f"player {p}'s row must be 25 counts, 15 checkers at most")
+    for i in range(26):
+        up = f.board[1][24] if i == 25 else (f.board[1][i - 1] if 1 <= i <= 24 else 0)
+        low = f.board[0][24] if i == 0 else (f.board[0][24 - i] if 1 <= i <= 24 else 0)
+        if up and low:
+            raise _xg_bad(None, f"both players on point {i}")
+        if up:
+            chars[i] = chr(ord("A") + up - 1)
+        elif low:
+            chars[i] = chr(ord("a") + low - 1)
+    cv = check_cube_value(f.cube_value, error=InvalidIdError)
+    cube_pos = 0 if f.cube_owner is None else (1 if f.cube_owner == 1 else -1)
+    dice: str
+    if f.cube_action:
+        dice = f.cube_action
+    elif f.dice is None:
+        dice = "00"
+    else:
+        dice = f"{f.dice[0]}{f.dice[1]}"
+    return "XGID=" + ":".join(
+        str(x)
+        for x in (
+            "".join(chars),
+            cv.bit_length() - 1,
+            cube_pos,
+            1 if f.turn == 1 else -1,
+            dice,
+            f.score[1],
+            f.score[0],
+            f.rules,
+            f.match_length,
+            f.max_cube,
+        )
+    )
+
+
+# ---------------------------------------------------------------------------- states <-> IDs
+
+_GAME_STATE_OVER = {"bear-off": 2, "resign": 3, "drop": 4}
+
+
+def _cube_before_offer(state: GameState) -> int:
+    """The cube value an ID writes while an offer waits: the value before the double (a
+    beaver or raccoon turned it further)."""
+    offer = state.offer
+    return state.cube.value if offer is None else offer.value // 2 ** (1 + offer.level)
+
+
+def match_id_of(state: GameState) -> str:
+    """The GNU Backgammon Match ID (12 characters) of ``state``."""
+    return encode_match_id(_match_fields(state))
+
+
+def gnubg_id_of(state: GameState) -> str:
+    """The GNU Backgammon ID ``PositionID:MatchID`` of ``state``: the position seen from
+    the player on roll (gnubg's ``fMove``; player 0 before the opening roll)."""
+    return f"{state.position.id}:{match_id_of(state)}"
+
+
+def _match_fields(state: GameState) -> MatchIdFields:
+    phase = state.phase
+    turn = state.turn if state.turn is not None else 0
+    offer = state.offer
+    # Under a beaver the Match ID shows the cube turned once, the doubler to act (gnubg).
+    cube_value = state.cube.value if offer is None else offer.value // 2
+    act = state.player_to_act
+    resign = state.resignation
+    if phase == "opening":
+        game_state = 0
+    elif phase == "over":
+        assert state.result is not None
+        game_state = _GAME_STATE_OVER[state.result.reason]
+    else:
+        game_state = 1
+    return MatchIdFields(
+        cube_value=cube_value,
+        cube_owner=state.cube.owner,
+        dice_owner=turn,
+        crawford=state.crawford,
+        game_state=game_state,
+        turn=turn if act is None else act,
+        # also under a resignation (the turn bit is then the resignation's answerer)
+        doubled=offer is not None,
+        resigned=0 if resign is None else KINDS.index(resign.kind) + 1,
+        dice=state.dice if state.dice is not None else (0, 0),
+        match_length=state.match_length,
+        score=state.score,
+        jacoby=state.match_length == 0 and state.rules.jacoby,
+    )
+
+
+def _state(
+    what: str,
+    *,
+    rules: Rules,
+    match_length: int,
+    score: tuple[int, int],
+    crawford: bool,
+    phase: Phase,
+    turn: int | None,
+    position: Position,
+    dice: tuple[int, int] | None,
+    cube_value: int,
+    cube_owner: int | None,
+    offer: CubeOffer | None,
+    resignation: Resignation | None,
+) -> GameState:
+    """The state an ID describes, or :class:`InvalidIdError` naming ``what`` and why not."""
+    try:
+        start = GameState.start(
+            rules=rules, match_length=match_length, score=score, crawford=crawford
+        )
+    except BgfastError as e:
+        raise InvalidIdError(f"{what}: the match settings are invalid: {e}") from e
+    try:
+        return start.replace(
+            phase=phase,
+            turn=turn,
+            position=position,
+            dice=dice,
+            cube=replace(start.cube, value=cube_value, owner=cube_owner),
+            offer=offer,
+            resignation=resignation,
+        )
+    except BgfastError as e:
+        raise InvalidIdError(f"{what} does not describe a playable game state: {e}") from e
+
+
+def state_from_gnubg_id(gnubg_id: str, *, rules: Rules | None = None) -> GameState:
+    """The state of a GNU Backgammon ``PositionID:MatchID`` (a game not yet over).
+
+    ``rules`` gives money options the ID cannot hold (its Jacoby bit is applied). A pending
+    double whose ``turn`` is the doubler is a beaver (gnubg turns the cube and hands the
+    decision back). A raccoon cannot be told from a double in a Match ID; XGIDs keep it
+    (``R``). With a resignation offered while a double waits, ``turn`` names who answers the
+    resignation, so the offer reads as a double (a beaver or raccoon under a resignation is
+    written as the double of the cube it turned).
+    """
+    pos_id, mid = split_gnubg_id(gnubg_id)
+    f = decode_match_id(mid)
+    try:
+        position = Position.from_id(pos_id)
+    except BgfastError as e:
+        raise InvalidIdError(f"invalid Position ID {pos_id!r}: {e}") from e
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise InvalidIdError(f"rules must be a bgfast Rules, not {type(rules).__name__}")
+    if f.match_length == 0:
+        rules = replace(rules, jacoby=f.jacoby)
+    if f.game_state not in (0, 1):
+        raise InvalidIdError(
+            f"{gnubg_id}: game state {f.game_state} (over) cannot be resumed as a game"
+        )
+    has_dice = f.dice != (0, 0)
+    phase: Phase
+    turn: int | None
+    if f.game_state == 0:
+        if f.doubled or f.resigned or has_dice:
+            raise InvalidIdError(f"{gnubg_id}: no double, resignation or dice before a game")
+        phase, turn = "opening", None
+        if f.dice_owner == 1:
+            position = position.flipped()
+    else:
+        turn = f.dice_owner
+        phase = "move" if has_dice else "roll"
+        if f.doubled:
+            if has_dice:
+                raise InvalidIdError(f"{gnubg_id}: a double comes before the roll (R18)")
+            phase = "doubled"
+    cube_value = f.cube_value
+    offer = None
+    if phase == "doubled":
+        assert turn is not None
+        if f.resigned or f.turn != f.dice_owner:
+            # a double, answered by the other player (R19); under a resignation the turn
+            # bit names who answers the resignation, so the offer reads as a double
+            offer = CubeOffer(turn, cube_value * 2, "double")
+        else:
+            # a beaver, answered by the doubler: gnubg has already turned the cube once
+            if cube_value < 2:
+                raise InvalidIdError(f"{gnubg_id}: a beaver needs a cube of 2 or more")
+            offer = CubeOffer(turn, cube_value * 2, "beaver")
+            cube_value //= 2
+    resignation = None
+    if f.resigned:
+        resignation = Resignation(1 - f.turn, KINDS[f.resigned - 1], phase)
+        phase = "resign"
+    elif phase in ("roll", "move") and f.turn != f.dice_owner:
+        raise InvalidIdError(
+            f"{gnubg_id}: the player to act differs from the player on roll "
+            "with no double or resignation pending"
+        )
+    return _state(
+        f"the ID {gnubg_id}",
+        rules=rules,
+        match_length=f.match_length,
+        score=f.score,
+        crawford=f.crawford,
+        phase=phase,
+        turn=turn,
+        position=position,
+        dice=f.dice if has_dice else None,
+        cube_value=cube_value,
+        cube_owner=f.cube_owner,
+        offer=offer,
+        resignation=resignation,
+    )
+
+
+def xgid_of(state: GameState) -> str:
+    """The XGID of ``state`` (a pending resignation is not part of it).
+
+    XGIDs hold the cube value and owner, and a pending double, beaver or raccoon in the dice
+    field (``D``, ``B``, ``R``) with the cube before the offer; :func:`state_from_xgid` reads
+    each back as the same offer. Rules an XGID has no field for (raccoons, automatic doubles,
+    backgammons counting double, Holland) are not written. A state no XGID describes (before
+    the opening roll, a finished game) raises :class:`~bgfast.GameStateError`.
+    """
+    if state.turn is None:
+        raise GameStateError("an XGID cannot describe the state before the opening roll")
+    if state.is_over:
+        raise GameStateError(
+            "an XGID describes a game in progress; this game is over "
+            "(reading the XGID back would give a game still to play)"
+        )
+    board = state.board()
+    offer = state.offer
+    actions: tuple[CubeAction, ...] = ("D", "B", "R")
+    action: CubeAction = "" if offer is None else actions[offer.level]
+    rules = state.rules
+    # match play: the Crawford flag; money: 1 Jacoby + 2 beavers
+    flags = (
+        int(state.crawford) if state.match_length else int(rules.jacoby) + 2 * int(rules.beavers)
+    )
+    return format_xgid(
+        XgidFields(
+            board=(tuple(int(x) for x in board[0]), tuple(int(x) for x in board[1])),
+            cube_value=_cube_before_offer(state),
+            cube_owner=state.cube.owner,
+            turn=state.turn,
+            dice=state.dice,
+            cube_action=action,
+            score=state.score,
+            rules=flags,
+            match_length=state.match_length,
+            max_cube=state.cube.max_value.bit_length() - 1,
+        )
+    )
+
+
+def state_from_xgid(xgid: str) -> GameState:
+    """The state of an XGID (position, cube, turn, dice, score, rules).
+
+    A pending beaver or raccoon (``B``, ``R``) needs the beaver flag; a raccoon also turns
+    raccoons on (an XGID has no flag for them). A max-cube field of 15 is the default
+    cube limit (``Rules.max_cube`` ``None``)."""
+    f = parse_xgid(xgid)
+    money = f.match_length == 0
+    # 2**15 is the cube limit: the default Rules (max_cube None) write it
+    max_cube = None if f.max_cube == 15 else 1 << f.max_cube
+    if not money and f.rules > 1:
+        raise InvalidIdError(f"{xgid}: in match play the rules field is 0 or 1 (Crawford)")
+    if f.cube_action in ("B", "R"):
+        animal = "beaver" if f.cube_action == "B" else "raccoon"
+        if not money:
+            raise InvalidIdError(f"{xgid}: a {animal} is a money option, not used in match play")
+        if not f.rules & 2:
+            raise InvalidIdError(
+                f"{xgid}: a pending {animal} needs beavers allowed (2 in the rules field)"
+            )
+    rules = (
+        Rules(
+            jacoby=bool(f.rules & 1),
+            beavers=bool(f.rules & 2),
+            # XGIDs have no raccoon flag; a pending raccoon shows they are allowed
+            raccoons=f.cube_action == "R",
+            max_cube=max_cube,
+        )
+        if money
+        else Rules(max_cube=max_cube)
+    )
+    rows = [f.board[f.turn], f.board[1 - f.turn]]
+    try:
+        position = Position.from_array(np.array(rows, dtype=np.uint8))
+    except BgfastError as e:
+        raise InvalidIdError(f"{xgid}: invalid position: {e}") from e
+    phase: Phase = "move" if f.dice else "roll"
+    offer = None
+    if f.cube_action:
+        level = "DBR".index(f.cube_action)
+        phase = "doubled"
+        offer = CubeOffer(f.turn, f.cube_value * 2 ** (level + 1), OFFERS[level])
+    return _state(
+        f"the XGID {xgid}",
+        rules=rules,
+        match_length=f.match_length,
+        score=f.score,
+        crawford=not money and bool(f.rules & 1),
+        phase=phase,
+        turn=f.turn,
+        position=position,
+        dice=f.dice,
+        cube_value=f.cube_value,
+        cube_owner=f.cube_owner,
+        offer=offer,
+        resignation=None,
+    )
+
+
+# ---------------------------------------------------------------------------- FIBS boards
+
+_FIBS_FIELDS = 53
+
+
+def _fibs_ranges() -> tuple[tuple[str, int, int], ...]:
+    """(name, lowest, highest) of the 50 numeric fields after the two names."""
+    points = [("board point 0 (opponent's bar)", -15, 0)]
+    points += [(f"board point {p}", -15, 15) for p in range(1, 25)]
+    points += [("board point 25 (your bar)", 0, 15)]
+    return (
+        ("match length", 0, 32767),
+        ("your score", 0, 32767),
+        ("opponent's score", 0, 32767),
+        *points,
+        ("turn", -1, 1),
+        ("your die 1", 0, 6),
+        ("your die 2", 0, 6),
+        ("opponent's die 1", 0, 6),
+        ("opponent's die 2", 0, 6),
+        ("cube", 1, 1 << 15),
+        ("you may double", 0, 1),
+        ("opponent may double", 0, 1),
+        ("was doubled", -1, 1),
+        ("colour", -1, 1),
+        ("direction", -1, 1),
+        ("home", 0, 25),
+        ("bar", 0, 25),
+        ("your borne-off checkers", 0, 15),
+        ("opponent's borne-off checkers", 0, 15),
+        ("your checkers on the bar", 0, 15),
+        ("opponent's checkers on the bar", 0, 15),
+        ("can move", 0, 4),
+        ("forced move", 0, 1),
+        ("post-Crawford", 0, 1),
+        ("not Crawford", 0, 1),
+    )
+
+
+_FIBS_RANGES = _fibs_ranges()
+assert len(_FIBS_RANGES) == _FIBS_FIELDS - 3
+
+
+def fibs_board_of(state: GameState, you: str = "You", opponent: str = "Opponent") -> str:
+    """The FIBS ``board:`` line of ``state`` as GNU Backgammon writes it (``set output
+    rawboard on``): seen by player 1 (``you``), whose checkers are positive and move from
+    24 to 1 (colour 1, direction -1, home 0, bar 25); player 0 is ``opponent``.
+
+    Like gnubg: dice are written higher first and repeated for both sides; "may double" is
+    the cube ownership only; the on-bar, can-move and forced-move fields are 0 (the bar
+    counts are in board fields 25 and 0); the was-doubled field is signed (+1 player 1,
+    -1 player 0 doubled); the last two fields are post-Crawford and not-Crawford.
+    """
+    for name in (you, opponent):
+        if not name or ":" in name or any(c.isspace() for c in name):
+            raise InvalidIdError(f"a FIBS name is non-empty without ':' or spaces: {shown(name)}")
+    board = state.board()
+    cells = [0] * 26
+    for p in range(1, 25):
+        cells[p] = int(board[1][p - 1]) - int(board[0][24 - p])
+    cells[25] = int(board[1][24])
+    cells[0] = -int(board[0][24])
+    dice = sorted(state.dice, reverse=True) if state.dice else [0, 0]
+    owner = state.cube.owner
+    turn = state.turn if state.turn is not None else 0
+    was_doubled = 0 if state.offer is None else (1 if turn == 1 else -1)
+    cube = _cube_before_offer(state)
+    fields: list[object] = [
+        "board",
+        you,
+        opponent,
+        state.match_length,
+        state.score[1],
+        state.score[0],
+        *cells,
+        1 if turn == 1 else -1,
+        dice[0],
+        dice[1],
+        dice[0],
+        dice[1],
+        cube,
+        int(owner in (None, 1)),
+        int(owner in (None, 0)),
+        was_doubled,
+        1,
+        -1,
+        0,
+        25,
+        15 - int(board[1].sum()),
+        15 - int(board[0].sum()),
+        0,
+        0,
+        0,
+        0,
+        int(state.post_crawford),
+        int(not state.crawford),
+    ]
+    assert len(fields) == _FIBS_FIELDS
+    return ":".join(str(f) for f in fields)
+
+
+def state_from_fibs_board(line: str) -> GameState:
+    """The state of a FIBS ``board:`` line in the layout :func:`fibs_board_of` writes
+    (player 1 is "you"). The Jacoby rule and a pending double are not part of it.
+
+    Every field is checked: a number out of its range, or one that disagrees with the board
+    (borne-off and on-bar counts, the repeated dice, the post-Crawford flag), raises
+    :class:`InvalidIdError` naming the field. The can-move and forced-move fields are
+    derived data and only range-checked."""
+    parts = line.strip().split(":") if isinstance(line, str) else []
+    if len(parts) != _FIBS_FIELDS or parts[0] != "board":
+        raise InvalidIdError(f"not a FIBS board line of {_FIBS_FIELDS} fields: {shown(line)}")
+    n: list[int] = []
+    for (name, lo, hi), text in zip(_FIBS_RANGES, parts[3:]):
+        # plain ASCII digits only: int() would also take '+5', ' 5', '1_0' or other scripts
+        if not re.fullmatch(r"-?[0-9]{1,6}", text):
+            raise InvalidIdError(f"FIBS board field {name!r} is not a number: {text!r}")
+        value = int(text)
+        if not lo <= value <= hi:
+            raise InvalidIdError(f"FIBS board field {name!r} is {value}, not in {lo}..{hi}")
+        n.append(value)
+    match_length, score1, score0 = n[0], n[1], n[2]
+    cells = n[3:29]
+    turn, d1, d2, _, _, cube, you_may, opp_may, was_doubled = n[29:38]  # n[32:34]: below
+    colour, direction, home, bar = n[38:42]
+    post_crawford, not_crawford = n[48], n[49]
+    if (colour, direction, home, bar) != (1, -1, 0, 25):
+        raise InvalidIdError("only gnubg's layout (colour 1, direction -1, home 0, bar 25) is read")
+    if was_doubled:
+        raise InvalidIdError("a FIBS board with a pending double is not read")
+    if turn not in (1, -1):
+        raise InvalidIdError(f"FIBS board field 'turn' is {turn}: 1 (you) or -1 (opponent)")
+    if (d1 == 0) != (d2 == 0):
+        raise InvalidIdError(f"FIBS board dice {d1} and {d2}: both rolled (1..6) or both 0")
+    if (n[32], n[33]) != (d1, d2):
+        raise InvalidIdError(
+            f"FIBS board: the opponent's dice {n[32]} {n[33]} differ from yours {d1} {d2} "
+            "(gnubg's layout repeats the dice)"
+        )
+    rows = [[0] * 25, [0] * 25]
+    for p in range(1, 25):
+        if cells[p] > 0:
+            rows[1][p - 1] = cells[p]
+        elif cells[p] < 0:
+            rows[0][24 - p] = -cells[p]
+    rows[1][24], rows[0][24] = cells[25], -cells[0]
+    for name, row, off, on_bar in (
+        ("your", rows[1], n[42], n[44]),
+        ("opponent's", rows[0], n[43], n[45]),
+    ):
+        if off != 15 - sum(row):
+            raise InvalidIdError(
+                f"FIBS board: {name} borne-off count {off} disagrees with the "
+                f"{sum(row)} checkers on the board"
+            )
+        if on_bar not in (0, row[24]):  # gnubg writes 0 there, FIBS the bar count
+            raise InvalidIdError(
+                f"FIBS board: {name} on-bar count {on_bar} disagrees with the bar's {row[24]}"
+            )
+    owners: dict[tuple[int, int], int | None] = {(1, 1): None, (1, 0): 1, (0, 1): 0}
+    if (you_may, opp_may) not in owners:
+        raise InvalidIdError("neither side may double: the cube owner is unknown")
+    owner = owners[(you_may, opp_may)]
+    check_cube_value(cube, "FIBS board cube value", error=InvalidIdError)
+    player = 1 if turn == 1 else 0
+    try:
+        position = Position.from_array(np.array([rows[player], rows[1 - player]], dtype=np.uint8))
+    except BgfastError as e:
+        raise InvalidIdError(f"invalid FIBS board position: {e}") from e
+    dice = None if (d1, d2) == (0, 0) else (d1, d2)
+    state = _state(
+        "the FIBS board",
+        rules=Rules(),
+        match_length=match_length,
+        score=(score0, score1),
+        crawford=not not_crawford,
+        phase="move" if dice else "roll",
+        turn=player,
+        position=position,
+        dice=dice,
+        cube_value=cube,
+        cube_owner=owner,
+        offer=None,
+        resignation=None,
+    )
+    if bool(post_crawford) != state.post_crawford:
+        raise InvalidIdError("the post-Crawford flag disagrees with the score (R21)")
+    return state

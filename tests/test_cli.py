@@ -1,0 +1,158 @@
+"""The bgfast command line: `moves` reads Position IDs, GNUbg IDs and XGIDs and writes JSON,
+output into a closed pipe ends quietly, `--version`, and the bear-off build's progress bar
+(only on a terminal, never going backwards)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+import bgfast
+from bgfast import Game, Position
+from bgfast.bearoff import _Progress
+from bgfast.cli import main, read_position
+
+START_ID = "4HPwATDgc/ABMA"
+
+
+def _lines(capsys: pytest.CaptureFixture[str], *argv: str) -> list[str]:
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def _xgid_and_gnubg_id() -> tuple[str, str, Game]:
+    game = Game(seed=3)
+    game.roll((6, 1))
+    game.play("13/7 8/7")
+    game.roll((4, 2))  # player 1 to play 4-2
+    return game.xgid(), game.gnubg_id(), game
+
+
+def test_moves_reads_every_kind_of_id(capsys: pytest.CaptureFixture[str]) -> None:
+    xgid, gnubg_id, game = _xgid_and_gnubg_id()
+    expected = _lines(capsys, "moves", game.position.id, "42")
+    assert len(expected) == len(game.position.moves(4, 2))
+    pos_id, match_id = gnubg_id.split(":")
+    for text in (
+        gnubg_id,
+        f"GNUbgID: {pos_id}:{match_id}",
+        f" {pos_id} : {match_id} ",  # stray spaces, as pasted
+        xgid,
+        xgid[len("XGID=") :],
+        f"  {xgid}\n",
+    ):
+        assert _lines(capsys, "moves", text) == expected, text  # the dice come from the ID
+        assert _lines(capsys, "moves", text, "4-2") == expected
+    assert _lines(capsys, "moves", f" {game.position.id}  ", "42") == expected
+
+
+def test_read_position_sees_the_side_on_roll() -> None:
+    xgid, gnubg_id, game = _xgid_and_gnubg_id()
+    assert read_position(xgid) == read_position(gnubg_id) == (game.position, (4, 2))
+    assert read_position(START_ID) == (Position(), None)
+
+
+def test_moves_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["moves", START_ID, "31", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["position"] == START_ID and data["dice"] == [3, 1]
+    moves = Position().moves(3, 1)
+    assert [(m["play"], m["result"]) for m in data["moves"]] == [
+        (str(m), m.result.id) for m in moves
+    ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["moves", START_ID], "give the dice"),
+        (["moves", "4HPwATDgc/ABMA:nonsense"], "GNUbg ID"),
+        (["moves", "XGID=garbage"], "XGID"),
+        (["moves", START_ID + ":cAkAAAAAAAAA:x"], "XGID"),
+    ],
+)
+def test_moves_refuses_with_a_message(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "None" not in err and "Traceback" not in err
+
+
+def test_bad_dice_are_named(capsys: pytest.CaptureFixture[str]) -> None:
+    for dice in ("71", "3", "3x1"):
+        with pytest.raises(SystemExit):
+            main(["moves", START_ID, dice])
+        err = capsys.readouterr().err
+        assert "dice" in err and "None" not in err
+
+
+def test_output_into_a_closed_pipe_ends_quietly() -> None:
+    """`bgfast moves ... | head` raised BrokenPipeError with a traceback."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bgfast", "moves", START_ID, "11", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone before the first line is written
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def test_a_broken_pipe_in_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    class Gone(io.TextIOWrapper):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    sink = open(tmp_path / "out", "wb")  # noqa: SIM115 - closed below
+    saved = os.dup(1)
+    try:
+        monkeypatch.setattr(sys, "stdout", Gone(sink))
+        assert main(["moves", START_ID, "31"]) == 1
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        sink.close()
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bgfast.__version__ == version("bgfast")
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"bgfast {bgfast.__version__}"
+    out = subprocess.run(
+        [sys.executable, "-m", "bgfast", "--version"], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == f"bgfast {bgfast.__version__}"
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_build_progress_never_goes_backwards() -> None:
+    """The workers report out of order; the bar jumped back and forth."""
+    screen = _Terminal()
+    progress = _Progress(screen)
+    for done in (3, 1, 7, 5, 10):
+        progress("one-sided", done, 10)
+    shown = [int(part.split("%")[0].split()[-1]) for part in screen.getvalue().split("\r")[1:]]
+    assert shown == [30, 70, 100] and screen.getvalue().endswith("\n")
+    assert progress.tables == {"one-sided"}
+
+
+def test_the_build_progress_draws_only_on_a_terminal() -> None:
+    log = io.StringIO()
+    progress = _Progress(log)
+    progress("two-sided", 5, 10)
+    progress("two-sided", 10, 10)
+    assert log.getvalue() == "" and progress.tables == {"two-sided"}
