@@ -127,3 +127,77 @@ def parse_evaluations(output: str) -> list[Evaluation]:
             )
         )
     return found
+
+
+@dataclass(frozen=True)
+class RolloutLine:
+    """One line of a gnubg rollout result: the five chances (gnubg prints the loss chance
+    as well), the cubeless value and the cubeful one (for a cubeful rollout), or their
+    standard errors."""
+
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose: float
+    lose_gammon: float
+    lose_backgammon: float
+    cubeless: float
+    cubeful: float | None
+
+
+def _rollout_line(text: str) -> RolloutLine:
+    # "W WG WBG - L LG LBG CL x [CF y]": the dash between the sides is a token of its own.
+    values = [_float(t) for t in text.split() if t not in ("-", "CL", "CF")]
+    return RolloutLine(*values[:7], values[7] if len(values) > 7 else None)
+
+
+def rollout_commands(
+    position_id: str,
+    *,
+    trials: int,
+    cubeful: bool,
+    variance_reduction: bool = False,
+    seed: int = 1,
+    threads: int = 1,
+    match: tuple[int, int, int] | None = None,
+    bearoff: bool = True,
+) -> list[str]:
+    """The commands of a 0-ply rollout of ``position_id`` (the side on roll about to roll),
+    money with the Jacoby rule and beavers off, or ``match = (length, score of the side on
+    roll, score of the other)``; exact two-sided bear-offs if ``bearoff`` (the one-sided
+    database's truncation off, as bgfast has none)."""
+    commands = [
+        f"set threads {threads}",
+        "set player 0 human",
+        "set player 1 human",
+        "set jacoby off",
+        "set beavers 0",
+        f"set rollout trials {trials}",
+        f"set rollout cubeful {'on' if cubeful else 'off'}",
+        f"set rollout varredn {'on' if variance_reduction else 'off'}",
+        "set rollout quasirandom on",
+        "set rollout chequerplay plies 0",
+        "set rollout cubedecision plies 0",
+        f"set rollout bearofftruncation exact {'on' if bearoff else 'off'}",
+        "set rollout bearofftruncation onesided off",
+        "set rollout truncation enable off",
+        f"set rollout seed {seed}",
+    ]
+    if match is None:
+        commands.append("new game")
+    else:
+        length, mine, theirs = match
+        commands += [f"new match {length}", f"set score {theirs} {mine}"]
+    return [*commands, "set turn 1", f"set board {position_id}", "rollout"]
+
+
+def rollout(position_id: str, **settings: object) -> tuple[RolloutLine, RolloutLine]:
+    """gnubg's rollout of ``position_id`` (see :func:`rollout_commands`): the values and
+    their standard errors, for the side on roll."""
+    output = run(rollout_commands(position_id, **settings), terminal=True)  # type: ignore[arg-type]
+    final = output.split("Rollout done. Printing final results.")[-1]
+    lines = [line for line in final.splitlines() if " CL " in line]
+    assert len(lines) >= 2, output[-2000:]
+    values = _rollout_line(lines[0])
+    errors = _rollout_line(lines[1].strip().lstrip("[").split("]")[0])
+    return values, errors

@@ -16,10 +16,9 @@ CONTACT = "4PPgAQjg2+ABMA"
 
 
 def test_the_opening_31_makes_the_5_point() -> None:
-    # Every candidate plays game k on the same dice: the differences are paired.
-    ranked = bgfast.rollout_moves(
-        Position(), (3, 1), games=2592, seed=31, variance_reduction=True, top=5
-    )
+    # Every candidate plays game k on the same dice: the differences are paired. 8/5 6/5 is
+    # about 0.15 ahead of the next play (12,960 games: 8.5 standard errors).
+    ranked = bgfast.rollout_moves(Position(), (3, 1), games=5184, seed=31, top=3)
     assert str(ranked[0].move) == "8/5 6/5"
     assert ranked[0].diff == 0.0 and ranked[0].diff_stderr == 0.0
     best = ranked[0].result

@@ -13,7 +13,7 @@ use super::{output, Branch, End, Player, Spec, ENDS, OUTPUTS};
 use crate::eval::Probabilities;
 
 /// Games per unit of parallel work; cancellation is checked between games.
-const BLOCK: u64 = 4;
+const BLOCK: u64 = 16;
 
 /// The exact sums of one branch's games.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]

@@ -350,33 +350,43 @@ impl<'a> Trial<'a> {
     /// The exact value when both sides are in the two-sided database's range and the
     /// rollout asks for it (cubeless, or cubeful money).
     fn exact_bearoff(&self, spec: &Spec<'a>) -> Option<Outputs> {
+        let may_double = (self.ply > 0 || self.may_double_first) && self.context.may_double();
+        self.exact_outputs(spec, &self.pos, &self.context, may_double)
+    }
+
+    /// The exact outputs of `pos` for its side to move, seen with `context` (the cube's
+    /// value is this trial's), when the rollout ends games there (see
+    /// [`Trial::exact_bearoff`]); `may_double` if that side may double first.
+    fn exact_outputs(
+        &self,
+        spec: &Spec<'a>,
+        pos: &Position,
+        context: &CubeContext<'a>,
+        may_double: bool,
+    ) -> Option<Outputs> {
         let table = spec.bearoff?;
         let cubeful = spec.cube_life.is_some();
         if cubeful && self.is_match {
             return None;
         }
-        let mover = two_sided_index(self.pos.mover())?;
-        let opponent = two_sided_index(self.pos.opponent())?;
+        let mover = two_sided_index(pos.mover())?;
+        let opponent = two_sided_index(pos.opponent())?;
         let p = table.win_probability_by_index(mover, opponent);
         let equity = 2.0 * p - 1.0;
-        let value = match (&self.context.stakes, cubeful) {
+        let value = match (&context.stakes, cubeful) {
             (Stakes::Match(score), _) => {
-                let c = self.context.cube.value();
+                let c = context.cube.value();
                 let lost = score.mwc_after(0, 1, c);
                 lost + p * (score.mwc_after(0, 0, c) - lost)
             }
             (Stakes::Money(_), false) => self.money_scaled(equity),
             (Stakes::Money(_), true) => {
-                let cubeful = table.cubeful_equity_by_index(
-                    mover,
-                    opponent,
-                    match self.context.cube.owner() {
-                        CubeOwner::Centred => bgfast_core::bearoff::CubeState::Centred,
-                        CubeOwner::Mover => bgfast_core::bearoff::CubeState::Owned,
-                        CubeOwner::Opponent => bgfast_core::bearoff::CubeState::Unavailable,
-                    },
-                    (self.ply > 0 || self.may_double_first) && self.context.may_double(),
-                )?;
+                let state = match context.cube.owner() {
+                    CubeOwner::Centred => bgfast_core::bearoff::CubeState::Centred,
+                    CubeOwner::Mover => bgfast_core::bearoff::CubeState::Owned,
+                    CubeOwner::Opponent => bgfast_core::bearoff::CubeState::Unavailable,
+                };
+                let cubeful = table.cubeful_equity_by_index(mover, opponent, state, may_double)?;
                 self.money_scaled(cubeful)
             }
         };
@@ -425,8 +435,12 @@ impl<'a> Trial<'a> {
             };
             self.pos.generate_moves(dice, list);
             let (best, p) = self.net_choice(net, list, &mut ws.scratch);
-            // The best result's outputs, for its side to move, then for ours.
-            let theirs = outputs_of(&p, self.opponent_scaled(&after, &p));
+            // The best result's outputs, for its side to move, then for ours: exact where
+            // the game would end exactly, so that the luck measures what the game scores.
+            let result = list.result(best);
+            let theirs = self
+                .exact_outputs(spec, &result, &after, after.may_double())
+                .unwrap_or_else(|| outputs_of(&p, self.opponent_scaled(&after, &p)));
             let ours = flipped(&theirs, self.is_match);
             let weight = f64::from(dice.weight()) / 36.0;
             for (m, v) in mean.iter_mut().zip(&ours) {
