@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from bgfast._core import BgfastError
 from bgfast.policies import parse_policy
 
 
@@ -54,6 +55,29 @@ def add_cli(commands: Any) -> None:
         "--jacoby", action="store_true", help="money games: the Jacoby rule (gnubg's default)"
     )
     external.set_defaults(run=_run_external)
+    http = kinds.add_parser(
+        "http",
+        help="a JSON API: moves, evaluations, ranked plays, play checks, ID conversion",
+        description=(
+            "Serve a JSON API over HTTP (GET /moves, /evaluate, /best, /ids; POST /play;"
+            " the OpenAPI schema at /openapi.json, its pages at /docs). Needs the serve"
+            " extra: pip install 'bgfast[serve]'."
+        ),
+    )
+    http.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
+    http.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any)")
+    http.add_argument(
+        "--net",
+        action="append",
+        type=_net_option,
+        default=[],
+        metavar="NAME=PATH",
+        help="another net the API offers as &net=NAME (a .bgnet file); repeatable",
+    )
+    http.add_argument(
+        "--threads", type=int, default=None, help="worker threads for the rules (default: CPUs+2)"
+    )
+    http.set_defaults(run=_run_http)
 
 
 def _run_external(args: argparse.Namespace) -> int:
@@ -61,3 +85,14 @@ def _run_external(args: argparse.Namespace) -> int:
 
     policy = parse_policy(args.policy)
     return serve_gnubg.run(policy, args.host, args.port, log_path=args.log, jacoby=args.jacoby)
+
+
+def _run_http(args: argparse.Namespace) -> int:
+    try:
+        from bgfast import serve_http
+    except ImportError as error:  # pragma: no cover - the extra is installed in tests
+        raise BgfastError(
+            f"bgfast serve http needs the serve extra (pip install 'bgfast[serve]'): {error}"
+        ) from None
+    nets = dict(args.net)
+    return serve_http.run(args.host, args.port, nets=nets, threads=args.threads)
