@@ -227,3 +227,13 @@ def test_gnubg_plays_whole_matches_against_the_server() -> None:
         found = gnubg_external.replay(mat, 1, server.records())
     assert "has won the match" in output
     assert found.server_plays >= 10
+
+
+def test_an_unexpected_failure_is_still_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bgfast.serve_gnubg as serve
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(serve, "choose", broken)
+    assert ExternalPlayer("pubeval").reply(TO_MOVE) == "Error (internal error: RuntimeError: boom)"

@@ -87,6 +87,14 @@ def state_from_external_board(line: str) -> GameState:
     return state_from_fibs_board(line)
 
 
+def _error(message: str) -> str:
+    """An ``Error (...)`` answer: one line, at most about 300 characters of message."""
+    text = " ".join(message.split())
+    if len(text) > 300:
+        text = text[:297] + "..."
+    return f"Error ({text})"
+
+
 def _owner(state: GameState, side: int) -> str:
     """The cube's owner as the cube model names it, seen from ``side``."""
     owner = state.cube.owner
@@ -139,10 +147,9 @@ class ExternalPlayer:
                 raise BgfastError(f"expected a FIBS board line (board:...), not {shown!r}")
             return self.decide(state_from_external_board(text))
         except BgfastError as error:
-            message = " ".join(str(error).split())
-            if len(message) > 300:
-                message = message[:297] + "..."
-            return f"Error ({message})"
+            return _error(str(error))
+        except Exception as error:  # a bug: still an answer, and the server goes on
+            return _error(f"internal error: {type(error).__name__}: {error}")
 
     def decide(self, state: GameState) -> str:
         """The reply to a game state: the player to act is the one gnubg asks."""

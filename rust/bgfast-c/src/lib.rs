@@ -61,6 +61,8 @@ pub struct bgfast_position {
 
 thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+    /// Each thread's move list, reused from call to call (no allocation per call).
+    static MOVES: RefCell<MoveList> = RefCell::new(MoveList::new());
 }
 
 /// A refused call: the code returned and the message kept for `bgfast_last_error`.
@@ -236,22 +238,23 @@ pub unsafe extern "C" fn bgfast_moves(
                 "the game is over: one side has borne off all 15 checkers (R15)",
             ));
         }
-        let mut list = MoveList::new();
-        position.generate_moves(dice, &mut list);
-        let n = list.len();
-        // SAFETY: non-null and writable, as the caller promises.
-        unsafe { count.write(n) };
-        if n > capacity {
-            return Err(Failure::new(
-                BGFAST_ERROR_BUFFER_TOO_SMALL,
-                format!("{n} results do not fit in a buffer of {capacity}"),
-            ));
-        }
-        for (i, result) in list.results().enumerate() {
-            // SAFETY: i < n <= capacity elements, writable as the caller promises.
-            unsafe { results.add(i).write(to_struct(&result)) };
-        }
-        Ok(())
+        MOVES.with_borrow_mut(|list| {
+            position.generate_moves(dice, list);
+            let n = list.len();
+            // SAFETY: non-null and writable, as the caller promises.
+            unsafe { count.write(n) };
+            if n > capacity {
+                return Err(Failure::new(
+                    BGFAST_ERROR_BUFFER_TOO_SMALL,
+                    format!("{n} results do not fit in a buffer of {capacity}"),
+                ));
+            }
+            for (i, result) in list.results().enumerate() {
+                // SAFETY: i < n <= capacity elements, writable as the caller promises.
+                unsafe { results.add(i).write(to_struct(&result)) };
+            }
+            Ok(())
+        })
     })
 }
 
