@@ -83,7 +83,8 @@ def _client(args: tuple[str, str, float, int, int]) -> tuple[int, list[float], i
             path = wildbg_query(pid, dice)
         else:
             endpoint = "/best" if kind == "best" else "/moves"
-            path = f"{endpoint}?position={pid}&dice={dice[0]}{dice[1]}"
+            query = urllib.parse.urlencode({"position": pid, "dice": f"{dice[0]}{dice[1]}"})
+            path = f"{endpoint}?{query}"
         started = time.perf_counter()
         conn.request("GET", path)
         answer = conn.getresponse()

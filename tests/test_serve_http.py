@@ -292,3 +292,22 @@ def test_the_openapi_schema_is_served(server: HttpServer) -> None:
         assert page.status == 200 and b"openapi.json" in page.read()
     status, health = server.get("/health")
     assert health["nets"] == ["mine", "wildbg"]
+
+
+def test_keep_alive_answers_do_not_wait_for_delayed_acks(server: HttpServer) -> None:
+    """One keep-alive connection, 40 requests in a row: with Nagle's algorithm on the
+    server's sockets each answer waited ~40 ms for the client's delayed ACK (1.6 s here);
+    they take a few milliseconds."""
+    import http.client
+    import time
+
+    parsed = urllib.parse.urlparse(server.url)
+    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=30)
+    started = time.perf_counter()
+    for _ in range(40):
+        connection.request("GET", "/moves?position=4HPwATDgc%2FABMA&dice=31")
+        answer = connection.getresponse()
+        assert answer.status == 200
+        answer.read()
+    assert time.perf_counter() - started < 1.2
+    connection.close()

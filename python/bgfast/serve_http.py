@@ -382,18 +382,21 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
     def moves(
         position: PositionParam,
         dice: DiceParam = None,
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         """Every distinct legal result of the position and roll, one play each (a pass is
         one result: the unchanged position, the opponent to move)."""
         read = _position(position)
         roll = _dice(dice, read)
         _not_over(read)
         listed = read.position.moves(roll)
-        return {
-            "position": read.position.id,
-            "dice": roll,
-            "moves": [{"move": str(m), "result": m.result.id} for m in listed],
-        }
+        # built to the schema here and sent as it is (no second validation of our own answer)
+        return JSONResponse(
+            {
+                "position": read.position.id,
+                "dice": roll,
+                "moves": [{"move": str(m), "result": m.result.id} for m in listed],
+            }
+        )
 
     @app.get("/evaluate", response_model=EvaluateAnswer, responses=_ERRORS, tags=["nets"])
     def evaluate(
@@ -420,7 +423,7 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         dice: DiceParam = None,
         net: NetParam = "wildbg",
         top: TopParam = None,
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         """The legal plays ranked by the net, best first, with the chances and cubeless
         equity of each result for the side that moves (like GNU Backgammon's hint)."""
         read = _position(position)
@@ -430,21 +433,23 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         if top is not None:
             ranked = ranked[:top]
         first = ranked[0][2]
-        return {
-            "position": read.position.id,
-            "dice": roll,
-            "net": net,
-            "moves": [
-                {
-                    "move": str(move),
-                    "equity": float(equity),
-                    "diff": float(equity - first),
-                    "probabilities": [float(x) for x in p],
-                    "result": move.result.id,
-                }
-                for move, p, equity in ranked
-            ],
-        }
+        return JSONResponse(
+            {
+                "position": read.position.id,
+                "dice": roll,
+                "net": net,
+                "moves": [
+                    {
+                        "move": str(move),
+                        "equity": float(equity),
+                        "diff": float(equity - first),
+                        "probabilities": [float(x) for x in p],
+                        "result": move.result.id,
+                    }
+                    for move, p, equity in ranked
+                ],
+            }
+        )
 
     @app.post("/play", response_model=PlayAnswer, responses=_ERRORS, tags=["rules"])
     def play(request: Annotated[PlayRequest, Body()]) -> PlayAnswer:
@@ -517,8 +522,12 @@ def run(
     app = create_app(loaded, threads=threads)
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP explicitly: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on
+    # sockets that say they are TCP; without it every keep-alive answer waits ~40 ms for
+    # a delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         sock.bind((host, port))
     except OSError as error:
