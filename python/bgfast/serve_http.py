@@ -25,7 +25,8 @@ holds):
 Bad input is a 4xx JSON error ``{"error": {"type", "message", "parameter"}}`` naming what
 is wrong (400 for a value bgfast refuses, 422 for a missing or mistyped parameter, 404 and
 405 for a wrong path or method); any other failure is a 500 of the same shape, and the
-server goes on answering.
+server goes on answering. A request that HTTP itself cannot parse (a request line over
+uvicorn's limit) is refused by uvicorn before the app, with its plain-text 400.
 """
 
 from __future__ import annotations
