@@ -60,6 +60,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, Future
+from dataclasses import dataclass
 from typing import Any, Union
 
 import numpy as np
@@ -353,22 +354,23 @@ def _play(
 # ------------------------------------------------------------------------- public API
 
 
-def _settings(
-    *,
-    policy: object,
-    seed: int | None,
-    games: int,
-    batch: int,
-    cubeful: bool,
-    options: dict[str, Any],
-) -> RolloutSettings:
-    """Checks the arguments every rollout function shares."""
-    _core.check_int("games", games, 1, 2**64 - 1)
-    _core.check_int("batch", batch, 1, _core.GameBatch.MAX_GAMES)
+#: The arguments that make the stakes.
+_STAKES = ("cube", "jacoby", "beavers", "match_length", "score", "crawford", "met")
+
+#: The settings every rollout function takes besides the stakes.
+_SETTINGS = ("evaluator", "truncate", "bearoff", "variance_reduction", "quasi_random", "cube_life")
+
+
+def _settings(arguments: dict[str, Any], *, cubeful: bool) -> RolloutSettings:
+    """Checks the arguments every rollout function shares (its caller's ``locals()``)."""
+    _core.check_int("games", arguments["games"], 1, 2**64 - 1)
+    _core.check_int("batch", arguments["batch"], 1, _core.GameBatch.MAX_GAMES)
+    seed = arguments["seed"]
     if seed is None:
         seed = secrets.randbits(63)
     _core.check_int("seed", seed, 0, 2**64 - 1)
-    stratify = options.pop("stratify")
+    options = {name: arguments[name] for name in _SETTINGS}
+    stratify = arguments.get("stratify")
     if stratify is not None:
         warnings.warn(
             "stratify= is now quasi_random= (the first two rolls rotated over all 1,296 pairs)",
@@ -376,12 +378,36 @@ def _settings(
             stacklevel=3,
         )
         options["quasi_random"] = stratify
-    stakes = Stakes.check(**{k: options.pop(k) for k in _STAKES})
-    return check_settings(policy=policy, seed=seed, cubeful=cubeful, stakes=stakes, **options)
+    stakes = Stakes.check(**{name: arguments[name] for name in _STAKES})
+    return check_settings(
+        policy=arguments["policy"], seed=seed, cubeful=cubeful, stakes=stakes, **options
+    )
 
 
-#: The arguments that make the stakes.
-_STAKES = ("cube", "jacoby", "beavers", "match_length", "score", "crawford", "met")
+def _run(settings: RolloutSettings, branches: Branches, arguments: dict[str, Any]) -> _Played:
+    """Plays the branches as the caller's arguments ask (see :func:`_play`)."""
+    sums, partial, threads = _play(
+        settings,
+        branches,
+        games=arguments["games"],
+        policy=arguments["policy"],
+        threads=arguments["threads"],
+        executor=arguments["executor"],
+        scheme=arguments["scheme"],
+        batch=arguments["batch"],
+        progress=arguments["progress"],
+    )
+    return _Played(sums, partial, threads, name_of(arguments["policy"]))
+
+
+@dataclass(frozen=True)
+class _Played:
+    """What a run gave: the sums, whether Ctrl-C stopped it, the threads, the policy's name."""
+
+    sums: RawSums
+    partial: bool
+    threads: int
+    policy: str
 
 
 def rollout(
@@ -425,50 +451,19 @@ def rollout(
     """
     start = time.perf_counter()
     pos = _position(position)
-    settings = _settings(
-        policy=policy,
-        seed=seed,
-        games=games,
-        batch=batch,
-        cubeful=cubeful,
-        options=dict(
-            evaluator=evaluator,
-            truncate=truncate,
-            bearoff=bearoff,
-            variance_reduction=variance_reduction,
-            quasi_random=quasi_random,
-            cube=cube,
-            jacoby=jacoby,
-            beavers=beavers,
-            match_length=match_length,
-            score=score,
-            crawford=crawford,
-            cube_life=cube_life,
-            met=met,
-            stratify=stratify,
-        ),
-    )
-    sums, partial, used = _play(
-        settings,
-        [(pos, "position")],
-        games=games,
-        policy=policy,
-        threads=threads,
-        executor=executor,
-        scheme=scheme,
-        batch=batch,
-        progress=progress,
-    )
+    arguments = locals()
+    settings = _settings(arguments, cubeful=cubeful)
+    played = _run(settings, [(pos, "position")], arguments)
     return RolloutResult.from_sums(
-        sums,
+        played.sums,
         0,
         position=pos.id,
         player="the side to move",
-        policy=name_of(policy),
+        policy=played.policy,
         settings=settings,
         seconds=time.perf_counter() - start,
-        threads=used,
-        partial=partial,
+        threads=played.threads,
+        partial=played.partial,
     )
 
 
@@ -552,29 +547,8 @@ def rollout_moves(
     """
     start = time.perf_counter()
     pos = _position(position)
-    settings = _settings(
-        policy=policy,
-        seed=seed,
-        games=games,
-        batch=batch,
-        cubeful=cubeful,
-        options=dict(
-            evaluator=evaluator,
-            truncate=truncate,
-            bearoff=bearoff,
-            variance_reduction=variance_reduction,
-            quasi_random=quasi_random,
-            cube=cube,
-            jacoby=jacoby,
-            beavers=beavers,
-            match_length=match_length,
-            score=score,
-            crawford=crawford,
-            cube_life=cube_life,
-            met=met,
-            stratify=None,
-        ),
-    )
+    arguments = locals()
+    settings = _settings(arguments, cubeful=cubeful)
     if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence) or len(dice) != 2:
         raise _core.InvalidDiceError(f"dice must be a pair (d1, d2) of 1 to 6, not {dice!r}")
     roll = (dice[0], dice[1])
@@ -654,29 +628,8 @@ def rollout_cube(
     """
     start = time.perf_counter()
     pos = _position(position)
-    settings = _settings(
-        policy=policy,
-        seed=seed,
-        games=games,
-        batch=batch,
-        cubeful=True,
-        options=dict(
-            evaluator=evaluator,
-            truncate=truncate,
-            bearoff=bearoff,
-            variance_reduction=variance_reduction,
-            quasi_random=quasi_random,
-            cube=cube,
-            jacoby=jacoby,
-            beavers=beavers,
-            match_length=match_length,
-            score=score,
-            crawford=crawford,
-            cube_life=cube_life,
-            met=met,
-            stratify=None,
-        ),
-    )
+    arguments = locals()
+    settings = _settings(arguments, cubeful=True)
     if pos.outcome is not None:
         raise _core.GameOverError("R15: the game is over; there is no cube decision")
     why = settings.stakes.why_no_double()
