@@ -383,3 +383,19 @@ def test_race_policy_bears_off_perfectly() -> None:
     # From the start it is pubeval until the bear-off, and reproducible across threads.
     one = bgfast.rollout(games=300, policy="race", seed=3, threads=1)
     assert one.counts == bgfast.rollout(games=300, policy="race", seed=3, threads=2).counts
+
+
+def test_cli_takes_the_stakes_of_an_xgid(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgfast.cli import main
+
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:4:0:7:10"
+    assert main(["rollout", xgid, "--games", "60", "--seed", "2", "--cubeful", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    state = bgfast.codec.state_from_id(xgid)
+    assert state is not None
+    stakes = bgfast.cubeful.Stakes.of_state(state)
+    assert data["settings"]["match_length"] == 7 and data["settings"]["cube"] == [2, "mover"]
+    expected = bgfast.rollout(state.position, games=60, seed=2, cubeful=True, **stakes.arguments())
+    assert data["statistics"]["mwc"]["value"] == expected.mwc
+    assert main(["rollout", xgid, "--games", "10", "--match", "7"]) == 2
+    assert "holds the cube and the score already" in capsys.readouterr().err

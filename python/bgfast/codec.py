@@ -52,6 +52,7 @@ __all__ = [
     "split_gnubg_id",
     "state_from_fibs_board",
     "state_from_gnubg_id",
+    "state_from_id",
     "state_from_xgid",
     "xgid_of",
 ]
@@ -647,6 +648,25 @@ def state_from_xgid(xgid: str) -> GameState:
 # ---------------------------------------------------------------------------- FIBS boards
 
 _FIBS_FIELDS = 53
+
+
+def state_from_id(text: str) -> GameState | None:
+    """The game state of a GNUbg ID (``PositionID:MatchID``, a ``GNUbgID`` prefix allowed)
+    or an XGID, stray spaces anywhere removed; ``None`` for a bare Position ID, which holds
+    a position only (read it with ``Position.from_id``). ``InvalidIdError`` naming what is
+    wrong otherwise."""
+    compact = "".join(text.split())
+    xgid = compact.upper().startswith("XGID=")
+    if ":" not in compact and not xgid:
+        return None
+    try:
+        if xgid or compact.count(":") >= 9:
+            return state_from_xgid(compact)
+        return state_from_gnubg_id(compact)
+    except InvalidIdError as e:
+        raise InvalidIdError(
+            f"{text.strip()!r} is neither a GNUbg ID (PositionID:MatchID) nor an XGID: {e}"
+        ) from None
 
 
 def _fibs_ranges() -> tuple[tuple[str, int, int], ...]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -40,6 +40,9 @@ from bgfast.vocab import (
     check_match_length,
     check_score,
 )
+
+if TYPE_CHECKING:
+    from bgfast.state import GameState
 
 __all__ = ["DEFAULT_CUBE_LIFE", "OWNERS", "CubeDecision", "Stakes", "action_name", "decide"]
 
@@ -124,6 +127,38 @@ class Stakes:
         if is_crawford and (value, owner) != (1, "centred"):
             raise MatchOptionError("R21: the Crawford game is played without the cube")
         return cls(value, owner, False, False, length, the_score, is_crawford, table.name)
+
+    @classmethod
+    def of_state(cls, state: GameState, *, met: str = tables.DEFAULT_TABLE) -> Stakes:
+        """The stakes of a game state (from a GNUbg ID or an XGID, say), seen from its
+        player on roll: the cube, the match score and Crawford, Jacoby and beavers.
+        ``BgfastError`` if nobody is on roll yet (before the opening roll, R3)."""
+        if state.turn is None:
+            raise BgfastError("nobody is on roll before the opening roll (R3): no stakes yet")
+        mover = state.turn
+        cube = state.cube
+        owner = "centred" if cube.owner is None else "mover" if cube.owner == mover else "opponent"
+        return cls.check(
+            cube=(cube.value, owner),
+            jacoby=state.rules.jacoby if state.match_length == 0 else False,
+            beavers=state.rules.beavers if state.match_length == 0 else False,
+            match_length=state.match_length,
+            score=(state.score[mover], state.score[1 - mover]),
+            crawford=state.crawford if state.match_length else None,
+            met=met,
+        )
+
+    def arguments(self) -> dict[str, Any]:
+        """The stakes as the keyword arguments of ``bgfast.rollout`` and ``decide``."""
+        return {
+            "cube": (self.cube_value, self.cube_owner),
+            "jacoby": self.jacoby,
+            "beavers": self.beavers,
+            "match_length": self.match_length,
+            "score": self.score,
+            "crawford": self.crawford if self.is_match else None,
+            "met": self.met,
+        }
 
     @property
     def is_match(self) -> bool:
