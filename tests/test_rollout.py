@@ -399,3 +399,17 @@ def test_cli_takes_the_stakes_of_an_xgid(capsys: pytest.CaptureFixture[str]) -> 
     assert data["statistics"]["mwc"]["value"] == expected.mwc
     assert main(["rollout", xgid, "--games", "10", "--match", "7"]) == 2
     assert "holds the cube and the score already" in capsys.readouterr().err
+
+
+def test_gnubg_cube_life_by_position() -> None:
+    # A race of 52 against 56 pips: GNU Backgammon's cube life there is 0.55 + 52/800.
+    race = "t9sFAQBv20UAAA"
+    fixed = bgfast.rollout(race, games=200, seed=1, cubeful=True, truncate=2)
+    by_position = bgfast.rollout(
+        race, games=200, seed=1, cubeful=True, truncate=2, cube_life="gnubg"
+    )
+    assert by_position.settings["cube_life"] == "gnubg"
+    assert by_position.equity == fixed.equity  # the same games and chances ...
+    assert by_position.cubeful_equity != fixed.cubeful_equity  # ... valued with another cube
+    with pytest.raises(bgfast.BgfastError, match="cube_life"):
+        bgfast.cubeful.decide([0.5, 0.1, 0.0, 0.1, 0.0], cube_life="gnubg")  # type: ignore[arg-type]

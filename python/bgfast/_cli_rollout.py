@@ -34,6 +34,18 @@ def _pair(text: str) -> tuple[int, int]:
     return a, b
 
 
+def _cube_life(text: str) -> float | str:
+    """``0.68`` or ``gnubg``."""
+    if text == "gnubg":
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number from 0 to 1 or gnubg, not {text!r}"
+        ) from None
+
+
 def _dice(text: str) -> tuple[int, int]:
     """``"31"`` or ``"3,1"`` -> ``(3, 1)``."""
     digits = text.replace(",", "").replace(" ", "").replace("-", "")
@@ -101,9 +113,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--cube-life",
-        type=float,
+        type=_cube_life,
         default=DEFAULT_CUBE_LIFE,
-        help=f"cube life index of the cubeful model ({DEFAULT_CUBE_LIFE})",
+        help=f"cube life index of the cubeful model ({DEFAULT_CUBE_LIFE}), or gnubg (by position)",
     )
     parser.add_argument(
         "--jacoby", action="store_const", const=True, default=None, help="money: the Jacoby rule"

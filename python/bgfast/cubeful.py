@@ -44,7 +44,15 @@ from bgfast.vocab import (
 if TYPE_CHECKING:
     from bgfast.state import GameState
 
-__all__ = ["DEFAULT_CUBE_LIFE", "OWNERS", "CubeDecision", "Stakes", "action_name", "decide"]
+__all__ = [
+    "DEFAULT_CUBE_LIFE",
+    "OWNERS",
+    "CubeDecision",
+    "CubeLife",
+    "Stakes",
+    "action_name",
+    "decide",
+]
 
 #: GNU Backgammon's cube life index for contact positions, the default everywhere.
 DEFAULT_CUBE_LIFE = 0.68
@@ -272,14 +280,25 @@ def _cube(cube: object, is_match: bool) -> tuple[int, str]:
     return value, canonical
 
 
-def check_cube_life(cube_life: object) -> float:
-    """``cube_life`` if it is a number from 0 to 1; else ``BgfastError``."""
+#: A cube life index: a number from 0 (a dead cube) to 1 (a fully efficient one), or
+#: ``"gnubg"`` for GNU Backgammon's index by position (rollouts only): 0.68 while contact is
+#: possible, ``0.55 + pips / 800`` of the side on roll in a race (0.6 to 0.7), 0.6 once both
+#: sides bear off.
+CubeLife = Union[float, str]
+
+
+def check_cube_life(cube_life: object, *, by_position: bool = False) -> CubeLife:
+    """``cube_life`` if it is a number from 0 to 1 (or ``"gnubg"`` where ``by_position``
+    allows it); else ``BgfastError``."""
+    if by_position and cube_life == "gnubg":
+        return "gnubg"
     if (
         isinstance(cube_life, bool)
         or not isinstance(cube_life, (int, float))
         or not 0.0 <= float(cube_life) <= 1.0
     ):
-        raise BgfastError(f"cube_life must be a number from 0 to 1, not {shown(cube_life)}")
+        also = " or 'gnubg'" if by_position else ""
+        raise BgfastError(f"cube_life must be a number from 0 to 1{also}, not {shown(cube_life)}")
     return float(cube_life)
 
 
@@ -358,7 +377,9 @@ def decide(
         crawford=crawford,
         met=met,
     )
-    return decide_for(probabilities, stakes, check_cube_life(cube_life))
+    life = check_cube_life(cube_life)
+    assert isinstance(life, float)
+    return decide_for(probabilities, stakes, life)
 
 
 def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -> CubeDecision:

@@ -30,7 +30,8 @@ and most of the dice's noise goes), and both sides' cube decisions.
 
 **The cube** (``cubeful=True``): both sides double, take and pass by Janowski's model over
 the evaluator's cubeless chances with cube life index ``cube_life`` (0.68, GNU
-Backgammon's value for contact positions: 0 is a dead cube, 1 a fully efficient one), in
+Backgammon's value for contact positions: 0 is a dead cube, 1 a fully efficient one;
+``"gnubg"`` for GNU Backgammon's index by position, lower in races and bear-offs), in
 money play with ``jacoby`` (R23) and ``beavers``, in match play (``match_length``,
 ``score`` as points won so far, side to move first; ``crawford`` says whether this game is
 the Crawford game, by default when exactly one side is 1-away) with take points and cash
@@ -430,7 +431,7 @@ def rollout(
     match_length: int = 0,
     score: tuple[int, int] = (0, 0),
     crawford: bool | None = None,
-    cube_life: float = DEFAULT_CUBE_LIFE,
+    cube_life: float | str = DEFAULT_CUBE_LIFE,
     met: str = DEFAULT_TABLE,
     scheme: str = "tesauro198",
     batch: int = 1024,
@@ -529,7 +530,7 @@ def rollout_moves(
     match_length: int = 0,
     score: tuple[int, int] = (0, 0),
     crawford: bool | None = None,
-    cube_life: float = DEFAULT_CUBE_LIFE,
+    cube_life: float | str = DEFAULT_CUBE_LIFE,
     met: str = DEFAULT_TABLE,
     scheme: str = "tesauro198",
     batch: int = 1024,
@@ -612,7 +613,7 @@ def rollout_cube(
     match_length: int = 0,
     score: tuple[int, int] = (0, 0),
     crawford: bool | None = None,
-    cube_life: float = DEFAULT_CUBE_LIFE,
+    cube_life: float | str = DEFAULT_CUBE_LIFE,
     met: str = DEFAULT_TABLE,
     scheme: str = "tesauro198",
     batch: int = 1024,

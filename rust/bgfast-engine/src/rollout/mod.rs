@@ -40,7 +40,7 @@ mod trial;
 use bgfast_core::bearoff::TwoSided;
 use bgfast_core::Position;
 
-use crate::cube::{Cube, CubeContext, Stakes};
+use crate::cube::{Cube, CubeContext, CubeLife, Stakes};
 use crate::net::Net;
 use crate::playout::AnyPolicy;
 pub use moments::{Sums, Wide};
@@ -111,7 +111,7 @@ pub struct Spec<'a> {
     pub evaluator: Option<&'a Net>,
     /// The cube life index of cubeful play; `None` for a cubeless rollout (the cube stays
     /// where it is).
-    pub cube_life: Option<f64>,
+    pub cube_life: Option<CubeLife>,
 }
 
 /// Who chooses the plays: a net (by the rollout's value, see [`trial`]'s docs) or a
