@@ -1,5 +1,5 @@
 //! The forward-pass kernels, written once against [`Simd`] and compiled into each build
-//! through the `*_avx2` and `*_portable` entry points. Everything between an entry point and
+//! through the `*_avx512`, `*_avx2` and `*_portable` entry points. Everything between an entry point and
 //! the vector instructions is `#[inline(always)]`, so that it is compiled with the entry
 //! point's target features. Generic helpers of the standard library that take closures
 //! (`core::array::from_fn`, iterator adapters) are not, and would compile vector code
@@ -7,9 +7,9 @@
 
 use bgfast_core::{Checkers, MoveList, Position};
 
-#[cfg(target_arch = "x86_64")]
-use super::simd::Avx2;
 use super::simd::{self, Block, Portable, Simd, LANES};
+#[cfg(target_arch = "x86_64")]
+use super::simd::{Avx2, Avx512};
 use super::{FastNet, First, Hidden, Last, Part, Scratch, Slot, SLOTS};
 use crate::eval::Probabilities;
 use crate::net::mlp::{Activation, Head};
@@ -152,20 +152,32 @@ fn change<'a>(
     w.deltas()
 }
 
+/// `f` applied to each of `v`, the activation chosen once for the group.
 #[inline(always)]
-fn activate<S: Simd>(s: S, activation: Activation, v: S::V) -> S::V {
+fn activate<S: Simd, const G: usize>(s: S, activation: Activation, v: &mut [S::V; G]) {
     match activation {
-        Activation::Tanh => simd::tanh(s, v),
-        Activation::Sigmoid => simd::sigmoid(s, v),
-        Activation::Relu => s.max(v, s.splat(0.0)),
+        Activation::Tanh => {
+            for x in v.iter_mut() {
+                *x = simd::tanh(s, *x);
+            }
+        }
+        Activation::Sigmoid => {
+            for x in v.iter_mut() {
+                *x = simd::sigmoid(s, *x);
+            }
+        }
+        Activation::Relu => {
+            for x in v.iter_mut() {
+                *x = s.max(*x, s.splat(0.0));
+            }
+        }
         // Softmax is only ever a head, applied in `finish`.
-        Activation::Identity | Activation::Softmax => v,
+        Activation::Identity | Activation::Softmax => {}
     }
 }
 
-/// `base + deltas` on blocks `b0..b0 + G`, with two partial sums per block (deltas taken
-/// alternately), so that `2 G` multiply-add chains are in flight: a delta costs one load
-/// and one FMA per block, not one FMA latency.
+/// `base + deltas` on blocks `b0..b0 + G`: a delta costs one load and one multiply-add per
+/// block.
 #[inline(always)]
 fn pre_activation<S: Simd, const G: usize>(
     s: S,
@@ -176,11 +188,25 @@ fn pre_activation<S: Simd, const G: usize>(
 ) -> [S::V; G] {
     let base = &base[b0..b0 + G];
     let zero = s.splat(0.0);
-    let (mut a0, mut a1) = ([zero; G], [zero; G]);
+    let mut a0 = [zero; G];
     for k in 0..G {
         a0[k] = s.load(&base[k]);
     }
     let (dc, ds) = (deltas.cols, &deltas.scales[..deltas.cols.len()]);
+    if G >= 4 {
+        // Enough independent sums to keep the multiply-add units busy.
+        for (&col, &scale) in dc.iter().zip(ds) {
+            let start = col as usize + b0;
+            let (c, f) = (&cols[start..start + G], s.splat(scale));
+            for k in 0..G {
+                a0[k] = s.fma(f, s.load(&c[k]), a0[k]);
+            }
+        }
+        return a0;
+    }
+    // A short group would wait on each sum's previous multiply-add: a second set of partial
+    // sums, fed every other delta, doubles the chains in flight.
+    let mut a1 = [zero; G];
     let mut i = 0;
     while i + 2 <= dc.len() {
         let (start0, start1) = (dc[i] as usize + b0, dc[i + 1] as usize + b0);
@@ -205,8 +231,40 @@ fn pre_activation<S: Simd, const G: usize>(
     a0
 }
 
-/// Blocks of the first layer in registers at a time.
-const GROUP: usize = 4;
+/// Runs `$body` with `$G` a constant equal to `$g`, from 1 to 12 (larger values run as 12):
+/// the group sizes a pass can have, each compiled with its sums in registers.
+macro_rules! with_group_size {
+    ($g:expr, $G:ident => $body:expr) => {
+        with_group_size!(@arms $g, $G, $body; 1 2 3 4 5 6 7 8 9 10 11; 12)
+    };
+    (@arms $g:expr, $G:ident, $body:expr; $($n:literal)*; $last:literal) => {
+        match $g {
+            $($n => {
+                const $G: usize = $n;
+                $body
+            })*
+            _ => {
+                const $G: usize = $last;
+                $body
+            }
+        }
+    };
+}
+
+/// The blocks of a pass over a layer of `blocks` blocks (the last pass takes what is left):
+/// the layer goes in the fewest passes of at most `S::GROUP` blocks, as even as they go
+/// (13 blocks in a build of 12 as 7 and 6, not 12 and 1).
+#[inline(always)]
+fn pass_blocks<S: Simd>(blocks: usize) -> usize {
+    if blocks <= S::GROUP {
+        blocks
+    } else if S::GROUP <= 2 {
+        // Passes of S::GROUP are as even as any (no division on the common path).
+        S::GROUP
+    } else {
+        blocks.div_ceil(blocks.div_ceil(S::GROUP))
+    }
+}
 
 /// `out = f(base + sum of deltas)` on the first layer's blocks.
 #[inline(always)]
@@ -219,16 +277,12 @@ fn first_layer<S: Simd>(
     out: &mut [Block],
 ) {
     let blocks = first.blocks;
-    let mut b = 0;
-    while b + GROUP <= blocks {
-        group::<S, GROUP>(s, &first.cols, base, deltas, activation, out, b);
-        b += GROUP;
-    }
-    match blocks - b {
-        1 => group::<S, 1>(s, &first.cols, base, deltas, activation, out, b),
-        2 => group::<S, 2>(s, &first.cols, base, deltas, activation, out, b),
-        3 => group::<S, 3>(s, &first.cols, base, deltas, activation, out, b),
-        _ => {}
+    let size = pass_blocks::<S>(blocks);
+    let mut b0 = 0;
+    while b0 < blocks {
+        let g = size.min(blocks - b0);
+        with_group_size!(g, G => group::<S, G>(s, &first.cols, base, deltas, activation, out, b0));
+        b0 += g;
     }
 }
 
@@ -243,10 +297,11 @@ fn group<S: Simd, const G: usize>(
     out: &mut [Block],
     b0: usize,
 ) {
-    let sums = pre_activation::<S, G>(s, cols, base, deltas, b0);
+    let mut sums = pre_activation::<S, G>(s, cols, base, deltas, b0);
+    activate(s, activation, &mut sums);
     let out = &mut out[b0..b0 + G];
     for k in 0..G {
-        s.store(&mut out[k], activate(s, activation, sums[k]));
+        s.store(&mut out[k], sums[k]);
     }
 }
 
@@ -267,16 +322,12 @@ fn fused<S: Simd, const N: usize>(
     }
     let zero = s.splat(0.0);
     let mut head = [zero; N];
-    let mut b = 0;
-    while b + GROUP <= blocks {
-        fused_group::<S, GROUP, N>(s, first, &rows, base, deltas, b, &mut head);
-        b += GROUP;
-    }
-    match blocks - b {
-        1 => fused_group::<S, 1, N>(s, first, &rows, base, deltas, b, &mut head),
-        2 => fused_group::<S, 2, N>(s, first, &rows, base, deltas, b, &mut head),
-        3 => fused_group::<S, 3, N>(s, first, &rows, base, deltas, b, &mut head),
-        _ => {}
+    let size = pass_blocks::<S>(blocks);
+    let mut b0 = 0;
+    while b0 < blocks {
+        let g = size.min(blocks - b0);
+        with_group_size!(g, G => fused_group::<S, G, N>(s, first, &rows, base, deltas, b0, &mut head));
+        b0 += g;
     }
     let mut all = [zero; 8];
     all[..N].copy_from_slice(&head);
@@ -294,11 +345,11 @@ fn fused_group<S: Simd, const G: usize, const N: usize>(
     b0: usize,
     head: &mut [S::V; N],
 ) {
-    let sums = pre_activation::<S, G>(s, &first.cols, base, deltas, b0);
+    let mut h = pre_activation::<S, G>(s, &first.cols, base, deltas, b0);
+    activate(s, first.activation, &mut h);
     for k in 0..G {
-        let h = activate(s, first.activation, sums[k]);
         for o in 0..N {
-            head[o] = s.fma(h, s.load(&rows[o][b0 + k]), head[o]);
+            head[o] = s.fma(h[k], s.load(&rows[o][b0 + k]), head[o]);
         }
     }
 }
@@ -307,7 +358,7 @@ fn fused_group<S: Simd, const G: usize, const N: usize>(
 #[inline(always)]
 fn flat(blocks: &[Block]) -> &[f32] {
     // SAFETY: `Block` is `repr(C)` around `[f32; LANES]` (alignment only adds to the start,
-    // and 32 bytes hold eight floats exactly), so `blocks` is `blocks.len() * LANES`
+    // and 64 bytes hold sixteen floats exactly), so `blocks` is `blocks.len() * LANES`
     // initialized floats in a row, borrowed for the same lifetime.
     unsafe { core::slice::from_raw_parts(blocks.as_ptr().cast::<f32>(), blocks.len() * LANES) }
 }
@@ -333,8 +384,9 @@ fn hidden<S: Simd>(s: S, layer: &Hidden, x: &[Block], out: &mut [Block]) {
             acc[0] = s.fma(s.splat(x[i]), s.load(&w[i]), acc[0]);
             i += 1;
         }
-        let sum = s.add(s.add(acc[0], acc[1]), s.add(acc[2], acc[3]));
-        s.store(out, activate(s, layer.activation, sum));
+        let mut sum = [s.add(s.add(acc[0], acc[1]), s.add(acc[2], acc[3]))];
+        activate(s, layer.activation, &mut sum);
+        s.store(out, sum[0]);
     }
 }
 
@@ -550,5 +602,39 @@ pub(super) unsafe fn score_avx2(
 ) {
     // SAFETY: the caller guarantees AVX2 and FMA.
     let s = unsafe { Avx2::new_unchecked() };
+    score(s, net, list, out, scratch)
+}
+
+/// [`evaluate`] in the AVX-512 build.
+///
+/// # Safety
+/// The CPU must have AVX-512F, AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,avx2,fma,avx512f")]
+pub(super) unsafe fn evaluate_avx512(
+    net: &FastNet,
+    positions: &[Position],
+    out: &mut [Probabilities],
+    scratch: &mut Scratch,
+) {
+    // SAFETY: the caller guarantees AVX-512F, AVX2 and FMA.
+    let s = unsafe { Avx512::new_unchecked() };
+    evaluate(s, net, positions, out, scratch)
+}
+
+/// [`score`] in the AVX-512 build.
+///
+/// # Safety
+/// The CPU must have AVX-512F, AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,avx2,fma,avx512f")]
+pub(super) unsafe fn score_avx512(
+    net: &FastNet,
+    list: &MoveList,
+    out: &mut [Probabilities],
+    scratch: &mut Scratch,
+) {
+    // SAFETY: the caller guarantees AVX-512F, AVX2 and FMA.
+    let s = unsafe { Avx512::new_unchecked() };
     score(s, net, list, out, scratch)
 }

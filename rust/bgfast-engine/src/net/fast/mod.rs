@@ -26,8 +26,9 @@
 //! deterministic, and a position's result never depends on the batch, the thread or, in
 //! `best` and `rank`, on the other candidates.
 //!
-//! **Builds.** AVX2+FMA when the CPU has both, unless `BGFAST_ISA=baseline` (see
-//! [`bgfast_core::isa`], whose choice [`fast_isa`] takes), else the portable code.
+//! **Builds.** AVX-512 when the CPU has AVX-512F (and AVX2 and FMA), else AVX2+FMA when it
+//! has both, else the portable code; `BGFAST_ISA=baseline` holds the portable code (see
+//! [`bgfast_core::isa`], whose choice [`build`] takes).
 
 mod kernels;
 mod simd;
@@ -356,28 +357,60 @@ impl Scratch {
     }
 }
 
-/// Whether the AVX2+FMA build runs (the CPU has both and the baseline is not forced).
-#[inline(always)]
-fn fast_isa() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        fn cpu_has() -> bool {
-            std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
-        }
-        bgfast_core::isa::fast_net(cpu_has)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+/// The builds of the kernels, slowest first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Build {
+    /// Plain arrays (SSE2 on x86-64).
+    Portable,
+    /// AVX2 and FMA.
+    Avx2,
+    /// AVX-512F (with AVX2 and FMA).
+    Avx512,
 }
 
-/// The net build that runs: `"AVX2+FMA"`, or `"x86-64 baseline"` (`"portable"` off x86-64).
+/// Whether the CPU has the AVX-512 build's instructions.
+#[cfg(target_arch = "x86_64")]
+fn avx512_detected() -> bool {
+    std::is_x86_feature_detected!("avx512f") && avx2_detected()
+}
+
+/// Whether the CPU has the AVX2+FMA build's instructions.
+#[cfg(target_arch = "x86_64")]
+fn avx2_detected() -> bool {
+    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+}
+
+/// The build that runs: the best the CPU has, unless `BGFAST_ISA=baseline` (see
+/// [`bgfast_core::isa`], whose choice this takes).
+#[inline(always)]
+fn build() -> Build {
+    #[cfg(target_arch = "x86_64")]
+    {
+        fn detect() -> u8 {
+            if avx512_detected() {
+                2
+            } else {
+                avx2_detected() as u8
+            }
+        }
+        match bgfast_core::isa::net_level(detect) {
+            0 => Build::Portable,
+            1 => Build::Avx2,
+            _ => Build::Avx512,
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    Build::Portable
+}
+
+/// The net build that runs: `"AVX-512"`, `"AVX2+FMA"`, or `"x86-64 baseline"`
+/// (`"portable"` off x86-64).
 pub fn isa_name() -> &'static str {
-    if fast_isa() {
-        "AVX2+FMA"
-    } else if cfg!(target_arch = "x86_64") {
-        "x86-64 baseline"
-    } else {
-        "portable"
+    match build() {
+        Build::Avx512 => "AVX-512",
+        Build::Avx2 => "AVX2+FMA",
+        Build::Portable if cfg!(target_arch = "x86_64") => "x86-64 baseline",
+        Build::Portable => "portable",
     }
 }
 
@@ -391,13 +424,15 @@ impl FastNet {
     ) {
         let out = &mut out[..positions.len()];
         scratch.fit(self);
-        #[cfg(target_arch = "x86_64")]
-        if fast_isa() {
-            // SAFETY: fast_isa() detected AVX2 and FMA.
-            unsafe { kernels::evaluate_avx2(self, positions, out, scratch) };
-            return;
+        match build() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: build() detected AVX-512F, AVX2 and FMA.
+            Build::Avx512 => unsafe { kernels::evaluate_avx512(self, positions, out, scratch) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: build() detected AVX2 and FMA.
+            Build::Avx2 => unsafe { kernels::evaluate_avx2(self, positions, out, scratch) },
+            _ => kernels::evaluate_portable(self, positions, out, scratch),
         }
-        kernels::evaluate_portable(self, positions, out, scratch);
     }
 
     /// The probabilities of every result of `list` for its side to move (the opponent of the
@@ -417,12 +452,139 @@ impl FastNet {
     }
 
     fn score_into(&self, list: &MoveList, out: &mut [Probabilities], scratch: &mut Scratch) {
-        #[cfg(target_arch = "x86_64")]
-        if fast_isa() {
-            // SAFETY: fast_isa() detected AVX2 and FMA.
-            unsafe { kernels::score_avx2(self, list, out, scratch) };
-            return;
+        match build() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: build() detected AVX-512F, AVX2 and FMA.
+            Build::Avx512 => unsafe { kernels::score_avx512(self, list, out, scratch) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: build() detected AVX2 and FMA.
+            Build::Avx2 => unsafe { kernels::score_avx2(self, list, out, scratch) },
+            _ => kernels::score_portable(self, list, out, scratch),
         }
-        kernels::score_portable(self, list, out, scratch);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every build this CPU has against the reference pass: `tests/net_fast.rs` checks the
+    //! build the CPU chooses and the forced baseline, so on an AVX-512 machine the AVX2 build
+    //! would otherwise go untested.
+
+    use super::*;
+    use crate::net::Net;
+    use bgfast_core::rng::GameRng;
+
+    type Evaluate = fn(&FastNet, &[Position], &mut [Probabilities], &mut Scratch);
+    type Score = fn(&FastNet, &MoveList, &mut [Probabilities], &mut Scratch);
+
+    /// The builds this CPU can run, by name.
+    fn builds() -> Vec<(&'static str, Evaluate, Score)> {
+        let mut builds: Vec<(&'static str, Evaluate, Score)> = vec![(
+            "portable",
+            kernels::evaluate_portable,
+            kernels::score_portable,
+        )];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if avx2_detected() {
+                // SAFETY (both closures): AVX2 and FMA were just detected.
+                builds.push((
+                    "AVX2+FMA",
+                    |n, p, o, s| unsafe { kernels::evaluate_avx2(n, p, o, s) },
+                    |n, l, o, s| unsafe { kernels::score_avx2(n, l, o, s) },
+                ));
+            }
+            if avx512_detected() {
+                // SAFETY (both closures): AVX-512F, AVX2 and FMA were just detected.
+                builds.push((
+                    "AVX-512",
+                    |n, p, o, s| unsafe { kernels::evaluate_avx512(n, p, o, s) },
+                    |n, l, o, s| unsafe { kernels::score_avx512(n, l, o, s) },
+                ));
+            }
+        }
+        builds
+    }
+
+    /// Every position of `games` random games from the start.
+    fn positions(games: u64) -> Vec<Position> {
+        let mut list = MoveList::new();
+        let mut out = Vec::new();
+        for game in 0..games {
+            let mut rng = GameRng::new(77, game);
+            let mut pos = Position::START;
+            while pos.outcome().is_none() {
+                out.push(pos);
+                pos.generate_moves(rng.roll(), &mut list);
+                pos = list.result(rng.below(list.len() as u32) as usize);
+            }
+            out.push(pos);
+        }
+        out
+    }
+
+    /// A net of two tanh layers 200 and 37 wide (passes split unevenly in every build),
+    /// pseudo-random weights, no race part.
+    fn wide_net() -> Net {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+        };
+        let mut layers = Vec::new();
+        let shapes = [
+            (202, 200, Activation::Tanh, 0.3),
+            (200, 37, Activation::Tanh, 0.3),
+            (37, 6, Activation::Softmax, 0.6),
+        ];
+        for (k, (inputs, outputs, activation, scale)) in shapes.into_iter().enumerate() {
+            let weights = (0..inputs * outputs).map(|_| next() * scale).collect();
+            let bias = (0..outputs).map(|_| next() * 0.2).collect();
+            layers.push(Dense::new(k, inputs, outputs, weights, bias, activation).unwrap());
+        }
+        Net::new(Inputs::Wildbg, Mlp::new(layers).unwrap(), None).unwrap()
+    }
+
+    fn max_diff(a: &Probabilities, b: &Probabilities) -> f32 {
+        let (a, b) = (a.to_array(), b.to_array());
+        (0..5).map(|i| (a[i] - b[i]).abs()).fold(0.0, f32::max)
+    }
+
+    #[test]
+    fn every_build_matches_the_reference() {
+        let positions = positions(12);
+        let mut list = MoveList::new();
+        for (net_name, net) in [("wildbg", Net::wildbg().clone()), ("wide", wide_net())] {
+            for (build, evaluate, score) in builds() {
+                let mut scratch = Scratch::new();
+                scratch.fit(&net.fast);
+                let mut got = vec![Probabilities::default(); positions.len()];
+                evaluate(&net.fast, &positions, &mut got, &mut scratch);
+                for (pos, p) in positions.iter().zip(&got) {
+                    let want = net.evaluate_reference(pos);
+                    assert!(
+                        max_diff(p, &want) <= 2e-6,
+                        "{net_name} {build}: {p:?} {want:?}"
+                    );
+                }
+                for (k, origin) in positions.iter().enumerate().step_by(5) {
+                    if origin.outcome().is_some() {
+                        continue;
+                    }
+                    origin.generate_moves(bgfast_core::Dice::ALL_21[k % 21], &mut list);
+                    let mut got = vec![Probabilities::default(); list.len()];
+                    score(&net.fast, &list, &mut got, &mut scratch);
+                    for (i, p) in got.iter().enumerate() {
+                        let want = net.evaluate_reference(&list.result(i));
+                        assert!(
+                            max_diff(p, &want) <= 2e-6,
+                            "{net_name} {build}: {p:?} {want:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
