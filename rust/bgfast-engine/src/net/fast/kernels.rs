@@ -10,7 +10,7 @@ use bgfast_core::{Checkers, MoveList, Position};
 use super::simd::{self, Block, Portable, Simd, LANES};
 #[cfg(target_arch = "x86_64")]
 use super::simd::{Avx2, Avx512};
-use super::{FastNet, First, Hidden, Last, Part, Scratch, Slot, SLOTS};
+use super::{FastNet, First, Hidden, Last, Part, Scratch, Slot, DELTA_BUFFER, DELTA_MASK, SLOTS};
 use crate::eval::Probabilities;
 use crate::net::mlp::{Activation, Head};
 
@@ -30,18 +30,22 @@ struct Deltas<'a> {
     scales: &'a [f32],
 }
 
-/// Appends deltas to buffers of [`super::MAX_DELTAS`].
+/// Appends deltas to the scratch's buffers.
 struct Writer<'f, 'a> {
     first: &'f First,
-    cols: &'a mut [u32],
-    scales: &'a mut [f32],
+    cols: &'a mut [u32; DELTA_BUFFER],
+    scales: &'a mut [f32; DELTA_BUFFER],
     n: usize,
 }
 
 impl<'f, 'a> Writer<'f, 'a> {
-    /// An empty writer over buffers of [`super::MAX_DELTAS`].
+    /// An empty writer over the scratch's buffers.
     #[inline(always)]
-    fn new(first: &'f First, cols: &'a mut [u32], scales: &'a mut [f32]) -> Writer<'f, 'a> {
+    fn new(
+        first: &'f First,
+        cols: &'a mut [u32; DELTA_BUFFER],
+        scales: &'a mut [f32; DELTA_BUFFER],
+    ) -> Writer<'f, 'a> {
         Writer {
             first,
             cols,
@@ -53,7 +57,8 @@ impl<'f, 'a> Writer<'f, 'a> {
     /// The deltas written.
     #[inline(always)]
     fn deltas(self) -> Deltas<'a> {
-        let (cols, scales): (&'a [u32], &'a [f32]) = (self.cols, self.scales);
+        let (cols, scales): (&'a [u32; DELTA_BUFFER], &'a [f32; DELTA_BUFFER]) =
+            (self.cols, self.scales);
         Deltas {
             cols: &cols[..self.n],
             scales: &scales[..self.n],
@@ -69,15 +74,14 @@ impl<'f, 'a> Writer<'f, 'a> {
             Slot::Linear(col) => (col, &self.first.linear),
             Slot::Units(col) => (col, &self.first.units),
         };
-        let i = 16 * (old as usize & 15) + (new as usize & 15);
-        let n = self.n;
-        let (off, scale) = (&table.off[i], &table.scale[i]);
-        let cols = &mut self.cols[n..n + 4];
+        let step = &table.0[16 * (old as usize & 15) + (new as usize & 15)];
+        // The mask never changes n (at most MAX_DELTAS) but proves the writes in bounds.
+        let n = self.n & DELTA_MASK;
         for k in 0..4 {
-            cols[k] = col + off[k];
+            self.cols[n + k] = col + step.off[k];
+            self.scales[n + k] = step.scale[k];
         }
-        self.scales[n..n + 4].copy_from_slice(scale);
-        self.n = n + table.len[i] as usize;
+        self.n = n + step.len as usize;
     }
 
     /// Every slot of one side, from nothing.
@@ -128,8 +132,8 @@ impl<'f, 'a> Writer<'f, 'a> {
 fn full<'a>(
     first: &First,
     pos: &Position,
-    cols: &'a mut [u32],
-    scales: &'a mut [f32],
+    cols: &'a mut [u32; DELTA_BUFFER],
+    scales: &'a mut [f32; DELTA_BUFFER],
 ) -> Deltas<'a> {
     let mut w = Writer::new(first, cols, scales);
     w.side(&first.slots[0], pos.mover());
@@ -143,8 +147,8 @@ fn change<'a>(
     first: &First,
     parent: &Position,
     pos: &Position,
-    cols: &'a mut [u32],
-    scales: &'a mut [f32],
+    cols: &'a mut [u32; DELTA_BUFFER],
+    scales: &'a mut [f32; DELTA_BUFFER],
 ) -> Deltas<'a> {
     let mut w = Writer::new(first, cols, scales);
     w.side_change(&first.slots[0], parent.mover(), pos.mover());
@@ -320,8 +324,7 @@ fn fused<S: Simd, const N: usize>(
     for (o, row) in rows.iter_mut().enumerate() {
         *row = &last.rows[o * blocks..(o + 1) * blocks];
     }
-    let zero = s.splat(0.0);
-    let mut head = [zero; N];
+    let mut head = [s.acc_zero(); N];
     let size = pass_blocks::<S>(blocks);
     let mut b0 = 0;
     while b0 < blocks {
@@ -329,7 +332,7 @@ fn fused<S: Simd, const N: usize>(
         with_group_size!(g, G => fused_group::<S, G, N>(s, first, &rows, base, deltas, b0, &mut head));
         b0 += g;
     }
-    let mut all = [zero; 8];
+    let mut all = [s.acc_zero(); 8];
     all[..N].copy_from_slice(&head);
     s.add(s.reduce8(all), s.load(&Block(last.bias)))
 }
@@ -343,13 +346,13 @@ fn fused_group<S: Simd, const G: usize, const N: usize>(
     base: &[Block],
     deltas: Deltas<'_>,
     b0: usize,
-    head: &mut [S::V; N],
+    head: &mut [S::Acc; N],
 ) {
     let mut h = pre_activation::<S, G>(s, &first.cols, base, deltas, b0);
     activate(s, first.activation, &mut h);
     for k in 0..G {
         for o in 0..N {
-            head[o] = s.fma(h[k], s.load(&rows[o][b0 + k]), head[o]);
+            head[o] = s.acc_fma(h[k], s.load(&rows[o][b0 + k]), head[o]);
         }
     }
 }
@@ -399,27 +402,27 @@ fn last<S: Simd, const N: usize>(s: S, layer: &Last, x: &[Block]) -> S::V {
     for (o, row) in rows.iter_mut().enumerate() {
         *row = &layer.rows[o * ib..(o + 1) * ib];
     }
-    let zero = s.splat(0.0);
+    let zero = s.acc_zero();
     // Two partial sums per output (even and odd blocks): twice the chains in flight.
     let (mut even, mut odd) = ([zero; N], [zero; N]);
     let mut b = 0;
     while b + 2 <= ib {
         let (x0, x1) = (s.load(&x[b]), s.load(&x[b + 1]));
         for o in 0..N {
-            even[o] = s.fma(x0, s.load(&rows[o][b]), even[o]);
-            odd[o] = s.fma(x1, s.load(&rows[o][b + 1]), odd[o]);
+            even[o] = s.acc_fma(x0, s.load(&rows[o][b]), even[o]);
+            odd[o] = s.acc_fma(x1, s.load(&rows[o][b + 1]), odd[o]);
         }
         b += 2;
     }
     if b < ib {
         let x0 = s.load(&x[b]);
         for o in 0..N {
-            even[o] = s.fma(x0, s.load(&rows[o][b]), even[o]);
+            even[o] = s.acc_fma(x0, s.load(&rows[o][b]), even[o]);
         }
     }
     let mut all = [zero; 8];
     for o in 0..N {
-        all[o] = s.add(even[o], odd[o]);
+        all[o] = s.acc_add(even[o], odd[o]);
     }
     s.add(s.reduce8(all), s.load(&Block(layer.bias)))
 }
@@ -504,6 +507,24 @@ fn evaluate<S: Simd>(
     }
 }
 
+/// The highest point (bar 25) holding a checker of `side`, 0 for none.
+#[inline(always)]
+fn rearmost(side: Checkers) -> u32 {
+    // Nibble p is point p; nibble 0 and the bits above the bar are zero.
+    127u32.saturating_sub(side.bits().leading_zeros()) / 4
+}
+
+/// For a result of a roll from `origin` (seen by the side to move next, as the results
+/// are): the rearmost point of the side that moved must be below this for the result to be
+/// a race. The side to move keeps its rearmost checker (a blot hit only adds one on its
+/// bar, further back) and contact is broken when the two have passed each other
+/// (`Position::is_race`), so this is a necessary condition, which `Position::is_race`
+/// then decides; it spares that test on most results.
+#[inline(always)]
+fn race_threshold(origin: &Position) -> u32 {
+    25 - rearmost(origin.mover())
+}
+
 #[inline(always)]
 fn score<S: Simd>(
     s: S,
@@ -524,18 +545,24 @@ fn score<S: Simd>(
     // moved and the blots it hit on the bar.
     let origin = list.origin().flipped();
     let origin_part = net.part(&origin);
-    // Only a contact origin of a net with a race part can lead to the other part.
+    // Only a contact origin of a net with a race part can lead to the other part, and only
+    // by a play that takes the mover's rearmost checker past the other side's.
     let may_switch = net.race.is_some() && core::ptr::eq(origin_part, &net.contact);
+    let race_before = race_threshold(&origin);
+    // A roll moves at most four checkers: only then can the mover bear off its last one.
+    let may_finish = origin.opponent().on_board() <= 4;
     let first = &origin_part.first;
     let deltas = full(first, &origin, cols, scales);
     first_layer(s, first, &first.bias, deltas, Activation::Identity, parent);
     for (i, o) in out[..list.len()].iter_mut().enumerate() {
         let pos = list.result(i);
-        if let Some(p) = Probabilities::game_over(&pos) {
-            *o = p;
-            continue;
+        if may_finish {
+            if let Some(p) = Probabilities::game_over(&pos) {
+                *o = p;
+                continue;
+            }
         }
-        let part = if may_switch {
+        let part = if may_switch && rearmost(pos.opponent()) < race_before {
             net.part(&pos)
         } else {
             origin_part

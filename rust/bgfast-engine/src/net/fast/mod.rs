@@ -40,41 +40,41 @@ use super::mlp::{Activation, Dense, Head, Mlp};
 use crate::eval::Probabilities;
 use simd::{Block, LANES};
 
-/// The deltas of one slot going from `old` to `new` checkers, for each `(old, new)`:
-/// entry `16 old + new` holds up to four (column offset from the slot's first column,
-/// factor) pairs, zero factors dropped, padded with zeros to four.
-#[derive(Clone, Debug)]
-struct Trans {
-    off: Vec<[u32; 4]>,
-    scale: Vec<[f32; 4]>,
-    len: Vec<u8>,
+/// The deltas of one slot going from some count to another: up to four (column offset from
+/// the slot's first column, factor) pairs, zero factors dropped, padded with zeros to four.
+#[derive(Clone, Copy, Debug, Default)]
+struct Step {
+    off: [u32; 4],
+    scale: [f32; 4],
+    len: u32,
 }
+
+/// The [`Step`] of every change of a slot's count, `16 old + new` for `old` to `new`: an
+/// array, not a vector, so that an index made of two nibbles needs no bounds check.
+#[derive(Clone, Debug)]
+struct Trans(Box<[Step; 256]>);
 
 impl Trans {
     /// For a slot whose inputs are `inputs(n)` for `n` checkers, columns `stride` blocks
     /// apart.
     fn new<const K: usize>(stride: u32, inputs: impl Fn(u8) -> [f32; K]) -> Trans {
-        let mut t = Trans {
-            off: vec![[0; 4]; 256],
-            scale: vec![[0.0; 4]; 256],
-            len: vec![0; 256],
-        };
+        let mut steps = Box::new([Step::default(); 256]);
         for old in 0..16u8 {
             for new in 0..16u8 {
-                let i = 16 * old as usize + new as usize;
+                let step = &mut steps[16 * old as usize + new as usize];
                 let (a, b) = (inputs(old), inputs(new));
                 for k in 0..K {
                     let d = b[k] - a[k];
                     if d != 0.0 {
-                        let n = t.len[i] as usize;
-                        t.off[i][n] = k as u32 * stride;
-                        t.scale[i][n] = d;
-                        t.len[i] += 1;
+                        let n = step.len as usize;
+                        step.off[n] = k as u32 * stride;
+                        step.scale[n] = d;
+                        step.len += 1;
                     }
                 }
             }
         }
-        t
+        Trans(steps)
     }
 }
 
@@ -317,13 +317,19 @@ impl FastNet {
 }
 
 /// Most deltas one position or one result can need: every slot of both sides, four columns
-/// each, and room for the four entries a slot's write may reach past the last one.
-const MAX_DELTAS: usize = 2 * SLOTS * 4 + 4;
+/// each.
+const MAX_DELTAS: usize = 2 * SLOTS * 4;
+/// The length of the delta buffers: a power of two above [`MAX_DELTAS`], so that writes
+/// index with a mask instead of a bounds check (the mask never changes an index), and the
+/// four entries a slot's write may reach past it.
+const DELTA_MASK: usize = 255;
+const DELTA_BUFFER: usize = DELTA_MASK + 1 + 4;
+const _: () = assert!(MAX_DELTAS <= DELTA_MASK);
 
 /// Reusable buffers for the fast passes: grown to a net's widths on first use, never
 /// shrunk, so that evaluating and choosing plays allocates nothing after the first call.
 /// One scratch serves any net.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Scratch {
     /// Two layers' outputs, ping-pong.
     a: Vec<Block>,
@@ -331,16 +337,29 @@ pub struct Scratch {
     /// The pre-activation of a roll's origin, as the next mover sees it.
     parent: Vec<Block>,
     /// Deltas: columns (first blocks) and factors.
-    cols: Vec<u32>,
-    scales: Vec<f32>,
+    cols: Box<[u32; DELTA_BUFFER]>,
+    scales: Box<[f32; DELTA_BUFFER]>,
     /// One result's probabilities per result of a list.
     probs: Vec<Probabilities>,
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch::new()
+    }
 }
 
 impl Scratch {
     /// An empty scratch; it grows on first use.
     pub fn new() -> Scratch {
-        Scratch::default()
+        Scratch {
+            a: Vec::new(),
+            b: Vec::new(),
+            parent: Vec::new(),
+            cols: Box::new([0; DELTA_BUFFER]),
+            scales: Box::new([0.0; DELTA_BUFFER]),
+            probs: Vec::new(),
+        }
     }
 
     fn fit(&mut self, net: &FastNet) {
@@ -349,10 +368,6 @@ impl Scratch {
             if buf.len() < widest {
                 buf.resize(widest, Block::default());
             }
-        }
-        if self.cols.len() < MAX_DELTAS {
-            self.cols.resize(MAX_DELTAS, 0);
-            self.scales.resize(MAX_DELTAS, 0.0);
         }
     }
 }
