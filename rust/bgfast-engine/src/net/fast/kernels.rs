@@ -10,7 +10,9 @@ use bgfast_core::{Checkers, MoveList, Position};
 use super::simd::{self, Block, Portable, Simd, LANES};
 #[cfg(target_arch = "x86_64")]
 use super::simd::{Avx2, Avx512};
-use super::{FastNet, First, Hidden, Last, Part, Scratch, Slot, DELTA_BUFFER, DELTA_MASK, SLOTS};
+use super::{
+    FastNet, First, Hidden, Last, Part, Scratch, Slot, BATCH, DELTA_BUFFER, DELTA_MASK, SLOTS,
+};
 use crate::eval::Probabilities;
 use crate::net::mlp::{Activation, Head};
 
@@ -30,52 +32,32 @@ struct Deltas<'a> {
     scales: &'a [f32],
 }
 
-/// Appends deltas to the scratch's buffers.
-struct Writer<'f, 'a> {
-    first: &'f First,
+/// Appends the deltas of a batch's positions to the scratch's buffers, one after another.
+struct Writer<'a> {
     cols: &'a mut [u32; DELTA_BUFFER],
     scales: &'a mut [f32; DELTA_BUFFER],
     n: usize,
 }
 
-impl<'f, 'a> Writer<'f, 'a> {
+impl<'a> Writer<'a> {
     /// An empty writer over the scratch's buffers.
     #[inline(always)]
-    fn new(
-        first: &'f First,
-        cols: &'a mut [u32; DELTA_BUFFER],
-        scales: &'a mut [f32; DELTA_BUFFER],
-    ) -> Writer<'f, 'a> {
-        Writer {
-            first,
-            cols,
-            scales,
-            n: 0,
-        }
-    }
-
-    /// The deltas written.
-    #[inline(always)]
-    fn deltas(self) -> Deltas<'a> {
-        let (cols, scales): (&'a [u32; DELTA_BUFFER], &'a [f32; DELTA_BUFFER]) =
-            (self.cols, self.scales);
-        Deltas {
-            cols: &cols[..self.n],
-            scales: &scales[..self.n],
-        }
+    fn new(cols: &'a mut [u32; DELTA_BUFFER], scales: &'a mut [f32; DELTA_BUFFER]) -> Writer<'a> {
+        Writer { cols, scales, n: 0 }
     }
 
     /// A slot going from `old` to `new` checkers: its entry of the slot kind's table, four
     /// deltas written without a branch, the nonzero ones kept.
     #[inline(always)]
-    fn change(&mut self, slot: Slot, old: u8, new: u8) {
+    fn change(&mut self, first: &First, slot: Slot, old: u8, new: u8) {
         let (col, table) = match slot {
             Slot::None => return,
-            Slot::Linear(col) => (col, &self.first.linear),
-            Slot::Units(col) => (col, &self.first.units),
+            Slot::Linear(col) => (col, &first.linear),
+            Slot::Units(col) => (col, &first.units),
         };
         let step = &table.0[16 * (old as usize & 15) + (new as usize & 15)];
-        // The mask never changes n (at most MAX_DELTAS) but proves the writes in bounds.
+        // The mask never changes n (at most BATCH * MAX_DELTAS) but proves the writes in
+        // bounds.
         let n = self.n & DELTA_MASK;
         for k in 0..4 {
             self.cols[n + k] = col + step.off[k];
@@ -86,10 +68,10 @@ impl<'f, 'a> Writer<'f, 'a> {
 
     /// Every slot of one side, from nothing.
     #[inline(always)]
-    fn side(&mut self, slots: &[Slot; SLOTS], side: Checkers) {
+    fn side(&mut self, first: &First, slots: &[Slot; SLOTS], side: Checkers) {
         let off = side.off();
         if off > 0 {
-            self.change(slots[0], 0, off);
+            self.change(first, slots[0], 0, off);
         }
         let bits = side.bits();
         for (half, word) in [(0, bits as u64), (16, (bits >> 64) as u64)] {
@@ -97,7 +79,7 @@ impl<'f, 'a> Writer<'f, 'a> {
             while m != 0 {
                 let k = m.trailing_zeros();
                 let n = ((word >> k) & 0xF) as u8;
-                self.change(slots[half + (k / 4) as usize], 0, n);
+                self.change(first, slots[half + (k / 4) as usize], 0, n);
                 m &= m - 1;
             }
         }
@@ -105,10 +87,10 @@ impl<'f, 'a> Writer<'f, 'a> {
 
     /// The slots of one side that differ between `old` and `new`.
     #[inline(always)]
-    fn side_change(&mut self, slots: &[Slot; SLOTS], old: Checkers, new: Checkers) {
+    fn side_change(&mut self, first: &First, slots: &[Slot; SLOTS], old: Checkers, new: Checkers) {
         let (a, b) = (old.off(), new.off());
         if a != b {
-            self.change(slots[0], a, b);
+            self.change(first, slots[0], a, b);
         }
         let (ob, nb) = (old.bits(), new.bits());
         let halves = [
@@ -120,40 +102,39 @@ impl<'f, 'a> Writer<'f, 'a> {
             while m != 0 {
                 let k = m.trailing_zeros();
                 let (a, b) = (((o >> k) & 0xF) as u8, ((n >> k) & 0xF) as u8);
-                self.change(slots[half + (k / 4) as usize], a, b);
+                self.change(first, slots[half + (k / 4) as usize], a, b);
                 m &= m - 1;
             }
         }
     }
+
+    /// The deltas of `pos` from the first layer's bias.
+    #[inline(always)]
+    fn position(&mut self, first: &First, pos: &Position) {
+        self.side(first, &first.slots[0], pos.mover());
+        self.side(first, &first.slots[1], pos.opponent());
+    }
+
+    /// The deltas from `parent` to `pos`.
+    #[inline(always)]
+    fn step(&mut self, first: &First, parent: &Position, pos: &Position) {
+        self.side_change(first, &first.slots[0], parent.mover(), pos.mover());
+        self.side_change(first, &first.slots[1], parent.opponent(), pos.opponent());
+    }
 }
 
-/// The deltas of `pos` from the first layer's bias, into `cols` and `scales`.
+/// The deltas written from `start` to `end`.
 #[inline(always)]
-fn full<'a>(
-    first: &First,
-    pos: &Position,
-    cols: &'a mut [u32; DELTA_BUFFER],
-    scales: &'a mut [f32; DELTA_BUFFER],
+fn deltas<'a>(
+    cols: &'a [u32; DELTA_BUFFER],
+    scales: &'a [f32; DELTA_BUFFER],
+    start: usize,
+    end: usize,
 ) -> Deltas<'a> {
-    let mut w = Writer::new(first, cols, scales);
-    w.side(&first.slots[0], pos.mover());
-    w.side(&first.slots[1], pos.opponent());
-    w.deltas()
-}
-
-/// The deltas from `parent` to `pos`, into `cols` and `scales`.
-#[inline(always)]
-fn change<'a>(
-    first: &First,
-    parent: &Position,
-    pos: &Position,
-    cols: &'a mut [u32; DELTA_BUFFER],
-    scales: &'a mut [f32; DELTA_BUFFER],
-) -> Deltas<'a> {
-    let mut w = Writer::new(first, cols, scales);
-    w.side_change(&first.slots[0], parent.mover(), pos.mover());
-    w.side_change(&first.slots[1], parent.opponent(), pos.opponent());
-    w.deltas()
+    Deltas {
+        cols: &cols[start..end],
+        scales: &scales[start..end],
+    }
 }
 
 /// `f` applied to each of `v`, the activation chosen once for the group.
@@ -451,23 +432,20 @@ fn finish<S: Simd>(s: S, head: Head, z: S::V) -> Probabilities {
     }
 }
 
-/// The probabilities from the first layer's pre-activation `base + deltas`.
+/// The last layer's outputs (before the head's activation) from the first layer's
+/// pre-activation `base + deltas`.
 #[inline(always)]
-fn forward<S: Simd>(
+fn logits<S: Simd>(
     s: S,
     part: &Part,
     base: &[Block],
     deltas: Deltas<'_>,
     a: &mut [Block],
     b: &mut [Block],
-) -> Probabilities {
-    let z = match (&part.last, part.head) {
-        (Some(last), Head::Outcomes) if part.hidden.is_empty() => {
-            fused::<S, 6>(s, &part.first, last, base, deltas)
-        }
-        (Some(last), Head::Gnubg) if part.hidden.is_empty() => {
-            fused::<S, 5>(s, &part.first, last, base, deltas)
-        }
+) -> S::V {
+    // Both heads have five rows (see `Last::new`).
+    match &part.last {
+        Some(last) if part.hidden.is_empty() => fused::<S, 5>(s, &part.first, last, base, deltas),
         _ => {
             first_layer(s, &part.first, base, deltas, part.first.activation, a);
             let (mut x, mut y) = (a, b);
@@ -475,14 +453,68 @@ fn forward<S: Simd>(
                 hidden(s, layer, x, y);
                 core::mem::swap(&mut x, &mut y);
             }
-            match (&part.last, part.head) {
-                (Some(last), Head::Outcomes) => self::last::<S, 6>(s, last, x),
-                (Some(last), Head::Gnubg) => self::last::<S, 5>(s, last, x),
-                (None, _) => s.load(&x[0]),
+            match &part.last {
+                Some(last) => self::last::<S, 5>(s, last, x),
+                None => s.load(&x[0]),
             }
         }
+    }
+}
+
+/// One position of a batch: the part that scores it (`None` for a finished game, whose
+/// exact probabilities are written already), whether its deltas start from the roll's
+/// origin (else from the part's bias), and where they are in the scratch's buffers.
+#[derive(Clone, Copy)]
+struct Item<'n> {
+    part: Option<&'n Part>,
+    from_parent: bool,
+    start: usize,
+    end: usize,
+}
+
+impl Item<'_> {
+    const FINISHED: Item<'static> = Item {
+        part: None,
+        from_parent: false,
+        start: 0,
+        end: 0,
     };
-    finish(s, part.head, z)
+}
+
+/// A batch's logits, then its probabilities into `out`, from the deltas its items name.
+///
+/// One position's work is a chain of dependent steps (deltas, sums, activation, head,
+/// softmax) that alone leaves most of the core idle; done step by step over a batch, each
+/// loop's iterations are independent and overlap.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn finish_batch<S: Simd>(
+    s: S,
+    items: &[Item<'_>],
+    parent: &[Block],
+    cols: &[u32; DELTA_BUFFER],
+    scales: &[f32; DELTA_BUFFER],
+    a: &mut [Block],
+    b: &mut [Block],
+    out: &mut [Probabilities],
+) {
+    let mut z = [Block::default(); BATCH];
+    for (item, z) in items.iter().zip(&mut z) {
+        if let Some(part) = item.part {
+            let base = if item.from_parent {
+                parent
+            } else {
+                &part.first.bias
+            };
+            let deltas = deltas(cols, scales, item.start, item.end);
+            s.store(z, logits(s, part, base, deltas, a, b));
+        }
+    }
+    for ((item, z), o) in items.iter().zip(&z).zip(out) {
+        if let Some(part) = item.part {
+            *o = finish(s, part.head, s.load(z));
+        }
+    }
 }
 
 #[inline(always)]
@@ -496,14 +528,26 @@ fn evaluate<S: Simd>(
     let Scratch {
         a, b, cols, scales, ..
     } = scratch;
-    for (pos, o) in positions.iter().zip(out) {
-        if let Some(p) = Probabilities::game_over(pos) {
-            *o = p;
-            continue;
+    for (positions, out) in positions.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
+        let mut items = [Item::FINISHED; BATCH];
+        let mut w = Writer::new(cols, scales);
+        for ((pos, o), item) in positions.iter().zip(out.iter_mut()).zip(&mut items) {
+            if let Some(p) = Probabilities::game_over(pos) {
+                *o = p;
+                continue;
+            }
+            let part = net.part(pos);
+            let start = w.n;
+            w.position(&part.first, pos);
+            *item = Item {
+                part: Some(part),
+                from_parent: false,
+                start,
+                end: w.n,
+            };
         }
-        let part = net.part(pos);
-        let deltas = full(&part.first, pos, cols, scales);
-        *o = forward(s, part, &part.first.bias, deltas, a, b);
+        let items = &items[..positions.len()];
+        finish_batch(s, items, &[], cols, scales, a, b, out);
     }
 }
 
@@ -552,29 +596,53 @@ fn score<S: Simd>(
     // A roll moves at most four checkers: only then can the mover bear off its last one.
     let may_finish = origin.opponent().on_board() <= 4;
     let first = &origin_part.first;
-    let deltas = full(first, &origin, cols, scales);
-    first_layer(s, first, &first.bias, deltas, Activation::Identity, parent);
-    for (i, o) in out[..list.len()].iter_mut().enumerate() {
-        let pos = list.result(i);
-        if may_finish {
-            if let Some(p) = Probabilities::game_over(&pos) {
-                *o = p;
-                continue;
+    let mut w = Writer::new(cols, scales);
+    w.position(first, &origin);
+    let written = w.n;
+    let origin_deltas = deltas(cols, scales, 0, written);
+    first_layer(
+        s,
+        first,
+        &first.bias,
+        origin_deltas,
+        Activation::Identity,
+        parent,
+    );
+    let out = &mut out[..list.len()];
+    for (k, out) in out.chunks_mut(BATCH).enumerate() {
+        let mut items = [Item::FINISHED; BATCH];
+        let mut w = Writer::new(cols, scales);
+        for (j, (o, item)) in out.iter_mut().zip(&mut items).enumerate() {
+            let pos = list.result(k * BATCH + j);
+            if may_finish {
+                if let Some(p) = Probabilities::game_over(&pos) {
+                    *o = p;
+                    continue;
+                }
             }
+            let part = if may_switch && rearmost(pos.opponent()) < race_before {
+                net.part(&pos)
+            } else {
+                origin_part
+            };
+            let start = w.n;
+            // A result in the origin's part is one step from it; one whose play broke
+            // contact is scored by the race part from scratch.
+            let from_parent = core::ptr::eq(part, origin_part);
+            if from_parent {
+                w.step(&part.first, &origin, &pos);
+            } else {
+                w.position(&part.first, &pos);
+            }
+            *item = Item {
+                part: Some(part),
+                from_parent,
+                start,
+                end: w.n,
+            };
         }
-        let part = if may_switch && rearmost(pos.opponent()) < race_before {
-            net.part(&pos)
-        } else {
-            origin_part
-        };
-        *o = if core::ptr::eq(part, origin_part) {
-            let deltas = change(&part.first, &origin, &pos, cols, scales);
-            forward(s, part, parent, deltas, a, b)
-        } else {
-            // Contact broken by this play: the race part from scratch.
-            let deltas = full(&part.first, &pos, cols, scales);
-            forward(s, part, &part.first.bias, deltas, a, b)
-        };
+        let items = &items[..out.len()];
+        finish_batch(s, items, parent, cols, scales, a, b, out);
     }
 }
 

@@ -119,8 +119,8 @@ struct Hidden {
     activation: Activation,
 }
 
-/// The last layer as rows: `rows[o * in_blocks + b]` is output `o`'s weights on input
-/// block `b` (zero beyond the inputs).
+/// The last layer as five rows (see [`Last::new`]): `rows[o * in_blocks + b]` is output
+/// `o`'s weights on input block `b` (zero beyond the inputs).
 #[derive(Clone, Debug)]
 struct Last {
     in_blocks: usize,
@@ -207,17 +207,31 @@ impl Hidden {
 }
 
 impl Last {
-    fn new(layer: &Dense) -> Last {
+    /// A softmax over six outcomes is unchanged when one number is taken from all six
+    /// logits: the sixth is taken from each, so that its row drops out and five dot
+    /// products remain, as for gnubg's five sigmoids (the sixth logit is then 0).
+    fn new(layer: &Dense, head: Head) -> Last {
         let (inputs, outputs) = (layer.inputs(), layer.outputs());
         let in_blocks = blocks_of(inputs);
-        let mut rows = vec![Block::default(); outputs * in_blocks];
-        for (o, row) in layer.weights().chunks_exact(inputs).enumerate() {
-            for (i, w) in row.iter().enumerate() {
-                rows[o * in_blocks + i / LANES].0[i % LANES] = *w;
+        let weights: Vec<&[f32]> = layer.weights().chunks_exact(inputs).collect();
+        let rebased = |o: usize, i: usize| match head {
+            Head::Outcomes => weights[o][i] - weights[5][i],
+            Head::Gnubg => weights[o][i],
+        };
+        let mut rows = vec![Block::default(); 5 * in_blocks];
+        for o in 0..5 {
+            for i in 0..inputs {
+                rows[o * in_blocks + i / LANES].0[i % LANES] = rebased(o, i);
             }
         }
         let mut bias = [0.0; LANES];
         bias[..outputs].copy_from_slice(layer.bias());
+        if head == Head::Outcomes {
+            let sixth = bias[5];
+            for b in &mut bias[..6] {
+                *b -= sixth;
+            }
+        }
         Last {
             in_blocks,
             rows,
@@ -273,7 +287,7 @@ impl Part {
             Some((last, hidden)) => (
                 First::new(first, first.activation(), slots),
                 hidden.iter().map(Hidden::new).collect(),
-                Some(Last::new(last)),
+                Some(Last::new(last, mlp.head())),
             ),
         };
         let widest = hidden
@@ -316,15 +330,18 @@ impl FastNet {
     }
 }
 
+/// Positions or results whose deltas are written before any of their sums are taken (see
+/// `kernels::finish_batch`).
+const BATCH: usize = 32;
 /// Most deltas one position or one result can need: every slot of both sides, four columns
 /// each.
 const MAX_DELTAS: usize = 2 * SLOTS * 4;
-/// The length of the delta buffers: a power of two above [`MAX_DELTAS`], so that writes
+/// The length of the delta buffers: a power of two above a batch's deltas, so that writes
 /// index with a mask instead of a bounds check (the mask never changes an index), and the
 /// four entries a slot's write may reach past it.
-const DELTA_MASK: usize = 255;
+const DELTA_MASK: usize = 8191;
 const DELTA_BUFFER: usize = DELTA_MASK + 1 + 4;
-const _: () = assert!(MAX_DELTAS <= DELTA_MASK);
+const _: () = assert!(BATCH * MAX_DELTAS <= DELTA_MASK);
 
 /// Reusable buffers for the fast passes: grown to a net's widths on first use, never
 /// shrunk, so that evaluating and choosing plays allocates nothing after the first call.
@@ -336,7 +353,7 @@ pub struct Scratch {
     b: Vec<Block>,
     /// The pre-activation of a roll's origin, as the next mover sees it.
     parent: Vec<Block>,
-    /// Deltas: columns (first blocks) and factors.
+    /// The deltas of a batch: columns (first blocks) and factors.
     cols: Box<[u32; DELTA_BUFFER]>,
     scales: Box<[f32; DELTA_BUFFER]>,
     /// One result's probabilities per result of a list.
