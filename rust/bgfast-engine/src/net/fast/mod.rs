@@ -17,11 +17,20 @@
 //! step from the parent, never a chain, so rounding never accumulates. Results whose phase
 //! picks the other part (contact to race) are computed in full; finished games are exact.
 //!
-//! **The rest** is dense: hidden layers as columns (one broadcast and one multiply-add per
-//! input and output block), the head as five or six dot products reduced together, then a
-//! softmax or five sigmoids with the vectorized `exp`. Activations use [`simd`]'s `tanh`
-//! (absolute error below 2e-7) and logistic function. Sums run in another order than the
-//! reference's and the AVX2 build fuses multiply-adds, so results agree with
+//! **Batches.** One position's work is a chain of dependent steps (deltas, sums,
+//! activation, head, softmax) that alone leaves most of a core idle, so positions and
+//! results go in batches of [`BATCH`]: the deltas of the batch first, then its logits, then
+//! its probabilities, each loop's iterations independent of each other.
+//!
+//! **The rest** is dense: the first layer's sums stay in registers for as many blocks as the
+//! build holds ([`simd::Simd::GROUP`]: a wildbg contact layer in one pass with AVX-512), are
+//! activated there and feed the head's dot products directly when the part has one hidden
+//! layer; deeper parts go layer by layer (one broadcast and one multiply-add per input and
+//! output block). The head is five dot products reduced together (a softmax head's sixth
+//! logit is subtracted from all six when the net is compiled), then a softmax or five
+//! sigmoids with the vectorized `exp`. Activations use [`simd`]'s `tanh` (absolute error
+//! below 4e-7) and logistic function. Sums run in another order than the reference's and
+//! the SIMD builds fuse multiply-adds, so results agree with
 //! [`super::Net::evaluate_reference`] to float32 rounding, not bit for bit; each build is
 //! deterministic, and a position's result never depends on the batch, the thread or, in
 //! `best` and `rank`, on the other candidates.
