@@ -123,6 +123,19 @@ impl<'a> Writer<'a> {
     }
 }
 
+/// The scratch's delta buffers as arrays, so that masked indices need no bounds checks.
+#[inline(always)]
+fn delta_buffers<'a>(
+    cols: &'a mut [u32],
+    scales: &'a mut [f32],
+) -> (&'a mut [u32; DELTA_BUFFER], &'a mut [f32; DELTA_BUFFER]) {
+    const FITTED: &str = "Scratch::fit sizes the delta buffers";
+    (
+        cols.first_chunk_mut().expect(FITTED),
+        scales.first_chunk_mut().expect(FITTED),
+    )
+}
+
 /// The deltas written from `start` to `end`.
 #[inline(always)]
 fn deltas<'a>(
@@ -528,6 +541,7 @@ fn evaluate<S: Simd>(
     let Scratch {
         a, b, cols, scales, ..
     } = scratch;
+    let (cols, scales) = delta_buffers(cols, scales);
     for (positions, out) in positions.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
         let mut items = [Item::FINISHED; BATCH];
         let mut w = Writer::new(cols, scales);
@@ -585,6 +599,7 @@ fn score<S: Simd>(
         scales,
         ..
     } = scratch;
+    let (cols, scales) = delta_buffers(cols, scales);
     // The origin as the next mover sees it: each result is this with the mover's checkers
     // moved and the blots it hit on the bar.
     let origin = list.origin().flipped();

@@ -341,51 +341,39 @@ impl FastNet {
 
 /// Positions or results whose deltas are written before any of their sums are taken (see
 /// `kernels::finish_batch`).
-const BATCH: usize = 32;
+const BATCH: usize = 16;
 /// Most deltas one position or one result can need: every slot of both sides, four columns
 /// each.
 const MAX_DELTAS: usize = 2 * SLOTS * 4;
 /// The length of the delta buffers: a power of two above a batch's deltas, so that writes
 /// index with a mask instead of a bounds check (the mask never changes an index), and the
 /// four entries a slot's write may reach past it.
-const DELTA_MASK: usize = 8191;
+const DELTA_MASK: usize = 4095;
 const DELTA_BUFFER: usize = DELTA_MASK + 1 + 4;
 const _: () = assert!(BATCH * MAX_DELTAS <= DELTA_MASK);
 
 /// Reusable buffers for the fast passes: grown to a net's widths on first use, never
 /// shrunk, so that evaluating and choosing plays allocates nothing after the first call.
 /// One scratch serves any net.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Scratch {
     /// Two layers' outputs, ping-pong.
     a: Vec<Block>,
     b: Vec<Block>,
     /// The pre-activation of a roll's origin, as the next mover sees it.
     parent: Vec<Block>,
-    /// The deltas of a batch: columns (first blocks) and factors.
-    cols: Box<[u32; DELTA_BUFFER]>,
-    scales: Box<[f32; DELTA_BUFFER]>,
+    /// The deltas of a batch: columns (first blocks) and factors ([`DELTA_BUFFER`] each
+    /// once fitted).
+    cols: Vec<u32>,
+    scales: Vec<f32>,
     /// One result's probabilities per result of a list.
     probs: Vec<Probabilities>,
-}
-
-impl Default for Scratch {
-    fn default() -> Scratch {
-        Scratch::new()
-    }
 }
 
 impl Scratch {
     /// An empty scratch; it grows on first use.
     pub fn new() -> Scratch {
-        Scratch {
-            a: Vec::new(),
-            b: Vec::new(),
-            parent: Vec::new(),
-            cols: Box::new([0; DELTA_BUFFER]),
-            scales: Box::new([0.0; DELTA_BUFFER]),
-            probs: Vec::new(),
-        }
+        Scratch::default()
     }
 
     fn fit(&mut self, net: &FastNet) {
@@ -395,6 +383,8 @@ impl Scratch {
                 buf.resize(widest, Block::default());
             }
         }
+        self.cols.resize(DELTA_BUFFER, 0);
+        self.scales.resize(DELTA_BUFFER, 0.0);
     }
 }
 
