@@ -1,9 +1,10 @@
 //! The forward-pass kernels, written once against [`Simd`] and compiled into each build
-//! through the `*_avx512`, `*_avx2` and `*_portable` entry points. Everything between an entry point and
-//! the vector instructions is `#[inline(always)]`, so that it is compiled with the entry
-//! point's target features. Generic helpers of the standard library that take closures
-//! (`core::array::from_fn`, iterator adapters) are not, and would compile vector code
-//! without the features (intrinsics become calls): the vector paths use plain loops.
+//! through the `*_avx512`, `*_avx2` and `*_portable` entry points. Everything between an
+//! entry point and the vector instructions is `#[inline(always)]`, so that it is compiled
+//! with the entry point's target features. Generic helpers of the standard library that
+//! take closures (`core::array::from_fn`, iterator adapters) are not, and would compile
+//! vector code without the features (intrinsics become calls): the vector paths use plain
+//! loops.
 
 use bgfast_core::{Checkers, MoveList, Position};
 
@@ -250,14 +251,14 @@ macro_rules! with_group_size {
 }
 
 /// The blocks of a pass over a layer of `blocks` blocks (the last pass takes what is left):
-/// the layer goes in the fewest passes of at most `S::GROUP` blocks, as even as they go
-/// (13 blocks in a build of 12 as 7 and 6, not 12 and 1).
+/// the fewest passes of at most `S::GROUP` blocks. Wide groups split the layer evenly (13
+/// blocks in a build of 12 as 7 and 6, not 12 and a pass that reads every delta again for
+/// one block); narrow ones take `S::GROUP` a pass, without a division on the hot path.
 #[inline(always)]
 fn pass_blocks<S: Simd>(blocks: usize) -> usize {
     if blocks <= S::GROUP {
         blocks
-    } else if S::GROUP <= 2 {
-        // Passes of S::GROUP are as even as any (no division on the common path).
+    } else if S::GROUP < 8 {
         S::GROUP
     } else {
         blocks.div_ceil(blocks.div_ceil(S::GROUP))
@@ -279,7 +280,10 @@ fn first_layer<S: Simd>(
     let mut b0 = 0;
     while b0 < blocks {
         let g = size.min(blocks - b0);
-        with_group_size!(g, G => group::<S, G>(s, &first.cols, base, deltas, activation, out, b0));
+        // The minimum tells the compiler which sizes this build never reaches.
+        with_group_size!(g.min(S::GROUP), G => {
+            group::<S, G>(s, &first.cols, base, deltas, activation, out, b0)
+        });
         b0 += g;
     }
 }
@@ -323,7 +327,10 @@ fn fused<S: Simd, const N: usize>(
     let mut b0 = 0;
     while b0 < blocks {
         let g = size.min(blocks - b0);
-        with_group_size!(g, G => fused_group::<S, G, N>(s, first, &rows, base, deltas, b0, &mut head));
+        // The minimum tells the compiler which sizes this build never reaches.
+        with_group_size!(g.min(S::GROUP), G => {
+            fused_group::<S, G, N>(s, first, &rows, base, deltas, b0, &mut head)
+        });
         b0 += g;
     }
     let mut all = [s.acc_zero(); 8];
