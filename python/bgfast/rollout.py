@@ -73,6 +73,7 @@ from bgfast._rollout_results import VALUE, CubeRollout, MoveRollout, RawSums, Ro
 from bgfast._rollout_settings import RolloutSettings, check_settings, name_of
 from bgfast._running import Progress, run_in_chunks
 from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes, action_name
+from bgfast.errors import ShardError
 from bgfast.features import SCHEMES
 from bgfast.met import DEFAULT_TABLE
 from bgfast.policies import Policy, is_native
@@ -105,16 +106,6 @@ SHARD_GAMES = 10_000
 SHARD_RETRIES = 2
 
 PositionArg = Union[Position, str, npt.ArrayLike, None]
-
-
-class ShardError(BgfastError):
-    """A shard of a rollout on an executor failed for good.
-
-    Raised when the executor gives up on a shard (a ``BrokenProcessPool``, a Dask
-    ``KilledWorker``, a worker refusing another bgfast version, ...) after the retries. The
-    message names the shard index, its games and the cause (also in ``__cause__``); the
-    other shards are cancelled and no total is returned.
-    """
 
 
 def _version() -> str:
