@@ -141,7 +141,7 @@ pub struct Spec<'a> {
     pub cube_life: Option<CubeLife>,
 }
 
-/// Who chooses the plays: a net (by the rollout's value, see [`trial`]'s docs) or a
+/// Who chooses the plays: a net (by the rollout's value, see [`Player::Net`]) or a
 /// built-in policy.
 #[derive(Clone, Debug)]
 pub enum Player<'a> {
