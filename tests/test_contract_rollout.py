@@ -279,19 +279,20 @@ def _kind(value: Any, good: Any) -> str:
 @CONTRACT
 @given(games_values, seed_values, truncate_values, small_threads)
 @example(2, 1, 2**32, None)
+@example(2, 1, 0, None)
 @example(2, 1, None, -(2**64))
 @example(2, -1, None, None)
 def test_rollout_arguments(games: Any, seed: Any, truncate: Any, threads: Any) -> None:
     def call() -> RolloutResult:
         return bgfast.rollout(
-            START, games=games, seed=seed, truncate=truncate, threads=threads, policy="random"
+            START, games=games, seed=seed, truncate=truncate, threads=threads, policy="wildbg"
         )
 
     kinds = {
         "games": _kind(games, lambda v: v >= 1),
         "seed": _kind(seed, lambda v: 0 <= v < 2**64),
         "threads": "good" if threads is None else _kind(threads, lambda v: v >= 1),
-        "truncate": "good" if truncate is None else _kind(truncate, lambda v: 1 <= v < 2**32),
+        "truncate": "good" if truncate is None else _kind(truncate, lambda v: 0 <= v < 2**32),
     }
     outcome = check(call)
     if outcome.ok:
@@ -305,6 +306,95 @@ def test_rollout_arguments(games: Any, seed: Any, truncate: Any, threads: Any) -
     if isinstance(error, BgfastError):
         assert not isinstance(error, (InvalidPositionError, IllegalMoveError)), repr(error)
         assert any(n in str(error) for n in named), f"{named} not named: {error}"
+
+
+anything = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 40),
+    st.floats(allow_nan=True),
+    st.text(max_size=6),
+    st.sampled_from([2**70, -(2**70), np.int64(3), (1, 2), [2, "mover"], (1,), b"x"]),
+)
+cubes = st.one_of(
+    st.tuples(
+        st.sampled_from([1, 2, 3, 4, 64, 2**15, 2**16, 0, -2]),
+        st.sampled_from(["centred", "centered", "mover", "opponent", "middle", "", None]),
+    ),
+    anything,
+)
+scores = st.one_of(st.tuples(st.integers(-2, 9), st.integers(-2, 9)), anything)
+
+
+@CONTRACT
+@given(
+    cube=cubes,
+    match_length=st.one_of(st.integers(-1, 9), anything),
+    score=scores,
+    crawford=st.one_of(st.none(), st.booleans(), anything),
+    jacoby=st.one_of(st.booleans(), anything),
+    cube_life=st.one_of(st.floats(-1, 2), st.sampled_from(["gnubg", "x", None])),
+    bearoff=st.sampled_from(["exact", None, "approx", 1]),
+    cubeful=st.one_of(st.booleans(), anything),
+)
+def test_rollout_stakes_arguments(**kwargs: Any) -> None:
+    """Any stakes: a rollout, or a BgfastError (TypeError) naming a bad one; a match value
+    is a probability."""
+    outcome = check(lambda: bgfast.rollout(START, games=2, seed=1, truncate=3, **kwargs))
+    if outcome.ok:
+        r = outcome.value
+        if r.mwc is not None:
+            assert 0.0 <= r.mwc <= 1.0
+        assert math.isfinite(r.equity)
+    elif isinstance(outcome.error, BgfastError):
+        assert not isinstance(outcome.error, (InvalidPositionError, IllegalMoveError))
+
+
+@CONTRACT
+@given(
+    probabilities=st.one_of(
+        st.lists(st.floats(allow_nan=True, allow_infinity=True), min_size=0, max_size=7),
+        anything,
+    ),
+    cube=cubes,
+    match_length=st.one_of(st.integers(0, 9), anything),
+    score=scores,
+)
+def test_cube_decisions_of_anything(**kwargs: Any) -> None:
+    """``bgfast.cubeful.decide`` of anything: a decision with finite values, or an error."""
+    outcome = check(lambda: bgfast.cubeful.decide(**kwargs))
+    if outcome.ok:
+        d = outcome.value
+        assert all(math.isfinite(v) for v in (d.no_double, d.double_take, d.double_pass))
+        assert d.action in {
+            f"{a}{v}{b}"
+            for v in ("double", "redouble")
+            for a, b in (
+                ("no ", ""),
+                ("", ", take"),
+                ("", ", pass"),
+                ("too good to ", ""),
+                ("", ", beaver"),
+            )
+        }
+
+
+@CONTRACT
+@given(
+    dice=st.one_of(st.tuples(st.integers(0, 7), st.integers(0, 7)), anything),
+    moves=st.one_of(
+        st.none(),
+        st.lists(st.sampled_from(["8/5 6/5", "24/21", "13/10 13/9", "x", ""]), max_size=3),
+    ),
+    top=st.one_of(st.none(), st.integers(-1, 5), anything),
+)
+def test_candidate_rollouts_of_anything(**kwargs: Any) -> None:
+    """Any roll, plays and ``top``: ranked plays, or an error naming what is wrong."""
+    outcome = check(lambda: bgfast.rollout_moves(START, games=2, seed=1, truncate=2, **kwargs))
+    if outcome.ok:
+        ranked = outcome.value
+        assert ranked and ranked[0].diff == 0.0
+        assert all(m.diff <= 0.0 for m in ranked)
 
 
 @CONTRACT

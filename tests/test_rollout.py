@@ -383,3 +383,33 @@ def test_race_policy_bears_off_perfectly() -> None:
     # From the start it is pubeval until the bear-off, and reproducible across threads.
     one = bgfast.rollout(games=300, policy="race", seed=3, threads=1)
     assert one.counts == bgfast.rollout(games=300, policy="race", seed=3, threads=2).counts
+
+
+def test_cli_takes_the_stakes_of_an_xgid(capsys: pytest.CaptureFixture[str]) -> None:
+    from bgfast.cli import main
+
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:4:0:7:10"
+    assert main(["rollout", xgid, "--games", "60", "--seed", "2", "--cubeful", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    state = bgfast.codec.state_from_id(xgid)
+    assert state is not None
+    stakes = bgfast.cubeful.Stakes.of_state(state)
+    assert data["settings"]["match_length"] == 7 and data["settings"]["cube"] == [2, "mover"]
+    expected = bgfast.rollout(state.position, games=60, seed=2, cubeful=True, **stakes.arguments())
+    assert data["statistics"]["mwc"]["value"] == expected.mwc
+    assert main(["rollout", xgid, "--games", "10", "--match", "7"]) == 2
+    assert "holds the cube and the score already" in capsys.readouterr().err
+
+
+def test_gnubg_cube_life_by_position() -> None:
+    # A race of 52 against 56 pips: GNU Backgammon's cube life there is 0.55 + 52/800.
+    race = "t9sFAQBv20UAAA"
+    fixed = bgfast.rollout(race, games=200, seed=1, cubeful=True, truncate=2)
+    by_position = bgfast.rollout(
+        race, games=200, seed=1, cubeful=True, truncate=2, cube_life="gnubg"
+    )
+    assert by_position.settings["cube_life"] == "gnubg"
+    assert by_position.equity == fixed.equity  # the same games and chances ...
+    assert by_position.cubeful_equity != fixed.cubeful_equity  # ... valued with another cube
+    with pytest.raises(bgfast.BgfastError, match="cube_life"):
+        bgfast.cubeful.decide([0.5, 0.1, 0.0, 0.1, 0.0], cube_life="gnubg")  # type: ignore[arg-type]

@@ -16,7 +16,9 @@ from typing import Any, TextIO
 from bgfast import _core
 from bgfast._core import BgfastError
 from bgfast._rollout_results import MoveRollout
-from bgfast.cubeful import DEFAULT_CUBE_LIFE, OWNERS
+from bgfast.codec import state_from_id
+from bgfast.cubeful import DEFAULT_CUBE_LIFE, OWNERS, Stakes
+from bgfast.met import DEFAULT_TABLE
 from bgfast.policies import parse_policy
 from bgfast.rollout import rollout, rollout_cube, rollout_moves
 
@@ -30,6 +32,18 @@ def _pair(text: str) -> tuple[int, int]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected two numbers like 3,4, not {text!r}") from None
     return a, b
+
+
+def _cube_life(text: str) -> float | str:
+    """``0.68`` or ``gnubg``."""
+    if text == "gnubg":
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number from 0 to 1 or gnubg, not {text!r}"
+        ) from None
 
 
 def _dice(text: str) -> tuple[int, int]:
@@ -46,7 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "position",
         nargs="?",
         default="4HPwATDgc/ABMA",
-        help="GNU Backgammon Position ID, side to move about to roll (default: the start)",
+        help="Position ID (side to move about to roll; default: the start), or a GNUbg ID or"
+        " XGID, whose cube, match score and rules are used",
     )
     what = parser.add_mutually_exclusive_group()
     what.add_argument(
@@ -92,30 +107,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="end games in the two-sided bear-off database exactly (default) or play on",
     )
     parser.add_argument("--cubeful", action="store_true", help="both sides use the cube")
-    parser.add_argument("--cube-value", type=int, default=1, help="the cube's value now (1)")
+    parser.add_argument("--cube-value", type=int, default=None, help="the cube's value now (1)")
     parser.add_argument(
-        "--cube-owner", choices=OWNERS, default="centred", help="who owns the cube now"
+        "--cube-owner", choices=OWNERS, default=None, help="who owns the cube now (centred)"
     )
     parser.add_argument(
         "--cube-life",
-        type=float,
+        type=_cube_life,
         default=DEFAULT_CUBE_LIFE,
-        help=f"cube life index of the cubeful model ({DEFAULT_CUBE_LIFE})",
+        help=f"cube life index of the cubeful model ({DEFAULT_CUBE_LIFE}), or gnubg (by position)",
     )
-    parser.add_argument("--jacoby", action="store_true", help="money play: the Jacoby rule")
-    parser.add_argument("--beavers", action="store_true", help="money play: beavers")
-    parser.add_argument("--match", type=int, default=0, metavar="N", help="an N-point match")
+    parser.add_argument(
+        "--jacoby", action="store_const", const=True, default=None, help="money: the Jacoby rule"
+    )
+    parser.add_argument(
+        "--beavers", action="store_const", const=True, default=None, help="money: beavers"
+    )
+    parser.add_argument("--match", type=int, default=None, metavar="N", help="an N-point match")
     parser.add_argument(
         "--score",
         type=_pair,
-        default=(0, 0),
+        default=None,
         metavar="A,B",
         help="points won: the side to move, then the opponent",
     )
     crawford = parser.add_mutually_exclusive_group()
     crawford.add_argument("--crawford", dest="crawford", action="store_const", const=True)
     crawford.add_argument("--post-crawford", dest="crawford", action="store_const", const=False)
-    parser.add_argument("--met", default="kazaross-xg2", help="match equity table")
+    parser.add_argument("--met", default=DEFAULT_TABLE, help="match equity table")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
@@ -187,6 +206,48 @@ def _executor(args: argparse.Namespace, stack: contextlib.ExitStack) -> Executor
     return None
 
 
+#: The flags that set the stakes, and their defaults.
+_STAKE_FLAGS = {
+    "cube_value": 1,
+    "cube_owner": "centred",
+    "jacoby": False,
+    "beavers": False,
+    "match": 0,
+    "score": (0, 0),
+}
+
+
+def _position_and_stakes(args: argparse.Namespace) -> tuple[_core.Position, Stakes]:
+    """The position to roll out and its stakes: a GNUbg ID or XGID brings its own (cube,
+    match score, Crawford, rules), which the stake flags may not contradict; a Position ID
+    takes them from the flags."""
+    state = state_from_id(args.position)
+    given = {k: getattr(args, k) for k in _STAKE_FLAGS if getattr(args, k) is not None}
+    if state is not None:
+        if given or args.crawford is not None:
+            named = sorted(f"--{k.replace('_', '-')}" for k in given)
+            raise BgfastError(
+                f"{args.position.strip()!r} holds the cube and the score already: drop"
+                f" {', '.join(named) or '--crawford'}"
+            )
+        if state.turn is None:
+            raise BgfastError(
+                f"{args.position.strip()}: nobody is on roll before the opening roll (R3)"
+            )
+        return state.position, Stakes.of_state(state, met=args.met)
+    flags: dict[str, Any] = {**_STAKE_FLAGS, **given}
+    stakes = Stakes.check(
+        cube=(flags["cube_value"], flags["cube_owner"]),
+        jacoby=flags["jacoby"],
+        beavers=flags["beavers"],
+        match_length=flags["match"],
+        score=flags["score"],
+        crawford=args.crawford,
+        met=args.met,
+    )
+    return _core.Position.from_id("".join(args.position.split())), stakes
+
+
 def _evaluator_arg(text: str | None) -> _core.Net | None:
     """``--evaluator``: ``wildbg`` or the path of a ``.bgnet`` file."""
     if text is None:
@@ -227,6 +288,7 @@ def run(args: argparse.Namespace) -> int:
     bar = _Bar(sys.stderr) if sys.stdout.isatty() and sys.stderr.isatty() else None
     if (args.top is not None or args.move) and args.moves is None:
         raise BgfastError("--top and --move go with --moves DICE")
+    position, stakes = _position_and_stakes(args)
     common: dict[str, Any] = dict(
         policy=parse_policy(args.policy),
         evaluator=_evaluator_arg(args.evaluator),
@@ -236,15 +298,9 @@ def run(args: argparse.Namespace) -> int:
         bearoff=None if args.bearoff == "none" else "exact",
         variance_reduction=args.vr,
         quasi_random=not args.no_quasi,
-        cube=(args.cube_value, args.cube_owner),
-        jacoby=args.jacoby,
-        beavers=args.beavers,
-        match_length=args.match,
-        score=args.score,
-        crawford=args.crawford,
         cube_life=args.cube_life,
-        met=args.met,
         progress=bar,
+        **stakes.arguments(),
     )
     with contextlib.ExitStack() as stack:
         common["executor"] = _executor(args, stack)
@@ -252,7 +308,7 @@ def run(args: argparse.Namespace) -> int:
             if args.moves is not None:
                 games = 1296 if args.games is None else args.games
                 found: Any = rollout_moves(
-                    args.position,
+                    position,
                     args.moves,
                     args.move,
                     args.top,
@@ -265,11 +321,11 @@ def run(args: argparse.Namespace) -> int:
                 data: Any = [m.to_dict() for m in found]
             elif args.cube:
                 games = 1296 if args.games is None else args.games
-                found = rollout_cube(args.position, games=games, **common)
+                found = rollout_cube(position, games=games, **common)
                 partial, text, data = found.results[0].partial, found.table(), found.to_dict()
             else:
                 games = 100_000 if args.games is None else args.games
-                found = rollout(args.position, games=games, cubeful=args.cubeful, **common)
+                found = rollout(position, games=games, cubeful=args.cubeful, **common)
                 partial, text, data = found.partial, found.table(), found.to_dict()
         finally:
             if bar is not None:

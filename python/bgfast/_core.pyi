@@ -338,7 +338,7 @@ class RolloutPlan:
         bearoff: TwoSidedTable | None,
         variance_reduction: bool,
         evaluator: Net | None,
-        cube_life: float | None,
+        cube_life: float | str | None,
         policy: str | Net | None,
     ) -> RolloutPlan: ...
     def run(self, first_game: int, games: int, threads: int | None) -> _Sums:

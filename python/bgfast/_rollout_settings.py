@@ -8,7 +8,7 @@ from typing import Any
 
 from bgfast import _core
 from bgfast._core import BgfastError, Net, Position
-from bgfast.cubeful import Stakes, check_cube_life
+from bgfast.cubeful import CubeLife, Stakes, check_cube_life
 from bgfast.errors import shown
 from bgfast.policies import Policy, policy_name
 
@@ -33,7 +33,7 @@ class RolloutSettings:
     variance_reduction: bool
     quasi_random: bool
     cubeful: bool
-    cube_life: float
+    cube_life: CubeLife
     stakes: Stakes
     evaluator: Net | None
 
@@ -118,7 +118,7 @@ def check_settings(
         variance_reduction=vr,
         quasi_random=_flag("quasi_random", quasi_random),
         cubeful=is_cubeful,
-        cube_life=check_cube_life(cube_life),
+        cube_life=check_cube_life(cube_life, by_position=True),
         stakes=stakes,
         evaluator=net,
     )

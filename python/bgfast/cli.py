@@ -40,19 +40,9 @@ def read_position(text: str) -> tuple[Position, tuple[int, int] | None]:
     Backgammon Position ID, a GNUbg ID (``PositionID:MatchID``, ``GNUbgID`` prefix
     allowed) or an XGID, with stray spaces anywhere removed. ``BgfastError`` (an
     ``InvalidIdError`` or ``InvalidPositionError``) naming what is wrong otherwise."""
-    compact = "".join(text.split())
-    xgid = compact.upper().startswith("XGID=")
-    if ":" not in compact and not xgid:
-        return Position.from_id(compact), None
-    try:
-        if xgid or compact.count(":") >= 9:
-            state = codec.state_from_xgid(compact)
-        else:
-            state = codec.state_from_gnubg_id(compact)
-    except InvalidIdError as e:
-        raise InvalidIdError(
-            f"{text.strip()!r} is neither a GNUbg ID (PositionID:MatchID) nor an XGID: {e}"
-        ) from None
+    state = codec.state_from_id(text)
+    if state is None:
+        return Position.from_id("".join(text.split())), None
     if state.turn is None:
         raise InvalidIdError(f"{text.strip()}: nobody is on roll before the opening roll (R3)")
     return state.position, state.dice

@@ -54,6 +54,7 @@ __all__ = [
     "split_gnubg_id",
     "state_from_fibs_board",
     "state_from_gnubg_id",
+    "state_from_id",
     "state_from_xgid",
     "xgid_of",
 ]
@@ -652,6 +653,25 @@ _FIBS_FIELDS = 53
 
 #: FIBS's match length of an unlimited match (money play, scores a running tally).
 FIBS_UNLIMITED = 9999
+
+
+def state_from_id(text: str) -> GameState | None:
+    """The game state of a GNUbg ID (``PositionID:MatchID``, a ``GNUbgID`` prefix allowed)
+    or an XGID, stray spaces anywhere removed; ``None`` for a bare Position ID, which holds
+    a position only (read it with ``Position.from_id``). ``InvalidIdError`` naming what is
+    wrong otherwise."""
+    compact = "".join(text.split())
+    xgid = compact.upper().startswith("XGID=")
+    if ":" not in compact and not xgid:
+        return None
+    try:
+        if xgid or compact.count(":") >= 9:
+            return state_from_xgid(compact)
+        return state_from_gnubg_id(compact)
+    except InvalidIdError as e:
+        raise InvalidIdError(
+            f"{text.strip()!r} is neither a GNUbg ID (PositionID:MatchID) nor an XGID: {e}"
+        ) from None
 
 
 def _fibs_ranges() -> tuple[tuple[str, int, int], ...]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -41,7 +41,18 @@ from bgfast.vocab import (
     check_score,
 )
 
-__all__ = ["DEFAULT_CUBE_LIFE", "OWNERS", "CubeDecision", "Stakes", "action_name", "decide"]
+if TYPE_CHECKING:
+    from bgfast.state import GameState
+
+__all__ = [
+    "DEFAULT_CUBE_LIFE",
+    "OWNERS",
+    "CubeDecision",
+    "CubeLife",
+    "Stakes",
+    "action_name",
+    "decide",
+]
 
 #: GNU Backgammon's cube life index for contact positions, the default everywhere.
 DEFAULT_CUBE_LIFE = 0.68
@@ -124,6 +135,38 @@ class Stakes:
         if is_crawford and (value, owner) != (1, "centred"):
             raise MatchOptionError("R21: the Crawford game is played without the cube")
         return cls(value, owner, False, False, length, the_score, is_crawford, table.name)
+
+    @classmethod
+    def of_state(cls, state: GameState, *, met: str = tables.DEFAULT_TABLE) -> Stakes:
+        """The stakes of a game state (from a GNUbg ID or an XGID, say), seen from its
+        player on roll: the cube, the match score and Crawford, Jacoby and beavers.
+        ``BgfastError`` if nobody is on roll yet (before the opening roll, R3)."""
+        if state.turn is None:
+            raise BgfastError("nobody is on roll before the opening roll (R3): no stakes yet")
+        mover = state.turn
+        cube = state.cube
+        owner = "centred" if cube.owner is None else "mover" if cube.owner == mover else "opponent"
+        return cls.check(
+            cube=(cube.value, owner),
+            jacoby=state.rules.jacoby if state.match_length == 0 else False,
+            beavers=state.rules.beavers if state.match_length == 0 else False,
+            match_length=state.match_length,
+            score=(state.score[mover], state.score[1 - mover]),
+            crawford=state.crawford if state.match_length else None,
+            met=met,
+        )
+
+    def arguments(self) -> dict[str, Any]:
+        """The stakes as the keyword arguments of ``bgfast.rollout`` and ``decide``."""
+        return {
+            "cube": (self.cube_value, self.cube_owner),
+            "jacoby": self.jacoby,
+            "beavers": self.beavers,
+            "match_length": self.match_length,
+            "score": self.score,
+            "crawford": self.crawford if self.is_match else None,
+            "met": self.met,
+        }
 
     @property
     def is_match(self) -> bool:
@@ -237,14 +280,25 @@ def _cube(cube: object, is_match: bool) -> tuple[int, str]:
     return value, canonical
 
 
-def check_cube_life(cube_life: object) -> float:
-    """``cube_life`` if it is a number from 0 to 1; else ``BgfastError``."""
+#: A cube life index: a number from 0 (a dead cube) to 1 (a fully efficient one), or
+#: ``"gnubg"`` for GNU Backgammon's index by position (rollouts only): 0.68 while contact is
+#: possible, ``0.55 + pips / 800`` of the side on roll in a race (0.6 to 0.7), 0.6 once both
+#: sides bear off.
+CubeLife = Union[float, str]
+
+
+def check_cube_life(cube_life: object, *, by_position: bool = False) -> CubeLife:
+    """``cube_life`` if it is a number from 0 to 1 (or ``"gnubg"`` where ``by_position``
+    allows it); else ``BgfastError``."""
+    if by_position and cube_life == "gnubg":
+        return "gnubg"
     if (
         isinstance(cube_life, bool)
         or not isinstance(cube_life, (int, float))
         or not 0.0 <= float(cube_life) <= 1.0
     ):
-        raise BgfastError(f"cube_life must be a number from 0 to 1, not {shown(cube_life)}")
+        also = " or 'gnubg'" if by_position else ""
+        raise BgfastError(f"cube_life must be a number from 0 to 1{also}, not {shown(cube_life)}")
     return float(cube_life)
 
 
@@ -323,7 +377,9 @@ def decide(
         crawford=crawford,
         met=met,
     )
-    return decide_for(probabilities, stakes, check_cube_life(cube_life))
+    life = check_cube_life(cube_life)
+    assert isinstance(life, float)
+    return decide_for(probabilities, stakes, life)
 
 
 def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -> CubeDecision:

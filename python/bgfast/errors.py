@@ -27,13 +27,11 @@ The family::
     ├── InvalidSaveError          a saved game, match or chouette that is damaged
     │   └── ChouetteFileError     (also a ChouetteError)
     ├── ChouetteError             the chouette's errors (two classes above)
-    └── MetError                  match equity tables
-        ├── UnknownTableError
-        ├── InvalidScoreError
-        └── InvalidCubeError
-
-``bgfast.ShardError`` (a shard of a distributed rollout failed) is a ``BgfastError`` too;
-it lives with the rollouts.
+    ├── MetError                  match equity tables
+    │   ├── UnknownTableError
+    │   ├── InvalidScoreError
+    │   └── InvalidCubeError
+    └── ShardError                a shard of a rollout on an executor failed for good
 """
 
 from __future__ import annotations
@@ -71,6 +69,7 @@ __all__ = [
     "InvalidStateError",
     "MatchOptionError",
     "MetError",
+    "ShardError",
     "UnknownTableError",
     "shown",
 ]
@@ -173,3 +172,13 @@ class InvalidScoreError(MetError):
 
 class InvalidCubeError(MetError):
     """A cube value that is not a power of two at least 1 (R17)."""
+
+
+class ShardError(BgfastError):
+    """A shard of a rollout on an executor failed for good.
+
+    Raised when the executor gives up on a shard (a ``BrokenProcessPool``, a Dask
+    ``KilledWorker``, a worker refusing another bgfast version, ...) after the retries. The
+    message names the shard index, its games and the cause (also in ``__cause__``); the
+    other shards are cancelled and no total is returned.
+    """

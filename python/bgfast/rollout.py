@@ -30,7 +30,8 @@ and most of the dice's noise goes), and both sides' cube decisions.
 
 **The cube** (``cubeful=True``): both sides double, take and pass by Janowski's model over
 the evaluator's cubeless chances with cube life index ``cube_life`` (0.68, GNU
-Backgammon's value for contact positions: 0 is a dead cube, 1 a fully efficient one), in
+Backgammon's value for contact positions: 0 is a dead cube, 1 a fully efficient one;
+``"gnubg"`` for GNU Backgammon's index by position, lower in races and bear-offs), in
 money play with ``jacoby`` (R23) and ``beavers``, in match play (``match_length``,
 ``score`` as points won so far, side to move first; ``crawford`` says whether this game is
 the Crawford game, by default when exactly one side is 1-away) with take points and cash
@@ -60,6 +61,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, Future
+from dataclasses import dataclass
 from typing import Any, Union
 
 import numpy as np
@@ -71,6 +73,7 @@ from bgfast._rollout_results import VALUE, CubeRollout, MoveRollout, RawSums, Ro
 from bgfast._rollout_settings import RolloutSettings, check_settings, name_of
 from bgfast._running import Progress, run_in_chunks
 from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes, action_name
+from bgfast.errors import ShardError
 from bgfast.features import SCHEMES
 from bgfast.met import DEFAULT_TABLE
 from bgfast.policies import Policy, is_native
@@ -103,16 +106,6 @@ SHARD_GAMES = 10_000
 SHARD_RETRIES = 2
 
 PositionArg = Union[Position, str, npt.ArrayLike, None]
-
-
-class ShardError(BgfastError):
-    """A shard of a rollout on an executor failed for good.
-
-    Raised when the executor gives up on a shard (a ``BrokenProcessPool``, a Dask
-    ``KilledWorker``, a worker refusing another bgfast version, ...) after the retries. The
-    message names the shard index, its games and the cause (also in ``__cause__``); the
-    other shards are cancelled and no total is returned.
-    """
 
 
 def _version() -> str:
@@ -353,22 +346,23 @@ def _play(
 # ------------------------------------------------------------------------- public API
 
 
-def _settings(
-    *,
-    policy: object,
-    seed: int | None,
-    games: int,
-    batch: int,
-    cubeful: bool,
-    options: dict[str, Any],
-) -> RolloutSettings:
-    """Checks the arguments every rollout function shares."""
-    _core.check_int("games", games, 1, 2**64 - 1)
-    _core.check_int("batch", batch, 1, _core.GameBatch.MAX_GAMES)
+#: The arguments that make the stakes.
+_STAKES = ("cube", "jacoby", "beavers", "match_length", "score", "crawford", "met")
+
+#: The settings every rollout function takes besides the stakes.
+_SETTINGS = ("evaluator", "truncate", "bearoff", "variance_reduction", "quasi_random", "cube_life")
+
+
+def _settings(arguments: dict[str, Any], *, cubeful: bool) -> RolloutSettings:
+    """Checks the arguments every rollout function shares (its caller's ``locals()``)."""
+    _core.check_int("games", arguments["games"], 1, 2**64 - 1)
+    _core.check_int("batch", arguments["batch"], 1, _core.GameBatch.MAX_GAMES)
+    seed = arguments["seed"]
     if seed is None:
         seed = secrets.randbits(63)
     _core.check_int("seed", seed, 0, 2**64 - 1)
-    stratify = options.pop("stratify")
+    options = {name: arguments[name] for name in _SETTINGS}
+    stratify = arguments.get("stratify")
     if stratify is not None:
         warnings.warn(
             "stratify= is now quasi_random= (the first two rolls rotated over all 1,296 pairs)",
@@ -376,12 +370,36 @@ def _settings(
             stacklevel=3,
         )
         options["quasi_random"] = stratify
-    stakes = Stakes.check(**{k: options.pop(k) for k in _STAKES})
-    return check_settings(policy=policy, seed=seed, cubeful=cubeful, stakes=stakes, **options)
+    stakes = Stakes.check(**{name: arguments[name] for name in _STAKES})
+    return check_settings(
+        policy=arguments["policy"], seed=seed, cubeful=cubeful, stakes=stakes, **options
+    )
 
 
-#: The arguments that make the stakes.
-_STAKES = ("cube", "jacoby", "beavers", "match_length", "score", "crawford", "met")
+def _run(settings: RolloutSettings, branches: Branches, arguments: dict[str, Any]) -> _Played:
+    """Plays the branches as the caller's arguments ask (see :func:`_play`)."""
+    sums, partial, threads = _play(
+        settings,
+        branches,
+        games=arguments["games"],
+        policy=arguments["policy"],
+        threads=arguments["threads"],
+        executor=arguments["executor"],
+        scheme=arguments["scheme"],
+        batch=arguments["batch"],
+        progress=arguments["progress"],
+    )
+    return _Played(sums, partial, threads, name_of(arguments["policy"]))
+
+
+@dataclass(frozen=True)
+class _Played:
+    """What a run gave: the sums, whether Ctrl-C stopped it, the threads, the policy's name."""
+
+    sums: RawSums
+    partial: bool
+    threads: int
+    policy: str
 
 
 def rollout(
@@ -404,7 +422,7 @@ def rollout(
     match_length: int = 0,
     score: tuple[int, int] = (0, 0),
     crawford: bool | None = None,
-    cube_life: float = DEFAULT_CUBE_LIFE,
+    cube_life: float | str = DEFAULT_CUBE_LIFE,
     met: str = DEFAULT_TABLE,
     scheme: str = "tesauro198",
     batch: int = 1024,
@@ -425,50 +443,19 @@ def rollout(
     """
     start = time.perf_counter()
     pos = _position(position)
-    settings = _settings(
-        policy=policy,
-        seed=seed,
-        games=games,
-        batch=batch,
-        cubeful=cubeful,
-        options=dict(
-            evaluator=evaluator,
-            truncate=truncate,
-            bearoff=bearoff,
-            variance_reduction=variance_reduction,
-            quasi_random=quasi_random,
-            cube=cube,
-            jacoby=jacoby,
-            beavers=beavers,
-            match_length=match_length,
-            score=score,
-            crawford=crawford,
-            cube_life=cube_life,
-            met=met,
-            stratify=stratify,
-        ),
-    )
-    sums, partial, used = _play(
-        settings,
-        [(pos, "position")],
-        games=games,
-        policy=policy,
-        threads=threads,
-        executor=executor,
-        scheme=scheme,
-        batch=batch,
-        progress=progress,
-    )
+    arguments = locals()
+    settings = _settings(arguments, cubeful=cubeful)
+    played = _run(settings, [(pos, "position")], arguments)
     return RolloutResult.from_sums(
-        sums,
+        played.sums,
         0,
         position=pos.id,
         player="the side to move",
-        policy=name_of(policy),
+        policy=played.policy,
         settings=settings,
         seconds=time.perf_counter() - start,
-        threads=used,
-        partial=partial,
+        threads=played.threads,
+        partial=played.partial,
     )
 
 
@@ -534,7 +521,7 @@ def rollout_moves(
     match_length: int = 0,
     score: tuple[int, int] = (0, 0),
     crawford: bool | None = None,
-    cube_life: float = DEFAULT_CUBE_LIFE,
+    cube_life: float | str = DEFAULT_CUBE_LIFE,
     met: str = DEFAULT_TABLE,
     scheme: str = "tesauro198",
     batch: int = 1024,
@@ -552,29 +539,8 @@ def rollout_moves(
     """
     start = time.perf_counter()
     pos = _position(position)
-    settings = _settings(
-        policy=policy,
-        seed=seed,
-        games=games,
-        batch=batch,
-        cubeful=cubeful,
-        options=dict(
-            evaluator=evaluator,
-            truncate=truncate,
-            bearoff=bearoff,
-            variance_reduction=variance_reduction,
-            quasi_random=quasi_random,
-            cube=cube,
-            jacoby=jacoby,
-            beavers=beavers,
-            match_length=match_length,
-            score=score,
-            crawford=crawford,
-            cube_life=cube_life,
-            met=met,
-            stratify=None,
-        ),
-    )
+    arguments = locals()
+    settings = _settings(arguments, cubeful=cubeful)
     if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence) or len(dice) != 2:
         raise _core.InvalidDiceError(f"dice must be a pair (d1, d2) of 1 to 6, not {dice!r}")
     roll = (dice[0], dice[1])
@@ -638,7 +604,7 @@ def rollout_cube(
     match_length: int = 0,
     score: tuple[int, int] = (0, 0),
     crawford: bool | None = None,
-    cube_life: float = DEFAULT_CUBE_LIFE,
+    cube_life: float | str = DEFAULT_CUBE_LIFE,
     met: str = DEFAULT_TABLE,
     scheme: str = "tesauro198",
     batch: int = 1024,
@@ -654,29 +620,8 @@ def rollout_cube(
     """
     start = time.perf_counter()
     pos = _position(position)
-    settings = _settings(
-        policy=policy,
-        seed=seed,
-        games=games,
-        batch=batch,
-        cubeful=True,
-        options=dict(
-            evaluator=evaluator,
-            truncate=truncate,
-            bearoff=bearoff,
-            variance_reduction=variance_reduction,
-            quasi_random=quasi_random,
-            cube=cube,
-            jacoby=jacoby,
-            beavers=beavers,
-            match_length=match_length,
-            score=score,
-            crawford=crawford,
-            cube_life=cube_life,
-            met=met,
-            stratify=None,
-        ),
-    )
+    arguments = locals()
+    settings = _settings(arguments, cubeful=True)
     if pos.outcome is not None:
         raise _core.GameOverError("R15: the game is over; there is no cube decision")
     why = settings.stakes.why_no_double()

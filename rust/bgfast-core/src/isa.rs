@@ -2,10 +2,11 @@
 //!
 //! The move generator is compiled twice (the x86-64 baseline, and x86-64-v3: AVX2, BMI1/2,
 //! LZCNT, POPCNT...) and the row writer has an AVX-512 VBMI body beside its SSE2 one; the
-//! CPU decides at run time. The engine's neural-net forward pass (bgfast-engine) has an
-//! AVX2+FMA build beside its portable one and takes its choice from [`fast_net`]. Setting `BGFAST_ISA=baseline` before the first call runs the
-//! baseline builds on any CPU, so that a machine with the faster instructions tests the
-//! code every other machine runs. [`report`] says which builds run.
+//! CPU decides at run time. The engine's neural-net forward pass (bgfast-engine) has
+//! AVX-512 and AVX2+FMA builds beside its portable one and takes its choice from
+//! [`net_level`]. Setting `BGFAST_ISA=baseline` before the first call runs the baseline
+//! builds on any CPU, so that a machine with the faster instructions tests the code every
+//! other machine runs. [`report`] says which builds run.
 
 use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
@@ -50,7 +51,12 @@ impl Choice {
 
 static GENERATOR: Choice = Choice::new();
 static ROW_WRITER: Choice = Choice::new();
-static NET: Choice = Choice::new();
+
+/// The engine's net build: [`UNDECIDED`], [`FORCED_BASELINE`], or `LEVELS + level` for the
+/// level its detection chose (several builds, not two, so not a [`Choice`]).
+static NET: AtomicU8 = AtomicU8::new(UNDECIDED);
+/// Where detected net levels start.
+const LEVELS: u8 = 4;
 
 /// Whether the x86-64-v3 build of the move generator runs.
 #[inline(always)]
@@ -64,23 +70,34 @@ pub(crate) fn fast_row_writer(cpu_has: fn() -> bool) -> bool {
     ROW_WRITER.fast(cpu_has)
 }
 
-/// Whether the engine's faster net build runs: `cpu_has` says whether the CPU has its
-/// instructions; [`ISA_VAR`] and [`force_baseline`] hold the baseline as for the builds of
-/// this crate. Decided on the first call, then one relaxed load. The engine names its build
+/// Which of the engine's net builds runs: 0 (the baseline) while [`ISA_VAR`] or
+/// [`force_baseline`] holds the baseline builds, as for the builds of this crate; else the
+/// level `detect` gives (the best build the CPU has, 0 being the baseline; at most 200).
+/// Decided on the first call, then one relaxed load. The engine names its build
 /// (`bgfast_engine::net::isa_name`), as this crate cannot.
 #[inline(always)]
-pub fn fast_net(cpu_has: fn() -> bool) -> bool {
-    NET.fast(cpu_has)
+pub fn net_level(detect: fn() -> u8) -> u8 {
+    match NET.load(Relaxed) {
+        UNDECIDED => {
+            let choice = if std::env::var(ISA_VAR).is_ok_and(|v| v.trim() == "baseline") {
+                FORCED_BASELINE
+            } else {
+                LEVELS + detect().min(200)
+            };
+            NET.store(choice, Relaxed);
+            choice.saturating_sub(LEVELS)
+        }
+        choice => choice.saturating_sub(LEVELS),
+    }
 }
 
 /// Tests only: run the baseline builds from now on, even on a CPU with the faster
 /// instructions (`true`), or let the CPU and [`ISA_VAR`] decide again (`false`).
 #[doc(hidden)]
 pub fn force_baseline(baseline: bool) {
-    for choice in [&GENERATOR, &ROW_WRITER, &NET] {
-        choice
-            .0
-            .store(if baseline { FORCED_BASELINE } else { UNDECIDED }, Relaxed);
+    let choice = if baseline { FORCED_BASELINE } else { UNDECIDED };
+    for build in [&GENERATOR.0, &ROW_WRITER.0, &NET] {
+        build.store(choice, Relaxed);
     }
 }
 

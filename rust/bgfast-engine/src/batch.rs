@@ -56,6 +56,38 @@ pub enum StepError {
 /// How many NaN rows a [`StepError::NotANumber`] names.
 const NAN_ROWS_NAMED: usize = 5;
 
+/// Checks an outside evaluator's scores: one per candidate, none NaN (a NaN would make the
+/// choice depend on where it stands).
+pub(crate) fn check_scores(scores: &[f64], candidates: usize) -> Result<(), StepError> {
+    if scores.len() != candidates {
+        return Err(StepError::Length {
+            what: "scores (one per candidate)",
+            expected: candidates,
+            got: scores.len(),
+        });
+    }
+    let count = scores.iter().filter(|s| s.is_nan()).count();
+    if count > 0 {
+        let rows = (0..scores.len())
+            .filter(|&r| scores[r].is_nan())
+            .take(NAN_ROWS_NAMED)
+            .collect();
+        return Err(StepError::NotANumber { rows, count });
+    }
+    Ok(())
+}
+
+/// The index of the highest score of a game's candidates, the first of equals.
+pub(crate) fn highest(scores: &[f64]) -> usize {
+    let mut best = 0;
+    for (j, &s) in scores.iter().enumerate() {
+        if s > scores[best] {
+            best = j;
+        }
+    }
+    best
+}
+
 impl fmt::Display for StepError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -289,32 +321,9 @@ impl GameBatch {
     /// every distinction it makes.
     pub fn step_scores(&mut self, scores: &[f64], out: &mut [SlotStep]) -> Result<(), StepError> {
         self.generate();
-        if scores.len() != self.candidates.len() {
-            return Err(StepError::Length {
-                what: "scores (one per candidate)",
-                expected: self.candidates.len(),
-                got: scores.len(),
-            });
-        }
-        let count = scores.iter().filter(|s| s.is_nan()).count();
-        if count > 0 {
-            let rows = (0..scores.len())
-                .filter(|&r| scores[r].is_nan())
-                .take(NAN_ROWS_NAMED)
-                .collect();
-            return Err(StepError::NotANumber { rows, count });
-        }
+        check_scores(scores, self.candidates.len())?;
         let choices: Vec<i64> = (0..self.slots.len())
-            .map(|i| {
-                let seg = &scores[self.offsets[i]..self.offsets[i + 1]];
-                let mut best = 0usize;
-                for (j, &s) in seg.iter().enumerate() {
-                    if s > seg[best] {
-                        best = j;
-                    }
-                }
-                best as i64
-            })
+            .map(|i| highest(&scores[self.offsets[i]..self.offsets[i + 1]]) as i64)
             .collect();
         self.step(&choices, out)
     }

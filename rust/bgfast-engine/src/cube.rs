@@ -21,10 +21,43 @@
 
 use core::fmt;
 
+use bgfast_core::Position;
+
 use crate::eval::Probabilities;
 
 /// GNU Backgammon's cube life index for contact positions, the default of cubeful rollouts.
 pub const DEFAULT_CUBE_LIFE: f64 = 0.68;
+
+/// The cube life index of a cubeful evaluation: one number everywhere, or GNU Backgammon's
+/// by the kind of position.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum CubeLife {
+    /// The same index for every position.
+    Fixed(f64),
+    /// GNU Backgammon's (`EvalEfficiency`): 0.68 while contact is possible; in a race
+    /// `0.55 + pips / 800` of the side on roll, kept from 0.6 to 0.7; 0.6 once both sides
+    /// are bearing off (every checker home). Short races hold less cube leverage.
+    ByPosition,
+}
+
+impl CubeLife {
+    /// The index for `pos`, its side on roll about to decide.
+    #[inline]
+    pub fn at(self, pos: &Position) -> f64 {
+        match self {
+            CubeLife::Fixed(x) => x,
+            CubeLife::ByPosition => {
+                if !pos.is_race() {
+                    DEFAULT_CUBE_LIFE
+                } else if pos.mover().all_home() && pos.opponent().all_home() {
+                    0.6
+                } else {
+                    (0.55 + f64::from(pos.mover().pips()) * 0.001_25).clamp(0.6, 0.7)
+                }
+            }
+        }
+    }
+}
 
 /// The highest cube value: 32768 (2^15), the largest a GNU Backgammon Match ID can hold and
 /// the limit of bgfast's games (R17).
@@ -861,6 +894,25 @@ mod tests {
         assert!(trailer.may_double());
         assert!(!trailer.flipped().may_double());
         assert!(MatchScore::new(&met, 3, 2, true).is_err());
+    }
+
+    #[test]
+    fn gnubg_cube_life_follows_the_kind_of_position() {
+        let mut race = [0i32; 25];
+        race[5] = 10;
+        race[11] = 3;
+        let mut other = [0i32; 25];
+        other[4] = 15;
+        let pos = Position::from_counts(&race, &other).unwrap();
+        // 96 pips: 0.55 + 96 / 800 = 0.67.
+        assert!(pos.is_race());
+        assert!((CubeLife::ByPosition.at(&pos) - 0.67).abs() < 1e-12);
+        assert_eq!(CubeLife::ByPosition.at(&Position::START), DEFAULT_CUBE_LIFE);
+        let mut home = [0i32; 25];
+        home[0] = 3;
+        let bearoff = Position::from_counts(&home, &home).unwrap();
+        assert_eq!(CubeLife::ByPosition.at(&bearoff), 0.6);
+        assert_eq!(CubeLife::Fixed(0.5).at(&bearoff), 0.5);
     }
 
     #[test]

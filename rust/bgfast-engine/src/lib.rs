@@ -1,8 +1,10 @@
 //! # bgfast-engine
 //!
 //! Evaluation and play on top of the rules of [`bgfast_core`]: evaluators (neural nets,
-//! pubeval, exact game-over scoring), policies that choose a play, playouts and rollouts,
-//! and games in lockstep for evaluators outside Rust. No Python here.
+//! pubeval, exact game-over scoring, [`eval`], [`net`]), policies that choose a play
+//! ([`playout`]), the doubling cube's value ([`cube`]), rollouts with the cube, the match
+//! score, truncation, exact bear-offs and variance reduction ([`rollout`]), duels
+//! ([`duel`]), and a training environment ([`batch`]). No Python here.
 
 pub mod batch;
 pub mod cube;

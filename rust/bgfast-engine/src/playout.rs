@@ -3,8 +3,6 @@
 //!
 //! Rollouts ([`crate::rollout`]) and duels ([`crate::duel`]) play games with these.
 
-use std::sync::{Arc, OnceLock};
-
 use crate::net::{Net, NetPolicy};
 use crate::pubeval;
 use bgfast_core::bearoff::{index::index_unchecked, OneSided};
@@ -64,29 +62,25 @@ impl Policy for PubevalPolicy {
 /// [`PubevalPolicy`].
 #[derive(Clone, Debug)]
 pub struct RacePolicy {
-    table: Arc<OneSided>,
+    table: &'static OneSided,
     pubeval: PubevalPolicy,
 }
 
 impl RacePolicy {
-    /// A race player over `table`.
-    pub fn new(table: Arc<OneSided>) -> RacePolicy {
+    /// A race player over `table` (a process-wide table, such as
+    /// [`bgfast_core::bearoff::shared_one_sided`]).
+    pub fn new(table: &'static OneSided) -> RacePolicy {
         RacePolicy {
             table,
             pubeval: PubevalPolicy::new(),
         }
     }
 
-    /// A race player over the one-sided table of this process, built on first use (about a
-    /// tenth of a second on all cores) and shared by every later call.
+    /// A race player over the one-sided table of this process
+    /// ([`bgfast_core::bearoff::shared_one_sided`]: built on first use, about a tenth of a
+    /// second on all cores, and shared with every other user of it, `Position.epc` too).
     pub fn shared() -> RacePolicy {
-        static TABLE: OnceLock<Arc<OneSided>> = OnceLock::new();
-        let build = || {
-            // On a pool of ours, never rayon's global one (a forked child cannot use it).
-            bgfast_core::threads::install(bgfast_core::threads::default_threads(), OneSided::build)
-                .unwrap_or_else(|_| OneSided::build())
-        };
-        RacePolicy::new(TABLE.get_or_init(|| Arc::new(build())).clone())
+        RacePolicy::new(bgfast_core::bearoff::shared_one_sided())
     }
 }
 
@@ -227,7 +221,7 @@ mod tests {
     fn race_policy_plays_the_bearoff_perfect_move() {
         use bgfast_core::bearoff::HomeBoard;
         let mut race = RacePolicy::shared();
-        let table = race.table.clone();
+        let table = race.table;
         let mut list = MoveList::new();
         let mut rng = GameRng::new(1, 1);
         // Bear-offs from assorted home boards against a far-away opponent.

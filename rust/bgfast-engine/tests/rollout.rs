@@ -5,7 +5,9 @@ use std::sync::atomic::AtomicBool;
 
 use bgfast_core::bearoff::TwoSided;
 use bgfast_core::Position;
-use bgfast_engine::cube::{Cube, CubeContext, CubeOwner, MatchScore, Met, MoneyRules, Stakes};
+use bgfast_engine::cube::{
+    Cube, CubeContext, CubeLife, CubeOwner, MatchScore, Met, MoneyRules, Stakes,
+};
 use bgfast_engine::eval::Evaluator;
 use bgfast_engine::net::Net;
 use bgfast_engine::playout::{AnyPolicy, PolicyKind};
@@ -62,7 +64,7 @@ fn contact() -> Position {
 #[test]
 fn any_thread_count_gives_the_same_bits() {
     let mut s = spec(Some(net()));
-    s.cube_life = Some(0.68);
+    s.cube_life = Some(CubeLife::Fixed(0.68));
     s.truncate = Some(9);
     s.variance_reduction = true;
     let branches = [Branch::position(contact(), money())];
@@ -148,7 +150,7 @@ fn at_double_match_point_the_match_chances_are_the_wins() {
     };
     for cube_life in [None, Some(0.68)] {
         let mut s = spec(Some(net()));
-        s.cube_life = cube_life;
+        s.cube_life = cube_life.map(CubeLife::Fixed);
         s.truncate = Some(12);
         let sums = rollout(&s, &[Branch::position(contact(), context)], 40, 2);
         assert_eq!(mean(&sums, 0, output::VALUE), mean(&sums, 0, output::WIN));
@@ -175,7 +177,7 @@ fn variance_reduction_cuts_the_error_and_keeps_the_mean() {
 #[test]
 fn cube_branches_share_dice_and_a_double_take_is_worth_twice() {
     let mut s = spec(Some(net()));
-    s.cube_life = Some(0.68);
+    s.cube_life = Some(CubeLife::Fixed(0.68));
     s.truncate = Some(0);
     let pos = contact();
     let nd = Branch::no_double(pos, money());

@@ -239,19 +239,26 @@ fn evaluate_rows(
     out: &mut [Probabilities],
     threads: usize,
 ) -> Result<(), (usize, PositionError)> {
-    let chunk = |k: usize, rows: &[[u8; ROW_BYTES]], out: &mut [Probabilities]| {
-        let mut positions = Vec::with_capacity(rows.len());
+    // Each worker reuses its buffers across chunks (a scratch is tens of kilobytes).
+    let chunk = |buffers: &mut (Vec<Position>, Scratch),
+                 k: usize,
+                 rows: &[[u8; ROW_BYTES]],
+                 out: &mut [Probabilities]| {
+        let (positions, scratch) = buffers;
+        positions.clear();
         for (i, row) in rows.iter().enumerate() {
             positions.push(counts::validate_row(row).map_err(|e| (k * CHUNK + i, e))?);
         }
-        net.evaluate_with(&positions, out, &mut Scratch::new());
+        net.evaluate_with(positions, out, scratch);
         Ok(())
     };
+    let buffers = || (Vec::with_capacity(CHUNK), Scratch::new());
     let serial = |out: &mut [Probabilities]| {
+        let mut own = buffers();
         rows.chunks(CHUNK)
             .zip(out.chunks_mut(CHUNK))
             .enumerate()
-            .try_for_each(|(k, (r, o))| chunk(k, r, o))
+            .try_for_each(|(k, (r, o))| chunk(&mut own, k, r, o))
     };
     if threads <= 1 || rows.len() <= CHUNK {
         return serial(out);
@@ -261,7 +268,7 @@ fn evaluate_rows(
             .par_chunks(CHUNK)
             .zip(out.par_chunks_mut(CHUNK))
             .enumerate()
-            .map(|(k, (r, o))| chunk(k, r, o))
+            .map_init(buffers, |own, (k, (r, o))| chunk(own, k, r, o))
             .collect();
         // In chunk order, so the first error is the lowest row's.
         results.into_iter().collect::<Result<(), _>>()

@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use bgfast_core::bearoff::TwoSided;
 use bgfast_core::Position;
-use bgfast_engine::cube::{Cube, CubeContext, CubeOwner, MatchScore, Met, MoneyRules, Stakes};
+use bgfast_engine::cube::{
+    Cube, CubeContext, CubeLife, CubeOwner, MatchScore, Met, MoneyRules, Stakes,
+};
 use bgfast_engine::net::Net;
 use bgfast_engine::rollout::lockstep::Lockstep;
 use bgfast_engine::rollout::{run, Branch, RolloutSums, Spec, Wide};
@@ -69,7 +71,7 @@ pub struct PyRolloutPlan {
     bearoff: Option<Arc<TwoSided>>,
     variance_reduction: bool,
     evaluator: Option<Arc<Net>>,
-    cube_life: Option<f64>,
+    cube_life: Option<CubeLife>,
     policy: Option<PolicyArg>,
 }
 
@@ -82,6 +84,23 @@ fn owner_from(name: &str) -> Result<CubeOwner, Error> {
             "R17: the cube's owner is 'centred', 'mover' or 'opponent', not {other:?}"
         ))),
     }
+}
+
+/// A cube life index: a number from 0 to 1, or `"gnubg"` (GNU Backgammon's, by position).
+fn cube_life_from(obj: &Bound<'_, PyAny>) -> Result<CubeLife, Error> {
+    if let Ok(name) = obj.extract::<String>() {
+        if name == "gnubg" {
+            return Ok(CubeLife::ByPosition);
+        }
+    } else if let Ok(x) = obj.extract::<f64>() {
+        if (0.0..=1.0).contains(&x) {
+            return Ok(CubeLife::Fixed(x));
+        }
+    }
+    Err(Error::Argument(format!(
+        "cube_life must be a number from 0 to 1 or 'gnubg', not {}",
+        args::shown(obj)
+    )))
 }
 
 fn kind_from(name: &str) -> Result<Kind, Error> {
@@ -186,7 +205,7 @@ impl PyRolloutPlan {
         bearoff: Option<PyRef<'_, PyTwoSidedTable>>,
         variance_reduction: bool,
         evaluator: Option<PyRef<'_, PyNet>>,
-        cube_life: Option<f64>,
+        cube_life: Option<&Bound<'_, PyAny>>,
         policy: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let branches = branches
@@ -209,14 +228,10 @@ impl PyRolloutPlan {
             ))
         })?;
         let stakes = stakes_from(stakes)?;
-        let cube_life = match cube_life {
-            Some(x) if !(0.0..=1.0).contains(&x) => {
-                return Err(
-                    Error::Argument(format!("cube_life must be from 0 to 1, got {x}")).into(),
-                )
-            }
-            other => other,
-        };
+        let cube_life = cube_life
+            .filter(|x| !x.is_none())
+            .map(cube_life_from)
+            .transpose()?;
         let evaluator = evaluator.map(|n| n.net.clone());
         let needs = [
             (cube_life.is_some(), "cubeful play"),

@@ -14,12 +14,9 @@ use super::dice::Rotation;
 use super::run::RolloutSums;
 use super::trial::{Trial, Workspace};
 use super::{Branch, End, Outputs, Spec};
-use crate::batch::StepError;
+use crate::batch::{check_scores, highest, StepError};
 use crate::eval::{Evaluator, Probabilities};
 use crate::features::Scheme;
-
-/// How many NaN scores a [`StepError::NotANumber`] names.
-const NAN_ROWS_NAMED: usize = 5;
 
 /// One slot: a game in progress, branch by branch.
 #[derive(Debug)]
@@ -174,33 +171,13 @@ impl<'a> Lockstep<'a> {
     /// equals), then moves on to the next choices. A wrong count or a NaN score is refused
     /// before anything changes.
     pub fn choose(&mut self, scores: &[f64]) -> Result<(), StepError> {
-        if scores.len() != self.candidates.len() {
-            return Err(StepError::Length {
-                what: "scores (one per candidate)",
-                expected: self.candidates.len(),
-                got: scores.len(),
-            });
-        }
-        let count = scores.iter().filter(|s| s.is_nan()).count();
-        if count > 0 {
-            let rows = (0..scores.len())
-                .filter(|&r| scores[r].is_nan())
-                .take(NAN_ROWS_NAMED)
-                .collect();
-            return Err(StepError::NotANumber { rows, count });
-        }
+        check_scores(scores, self.candidates.len())?;
         for i in 0..self.slots.len() {
             let (lo, hi) = (self.offsets[i], self.offsets[i + 1]);
             if lo == hi {
                 continue;
             }
-            let segment = &scores[lo..hi];
-            let mut best = 0;
-            for (j, &s) in segment.iter().enumerate() {
-                if s > segment[best] {
-                    best = j;
-                }
-            }
+            let best = highest(&scores[lo..hi]);
             let slot = &mut self.slots[i];
             let known = slot
                 .evaluator_best

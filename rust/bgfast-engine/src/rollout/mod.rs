@@ -30,6 +30,33 @@
 //! that roll's luck, and the game's outputs have the sum of their luck removed. The
 //! correction has mean zero whatever the policy does, so the estimate stays unbiased; it
 //! removes most of the dice's noise when the evaluator is good.
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use bgfast_core::Position;
+//! use bgfast_engine::cube::{Cube, CubeContext, CubeLife, MoneyRules, Stakes};
+//! use bgfast_engine::net::Net;
+//! use bgfast_engine::rollout::{output, run, Branch, Player, Spec};
+//!
+//! let net = Net::wildbg();
+//! let spec = Spec {
+//!     seed: 1,
+//!     quasi_random: true,
+//!     truncate: Some(10),
+//!     bearoff: None,
+//!     variance_reduction: true,
+//!     evaluator: Some(net),
+//!     cube_life: Some(CubeLife::Fixed(0.68)),
+//! };
+//! let money = CubeContext { stakes: Stakes::Money(MoneyRules::default()), cube: Cube::START };
+//! let start = [Branch::position(Position::START, money)];
+//! let never = AtomicBool::new(false);
+//! let sums = run(&spec, &start, || Player::Net(net), 0..36, 2, &never);
+//! let (cubeful, stderr) = sums.branches[0].outputs[output::VALUE].mean_and_stderr(sums.games);
+//! assert!(cubeful.abs() < 1.0 && stderr < 0.5);
+//! // The same games on one thread give the same bits.
+//! assert_eq!(sums, run(&spec, &start, || Player::Net(net), 0..36, 1, &never));
+//! ```
 
 pub mod dice;
 pub mod lockstep;
@@ -40,7 +67,7 @@ mod trial;
 use bgfast_core::bearoff::TwoSided;
 use bgfast_core::Position;
 
-use crate::cube::{Cube, CubeContext, Stakes};
+use crate::cube::{Cube, CubeContext, CubeLife, Stakes};
 use crate::net::Net;
 use crate::playout::AnyPolicy;
 pub use moments::{Sums, Wide};
@@ -111,10 +138,10 @@ pub struct Spec<'a> {
     pub evaluator: Option<&'a Net>,
     /// The cube life index of cubeful play; `None` for a cubeless rollout (the cube stays
     /// where it is).
-    pub cube_life: Option<f64>,
+    pub cube_life: Option<CubeLife>,
 }
 
-/// Who chooses the plays: a net (by the rollout's value, see [`trial`]'s docs) or a
+/// Who chooses the plays: a net (by the rollout's value, see [`Player::Net`]) or a
 /// built-in policy.
 #[derive(Clone, Debug)]
 pub enum Player<'a> {

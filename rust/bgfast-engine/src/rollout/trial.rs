@@ -18,7 +18,7 @@ use bgfast_core::{Dice, MoveList, Position, Side};
 
 use super::dice::{GameDice, Rotation};
 use super::{output, Branch, End, Outputs, Player, Spec, MAX_PLIES, OUTPUTS};
-use crate::cube::{CubeContext, CubeOwner, Stakes};
+use crate::cube::{CubeContext, CubeLife, CubeOwner, Stakes};
 use crate::eval::Probabilities;
 use crate::net::{Net, Scratch};
 use crate::playout::Policy;
@@ -123,7 +123,7 @@ pub struct Trial<'a> {
     known: Option<Probabilities>,
     may_double_first: bool,
     normaliser: f64,
-    cube_life: Option<f64>,
+    cube_life: Option<CubeLife>,
     policy_rng: GameRng,
 }
 
@@ -200,10 +200,10 @@ impl<'a> Trial<'a> {
         if let Some(outputs) = self.exact_bearoff(spec) {
             return Some(self.finish(outputs, End::Bearoff));
         }
-        if let Some(x) = spec.cube_life {
+        if let Some(life) = spec.cube_life {
             if (self.ply > 0 || self.may_double_first) && self.context.may_double() {
                 let p = self.chances(spec, ws);
-                let decision = self.context.decide(&p, x);
+                let decision = self.context.decide(&p, life.at(&self.pos));
                 if decision.double {
                     if !decision.take {
                         let value = self.money_scaled(decision.double_pass);
@@ -267,7 +267,7 @@ impl<'a> Trial<'a> {
         let mut best = 0;
         let mut best_value = f64::NEG_INFINITY;
         for (i, p) in scores.iter().enumerate() {
-            let v = -self.opponent_value(&after, p);
+            let v = -self.opponent_value(&after, p, || list.result(i));
             if v > best_value {
                 best_value = v;
                 best = i;
@@ -279,10 +279,18 @@ impl<'a> Trial<'a> {
     /// The value of a result to its side to move (the opponent of the player choosing),
     /// as the choice compares it: a cubeless equity, a cubeful value or match chances
     /// relative to one half (so that minus it orders results for the chooser).
-    fn opponent_value(&self, after: &CubeContext<'a>, p: &Probabilities) -> f64 {
+    /// `result` gives the result's position, asked for only when the cube life depends on
+    /// it.
+    fn opponent_value(
+        &self,
+        after: &CubeContext<'a>,
+        p: &Probabilities,
+        result: impl FnOnce() -> Position,
+    ) -> f64 {
         match self.cube_life {
             None => after.dead(p),
-            Some(x) => after.value(p, x),
+            Some(CubeLife::Fixed(x)) => after.value(p, x),
+            Some(life) => after.value(p, life.at(&result())),
         }
     }
 
@@ -312,7 +320,7 @@ impl<'a> Trial<'a> {
     fn mover_outputs(&self, spec: &Spec<'a>, p: &Probabilities) -> Outputs {
         let value = match spec.cube_life {
             None => self.context.dead(p),
-            Some(x) => self.context.value(p, x),
+            Some(life) => self.context.value(p, life.at(&self.pos)),
         };
         outputs_of(p, self.money_scaled(value))
     }
@@ -440,7 +448,7 @@ impl<'a> Trial<'a> {
             let result = list.result(best);
             let theirs = self
                 .exact_outputs(spec, &result, &after, after.may_double())
-                .unwrap_or_else(|| outputs_of(&p, self.opponent_scaled(&after, &p)));
+                .unwrap_or_else(|| outputs_of(&p, self.opponent_scaled(&after, &p, result)));
             let ours = flipped(&theirs, self.is_match);
             let weight = f64::from(dice.weight()) / 36.0;
             for (m, v) in mean.iter_mut().zip(&ours) {
@@ -466,7 +474,7 @@ impl<'a> Trial<'a> {
     }
 
     /// A result's value for its side to move, in the branch's money units.
-    fn opponent_scaled(&self, after: &CubeContext<'a>, p: &Probabilities) -> f64 {
-        self.money_scaled(self.opponent_value(after, p))
+    fn opponent_scaled(&self, after: &CubeContext<'a>, p: &Probabilities, result: Position) -> f64 {
+        self.money_scaled(self.opponent_value(after, p, || result))
     }
 }

@@ -1,16 +1,19 @@
 //! The forward-pass kernels, written once against [`Simd`] and compiled into each build
-//! through the `*_avx2` and `*_portable` entry points. Everything between an entry point and
-//! the vector instructions is `#[inline(always)]`, so that it is compiled with the entry
-//! point's target features. Generic helpers of the standard library that take closures
-//! (`core::array::from_fn`, iterator adapters) are not, and would compile vector code
-//! without the features (intrinsics become calls): the vector paths use plain loops.
+//! through the `*_avx512`, `*_avx2` and `*_portable` entry points. Everything between an
+//! entry point and the vector instructions is `#[inline(always)]`, so that it is compiled
+//! with the entry point's target features. Generic helpers of the standard library that
+//! take closures (`core::array::from_fn`, iterator adapters) are not, and would compile
+//! vector code without the features (intrinsics become calls): the vector paths use plain
+//! loops.
 
 use bgfast_core::{Checkers, MoveList, Position};
 
-#[cfg(target_arch = "x86_64")]
-use super::simd::Avx2;
 use super::simd::{self, Block, Portable, Simd, LANES};
-use super::{FastNet, First, Hidden, Last, Part, Scratch, Slot, SLOTS};
+#[cfg(target_arch = "x86_64")]
+use super::simd::{Avx2, Avx512};
+use super::{
+    FastNet, First, Hidden, Last, Part, Scratch, Slot, BATCH, DELTA_BUFFER, DELTA_MASK, SLOTS,
+};
 use crate::eval::Probabilities;
 use crate::net::mlp::{Activation, Head};
 
@@ -30,62 +33,46 @@ struct Deltas<'a> {
     scales: &'a [f32],
 }
 
-/// Appends deltas to buffers of [`super::MAX_DELTAS`].
-struct Writer<'f, 'a> {
-    first: &'f First,
-    cols: &'a mut [u32],
-    scales: &'a mut [f32],
+/// Appends the deltas of a batch's positions to the scratch's buffers, one after another.
+struct Writer<'a> {
+    cols: &'a mut [u32; DELTA_BUFFER],
+    scales: &'a mut [f32; DELTA_BUFFER],
     n: usize,
 }
 
-impl<'f, 'a> Writer<'f, 'a> {
-    /// An empty writer over buffers of [`super::MAX_DELTAS`].
+impl<'a> Writer<'a> {
+    /// An empty writer over the scratch's buffers.
     #[inline(always)]
-    fn new(first: &'f First, cols: &'a mut [u32], scales: &'a mut [f32]) -> Writer<'f, 'a> {
-        Writer {
-            first,
-            cols,
-            scales,
-            n: 0,
-        }
-    }
-
-    /// The deltas written.
-    #[inline(always)]
-    fn deltas(self) -> Deltas<'a> {
-        let (cols, scales): (&'a [u32], &'a [f32]) = (self.cols, self.scales);
-        Deltas {
-            cols: &cols[..self.n],
-            scales: &scales[..self.n],
-        }
+    fn new(cols: &'a mut [u32; DELTA_BUFFER], scales: &'a mut [f32; DELTA_BUFFER]) -> Writer<'a> {
+        Writer { cols, scales, n: 0 }
     }
 
     /// A slot going from `old` to `new` checkers: its entry of the slot kind's table, four
     /// deltas written without a branch, the nonzero ones kept.
     #[inline(always)]
-    fn change(&mut self, slot: Slot, old: u8, new: u8) {
+    fn change(&mut self, first: &First, slot: Slot, old: u8, new: u8) {
         let (col, table) = match slot {
             Slot::None => return,
-            Slot::Linear(col) => (col, &self.first.linear),
-            Slot::Units(col) => (col, &self.first.units),
+            Slot::Linear(col) => (col, &first.linear),
+            Slot::Units(col) => (col, &first.units),
         };
-        let i = 16 * (old as usize & 15) + (new as usize & 15);
-        let n = self.n;
-        let (off, scale) = (&table.off[i], &table.scale[i]);
-        let cols = &mut self.cols[n..n + 4];
+        let step = &table.0[16 * (old as usize & 15) + (new as usize & 15)];
+        // The mask never changes n (at most BATCH * MAX_DELTAS) but proves the writes in
+        // bounds.
+        let n = self.n & DELTA_MASK;
         for k in 0..4 {
-            cols[k] = col + off[k];
+            self.cols[n + k] = col + step.off[k];
+            self.scales[n + k] = step.scale[k];
         }
-        self.scales[n..n + 4].copy_from_slice(scale);
-        self.n = n + table.len[i] as usize;
+        self.n = n + step.len as usize;
     }
 
     /// Every slot of one side, from nothing.
     #[inline(always)]
-    fn side(&mut self, slots: &[Slot; SLOTS], side: Checkers) {
+    fn side(&mut self, first: &First, slots: &[Slot; SLOTS], side: Checkers) {
         let off = side.off();
         if off > 0 {
-            self.change(slots[0], 0, off);
+            self.change(first, slots[0], 0, off);
         }
         let bits = side.bits();
         for (half, word) in [(0, bits as u64), (16, (bits >> 64) as u64)] {
@@ -93,7 +80,7 @@ impl<'f, 'a> Writer<'f, 'a> {
             while m != 0 {
                 let k = m.trailing_zeros();
                 let n = ((word >> k) & 0xF) as u8;
-                self.change(slots[half + (k / 4) as usize], 0, n);
+                self.change(first, slots[half + (k / 4) as usize], 0, n);
                 m &= m - 1;
             }
         }
@@ -101,10 +88,10 @@ impl<'f, 'a> Writer<'f, 'a> {
 
     /// The slots of one side that differ between `old` and `new`.
     #[inline(always)]
-    fn side_change(&mut self, slots: &[Slot; SLOTS], old: Checkers, new: Checkers) {
+    fn side_change(&mut self, first: &First, slots: &[Slot; SLOTS], old: Checkers, new: Checkers) {
         let (a, b) = (old.off(), new.off());
         if a != b {
-            self.change(slots[0], a, b);
+            self.change(first, slots[0], a, b);
         }
         let (ob, nb) = (old.bits(), new.bits());
         let halves = [
@@ -116,56 +103,80 @@ impl<'f, 'a> Writer<'f, 'a> {
             while m != 0 {
                 let k = m.trailing_zeros();
                 let (a, b) = (((o >> k) & 0xF) as u8, ((n >> k) & 0xF) as u8);
-                self.change(slots[half + (k / 4) as usize], a, b);
+                self.change(first, slots[half + (k / 4) as usize], a, b);
                 m &= m - 1;
             }
         }
     }
-}
 
-/// The deltas of `pos` from the first layer's bias, into `cols` and `scales`.
-#[inline(always)]
-fn full<'a>(
-    first: &First,
-    pos: &Position,
-    cols: &'a mut [u32],
-    scales: &'a mut [f32],
-) -> Deltas<'a> {
-    let mut w = Writer::new(first, cols, scales);
-    w.side(&first.slots[0], pos.mover());
-    w.side(&first.slots[1], pos.opponent());
-    w.deltas()
-}
+    /// The deltas of `pos` from the first layer's bias.
+    #[inline(always)]
+    fn position(&mut self, first: &First, pos: &Position) {
+        self.side(first, &first.slots[0], pos.mover());
+        self.side(first, &first.slots[1], pos.opponent());
+    }
 
-/// The deltas from `parent` to `pos`, into `cols` and `scales`.
-#[inline(always)]
-fn change<'a>(
-    first: &First,
-    parent: &Position,
-    pos: &Position,
-    cols: &'a mut [u32],
-    scales: &'a mut [f32],
-) -> Deltas<'a> {
-    let mut w = Writer::new(first, cols, scales);
-    w.side_change(&first.slots[0], parent.mover(), pos.mover());
-    w.side_change(&first.slots[1], parent.opponent(), pos.opponent());
-    w.deltas()
-}
-
-#[inline(always)]
-fn activate<S: Simd>(s: S, activation: Activation, v: S::V) -> S::V {
-    match activation {
-        Activation::Tanh => simd::tanh(s, v),
-        Activation::Sigmoid => simd::sigmoid(s, v),
-        Activation::Relu => s.max(v, s.splat(0.0)),
-        // Softmax is only ever a head, applied in `finish`.
-        Activation::Identity | Activation::Softmax => v,
+    /// The deltas from `parent` to `pos`.
+    #[inline(always)]
+    fn step(&mut self, first: &First, parent: &Position, pos: &Position) {
+        self.side_change(first, &first.slots[0], parent.mover(), pos.mover());
+        self.side_change(first, &first.slots[1], parent.opponent(), pos.opponent());
     }
 }
 
-/// `base + deltas` on blocks `b0..b0 + G`, with two partial sums per block (deltas taken
-/// alternately), so that `2 G` multiply-add chains are in flight: a delta costs one load
-/// and one FMA per block, not one FMA latency.
+/// The scratch's delta buffers as arrays, so that masked indices need no bounds checks.
+#[inline(always)]
+fn delta_buffers<'a>(
+    cols: &'a mut [u32],
+    scales: &'a mut [f32],
+) -> (&'a mut [u32; DELTA_BUFFER], &'a mut [f32; DELTA_BUFFER]) {
+    const FITTED: &str = "Scratch::fit sizes the delta buffers";
+    (
+        cols.first_chunk_mut().expect(FITTED),
+        scales.first_chunk_mut().expect(FITTED),
+    )
+}
+
+/// The deltas written from `start` to `end`.
+#[inline(always)]
+fn deltas<'a>(
+    cols: &'a [u32; DELTA_BUFFER],
+    scales: &'a [f32; DELTA_BUFFER],
+    start: usize,
+    end: usize,
+) -> Deltas<'a> {
+    Deltas {
+        cols: &cols[start..end],
+        scales: &scales[start..end],
+    }
+}
+
+/// `f` applied to each of `v`, the activation chosen once for the group.
+#[inline(always)]
+fn activate<S: Simd, const G: usize>(s: S, activation: Activation, v: &mut [S::V; G]) {
+    match activation {
+        Activation::Tanh => {
+            for x in v.iter_mut() {
+                *x = simd::tanh(s, *x);
+            }
+        }
+        Activation::Sigmoid => {
+            for x in v.iter_mut() {
+                *x = simd::sigmoid(s, *x);
+            }
+        }
+        Activation::Relu => {
+            for x in v.iter_mut() {
+                *x = s.max(*x, s.splat(0.0));
+            }
+        }
+        // Softmax is only ever a head, applied in `finish`.
+        Activation::Identity | Activation::Softmax => {}
+    }
+}
+
+/// `base + deltas` on blocks `b0..b0 + G`: a delta costs one load and one multiply-add per
+/// block.
 #[inline(always)]
 fn pre_activation<S: Simd, const G: usize>(
     s: S,
@@ -176,11 +187,25 @@ fn pre_activation<S: Simd, const G: usize>(
 ) -> [S::V; G] {
     let base = &base[b0..b0 + G];
     let zero = s.splat(0.0);
-    let (mut a0, mut a1) = ([zero; G], [zero; G]);
+    let mut a0 = [zero; G];
     for k in 0..G {
         a0[k] = s.load(&base[k]);
     }
     let (dc, ds) = (deltas.cols, &deltas.scales[..deltas.cols.len()]);
+    if G >= 4 {
+        // Enough independent sums to keep the multiply-add units busy.
+        for (&col, &scale) in dc.iter().zip(ds) {
+            let start = col as usize + b0;
+            let (c, f) = (&cols[start..start + G], s.splat(scale));
+            for k in 0..G {
+                a0[k] = s.fma(f, s.load(&c[k]), a0[k]);
+            }
+        }
+        return a0;
+    }
+    // A short group would wait on each sum's previous multiply-add: a second set of partial
+    // sums, fed every other delta, doubles the chains in flight.
+    let mut a1 = [zero; G];
     let mut i = 0;
     while i + 2 <= dc.len() {
         let (start0, start1) = (dc[i] as usize + b0, dc[i + 1] as usize + b0);
@@ -205,8 +230,40 @@ fn pre_activation<S: Simd, const G: usize>(
     a0
 }
 
-/// Blocks of the first layer in registers at a time.
-const GROUP: usize = 4;
+/// Runs `$body` with `$G` a constant equal to `$g`, from 1 to 12 (larger values run as 12):
+/// the group sizes a pass can have, each compiled with its sums in registers.
+macro_rules! with_group_size {
+    ($g:expr, $G:ident => $body:expr) => {
+        with_group_size!(@arms $g, $G, $body; 1 2 3 4 5 6 7 8 9 10 11; 12)
+    };
+    (@arms $g:expr, $G:ident, $body:expr; $($n:literal)*; $last:literal) => {
+        match $g {
+            $($n => {
+                const $G: usize = $n;
+                $body
+            })*
+            _ => {
+                const $G: usize = $last;
+                $body
+            }
+        }
+    };
+}
+
+/// The blocks of a pass over a layer of `blocks` blocks (the last pass takes what is left):
+/// the fewest passes of at most `S::GROUP` blocks. Wide groups split the layer evenly (13
+/// blocks in a build of 12 as 7 and 6, not 12 and a pass that reads every delta again for
+/// one block); narrow ones take `S::GROUP` a pass, without a division on the hot path.
+#[inline(always)]
+fn pass_blocks<S: Simd>(blocks: usize) -> usize {
+    if blocks <= S::GROUP {
+        blocks
+    } else if S::GROUP < 8 {
+        S::GROUP
+    } else {
+        blocks.div_ceil(blocks.div_ceil(S::GROUP))
+    }
+}
 
 /// `out = f(base + sum of deltas)` on the first layer's blocks.
 #[inline(always)]
@@ -219,16 +276,15 @@ fn first_layer<S: Simd>(
     out: &mut [Block],
 ) {
     let blocks = first.blocks;
-    let mut b = 0;
-    while b + GROUP <= blocks {
-        group::<S, GROUP>(s, &first.cols, base, deltas, activation, out, b);
-        b += GROUP;
-    }
-    match blocks - b {
-        1 => group::<S, 1>(s, &first.cols, base, deltas, activation, out, b),
-        2 => group::<S, 2>(s, &first.cols, base, deltas, activation, out, b),
-        3 => group::<S, 3>(s, &first.cols, base, deltas, activation, out, b),
-        _ => {}
+    let size = pass_blocks::<S>(blocks);
+    let mut b0 = 0;
+    while b0 < blocks {
+        let g = size.min(blocks - b0);
+        // The minimum tells the compiler which sizes this build never reaches.
+        with_group_size!(g.min(S::GROUP), G => {
+            group::<S, G>(s, &first.cols, base, deltas, activation, out, b0)
+        });
+        b0 += g;
     }
 }
 
@@ -243,10 +299,11 @@ fn group<S: Simd, const G: usize>(
     out: &mut [Block],
     b0: usize,
 ) {
-    let sums = pre_activation::<S, G>(s, cols, base, deltas, b0);
+    let mut sums = pre_activation::<S, G>(s, cols, base, deltas, b0);
+    activate(s, activation, &mut sums);
     let out = &mut out[b0..b0 + G];
     for k in 0..G {
-        s.store(&mut out[k], activate(s, activation, sums[k]));
+        s.store(&mut out[k], sums[k]);
     }
 }
 
@@ -265,20 +322,18 @@ fn fused<S: Simd, const N: usize>(
     for (o, row) in rows.iter_mut().enumerate() {
         *row = &last.rows[o * blocks..(o + 1) * blocks];
     }
-    let zero = s.splat(0.0);
-    let mut head = [zero; N];
-    let mut b = 0;
-    while b + GROUP <= blocks {
-        fused_group::<S, GROUP, N>(s, first, &rows, base, deltas, b, &mut head);
-        b += GROUP;
+    let mut head = [s.acc_zero(); N];
+    let size = pass_blocks::<S>(blocks);
+    let mut b0 = 0;
+    while b0 < blocks {
+        let g = size.min(blocks - b0);
+        // The minimum tells the compiler which sizes this build never reaches.
+        with_group_size!(g.min(S::GROUP), G => {
+            fused_group::<S, G, N>(s, first, &rows, base, deltas, b0, &mut head)
+        });
+        b0 += g;
     }
-    match blocks - b {
-        1 => fused_group::<S, 1, N>(s, first, &rows, base, deltas, b, &mut head),
-        2 => fused_group::<S, 2, N>(s, first, &rows, base, deltas, b, &mut head),
-        3 => fused_group::<S, 3, N>(s, first, &rows, base, deltas, b, &mut head),
-        _ => {}
-    }
-    let mut all = [zero; 8];
+    let mut all = [s.acc_zero(); 8];
     all[..N].copy_from_slice(&head);
     s.add(s.reduce8(all), s.load(&Block(last.bias)))
 }
@@ -292,13 +347,13 @@ fn fused_group<S: Simd, const G: usize, const N: usize>(
     base: &[Block],
     deltas: Deltas<'_>,
     b0: usize,
-    head: &mut [S::V; N],
+    head: &mut [S::Acc; N],
 ) {
-    let sums = pre_activation::<S, G>(s, &first.cols, base, deltas, b0);
+    let mut h = pre_activation::<S, G>(s, &first.cols, base, deltas, b0);
+    activate(s, first.activation, &mut h);
     for k in 0..G {
-        let h = activate(s, first.activation, sums[k]);
         for o in 0..N {
-            head[o] = s.fma(h, s.load(&rows[o][b0 + k]), head[o]);
+            head[o] = s.acc_fma(h[k], s.load(&rows[o][b0 + k]), head[o]);
         }
     }
 }
@@ -307,7 +362,7 @@ fn fused_group<S: Simd, const G: usize, const N: usize>(
 #[inline(always)]
 fn flat(blocks: &[Block]) -> &[f32] {
     // SAFETY: `Block` is `repr(C)` around `[f32; LANES]` (alignment only adds to the start,
-    // and 32 bytes hold eight floats exactly), so `blocks` is `blocks.len() * LANES`
+    // and 64 bytes hold sixteen floats exactly), so `blocks` is `blocks.len() * LANES`
     // initialized floats in a row, borrowed for the same lifetime.
     unsafe { core::slice::from_raw_parts(blocks.as_ptr().cast::<f32>(), blocks.len() * LANES) }
 }
@@ -333,8 +388,9 @@ fn hidden<S: Simd>(s: S, layer: &Hidden, x: &[Block], out: &mut [Block]) {
             acc[0] = s.fma(s.splat(x[i]), s.load(&w[i]), acc[0]);
             i += 1;
         }
-        let sum = s.add(s.add(acc[0], acc[1]), s.add(acc[2], acc[3]));
-        s.store(out, activate(s, layer.activation, sum));
+        let mut sum = [s.add(s.add(acc[0], acc[1]), s.add(acc[2], acc[3]))];
+        activate(s, layer.activation, &mut sum);
+        s.store(out, sum[0]);
     }
 }
 
@@ -347,27 +403,27 @@ fn last<S: Simd, const N: usize>(s: S, layer: &Last, x: &[Block]) -> S::V {
     for (o, row) in rows.iter_mut().enumerate() {
         *row = &layer.rows[o * ib..(o + 1) * ib];
     }
-    let zero = s.splat(0.0);
+    let zero = s.acc_zero();
     // Two partial sums per output (even and odd blocks): twice the chains in flight.
     let (mut even, mut odd) = ([zero; N], [zero; N]);
     let mut b = 0;
     while b + 2 <= ib {
         let (x0, x1) = (s.load(&x[b]), s.load(&x[b + 1]));
         for o in 0..N {
-            even[o] = s.fma(x0, s.load(&rows[o][b]), even[o]);
-            odd[o] = s.fma(x1, s.load(&rows[o][b + 1]), odd[o]);
+            even[o] = s.acc_fma(x0, s.load(&rows[o][b]), even[o]);
+            odd[o] = s.acc_fma(x1, s.load(&rows[o][b + 1]), odd[o]);
         }
         b += 2;
     }
     if b < ib {
         let x0 = s.load(&x[b]);
         for o in 0..N {
-            even[o] = s.fma(x0, s.load(&rows[o][b]), even[o]);
+            even[o] = s.acc_fma(x0, s.load(&rows[o][b]), even[o]);
         }
     }
     let mut all = [zero; 8];
     for o in 0..N {
-        all[o] = s.add(even[o], odd[o]);
+        all[o] = s.acc_add(even[o], odd[o]);
     }
     s.add(s.reduce8(all), s.load(&Block(layer.bias)))
 }
@@ -396,23 +452,20 @@ fn finish<S: Simd>(s: S, head: Head, z: S::V) -> Probabilities {
     }
 }
 
-/// The probabilities from the first layer's pre-activation `base + deltas`.
+/// The last layer's outputs (before the head's activation) from the first layer's
+/// pre-activation `base + deltas`.
 #[inline(always)]
-fn forward<S: Simd>(
+fn logits<S: Simd>(
     s: S,
     part: &Part,
     base: &[Block],
     deltas: Deltas<'_>,
     a: &mut [Block],
     b: &mut [Block],
-) -> Probabilities {
-    let z = match (&part.last, part.head) {
-        (Some(last), Head::Outcomes) if part.hidden.is_empty() => {
-            fused::<S, 6>(s, &part.first, last, base, deltas)
-        }
-        (Some(last), Head::Gnubg) if part.hidden.is_empty() => {
-            fused::<S, 5>(s, &part.first, last, base, deltas)
-        }
+) -> S::V {
+    // Both heads have five rows (see `Last::new`).
+    match &part.last {
+        Some(last) if part.hidden.is_empty() => fused::<S, 5>(s, &part.first, last, base, deltas),
         _ => {
             first_layer(s, &part.first, base, deltas, part.first.activation, a);
             let (mut x, mut y) = (a, b);
@@ -420,14 +473,68 @@ fn forward<S: Simd>(
                 hidden(s, layer, x, y);
                 core::mem::swap(&mut x, &mut y);
             }
-            match (&part.last, part.head) {
-                (Some(last), Head::Outcomes) => self::last::<S, 6>(s, last, x),
-                (Some(last), Head::Gnubg) => self::last::<S, 5>(s, last, x),
-                (None, _) => s.load(&x[0]),
+            match &part.last {
+                Some(last) => self::last::<S, 5>(s, last, x),
+                None => s.load(&x[0]),
             }
         }
+    }
+}
+
+/// One position of a batch: the part that scores it (`None` for a finished game, whose
+/// exact probabilities are written already), whether its deltas start from the roll's
+/// origin (else from the part's bias), and where they are in the scratch's buffers.
+#[derive(Clone, Copy)]
+struct Item<'n> {
+    part: Option<&'n Part>,
+    from_parent: bool,
+    start: usize,
+    end: usize,
+}
+
+impl Item<'_> {
+    const FINISHED: Item<'static> = Item {
+        part: None,
+        from_parent: false,
+        start: 0,
+        end: 0,
     };
-    finish(s, part.head, z)
+}
+
+/// A batch's logits, then its probabilities into `out`, from the deltas its items name.
+///
+/// One position's work is a chain of dependent steps (deltas, sums, activation, head,
+/// softmax) that alone leaves most of the core idle; done step by step over a batch, each
+/// loop's iterations are independent and overlap.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn finish_batch<S: Simd>(
+    s: S,
+    items: &[Item<'_>],
+    parent: &[Block],
+    cols: &[u32; DELTA_BUFFER],
+    scales: &[f32; DELTA_BUFFER],
+    a: &mut [Block],
+    b: &mut [Block],
+    out: &mut [Probabilities],
+) {
+    let mut z = [Block::default(); BATCH];
+    for (item, z) in items.iter().zip(&mut z) {
+        if let Some(part) = item.part {
+            let base = if item.from_parent {
+                parent
+            } else {
+                &part.first.bias
+            };
+            let deltas = deltas(cols, scales, item.start, item.end);
+            s.store(z, logits(s, part, base, deltas, a, b));
+        }
+    }
+    for ((item, z), o) in items.iter().zip(&z).zip(out) {
+        if let Some(part) = item.part {
+            *o = finish(s, part.head, s.load(z));
+        }
+    }
 }
 
 #[inline(always)]
@@ -441,15 +548,46 @@ fn evaluate<S: Simd>(
     let Scratch {
         a, b, cols, scales, ..
     } = scratch;
-    for (pos, o) in positions.iter().zip(out) {
-        if let Some(p) = Probabilities::game_over(pos) {
-            *o = p;
-            continue;
+    let (cols, scales) = delta_buffers(cols, scales);
+    for (positions, out) in positions.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
+        let mut items = [Item::FINISHED; BATCH];
+        let mut w = Writer::new(cols, scales);
+        for ((pos, o), item) in positions.iter().zip(out.iter_mut()).zip(&mut items) {
+            if let Some(p) = Probabilities::game_over(pos) {
+                *o = p;
+                continue;
+            }
+            let part = net.part(pos);
+            let start = w.n;
+            w.position(&part.first, pos);
+            *item = Item {
+                part: Some(part),
+                from_parent: false,
+                start,
+                end: w.n,
+            };
         }
-        let part = net.part(pos);
-        let deltas = full(&part.first, pos, cols, scales);
-        *o = forward(s, part, &part.first.bias, deltas, a, b);
+        let items = &items[..positions.len()];
+        finish_batch(s, items, &[], cols, scales, a, b, out);
     }
+}
+
+/// The highest point (bar 25) holding a checker of `side`, 0 for none.
+#[inline(always)]
+fn rearmost(side: Checkers) -> u32 {
+    // Nibble p is point p; nibble 0 and the bits above the bar are zero.
+    127u32.saturating_sub(side.bits().leading_zeros()) / 4
+}
+
+/// For a result of a roll from `origin` (seen by the side to move next, as the results
+/// are): the rearmost point of the side that moved must be below this for the result to be
+/// a race. The side to move keeps its rearmost checker (a blot hit only adds one on its
+/// bar, further back) and contact is broken when the two have passed each other
+/// (`Position::is_race`), so this is a necessary condition, which `Position::is_race`
+/// then decides; it spares that test on most results.
+#[inline(always)]
+fn race_threshold(origin: &Position) -> u32 {
+    25 - rearmost(origin.mover())
 }
 
 #[inline(always)]
@@ -468,34 +606,65 @@ fn score<S: Simd>(
         scales,
         ..
     } = scratch;
+    let (cols, scales) = delta_buffers(cols, scales);
     // The origin as the next mover sees it: each result is this with the mover's checkers
     // moved and the blots it hit on the bar.
     let origin = list.origin().flipped();
     let origin_part = net.part(&origin);
-    // Only a contact origin of a net with a race part can lead to the other part.
+    // Only a contact origin of a net with a race part can lead to the other part, and only
+    // by a play that takes the mover's rearmost checker past the other side's.
     let may_switch = net.race.is_some() && core::ptr::eq(origin_part, &net.contact);
+    let race_before = race_threshold(&origin);
+    // A roll moves at most four checkers: only then can the mover bear off its last one.
+    let may_finish = origin.opponent().on_board() <= 4;
     let first = &origin_part.first;
-    let deltas = full(first, &origin, cols, scales);
-    first_layer(s, first, &first.bias, deltas, Activation::Identity, parent);
-    for (i, o) in out[..list.len()].iter_mut().enumerate() {
-        let pos = list.result(i);
-        if let Some(p) = Probabilities::game_over(&pos) {
-            *o = p;
-            continue;
+    let mut w = Writer::new(cols, scales);
+    w.position(first, &origin);
+    let written = w.n;
+    let origin_deltas = deltas(cols, scales, 0, written);
+    first_layer(
+        s,
+        first,
+        &first.bias,
+        origin_deltas,
+        Activation::Identity,
+        parent,
+    );
+    let out = &mut out[..list.len()];
+    for (k, out) in out.chunks_mut(BATCH).enumerate() {
+        let mut items = [Item::FINISHED; BATCH];
+        let mut w = Writer::new(cols, scales);
+        for (j, (o, item)) in out.iter_mut().zip(&mut items).enumerate() {
+            let pos = list.result(k * BATCH + j);
+            if may_finish {
+                if let Some(p) = Probabilities::game_over(&pos) {
+                    *o = p;
+                    continue;
+                }
+            }
+            let part = if may_switch && rearmost(pos.opponent()) < race_before {
+                net.part(&pos)
+            } else {
+                origin_part
+            };
+            let start = w.n;
+            // A result in the origin's part is one step from it; one whose play broke
+            // contact is scored by the race part from scratch.
+            let from_parent = core::ptr::eq(part, origin_part);
+            if from_parent {
+                w.step(&part.first, &origin, &pos);
+            } else {
+                w.position(&part.first, &pos);
+            }
+            *item = Item {
+                part: Some(part),
+                from_parent,
+                start,
+                end: w.n,
+            };
         }
-        let part = if may_switch {
-            net.part(&pos)
-        } else {
-            origin_part
-        };
-        *o = if core::ptr::eq(part, origin_part) {
-            let deltas = change(&part.first, &origin, &pos, cols, scales);
-            forward(s, part, parent, deltas, a, b)
-        } else {
-            // Contact broken by this play: the race part from scratch.
-            let deltas = full(&part.first, &pos, cols, scales);
-            forward(s, part, &part.first.bias, deltas, a, b)
-        };
+        let items = &items[..out.len()];
+        finish_batch(s, items, parent, cols, scales, a, b, out);
     }
 }
 
@@ -550,5 +719,39 @@ pub(super) unsafe fn score_avx2(
 ) {
     // SAFETY: the caller guarantees AVX2 and FMA.
     let s = unsafe { Avx2::new_unchecked() };
+    score(s, net, list, out, scratch)
+}
+
+/// [`evaluate`] in the AVX-512 build.
+///
+/// # Safety
+/// The CPU must have AVX-512F, AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,avx2,fma,avx512f")]
+pub(super) unsafe fn evaluate_avx512(
+    net: &FastNet,
+    positions: &[Position],
+    out: &mut [Probabilities],
+    scratch: &mut Scratch,
+) {
+    // SAFETY: the caller guarantees AVX-512F, AVX2 and FMA.
+    let s = unsafe { Avx512::new_unchecked() };
+    evaluate(s, net, positions, out, scratch)
+}
+
+/// [`score`] in the AVX-512 build.
+///
+/// # Safety
+/// The CPU must have AVX-512F, AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,avx2,fma,avx512f")]
+pub(super) unsafe fn score_avx512(
+    net: &FastNet,
+    list: &MoveList,
+    out: &mut [Probabilities],
+    scratch: &mut Scratch,
+) {
+    // SAFETY: the caller guarantees AVX-512F, AVX2 and FMA.
+    let s = unsafe { Avx512::new_unchecked() };
     score(s, net, list, out, scratch)
 }

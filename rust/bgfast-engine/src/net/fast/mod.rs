@@ -17,17 +17,27 @@
 //! step from the parent, never a chain, so rounding never accumulates. Results whose phase
 //! picks the other part (contact to race) are computed in full; finished games are exact.
 //!
-//! **The rest** is dense: hidden layers as columns (one broadcast and one multiply-add per
-//! input and output block), the head as five or six dot products reduced together, then a
-//! softmax or five sigmoids with the vectorized `exp`. Activations use [`simd`]'s `tanh`
-//! (absolute error below 2e-7) and logistic function. Sums run in another order than the
-//! reference's and the AVX2 build fuses multiply-adds, so results agree with
+//! **Batches.** One position's work is a chain of dependent steps (deltas, sums,
+//! activation, head, softmax) that alone leaves most of a core idle, so positions and
+//! results go in batches of [`BATCH`]: the deltas of the batch first, then its logits, then
+//! its probabilities, each loop's iterations independent of each other.
+//!
+//! **The rest** is dense: the first layer's sums stay in registers for as many blocks as the
+//! build holds ([`simd::Simd::GROUP`]: a wildbg contact layer in one pass with AVX-512), are
+//! activated there and feed the head's dot products directly when the part has one hidden
+//! layer; deeper parts go layer by layer (one broadcast and one multiply-add per input and
+//! output block). The head is five dot products reduced together (a softmax head's sixth
+//! logit is subtracted from all six when the net is compiled), then a softmax or five
+//! sigmoids with the vectorized `exp`. Activations use [`simd`]'s `tanh` (absolute error
+//! below 4e-7) and logistic function. Sums run in another order than the reference's and
+//! the SIMD builds fuse multiply-adds, so results agree with
 //! [`super::Net::evaluate_reference`] to float32 rounding, not bit for bit; each build is
 //! deterministic, and a position's result never depends on the batch, the thread or, in
 //! `best` and `rank`, on the other candidates.
 //!
-//! **Builds.** AVX2+FMA when the CPU has both, unless `BGFAST_ISA=baseline` (see
-//! [`bgfast_core::isa`], whose choice [`fast_isa`] takes), else the portable code.
+//! **Builds.** AVX-512 when the CPU has AVX-512F (and AVX2 and FMA), else AVX2+FMA when it
+//! has both, else the portable code; `BGFAST_ISA=baseline` holds the portable code (see
+//! [`bgfast_core::isa`], whose choice [`build`] takes).
 
 mod kernels;
 mod simd;
@@ -39,41 +49,41 @@ use super::mlp::{Activation, Dense, Head, Mlp};
 use crate::eval::Probabilities;
 use simd::{Block, LANES};
 
-/// The deltas of one slot going from `old` to `new` checkers, for each `(old, new)`:
-/// entry `16 old + new` holds up to four (column offset from the slot's first column,
-/// factor) pairs, zero factors dropped, padded with zeros to four.
-#[derive(Clone, Debug)]
-struct Trans {
-    off: Vec<[u32; 4]>,
-    scale: Vec<[f32; 4]>,
-    len: Vec<u8>,
+/// The deltas of one slot going from some count to another: up to four (column offset from
+/// the slot's first column, factor) pairs, zero factors dropped, padded with zeros to four.
+#[derive(Clone, Copy, Debug, Default)]
+struct Step {
+    off: [u32; 4],
+    scale: [f32; 4],
+    len: u32,
 }
+
+/// The [`Step`] of every change of a slot's count, `16 old + new` for `old` to `new`: an
+/// array, not a vector, so that an index made of two nibbles needs no bounds check.
+#[derive(Clone, Debug)]
+struct Trans(Box<[Step; 256]>);
 
 impl Trans {
     /// For a slot whose inputs are `inputs(n)` for `n` checkers, columns `stride` blocks
     /// apart.
     fn new<const K: usize>(stride: u32, inputs: impl Fn(u8) -> [f32; K]) -> Trans {
-        let mut t = Trans {
-            off: vec![[0; 4]; 256],
-            scale: vec![[0.0; 4]; 256],
-            len: vec![0; 256],
-        };
+        let mut steps = Box::new([Step::default(); 256]);
         for old in 0..16u8 {
             for new in 0..16u8 {
-                let i = 16 * old as usize + new as usize;
+                let step = &mut steps[16 * old as usize + new as usize];
                 let (a, b) = (inputs(old), inputs(new));
                 for k in 0..K {
                     let d = b[k] - a[k];
                     if d != 0.0 {
-                        let n = t.len[i] as usize;
-                        t.off[i][n] = k as u32 * stride;
-                        t.scale[i][n] = d;
-                        t.len[i] += 1;
+                        let n = step.len as usize;
+                        step.off[n] = k as u32 * stride;
+                        step.scale[n] = d;
+                        step.len += 1;
                     }
                 }
             }
         }
-        t
+        Trans(steps)
     }
 }
 
@@ -118,8 +128,8 @@ struct Hidden {
     activation: Activation,
 }
 
-/// The last layer as rows: `rows[o * in_blocks + b]` is output `o`'s weights on input
-/// block `b` (zero beyond the inputs).
+/// The last layer as five rows (see [`Last::new`]): `rows[o * in_blocks + b]` is output
+/// `o`'s weights on input block `b` (zero beyond the inputs).
 #[derive(Clone, Debug)]
 struct Last {
     in_blocks: usize,
@@ -206,17 +216,31 @@ impl Hidden {
 }
 
 impl Last {
-    fn new(layer: &Dense) -> Last {
+    /// A softmax over six outcomes is unchanged when one number is taken from all six
+    /// logits: the sixth is taken from each, so that its row drops out and five dot
+    /// products remain, as for gnubg's five sigmoids (the sixth logit is then 0).
+    fn new(layer: &Dense, head: Head) -> Last {
         let (inputs, outputs) = (layer.inputs(), layer.outputs());
         let in_blocks = blocks_of(inputs);
-        let mut rows = vec![Block::default(); outputs * in_blocks];
-        for (o, row) in layer.weights().chunks_exact(inputs).enumerate() {
-            for (i, w) in row.iter().enumerate() {
-                rows[o * in_blocks + i / LANES].0[i % LANES] = *w;
+        let weights: Vec<&[f32]> = layer.weights().chunks_exact(inputs).collect();
+        let rebased = |o: usize, i: usize| match head {
+            Head::Outcomes => weights[o][i] - weights[5][i],
+            Head::Gnubg => weights[o][i],
+        };
+        let mut rows = vec![Block::default(); 5 * in_blocks];
+        for o in 0..5 {
+            for i in 0..inputs {
+                rows[o * in_blocks + i / LANES].0[i % LANES] = rebased(o, i);
             }
         }
         let mut bias = [0.0; LANES];
         bias[..outputs].copy_from_slice(layer.bias());
+        if head == Head::Outcomes {
+            let sixth = bias[5];
+            for b in &mut bias[..6] {
+                *b -= sixth;
+            }
+        }
         Last {
             in_blocks,
             rows,
@@ -272,7 +296,7 @@ impl Part {
             Some((last, hidden)) => (
                 First::new(first, first.activation(), slots),
                 hidden.iter().map(Hidden::new).collect(),
-                Some(Last::new(last)),
+                Some(Last::new(last, mlp.head())),
             ),
         };
         let widest = hidden
@@ -315,9 +339,18 @@ impl FastNet {
     }
 }
 
+/// Positions or results whose deltas are written before any of their sums are taken (see
+/// `kernels::finish_batch`).
+const BATCH: usize = 16;
 /// Most deltas one position or one result can need: every slot of both sides, four columns
-/// each, and room for the four entries a slot's write may reach past the last one.
-const MAX_DELTAS: usize = 2 * SLOTS * 4 + 4;
+/// each.
+const MAX_DELTAS: usize = 2 * SLOTS * 4;
+/// The length of the delta buffers: a power of two above a batch's deltas, so that writes
+/// index with a mask instead of a bounds check (the mask never changes an index), and the
+/// four entries a slot's write may reach past it.
+const DELTA_MASK: usize = 4095;
+const DELTA_BUFFER: usize = DELTA_MASK + 1 + 4;
+const _: () = assert!(BATCH * MAX_DELTAS <= DELTA_MASK);
 
 /// Reusable buffers for the fast passes: grown to a net's widths on first use, never
 /// shrunk, so that evaluating and choosing plays allocates nothing after the first call.
@@ -329,7 +362,8 @@ pub struct Scratch {
     b: Vec<Block>,
     /// The pre-activation of a roll's origin, as the next mover sees it.
     parent: Vec<Block>,
-    /// Deltas: columns (first blocks) and factors.
+    /// The deltas of a batch: columns (first blocks) and factors ([`DELTA_BUFFER`] each
+    /// once fitted).
     cols: Vec<u32>,
     scales: Vec<f32>,
     /// One result's probabilities per result of a list.
@@ -349,35 +383,65 @@ impl Scratch {
                 buf.resize(widest, Block::default());
             }
         }
-        if self.cols.len() < MAX_DELTAS {
-            self.cols.resize(MAX_DELTAS, 0);
-            self.scales.resize(MAX_DELTAS, 0.0);
-        }
+        self.cols.resize(DELTA_BUFFER, 0);
+        self.scales.resize(DELTA_BUFFER, 0.0);
     }
 }
 
-/// Whether the AVX2+FMA build runs (the CPU has both and the baseline is not forced).
+/// The builds of the kernels, slowest first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Build {
+    /// Plain arrays (SSE2 on x86-64).
+    Portable,
+    /// AVX2 and FMA.
+    Avx2,
+    /// AVX-512F (with AVX2 and FMA).
+    Avx512,
+}
+
+/// Whether the CPU has the AVX-512 build's instructions.
+#[cfg(target_arch = "x86_64")]
+fn avx512_detected() -> bool {
+    std::is_x86_feature_detected!("avx512f") && avx2_detected()
+}
+
+/// Whether the CPU has the AVX2+FMA build's instructions.
+#[cfg(target_arch = "x86_64")]
+fn avx2_detected() -> bool {
+    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+}
+
+/// The build that runs: the best the CPU has, unless `BGFAST_ISA=baseline` (see
+/// [`bgfast_core::isa`], whose choice this takes).
 #[inline(always)]
-fn fast_isa() -> bool {
+fn build() -> Build {
     #[cfg(target_arch = "x86_64")]
     {
-        fn cpu_has() -> bool {
-            std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+        fn detect() -> u8 {
+            if avx512_detected() {
+                2
+            } else {
+                avx2_detected() as u8
+            }
         }
-        bgfast_core::isa::fast_net(cpu_has)
+        match bgfast_core::isa::net_level(detect) {
+            0 => Build::Portable,
+            1 => Build::Avx2,
+            _ => Build::Avx512,
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    false
+    Build::Portable
 }
 
-/// The net build that runs: `"AVX2+FMA"`, or `"x86-64 baseline"` (`"portable"` off x86-64).
+/// The net build that runs: `"AVX-512"`, `"AVX2+FMA"`, or `"x86-64 baseline"`
+/// (`"portable"` off x86-64).
 pub fn isa_name() -> &'static str {
-    if fast_isa() {
-        "AVX2+FMA"
-    } else if cfg!(target_arch = "x86_64") {
-        "x86-64 baseline"
-    } else {
-        "portable"
+    match build() {
+        Build::Avx512 => "AVX-512",
+        Build::Avx2 => "AVX2+FMA",
+        Build::Portable if cfg!(target_arch = "x86_64") => "x86-64 baseline",
+        Build::Portable => "portable",
     }
 }
 
@@ -391,13 +455,15 @@ impl FastNet {
     ) {
         let out = &mut out[..positions.len()];
         scratch.fit(self);
-        #[cfg(target_arch = "x86_64")]
-        if fast_isa() {
-            // SAFETY: fast_isa() detected AVX2 and FMA.
-            unsafe { kernels::evaluate_avx2(self, positions, out, scratch) };
-            return;
+        match build() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: build() detected AVX-512F, AVX2 and FMA.
+            Build::Avx512 => unsafe { kernels::evaluate_avx512(self, positions, out, scratch) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: build() detected AVX2 and FMA.
+            Build::Avx2 => unsafe { kernels::evaluate_avx2(self, positions, out, scratch) },
+            _ => kernels::evaluate_portable(self, positions, out, scratch),
         }
-        kernels::evaluate_portable(self, positions, out, scratch);
     }
 
     /// The probabilities of every result of `list` for its side to move (the opponent of the
@@ -417,12 +483,139 @@ impl FastNet {
     }
 
     fn score_into(&self, list: &MoveList, out: &mut [Probabilities], scratch: &mut Scratch) {
-        #[cfg(target_arch = "x86_64")]
-        if fast_isa() {
-            // SAFETY: fast_isa() detected AVX2 and FMA.
-            unsafe { kernels::score_avx2(self, list, out, scratch) };
-            return;
+        match build() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: build() detected AVX-512F, AVX2 and FMA.
+            Build::Avx512 => unsafe { kernels::score_avx512(self, list, out, scratch) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: build() detected AVX2 and FMA.
+            Build::Avx2 => unsafe { kernels::score_avx2(self, list, out, scratch) },
+            _ => kernels::score_portable(self, list, out, scratch),
         }
-        kernels::score_portable(self, list, out, scratch);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every build this CPU has against the reference pass: `tests/net_fast.rs` checks the
+    //! build the CPU chooses and the forced baseline, so on an AVX-512 machine the AVX2 build
+    //! would otherwise go untested.
+
+    use super::*;
+    use crate::net::Net;
+    use bgfast_core::rng::GameRng;
+
+    type Evaluate = fn(&FastNet, &[Position], &mut [Probabilities], &mut Scratch);
+    type Score = fn(&FastNet, &MoveList, &mut [Probabilities], &mut Scratch);
+
+    /// The builds this CPU can run, by name.
+    fn builds() -> Vec<(&'static str, Evaluate, Score)> {
+        let mut builds: Vec<(&'static str, Evaluate, Score)> = vec![(
+            "portable",
+            kernels::evaluate_portable,
+            kernels::score_portable,
+        )];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if avx2_detected() {
+                // SAFETY (both closures): AVX2 and FMA were just detected.
+                builds.push((
+                    "AVX2+FMA",
+                    |n, p, o, s| unsafe { kernels::evaluate_avx2(n, p, o, s) },
+                    |n, l, o, s| unsafe { kernels::score_avx2(n, l, o, s) },
+                ));
+            }
+            if avx512_detected() {
+                // SAFETY (both closures): AVX-512F, AVX2 and FMA were just detected.
+                builds.push((
+                    "AVX-512",
+                    |n, p, o, s| unsafe { kernels::evaluate_avx512(n, p, o, s) },
+                    |n, l, o, s| unsafe { kernels::score_avx512(n, l, o, s) },
+                ));
+            }
+        }
+        builds
+    }
+
+    /// Every position of `games` random games from the start.
+    fn positions(games: u64) -> Vec<Position> {
+        let mut list = MoveList::new();
+        let mut out = Vec::new();
+        for game in 0..games {
+            let mut rng = GameRng::new(77, game);
+            let mut pos = Position::START;
+            while pos.outcome().is_none() {
+                out.push(pos);
+                pos.generate_moves(rng.roll(), &mut list);
+                pos = list.result(rng.below(list.len() as u32) as usize);
+            }
+            out.push(pos);
+        }
+        out
+    }
+
+    /// A net of two tanh layers 200 and 37 wide (passes split unevenly in every build),
+    /// pseudo-random weights, no race part.
+    fn wide_net() -> Net {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+        };
+        let mut layers = Vec::new();
+        let shapes = [
+            (202, 200, Activation::Tanh, 0.3),
+            (200, 37, Activation::Tanh, 0.3),
+            (37, 6, Activation::Softmax, 0.6),
+        ];
+        for (k, (inputs, outputs, activation, scale)) in shapes.into_iter().enumerate() {
+            let weights = (0..inputs * outputs).map(|_| next() * scale).collect();
+            let bias = (0..outputs).map(|_| next() * 0.2).collect();
+            layers.push(Dense::new(k, inputs, outputs, weights, bias, activation).unwrap());
+        }
+        Net::new(Inputs::Wildbg, Mlp::new(layers).unwrap(), None).unwrap()
+    }
+
+    fn max_diff(a: &Probabilities, b: &Probabilities) -> f32 {
+        let (a, b) = (a.to_array(), b.to_array());
+        (0..5).map(|i| (a[i] - b[i]).abs()).fold(0.0, f32::max)
+    }
+
+    #[test]
+    fn every_build_matches_the_reference() {
+        let positions = positions(12);
+        let mut list = MoveList::new();
+        for (net_name, net) in [("wildbg", Net::wildbg().clone()), ("wide", wide_net())] {
+            for (build, evaluate, score) in builds() {
+                let mut scratch = Scratch::new();
+                scratch.fit(&net.fast);
+                let mut got = vec![Probabilities::default(); positions.len()];
+                evaluate(&net.fast, &positions, &mut got, &mut scratch);
+                for (pos, p) in positions.iter().zip(&got) {
+                    let want = net.evaluate_reference(pos);
+                    assert!(
+                        max_diff(p, &want) <= 2e-6,
+                        "{net_name} {build}: {p:?} {want:?}"
+                    );
+                }
+                for (k, origin) in positions.iter().enumerate().step_by(5) {
+                    if origin.outcome().is_some() {
+                        continue;
+                    }
+                    origin.generate_moves(bgfast_core::Dice::ALL_21[k % 21], &mut list);
+                    let mut got = vec![Probabilities::default(); list.len()];
+                    score(&net.fast, &list, &mut got, &mut scratch);
+                    for (i, p) in got.iter().enumerate() {
+                        let want = net.evaluate_reference(&list.result(i));
+                        assert!(
+                            max_diff(p, &want) <= 2e-6,
+                            "{net_name} {build}: {p:?} {want:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
