@@ -647,14 +647,6 @@ def state_from_xgid(xgid: str) -> GameState:
     )
 
 
-# ---------------------------------------------------------------------------- FIBS boards
-
-_FIBS_FIELDS = 53
-
-#: FIBS's match length of an unlimited match (money play, scores a running tally).
-FIBS_UNLIMITED = 9999
-
-
 def state_from_id(text: str) -> GameState | None:
     """The game state of a GNUbg ID (``PositionID:MatchID``, a ``GNUbgID`` prefix allowed)
     or an XGID, stray spaces anywhere removed; ``None`` for a bare Position ID, which holds
@@ -672,6 +664,14 @@ def state_from_id(text: str) -> GameState | None:
         raise InvalidIdError(
             f"{text.strip()!r} is neither a GNUbg ID (PositionID:MatchID) nor an XGID: {e}"
         ) from None
+
+
+# ---------------------------------------------------------------------------- FIBS boards
+
+_FIBS_FIELDS = 53
+
+#: FIBS's match length of an unlimited match (money play, scores a running tally).
+FIBS_UNLIMITED = 9999
 
 
 def _fibs_ranges() -> tuple[tuple[str, int, int], ...]:

@@ -95,24 +95,16 @@ def read_position(text: str) -> Read:
     if raw.startswith("board:"):
         state = codec.state_from_fibs_board(raw)
         return Read("fibs_board", state.position, state.dice, state)
-    compact = "".join(raw.split())
-    if not compact:
+    if not raw:
         raise InvalidIdError("the position is empty")
-    xgid = compact.upper().startswith("XGID=")
-    if ":" not in compact and not xgid:
-        return Read("position_id", Position.from_id(compact), None, None)
-    try:
-        if xgid or compact.count(":") >= 9:
-            state, kind = codec.state_from_xgid(compact), "xgid"
-        else:
-            state, kind = codec.state_from_gnubg_id(compact), "gnubg_id"
-    except InvalidIdError as e:
-        raise InvalidIdError(
-            f"{raw!r} is no Position ID, GNUbg ID (PositionID:MatchID), XGID or FIBS board: {e}"
-        ) from None
-    if state.turn is None:
+    found = codec.state_from_id(raw)
+    if found is None:
+        return Read("position_id", Position.from_id("".join(raw.split())), None, None)
+    compact = "".join(raw.split())
+    kind = "xgid" if compact.upper().startswith("XGID=") or compact.count(":") >= 9 else "gnubg_id"
+    if found.turn is None:
         raise InvalidIdError(f"{raw}: nobody is on roll before the opening roll (R3)")
-    return Read(kind, state.position, state.dice, state)
+    return Read(kind, found.position, found.dice, found)
 
 
 def _position(text: str) -> Read:
