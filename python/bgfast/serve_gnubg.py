@@ -30,6 +30,12 @@ first (gnubg's ``fMove``), whichever colour that player has, so when the player 
 not the board's colour side the two scores are swapped before reading. With ``log``, each
 exchange is appended to a file as one JSON line (time, connection, peer, received, reply,
 milliseconds).
+
+Not covered: beavers in money sessions. A board says that a double waits but not who is
+asked, and the server reads it as the opponent's double (R18: the doubler is the side on
+roll); gnubg asks the doubler again after a beaver. Play matches, or money with beavers
+off (gnubg: ``set beavers 0``). Resignations never reach an external player: gnubg answers
+them itself.
 """
 
 from __future__ import annotations
