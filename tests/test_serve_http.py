@@ -321,3 +321,24 @@ def test_keep_alive_answers_do_not_wait_for_delayed_acks(server: HttpServer) -> 
         answer.read()
     assert time.perf_counter() - started < 1.2
     connection.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["http", "--threads", "0"], "threads must be at least 1"),
+        (["http", "--net", "foo"], "NAME=PATH"),
+        (["http", "--net", "foo=/nonexistent/mine.bgnet"], "nonexistent"),
+        (["http", "--port", "70000"], "0..65535"),
+        (["gnubg-external", "--policy", "nosuch"], "unknown policy"),
+    ],
+)
+def test_bad_server_options_exit_2_naming_them(args: list[str], message: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bgfast", "serve", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert message in done.stderr
