@@ -324,7 +324,9 @@ def test_fibs_board_refuses_bad_lines() -> None:
         "",
         good + ":1",
         good.replace("board:", "bored:"),
-        good.replace(":1:-1:0:25:", ":-1:1:25:0:"),
+        good.replace(":1:-1:0:25:", ":1:-1:25:0:"),  # home and bar against the direction
+        good.replace(":1:-1:0:25:", ":0:-1:0:25:"),  # no colour
+        good.replace(":1:-1:0:25:", ":1:0:0:25:"),  # no direction
     ]:
         with pytest.raises(InvalidIdError):
             Game.from_fibs_board(bad)

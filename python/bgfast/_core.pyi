@@ -54,6 +54,7 @@ __all__ = [
     "encode_into",
     "isa_report",
     "perft",
+    "policy_move",
     "pubeval_scores",
 ]
 
@@ -298,6 +299,9 @@ class Net:
         """Every legal play, best first, with the result's probabilities and equity."""
     def best_move(self, position: Position, dice: tuple[int, int]) -> Move:
         """The play ``rank`` puts first."""
+
+def policy_move(policy: str | Net, position: Position, dice: _Roll, seed: int) -> Move:
+    """The play a native policy chooses (a forced play or pass without asking)."""
 
 def duel_tally(
     a: str | Net, b: str | Net, first_deal: int, deals: int, seed: int, threads: int | None

@@ -3,8 +3,9 @@
 bgfast rollout ID rolls out a position (the main job); bgfast moves ID [DICE] lists the legal
 moves of a position with their resulting Position IDs (with --policy wildbg, ranked by the
 net with their probabilities and equities, like GNU Backgammon's hint; --json for scripts);
-bgfast bearoff build builds the bear-off databases ahead of time. bgfast --version names the
-version (--verbose: the builds this machine runs).
+bgfast bearoff build builds the bear-off databases ahead of time; bgfast serve gnubg-external
+and bgfast serve http serve other programs (GNU Backgammon's external-player protocol, a JSON
+API). bgfast --version names the version (--verbose: the builds this machine runs).
 """
 
 from __future__ import annotations
@@ -166,6 +167,9 @@ def _parser() -> argparse.ArgumentParser:
     _cli_rollout.add_arguments(rollout)
     rollout.set_defaults(run=_cli_rollout.run)
     bearoff.add_cli(commands)
+    from bgfast import _cli_serve
+
+    _cli_serve.add_cli(commands)
     return parser
 
 

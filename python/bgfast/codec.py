@@ -39,7 +39,9 @@ from bgfast.state import CubeOffer, GameState, Resignation
 from bgfast.vocab import KINDS, OFFERS, Phase, check_cube_value, check_player
 
 __all__ = [
+    "FIBS_UNLIMITED",
     "CubeAction",
+    "FibsBoard",
     "MatchIdFields",
     "XgidFields",
     "decode_match_id",
@@ -645,11 +647,6 @@ def state_from_xgid(xgid: str) -> GameState:
     )
 
 
-# ---------------------------------------------------------------------------- FIBS boards
-
-_FIBS_FIELDS = 53
-
-
 def state_from_id(text: str) -> GameState | None:
     """The game state of a GNUbg ID (``PositionID:MatchID``, a ``GNUbgID`` prefix allowed)
     or an XGID, stray spaces anywhere removed; ``None`` for a bare Position ID, which holds
@@ -669,11 +666,17 @@ def state_from_id(text: str) -> GameState | None:
         ) from None
 
 
+# ---------------------------------------------------------------------------- FIBS boards
+
+_FIBS_FIELDS = 53
+
+#: FIBS's match length of an unlimited match (money play, scores a running tally).
+FIBS_UNLIMITED = 9999
+
+
 def _fibs_ranges() -> tuple[tuple[str, int, int], ...]:
     """(name, lowest, highest) of the 50 numeric fields after the two names."""
-    points = [("board point 0 (opponent's bar)", -15, 0)]
-    points += [(f"board point {p}", -15, 15) for p in range(1, 25)]
-    points += [("board point 25 (your bar)", 0, 15)]
+    points = [(f"board point {p}", -15, 15) for p in range(26)]
     return (
         ("match length", 0, 32767),
         ("your score", 0, 32767),
@@ -697,14 +700,230 @@ def _fibs_ranges() -> tuple[tuple[str, int, int], ...]:
         ("your checkers on the bar", 0, 15),
         ("opponent's checkers on the bar", 0, 15),
         ("can move", 0, 4),
-        ("forced move", 0, 1),
-        ("post-Crawford", 0, 1),
-        ("not Crawford", 0, 1),
+        ("forced move (no-Crawford flag)", 0, 32767),
+        ("did Crawford (post-Crawford)", 0, 1),
+        ("redoubles (gnubg: not Crawford)", 0, 32767),
     )
 
 
 _FIBS_RANGES = _fibs_ranges()
 assert len(_FIBS_RANGES) == _FIBS_FIELDS - 3
+
+
+@dataclass(frozen=True)
+class FibsBoard:
+    """A FIBS ``board:`` line as written, every field named and range-checked, before it
+    is read as a game (:func:`state_from_fibs_board`).
+
+    "You" are the first name: your checkers have the sign ``colour`` and move in
+    ``direction`` (-1: from board field 24 to 1, home 0 and bar 25; +1: from field 1 to 24,
+    home 25 and bar 0). ``turn`` is the colour of the side on turn (0: the game is over).
+    """
+
+    you: str
+    opponent: str
+    match_length: int
+    scores: tuple[int, int]  # (yours, the opponent's)
+    cells: tuple[int, ...]  # the 26 board fields
+    turn: int
+    dice: tuple[tuple[int, int], tuple[int, int]]  # (yours, the opponent's)
+    cube: int
+    may_double: tuple[int, int]  # (you, the opponent)
+    was_doubled: int
+    colour: int
+    direction: int
+    home: int
+    bar: int
+    off: tuple[int, int]
+    on_bar: tuple[int, int]
+    can_move: int
+    no_crawford: int
+    post_crawford: int
+    last: int
+
+    @classmethod
+    def parse(cls, line: str) -> FibsBoard:
+        """The fields of ``line``; :class:`InvalidIdError` naming the first bad one."""
+        parts = line.strip().split(":") if isinstance(line, str) else []
+        if len(parts) != _FIBS_FIELDS or parts[0] != "board":
+            raise InvalidIdError(f"not a FIBS board line of {_FIBS_FIELDS} fields: {shown(line)}")
+        n: list[int] = []
+        for (name, lo, hi), text in zip(_FIBS_RANGES, parts[3:]):
+            # plain ASCII digits only: int() would also take '+5', ' 5', '1_0' or other scripts
+            if not re.fullmatch(r"-?[0-9]{1,6}", text):
+                raise InvalidIdError(f"FIBS board field {name!r} is not a number: {text!r}")
+            value = int(text)
+            if not lo <= value <= hi:
+                raise InvalidIdError(f"FIBS board field {name!r} is {value}, not in {lo}..{hi}")
+            n.append(value)
+        return cls(
+            you=parts[1],
+            opponent=parts[2],
+            match_length=n[0],
+            scores=(n[1], n[2]),
+            cells=tuple(n[3:29]),
+            turn=n[29],
+            dice=((n[30], n[31]), (n[32], n[33])),
+            cube=n[34],
+            may_double=(n[35], n[36]),
+            was_doubled=n[37],
+            colour=n[38],
+            direction=n[39],
+            home=n[40],
+            bar=n[41],
+            off=(n[42], n[43]),
+            on_bar=(n[44], n[45]),
+            can_move=n[46],
+            no_crawford=n[47],
+            post_crawford=n[48],
+            last=n[49],
+        )
+
+    def rows(self) -> tuple[list[int], list[int]]:
+        """The checkers as ``(opponent's row, your row)``, each 25 counts on its owner's
+        points 1..24 and its bar: player 0 and player 1 of :func:`state_from_fibs_board`."""
+        colour, direction = self.colour, self.direction
+        you, opp = [0] * 25, [0] * 25
+        for i in range(1, 25):
+            v = self.cells[i]
+            if v * colour > 0:
+                you[(i if direction == -1 else 25 - i) - 1] = abs(v)
+            elif v:
+                opp[(25 - i if direction == -1 else i) - 1] = abs(v)
+        for name, row, field, sign in (
+            ("your bar", you, self.bar, colour),
+            ("the opponent's bar", opp, self.home, -colour),
+        ):
+            v = self.cells[field]
+            if v * sign < 0:
+                raise InvalidIdError(
+                    f"FIBS board point {field} ({name}) is {v}: its checkers have the sign"
+                    f" {sign:+d} (colour {colour})"
+                )
+            row[24] = abs(v)
+        return opp, you
+
+
+def state_from_fibs_board(line: str) -> GameState:
+    """The state of a FIBS ``board:`` line, in any layout the FIBS ``board:``
+    specification allows (as FIBS servers write it: colour -1 or 1, direction -1 or 1,
+    home 0 or 25) and as GNU Backgammon writes it (:func:`fibs_board_of`). "You" (the first
+    name) are player 1, the opponent player 0; the Jacoby rule is not part of a board.
+
+    How the fields are read (FIBS's own rules where its documentation is silent, as GNU
+    Backgammon and FIBS clients read them):
+
+    - The dice are those of the side on turn; the other side's are 0 (FIBS) or a copy
+      (gnubg). A match length of 9999 is an unlimited match: money play (its scores are a
+      running tally and are not kept).
+    - A **pending double**: "was doubled" set (FIBS writes 1, gnubg the doubler's sign), or
+      both "may double" flags 0 outside the Crawford game (FIBS's board for the doubler
+      while the answer waits). The doubler is the side on turn (R18: the player on roll
+      doubles), the cube shows the value before the double.
+    - **Crawford** (R21): the Crawford game is the game at which exactly one side is 1-away
+      and neither the "did Crawford" field (the post-Crawford flag) nor the "forced move"
+      field (FIBS's no-Crawford flag, non-zero when the match is played without the rule)
+      is set. FIBS sets both "may double" flags in the Crawford game; they are not read
+      there. The last field (FIBS: redoubles; gnubg: not Crawford) is range-checked only.
+
+    Every field is checked: a number out of its range, or one that disagrees with the board
+    (borne-off and on-bar counts, the dice of the side not on turn, the home and bar fields
+    with the direction, a post-Crawford flag with nobody 1-away), raises
+    :class:`InvalidIdError` naming the field. The can-move field is derived data and only
+    range-checked."""
+    b = FibsBoard.parse(line)
+    if b.colour == 0 or b.direction == 0:
+        raise InvalidIdError(
+            f"FIBS board: colour {b.colour} and direction {b.direction} are each -1 or 1"
+        )
+    if (b.home, b.bar) != ((0, 25) if b.direction == -1 else (25, 0)):
+        raise InvalidIdError(
+            f"FIBS board: home {b.home} and bar {b.bar} disagree with direction {b.direction}"
+            " (direction -1: home 0, bar 25; direction 1: home 25, bar 0)"
+        )
+    if b.turn == 0:
+        raise InvalidIdError("FIBS board: turn 0 means the game is over; no game to read")
+    opp_row, your_row = b.rows()
+    for name, row, off, on_bar in (
+        ("your", your_row, b.off[0], b.on_bar[0]),
+        ("opponent's", opp_row, b.off[1], b.on_bar[1]),
+    ):
+        if off != 15 - sum(row):
+            raise InvalidIdError(
+                f"FIBS board: {name} borne-off count {off} disagrees with the "
+                f"{sum(row)} checkers on the board"
+            )
+        if on_bar not in (0, row[24]):  # gnubg writes 0 there, FIBS the bar count
+            raise InvalidIdError(
+                f"FIBS board: {name} on-bar count {on_bar} disagrees with the bar's {row[24]}"
+            )
+    player = 1 if b.turn == b.colour else 0  # you are player 1
+    mine, other = (b.dice[0], b.dice[1]) if player == 1 else (b.dice[1], b.dice[0])
+    d1, d2 = mine
+    if (d1 == 0) != (d2 == 0):
+        raise InvalidIdError(f"FIBS board dice {d1} and {d2}: both rolled (1..6) or both 0")
+    if other not in ((0, 0), mine):
+        raise InvalidIdError(
+            f"FIBS board: the dice of the side not on turn, {other[0]} {other[1]}, are neither"
+            f" 0 0 (FIBS) nor a copy of the roll {d1} {d2} (gnubg)"
+        )
+    money = b.match_length in (0, FIBS_UNLIMITED)
+    match_length = 0 if money else b.match_length
+    score = (0, 0) if money else (b.scores[1], b.scores[0])
+    one_away = [match_length - s == 1 for s in score] if not money else [False, False]
+    if b.post_crawford and not any(one_away):
+        raise InvalidIdError(
+            "FIBS board: the post-Crawford (did Crawford) flag is set but nobody is 1-away (R21)"
+        )
+    crawford = one_away.count(True) == 1 and not b.post_crawford and not b.no_crawford
+    check_cube_value(b.cube, "FIBS board cube value", error=InvalidIdError)
+    dice = None if (d1, d2) == (0, 0) else (d1, d2)
+    pending = bool(b.was_doubled) or (b.may_double == (0, 0) and not crawford)
+    may = {1: b.may_double[0], 0: b.may_double[1]}  # by player
+    owner: int | None
+    offer = None
+    if crawford:
+        owner = None  # FIBS writes both flags set in the Crawford game
+    elif pending:
+        if dice is not None:
+            raise InvalidIdError("FIBS board: a double is pending but dice are rolled (R18)")
+        taker = 1 - player
+        if may[taker] and not may[player]:
+            raise InvalidIdError(
+                "FIBS board: a double is pending but the side on turn (the doubler, R18) does"
+                " not own the cube (R17)"
+            )
+        if may[player] and may[taker]:
+            owner = None
+        elif may[player] or b.cube > 1:
+            owner = player  # a redouble
+        else:
+            owner = None
+        offer = CubeOffer(player, b.cube * 2, "double")
+    else:
+        owners: dict[tuple[int, int], int | None] = {(1, 1): None, (1, 0): 1, (0, 1): 0}
+        owner = owners[b.may_double]
+    position_rows = [your_row, opp_row] if player == 1 else [opp_row, your_row]
+    try:
+        position = Position.from_array(np.array(position_rows, dtype=np.uint8))
+    except BgfastError as e:
+        raise InvalidIdError(f"invalid FIBS board position: {e}") from e
+    phase: Phase = "doubled" if offer is not None else ("move" if dice else "roll")
+    return _state(
+        "the FIBS board",
+        rules=Rules(),
+        match_length=match_length,
+        score=score,
+        crawford=crawford,
+        phase=phase,
+        turn=player,
+        position=position,
+        dice=dice,
+        cube_value=b.cube,
+        cube_owner=owner,
+        offer=offer,
+        resignation=None,
+    )
 
 
 def fibs_board_of(state: GameState, you: str = "You", opponent: str = "Opponent") -> str:
@@ -763,92 +982,3 @@ def fibs_board_of(state: GameState, you: str = "You", opponent: str = "Opponent"
     ]
     assert len(fields) == _FIBS_FIELDS
     return ":".join(str(f) for f in fields)
-
-
-def state_from_fibs_board(line: str) -> GameState:
-    """The state of a FIBS ``board:`` line in the layout :func:`fibs_board_of` writes
-    (player 1 is "you"). The Jacoby rule and a pending double are not part of it.
-
-    Every field is checked: a number out of its range, or one that disagrees with the board
-    (borne-off and on-bar counts, the repeated dice, the post-Crawford flag), raises
-    :class:`InvalidIdError` naming the field. The can-move and forced-move fields are
-    derived data and only range-checked."""
-    parts = line.strip().split(":") if isinstance(line, str) else []
-    if len(parts) != _FIBS_FIELDS or parts[0] != "board":
-        raise InvalidIdError(f"not a FIBS board line of {_FIBS_FIELDS} fields: {shown(line)}")
-    n: list[int] = []
-    for (name, lo, hi), text in zip(_FIBS_RANGES, parts[3:]):
-        # plain ASCII digits only: int() would also take '+5', ' 5', '1_0' or other scripts
-        if not re.fullmatch(r"-?[0-9]{1,6}", text):
-            raise InvalidIdError(f"FIBS board field {name!r} is not a number: {text!r}")
-        value = int(text)
-        if not lo <= value <= hi:
-            raise InvalidIdError(f"FIBS board field {name!r} is {value}, not in {lo}..{hi}")
-        n.append(value)
-    match_length, score1, score0 = n[0], n[1], n[2]
-    cells = n[3:29]
-    turn, d1, d2, _, _, cube, you_may, opp_may, was_doubled = n[29:38]  # n[32:34]: below
-    colour, direction, home, bar = n[38:42]
-    post_crawford, not_crawford = n[48], n[49]
-    if (colour, direction, home, bar) != (1, -1, 0, 25):
-        raise InvalidIdError("only gnubg's layout (colour 1, direction -1, home 0, bar 25) is read")
-    if was_doubled:
-        raise InvalidIdError("a FIBS board with a pending double is not read")
-    if turn not in (1, -1):
-        raise InvalidIdError(f"FIBS board field 'turn' is {turn}: 1 (you) or -1 (opponent)")
-    if (d1 == 0) != (d2 == 0):
-        raise InvalidIdError(f"FIBS board dice {d1} and {d2}: both rolled (1..6) or both 0")
-    if (n[32], n[33]) != (d1, d2):
-        raise InvalidIdError(
-            f"FIBS board: the opponent's dice {n[32]} {n[33]} differ from yours {d1} {d2} "
-            "(gnubg's layout repeats the dice)"
-        )
-    rows = [[0] * 25, [0] * 25]
-    for p in range(1, 25):
-        if cells[p] > 0:
-            rows[1][p - 1] = cells[p]
-        elif cells[p] < 0:
-            rows[0][24 - p] = -cells[p]
-    rows[1][24], rows[0][24] = cells[25], -cells[0]
-    for name, row, off, on_bar in (
-        ("your", rows[1], n[42], n[44]),
-        ("opponent's", rows[0], n[43], n[45]),
-    ):
-        if off != 15 - sum(row):
-            raise InvalidIdError(
-                f"FIBS board: {name} borne-off count {off} disagrees with the "
-                f"{sum(row)} checkers on the board"
-            )
-        if on_bar not in (0, row[24]):  # gnubg writes 0 there, FIBS the bar count
-            raise InvalidIdError(
-                f"FIBS board: {name} on-bar count {on_bar} disagrees with the bar's {row[24]}"
-            )
-    owners: dict[tuple[int, int], int | None] = {(1, 1): None, (1, 0): 1, (0, 1): 0}
-    if (you_may, opp_may) not in owners:
-        raise InvalidIdError("neither side may double: the cube owner is unknown")
-    owner = owners[(you_may, opp_may)]
-    check_cube_value(cube, "FIBS board cube value", error=InvalidIdError)
-    player = 1 if turn == 1 else 0
-    try:
-        position = Position.from_array(np.array([rows[player], rows[1 - player]], dtype=np.uint8))
-    except BgfastError as e:
-        raise InvalidIdError(f"invalid FIBS board position: {e}") from e
-    dice = None if (d1, d2) == (0, 0) else (d1, d2)
-    state = _state(
-        "the FIBS board",
-        rules=Rules(),
-        match_length=match_length,
-        score=(score0, score1),
-        crawford=not not_crawford,
-        phase="move" if dice else "roll",
-        turn=player,
-        position=position,
-        dice=dice,
-        cube_value=cube,
-        cube_owner=owner,
-        offer=None,
-        resignation=None,
-    )
-    if bool(post_crawford) != state.post_crawford:
-        raise InvalidIdError("the post-Crawford flag disagrees with the score (R21)")
-    return state

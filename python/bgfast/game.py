@@ -882,8 +882,10 @@ class Game(Saved):
 
     @classmethod
     def from_fibs_board(cls, line: str, *, seed: int | None = None) -> Game:
-        """A game from a FIBS ``board:`` line in GNU Backgammon's layout (player 1 is
-        "you"); the Jacoby rule is not part of it."""
+        """A game from a FIBS ``board:`` line in any layout FIBS allows (colour, direction,
+        home), as FIBS servers and GNU Backgammon write it, a pending double included
+        (player 1 is "you"; :func:`bgfast.codec.state_from_fibs_board`); the Jacoby rule
+        is not part of it."""
         return cls.from_state(codec.state_from_fibs_board(line), seed=seed)
 
     def svg(self, *, home: Home = "right", bottom: int = 1) -> str:

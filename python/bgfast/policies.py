@@ -11,12 +11,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Union
 
-from bgfast._core import BgfastError, Net
+from bgfast import _core
+from bgfast._core import BgfastError, Move, Net, Position
 
 if TYPE_CHECKING:
     from typing import TypeGuard
 
-__all__ = ["NAMES", "Policy", "check_policy", "is_native", "parse_policy", "policy_name"]
+__all__ = [
+    "NAMES",
+    "Policy",
+    "check_policy",
+    "choose",
+    "is_native",
+    "parse_policy",
+    "policy_name",
+]
 
 #: The names of the built-in policies.
 NAMES = ("wildbg", "pubeval", "race", "random")
@@ -58,3 +67,12 @@ def parse_policy(text: str) -> Policy:
         f"unknown policy {text!r}: use 'wildbg', 'pubeval', 'race', 'random' or the path of a"
         " .bgnet net file"
     )
+
+
+def choose(policy: Policy, position: Position, dice: tuple[int, int], *, seed: int = 0) -> Move:
+    """The play ``policy`` chooses for ``position`` and ``dice``, as rollouts and duels play
+    it (a net: the result worst for the opponent by its cubeless equity, like
+    ``Net.best_move``; pubeval: Tesauro's choice; race: pubeval with perfect bear-offs;
+    random: a uniform draw from ``seed``). A forced play or a pass is returned without
+    asking the policy. ``GameOverError`` for a finished game (R15)."""
+    return _core.policy_move(check_policy(policy), position, dice, seed)

@@ -38,6 +38,8 @@ mod _core {
     use crate::duel::duel_tally;
     #[pymodule_export]
     use crate::net::PyNet;
+    #[pymodule_export]
+    use crate::policy::policy_move;
     // rollouts
     #[pymodule_export]
     use crate::plan::{cube_values, PyRolloutPlan};

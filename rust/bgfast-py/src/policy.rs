@@ -2,13 +2,16 @@
 
 use std::sync::Arc;
 
+use bgfast_core::rng::GameRng;
 use bgfast_engine::net::Net;
-use bgfast_engine::playout::{AnyPolicy, PolicyKind};
+use bgfast_engine::playout::{AnyPolicy, Policy, PolicyKind};
 use bgfast_engine::rollout::Player;
 use pyo3::prelude::*;
 
 use crate::errors::Error;
+use crate::moves::with_move_list;
 use crate::net::PyNet;
+use crate::position::{PyMove, PyPosition};
 
 /// The names a policy argument takes.
 pub const NAMES: &str = "'wildbg', 'pubeval', 'race', 'random' or a bgfast.Net";
@@ -55,4 +58,42 @@ impl PolicyArg {
             PolicyArg::Net(net) => Player::Net(net),
         }
     }
+}
+
+/// The play `policy` chooses for `position` and `dice`: the policy's own choice among the
+/// legal results (the engine's `Policy::choose`, as rollouts and duels play it), a forced
+/// play or a pass without asking. `seed` feeds the random policy's draw. Raises
+/// `GameOverError` for a finished game (R15).
+#[pyfunction]
+pub fn policy_move(
+    py: Python<'_>,
+    policy: &Bound<'_, PyAny>,
+    position: PyRef<'_, PyPosition>,
+    dice: &Bound<'_, PyAny>,
+    seed: u64,
+) -> PyResult<PyMove> {
+    let policy = PolicyArg::from_py(policy)?;
+    let dice = crate::args::dice(dice)?;
+    let origin = position.inner;
+    if origin.outcome().is_some() {
+        return Err(Error::GameOver(
+            "the game is over: one side has borne off all 15 checkers (R15)".into(),
+        )
+        .into());
+    }
+    Ok(with_move_list(|list| {
+        origin.generate_moves(dice, list);
+        let i = if list.len() == 1 {
+            0
+        } else {
+            let mut player = policy.player();
+            let mut rng = GameRng::new(seed, 0);
+            py.detach(|| player.choose(list, &mut rng))
+        };
+        PyMove {
+            origin,
+            mv: list.compact(i).mv(&origin, dice),
+            result: list.result(i),
+        }
+    }))
 }

@@ -1,0 +1,370 @@
+"""GNU Backgammon's external-player protocol: bgfast as a player that gnubg asks for every
+decision (``bgfast serve gnubg-external``).
+
+The server listens on TCP; gnubg connects with ``set player N external HOST:PORT`` and, for
+each decision of player N, writes one FIBS ``board:`` line (ended by a newline and a NUL
+byte). The server answers one line: ``roll`` or ``double`` when no dice are on the board,
+``take`` or ``drop`` when a double waits, else the play in gnubg's notation (``8/5 6/5``,
+``bar/22*``, ``6/off``; an empty line for a roll that cannot be played). A line it cannot
+read is answered ``Error (...)`` (gnubg then stops asking) and the connection stays open.
+Connections are served at once and one after another; the work of each answer runs on a
+thread pool, off the event loop (the native parts release the GIL).
+
+How the server decides (:class:`ExternalPlayer`):
+
+- **Plays**: the policy's own choice (:func:`bgfast.policies.choose`): a net plays the
+  result worst for the opponent by its cubeless equity; pubeval, race and random as in
+  rollouts.
+- **Cube, with a net** (wildbg or a ``.bgnet`` file): the net's chances of the side on roll
+  (before the roll) through Janowski's cubeful model (:func:`bgfast.cubeful.decide`, money
+  or match play from the board's match length, score, cube and Crawford flag): double when
+  the model says "double" or "redouble" (not when too good), take when the doubler's
+  double/take value is below its double/pass value.
+- **Cube, without a net** (pubeval, race, random): never double; take, except in a race
+  (contact broken) where the doubler leads by more than 12% of its own pip count: the take
+  point of the 8-9-12 rule of thumb for races.
+
+The boards are read by :func:`bgfast.codec.state_from_fibs_board`, with one correction for
+gnubg's external-player writer: it puts the name and the score of the player on turn
+first (gnubg's ``fMove``), whichever colour that player has, so when the player on turn is
+not the board's colour side the two scores are swapped before reading. With ``log``, each
+exchange is appended to a file as one JSON line (time, connection, peer, received, reply,
+milliseconds).
+
+Not covered: beavers in money sessions. A board says that a double waits but not who is
+asked, and the server reads it as the opponent's double (R18: the doubler is the side on
+roll); gnubg asks the doubler again after a beaver. Play matches, or money with beavers
+off (gnubg: ``set beavers 0``). Resignations never reach an external player: gnubg answers
+them itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import itertools
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any, TextIO
+
+from bgfast import cubeful
+from bgfast._core import BgfastError, Net
+from bgfast.codec import FibsBoard, state_from_fibs_board
+from bgfast.policies import Policy, check_policy, choose, policy_name
+from bgfast.state import GameState
+
+__all__ = [
+    "MAX_LINE",
+    "RACE_TAKE_LEAD",
+    "TOO_LONG",
+    "ExchangeLog",
+    "ExternalPlayer",
+    "serve",
+    "state_from_external_board",
+]
+
+#: Net-less policies pass a double in a race when the doubler leads by more than this
+#: fraction of its own pip count (the 8-9-12 rule's take point).
+RACE_TAKE_LEAD = 0.12
+
+#: The longest line read (a board line is about 150 bytes).
+MAX_LINE = 1 << 16
+
+#: The answer to a longer line (given once; the rest of the line is skipped).
+TOO_LONG = f"Error (a line longer than {MAX_LINE} bytes)"
+
+
+def state_from_external_board(line: str) -> GameState:
+    """The state of a board line as gnubg writes it to an external player: a FIBS board
+    (:func:`~bgfast.codec.state_from_fibs_board`) whose first name and score are those of
+    the player on turn, whatever its colour."""
+    board = FibsBoard.parse(line)
+    if board.turn and board.colour and board.turn != board.colour:
+        parts = line.strip().split(":")
+        parts[4], parts[5] = parts[5], parts[4]
+        line = ":".join(parts)
+    return state_from_fibs_board(line)
+
+
+def _error(message: str) -> str:
+    """An ``Error (...)`` answer: one line, at most about 300 characters of message."""
+    text = " ".join(message.split())
+    if len(text) > 300:
+        text = text[:297] + "..."
+    return f"Error ({text})"
+
+
+def _owner(state: GameState, side: int) -> str:
+    """The cube's owner as the cube model names it, seen from ``side``."""
+    owner = state.cube.owner
+    if owner is None:
+        return "centred"
+    return "mover" if owner == side else "opponent"
+
+
+class ExternalPlayer:
+    """The decisions of one policy for gnubg's board lines; :meth:`reply` answers a line.
+
+    ``policy`` is a policy name (``"wildbg"``, ``"pubeval"``, ``"race"``, ``"random"``), a
+    :class:`~bgfast.Net` or a net file's path. ``jacoby`` applies the Jacoby rule to money
+    games (a board does not say; gnubg's money sessions use it by default). Thread-safe:
+    a server's connections share one player.
+    """
+
+    def __init__(
+        self,
+        policy: Policy,
+        *,
+        jacoby: bool = False,
+        cube_life: float = cubeful.DEFAULT_CUBE_LIFE,
+        seed: int = 0,
+    ) -> None:
+        if isinstance(policy, str) and policy not in ("wildbg", "pubeval", "race", "random"):
+            policy = Net.load(policy)
+        self.policy: Policy = check_policy(policy)
+        self.net: Net | None = (
+            Net.wildbg() if policy == "wildbg" else policy if isinstance(policy, Net) else None
+        )
+        self.jacoby = bool(jacoby)
+        self.cube_life = float(cubeful.check_cube_life(cube_life))  # a number here
+        self._draws = itertools.count(seed)
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        """The policy's name (``"wildbg"`` for the shipped net)."""
+        return policy_name(self.policy)
+
+    def reply(self, line: str) -> str:
+        """The answer to one line from gnubg (without the newline); ``Error (...)`` naming
+        what is wrong for a line that is not a board the player can answer. Never raises
+        for bad input."""
+        text = line.replace("\0", "").strip()
+        try:
+            if not text.startswith("board:"):
+                shown = text if len(text) <= 60 else text[:57] + "..."
+                raise BgfastError(f"expected a FIBS board line (board:...), not {shown!r}")
+            return self.decide(state_from_external_board(text))
+        except BgfastError as error:
+            return _error(str(error))
+        except Exception as error:  # a bug: still an answer, and the server goes on
+            return _error(f"internal error: {type(error).__name__}: {error}")
+
+    def decide(self, state: GameState) -> str:
+        """The reply to a game state: the player to act is the one gnubg asks."""
+        if state.phase == "doubled":
+            return "take" if self._takes(state) else "drop"
+        if state.phase == "roll":
+            return "double" if self._doubles(state) else "roll"
+        if state.phase == "move":
+            assert state.dice is not None
+            with self._lock:
+                seed = next(self._draws)
+            return str(choose(self.policy, state.position, state.dice, seed=seed))
+        raise BgfastError(f"nothing to decide in phase {state.phase!r}")
+
+    def _decision(self, state: GameState) -> cubeful.CubeDecision | None:
+        """The cube model's decision for the side on roll (the doubler), or ``None``
+        without a net."""
+        if self.net is None:
+            return None
+        assert state.turn is not None
+        turn = state.turn
+        probabilities = self.net.evaluate(state.position)
+        return cubeful.decide(
+            probabilities,
+            cube=(state.cube.value, _owner(state, turn)),
+            jacoby=self.jacoby and state.match_length == 0,
+            match_length=state.match_length,
+            score=(state.score[turn], state.score[1 - turn]),
+            crawford=state.crawford if state.match_length else None,
+            cube_life=self.cube_life,
+        )
+
+    def _doubles(self, state: GameState) -> bool:
+        if state.why_not_double() is not None:
+            return False
+        decision = self._decision(state)
+        if decision is None or not decision.may_double:
+            return False
+        return decision.action.startswith(("double", "redouble"))
+
+    def _takes(self, state: GameState) -> bool:
+        decision = self._decision(state)
+        if decision is not None:
+            return decision.double_take < decision.double_pass
+        position = state.position  # the doubler is on roll
+        if not position.is_race:
+            return True
+        doubler, taker = position.pips
+        return taker - doubler <= RACE_TAKE_LEAD * doubler
+
+
+class ExchangeLog:
+    """Appends one JSON line per exchange to a file (``--log``); safe across threads."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self._file: TextIO = open(path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115
+        self._lock = threading.Lock()
+
+    def write(self, **record: Any) -> None:
+        """Writes ``record`` with the time (UTC, ISO 8601) first."""
+        now = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+        line = json.dumps({"time": now, **record}, ensure_ascii=False)
+        with self._lock:
+            self._file.write(line + "\n")
+
+    def close(self) -> None:
+        """Closes the file."""
+        with self._lock:
+            self._file.close()
+
+
+async def _answer(
+    player: ExternalPlayer,
+    pool: concurrent.futures.Executor,
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    connection: int,
+    log: ExchangeLog | None,
+) -> None:
+    """Answers the lines of one connection until gnubg closes it."""
+    loop = asyncio.get_running_loop()
+    peer = writer.get_extra_info("peername")
+    peer_text = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+    buffer = b""
+    skipping = False  # the rest of a line too long to read, answered already
+
+    async def too_long(start: bytes) -> None:
+        writer.write(TOO_LONG.encode() + b"\n")
+        await writer.drain()
+        if log is not None:
+            shown = start[:60].decode("utf-8", errors="replace") + "..."
+            log.write(connection=connection, peer=peer_text, received=shown, reply=TOO_LONG, ms=0)
+
+    try:
+        while True:
+            chunk = await reader.read(1 << 14)
+            if not chunk:
+                break
+            buffer += chunk
+            while True:
+                end = buffer.find(b"\n")
+                if end < 0:
+                    if len(buffer) > MAX_LINE:
+                        start, buffer = buffer[:60], b""
+                        if not skipping:
+                            skipping = True
+                            await too_long(start)
+                    break
+                raw, buffer = buffer[:end], buffer[end + 1 :]
+                if skipping or len(raw) > MAX_LINE:
+                    if not skipping:
+                        await too_long(raw)
+                    skipping = False
+                    continue
+                text = raw.replace(b"\0", b"").decode("utf-8", errors="replace").strip()
+                if not text:
+                    continue  # the NUL that ends gnubg's previous write, or a blank line
+                if text in ("exit", "quit"):
+                    return
+                started = time.perf_counter()
+                reply = await loop.run_in_executor(pool, player.reply, text)
+                writer.write(reply.encode() + b"\n")
+                await writer.drain()
+                if log is not None:
+                    log.write(
+                        connection=connection,
+                        peer=peer_text,
+                        received=text,
+                        reply=reply,
+                        ms=round((time.perf_counter() - started) * 1000, 3),
+                    )
+    except (ConnectionError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        with contextlib.suppress(Exception):
+            writer.close()
+            await writer.wait_closed()
+
+
+async def serve(
+    player: ExternalPlayer,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    *,
+    log: ExchangeLog | None = None,
+    threads: int | None = None,
+    ready: Callable[[str, int], object] | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Serves gnubg's connections on ``host:port`` (0: a free port) until ``stop`` is set
+    (or forever); ``ready(host, port)`` is called once listening."""
+    pool = concurrent.futures.ThreadPoolExecutor(
+        max_workers=threads or min(8, (os.cpu_count() or 2) + 2),
+        thread_name_prefix="bgfast-external",
+    )
+    connections = itertools.count(1)
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await _answer(player, pool, reader, writer, next(connections), log)
+
+    server = await asyncio.start_server(handle, host, port, limit=MAX_LINE)
+    try:
+        bound = server.sockets[0].getsockname()
+        if ready is not None:
+            ready(str(bound[0]), int(bound[1]))
+        async with server:
+            if stop is None:
+                await server.serve_forever()
+            else:
+                await stop.wait()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def run(
+    policy: Policy,
+    host: str,
+    port: int,
+    *,
+    log_path: str | None = None,
+    jacoby: bool = False,
+    threads: int | None = None,
+) -> int:
+    """``bgfast serve gnubg-external``: serves until Ctrl-C or SIGTERM; prints the address
+    it listens on (one line, for scripts) first."""
+    player = ExternalPlayer(policy, jacoby=jacoby)
+    log = ExchangeLog(log_path) if log_path else None
+
+    def ready(bound_host: str, bound_port: int) -> None:
+        print(
+            f"bgfast serve gnubg-external: listening on {bound_host}:{bound_port}"
+            f" (policy {player.name}); gnubg: set player N external {bound_host}:{bound_port}",
+            flush=True,
+        )
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, stop.set)
+        await serve(player, host, port, log=log, threads=threads, ready=ready, stop=stop)
+
+    try:
+        asyncio.run(main())
+    except OSError as error:
+        print(f"bgfast: cannot listen on {host}:{port}: {error}", file=sys.stderr)
+        return 2
+    finally:
+        if log is not None:
+            log.close()
+    return 0

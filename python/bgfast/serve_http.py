@@ -1,0 +1,539 @@
+"""``bgfast serve http``: a JSON API over HTTP for engines and web pages.
+
+Built on FastAPI (Starlette underneath) and served by uvicorn: the OpenAPI schema is
+generated from the typed endpoints themselves (``/openapi.json``, browsable at ``/docs``),
+so it cannot drift from what the server does; endpoints declared ``def`` run on a thread
+pool, off the event loop, and the native work they call releases the GIL while it runs.
+Both are in the ``serve`` extra (``pip install 'bgfast[serve]'``).
+
+Endpoints (a position is a GNU Backgammon Position ID, a GNUbg ID ``PositionID:MatchID``,
+an XGID or a FIBS ``board:`` line; dice as ``31``, ``3-1`` or ``3,1``, or the dice the ID
+holds):
+
+- ``GET /moves?position=ID&dice=31``: every distinct legal result, as ``Position.moves``
+  lists them: ``{"moves": [{"move": "8/5 6/5", "result": "ID"}, ...]}``.
+- ``GET /evaluate?position=ID[&net=NAME]``: the net's five probabilities and cubeless
+  equity for the side to move (``wildbg`` by default; ``--net NAME=PATH`` adds nets), and
+  the cube decision for the stakes the ID gives (money, centred cube for a Position ID).
+- ``GET /best?position=ID&dice=31[&net=NAME][&top=N]``: the plays ranked by the net, best
+  first, with probabilities and equities, like GNU Backgammon's ``hint``.
+- ``POST /play`` ``{"position": ID, "dice": "31", "move": "8/5 6/5"}``: whether the play is
+  legal, the play it denotes and its result, or the rule it breaks (``"rule": "R9"``).
+- ``GET /ids?position=ID``: the position in every notation (Position ID, GNUbg ID, XGID,
+  FIBS board).
+
+Bad input is a 4xx JSON error ``{"error": {"type", "message", "parameter"}}`` naming what
+is wrong (400 for a value bgfast refuses, 422 for a missing or mistyped parameter, 404 and
+405 for a wrong path or method); any other failure is a 500 of the same shape, and the
+server goes on answering. A request that HTTP itself cannot parse (a request line over
+uvicorn's limit) is refused by uvicorn before the app, with its plain-text 400.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import socket
+import sys
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, Literal
+
+import anyio.to_thread
+import numpy as np
+from fastapi import Body, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from bgfast import codec, cubeful
+from bgfast._core import BgfastError, IllegalMoveError, InvalidMoveError, Net, Position
+from bgfast._version import __version__
+from bgfast.errors import InvalidIdError
+from bgfast.state import GameState
+
+__all__ = ["create_app", "read_position", "run"]
+
+OUTCOMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+
+
+class ApiError(Exception):
+    """A request bgfast refuses: HTTP ``status``, naming ``parameter``."""
+
+    def __init__(self, message: str, parameter: str | None, status: int = 400, kind: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.parameter = parameter
+        self.status = status
+        self.kind = kind or "BadRequest"
+
+
+# ------------------------------------------------------------------------- reading input
+
+
+class Read:
+    """A position as given: its notation, the position (side to move), the dice it holds,
+    and the game state when the notation holds one (not a bare Position ID)."""
+
+    def __init__(
+        self,
+        kind: str,
+        position: Position,
+        dice: tuple[int, int] | None,
+        state: GameState | None,
+    ) -> None:
+        self.kind = kind
+        self.position = position
+        self.dice = dice
+        self.state = state
+
+
+def read_position(text: str) -> Read:
+    """Reads a Position ID, a GNUbg ID, an XGID or a FIBS board line (spaces ignored but in
+    a FIBS board's names); ``BgfastError`` naming what is wrong."""
+    raw = text.strip()
+    if raw.startswith("board:"):
+        state = codec.state_from_fibs_board(raw)
+        return Read("fibs_board", state.position, state.dice, state)
+    if not raw:
+        raise InvalidIdError("the position is empty")
+    found = codec.state_from_id(raw)
+    if found is None:
+        return Read("position_id", Position.from_id("".join(raw.split())), None, None)
+    compact = "".join(raw.split())
+    kind = "xgid" if compact.upper().startswith("XGID=") or compact.count(":") >= 9 else "gnubg_id"
+    if found.turn is None:
+        raise InvalidIdError(f"{raw}: nobody is on roll before the opening roll (R3)")
+    return Read(kind, found.position, found.dice, found)
+
+
+def _position(text: str) -> Read:
+    try:
+        return read_position(text)
+    except BgfastError as e:
+        raise ApiError(str(e), "position", kind=type(e).__name__) from None
+
+
+def _dice(text: str | None, read: Read) -> tuple[int, int]:
+    if text is None or not text.strip():
+        if read.dice is None:
+            raise ApiError(
+                "give the dice (such as dice=31): the position does not hold a roll", "dice"
+            )
+        return read.dice
+    digits = re.fullmatch(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*", text)
+    if not digits:
+        raise ApiError(
+            f"dice are two dice 1-6 such as 31, 3-1 or 3,1, not {text!r}",
+            "dice",
+            kind="InvalidDiceError",
+        )
+    return int(digits.group(1)), int(digits.group(2))
+
+
+def _not_over(read: Read) -> None:
+    if read.position.outcome is not None:
+        raise ApiError(
+            "the game is over: one side has borne off all 15 checkers (R15)",
+            "position",
+            kind="GameOverError",
+        )
+
+
+# ------------------------------------------------------------------------- the schema
+
+
+class ErrorDetail(BaseModel):
+    """What is wrong with a request."""
+
+    type: str = Field(examples=["InvalidIdError"])
+    message: str = Field(examples=["invalid Position ID 'xyz': ..."])
+    parameter: str | None = Field(default=None, examples=["position"])
+
+
+class ErrorBody(BaseModel):
+    """The body of every 4xx and 5xx answer."""
+
+    error: ErrorDetail
+
+
+class MoveEntry(BaseModel):
+    """One legal play and the position it reaches (the opponent to move)."""
+
+    move: str = Field(examples=["8/5 6/5"], description="gnubg's notation; '' for a pass")
+    result: str = Field(examples=["4HPwATDgc/ABMA"], description="Position ID of the result")
+
+
+class MovesAnswer(BaseModel):
+    """Every distinct legal result of a position and roll (R8-R14), one play each."""
+
+    position: str
+    dice: tuple[int, int]
+    moves: list[MoveEntry]
+
+
+class CubeAnswer(BaseModel):
+    """The cube decision of the side to move at 0 ply (Janowski's model): money values
+    per unit of the cube, match values as match-winning chances."""
+
+    action: str = Field(examples=["no double"])
+    may_double: bool
+    why_not: str | None
+    no_double: float
+    double_take: float
+    double_pass: float
+
+
+class EvaluateAnswer(BaseModel):
+    """A net's cubeless view of the side to move, before it rolls."""
+
+    position: str
+    net: str
+    probabilities: list[float] = Field(
+        description="win, win gammon, win backgammon, lose gammon, lose backgammon"
+    )
+    equity: float = Field(description="cubeless: 2 win - 1 + wg + wbg - lg - lbg")
+    cube: CubeAnswer | None = Field(description="for the stakes the ID gives; null with dice")
+
+
+class RankedMove(BaseModel):
+    """A play with the chances and cubeless equity of its result for the side that moves."""
+
+    move: str
+    equity: float
+    diff: float = Field(description="equity minus the best play's")
+    probabilities: list[float]
+    result: str
+
+
+class BestAnswer(BaseModel):
+    """The plays ranked by a net, best first (like GNU Backgammon's hint)."""
+
+    position: str
+    dice: tuple[int, int]
+    net: str
+    moves: list[RankedMove]
+
+
+class PlayRequest(BaseModel):
+    """A play to check."""
+
+    position: str = Field(examples=["4HPwATDgc/ABMA"])
+    dice: str | tuple[int, int] | None = Field(default=None, examples=["31"])
+    move: str = Field(examples=["8/5 6/5"])
+
+
+class PlayAnswer(BaseModel):
+    """Whether a play is legal: the legal play it denotes and its result, or the rule of
+    RULES.md it breaks."""
+
+    legal: bool
+    move: str | None = Field(description="the play in bgfast's notation, when legal")
+    result: str | None = Field(description="Position ID of the result, when legal")
+    rule: str | None = Field(description="the rule broken, such as R9, when illegal")
+    message: str | None = Field(description="why the play is illegal")
+
+
+class IdsAnswer(BaseModel):
+    """A position in every notation. A bare Position ID is taken as a money game with the
+    cube centred and the side to move on roll (``assumed``)."""
+
+    kind: Literal["position_id", "gnubg_id", "xgid", "fibs_board"]
+    position_id: str
+    gnubg_id: str
+    xgid: str | None
+    fibs_board: str
+    dice: tuple[int, int] | None
+    assumed: bool
+
+
+class Health(BaseModel):
+    """The server's version and the nets it offers."""
+
+    status: str
+    version: str
+    nets: list[str]
+
+
+PositionParam = Annotated[
+    str,
+    Query(
+        description="Position ID, GNUbg ID (PositionID:MatchID), XGID or FIBS board line",
+        examples=["4HPwATDgc/ABMA"],
+    ),
+]
+DiceParam = Annotated[
+    "str | None",
+    Query(description="the roll: 31, 3-1 or 3,1 (default: the dice the ID holds)", examples=["31"]),
+]
+NetParam = Annotated[str, Query(description="a net this server offers (GET /health lists them)")]
+TopParam = Annotated["int | None", Query(ge=1, description="only the best N plays")]
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "A value bgfast refuses, named"},
+    422: {"model": ErrorBody, "description": "A missing or mistyped parameter"},
+}
+
+
+# ------------------------------------------------------------------------- the app
+
+
+def _cube_answer(read: Read, probabilities: np.ndarray[Any, Any]) -> CubeAnswer | None:
+    if read.dice is not None:
+        return None
+    state = read.state
+    try:
+        if state is None or state.turn is None:
+            decision = cubeful.decide(probabilities)
+        else:
+            turn = state.turn
+            owner = state.cube.owner
+            side = "centred" if owner is None else ("mover" if owner == turn else "opponent")
+            decision = cubeful.decide(
+                probabilities,
+                cube=(state.cube.value, side),
+                jacoby=state.rules.jacoby and state.match_length == 0,
+                beavers=state.rules.beavers and state.match_length == 0,
+                match_length=state.match_length,
+                score=(state.score[turn], state.score[1 - turn]),
+                crawford=state.crawford if state.match_length else None,
+            )
+    except BgfastError:
+        return None  # stakes the model does not cover (a match longer than the table)
+    return CubeAnswer(
+        action=decision.action,
+        may_double=decision.may_double,
+        why_not=decision.why_not,
+        no_double=decision.no_double,
+        double_take=decision.double_take,
+        double_pass=decision.double_pass,
+    )
+
+
+def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None) -> FastAPI:
+    """The API, offering ``wildbg`` (the shipped net) and ``nets`` by name; ``threads``
+    worker threads run the endpoints (default: anyio's 40)."""
+    offered: dict[str, Net] = {"wildbg": Net.wildbg(), **(nets or {})}
+    if threads is not None and threads < 1:
+        raise BgfastError(f"threads must be at least 1, not {threads}")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if threads is not None:
+            anyio.to_thread.current_default_thread_limiter().total_tokens = threads
+        yield
+
+    app = FastAPI(
+        lifespan=lifespan,
+        title="bgfast",
+        version=__version__,
+        description=(
+            "Backgammon rules and evaluation: legal moves, net evaluations, ranked plays,"
+            " play checks and ID conversion. Positions are seen from the side to move."
+        ),
+    )
+
+    def net_named(name: str) -> Net:
+        if name not in offered:
+            raise ApiError(
+                f"unknown net {name!r}: this server offers {', '.join(sorted(offered))}", "net"
+            )
+        return offered[name]
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, error: ApiError) -> JSONResponse:
+        detail = ErrorDetail(type=error.kind, message=error.message, parameter=error.parameter)
+        return JSONResponse({"error": detail.model_dump()}, status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = error.errors()
+        first = problems[0] if problems else {}
+        location = [str(x) for x in first.get("loc", ()) if x not in ("query", "body")]
+        parameter = ".".join(location) or None
+        message = "; ".join(
+            f"{'.'.join(str(x) for x in p.get('loc', ()) if x not in ('query', 'body')) or 'body'}"
+            f": {p.get('msg', 'invalid')}"
+            for p in problems
+        )
+        body = {"error": {"type": "ValidationError", "message": message, "parameter": parameter}}
+        return JSONResponse(body, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        kind = {404: "NotFound", 405: "MethodNotAllowed"}.get(error.status_code, "HTTPError")
+        message = f"{error.detail}: {request.method} {request.url.path}"
+        body = {"error": {"type": kind, "message": message, "parameter": None}}
+        return JSONResponse(body, status_code=error.status_code, headers=error.headers)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, error: Exception) -> JSONResponse:
+        body = {"error": {"type": type(error).__name__, "message": str(error), "parameter": None}}
+        return JSONResponse(body, status_code=500)
+
+    @app.get("/moves", response_model=MovesAnswer, responses=_ERRORS, tags=["rules"])
+    def moves(
+        position: PositionParam,
+        dice: DiceParam = None,
+    ) -> JSONResponse:
+        """Every distinct legal result of the position and roll, one play each (a pass is
+        one result: the unchanged position, the opponent to move)."""
+        read = _position(position)
+        roll = _dice(dice, read)
+        _not_over(read)
+        listed = read.position.moves(roll)
+        # built to the schema here and sent as it is (no second validation of our own answer)
+        return JSONResponse(
+            {
+                "position": read.position.id,
+                "dice": roll,
+                "moves": [{"move": str(m), "result": m.result.id} for m in listed],
+            }
+        )
+
+    @app.get("/evaluate", response_model=EvaluateAnswer, responses=_ERRORS, tags=["nets"])
+    def evaluate(
+        position: PositionParam,
+        net: NetParam = "wildbg",
+    ) -> EvaluateAnswer:
+        """The net's five probabilities and cubeless equity for the side to move, before
+        it rolls, and the cube decision for the stakes the ID gives."""
+        read = _position(position)
+        evaluator = net_named(net)
+        p = evaluator.evaluate(read.position)
+        equity = 2 * p[0] - 1 + p[1] + p[2] - p[3] - p[4]
+        return EvaluateAnswer(
+            position=read.position.id,
+            net=net,
+            probabilities=[float(x) for x in p],
+            equity=float(equity),
+            cube=_cube_answer(read, p) if read.position.outcome is None else None,
+        )
+
+    @app.get("/best", response_model=BestAnswer, responses=_ERRORS, tags=["nets"])
+    def best(
+        position: PositionParam,
+        dice: DiceParam = None,
+        net: NetParam = "wildbg",
+        top: TopParam = None,
+    ) -> JSONResponse:
+        """The legal plays ranked by the net, best first, with the chances and cubeless
+        equity of each result for the side that moves (like GNU Backgammon's hint)."""
+        read = _position(position)
+        roll = _dice(dice, read)
+        _not_over(read)
+        ranked = net_named(net).rank(read.position, roll)
+        if top is not None:
+            ranked = ranked[:top]
+        first = ranked[0][2]
+        return JSONResponse(
+            {
+                "position": read.position.id,
+                "dice": roll,
+                "net": net,
+                "moves": [
+                    {
+                        "move": str(move),
+                        "equity": float(equity),
+                        "diff": float(equity - first),
+                        "probabilities": [float(x) for x in p],
+                        "result": move.result.id,
+                    }
+                    for move, p, equity in ranked
+                ],
+            }
+        )
+
+    @app.post("/play", response_model=PlayAnswer, responses=_ERRORS, tags=["rules"])
+    def play(request: Annotated[PlayRequest, Body()]) -> PlayAnswer:
+        """Checks a play: the legal play it denotes and its result, or the rule it breaks
+        (``legal: false`` with the rule id of RULES.md). Move text that is no notation at
+        all is a 400."""
+        read = _position(request.position)
+        given = request.dice
+        text = f"{given[0]}{given[1]}" if isinstance(given, tuple) else given
+        roll = _dice(text, read)
+        _not_over(read)
+        try:
+            move = read.position.parse_move(request.move, roll)
+        except InvalidMoveError as e:
+            raise ApiError(str(e), "move", kind="InvalidMoveError") from None
+        except IllegalMoveError as e:
+            rule = getattr(e, "rule", None)
+            return PlayAnswer(legal=False, move=None, result=None, rule=rule, message=str(e))
+        return PlayAnswer(
+            legal=True, move=str(move), result=move.result.id, rule=None, message=None
+        )
+
+    @app.get("/ids", response_model=IdsAnswer, responses=_ERRORS, tags=["rules"])
+    def ids(position: PositionParam) -> IdsAnswer:
+        """The position in every notation bgfast writes: Position ID, GNUbg ID, XGID (none
+        for a state no XGID describes) and FIBS board (gnubg's layout)."""
+        read = _position(position)
+        state = read.state
+        assumed = state is None
+        if state is None:
+            try:
+                state = GameState.start().replace(phase="roll", turn=1, position=read.position)
+            except BgfastError as e:
+                raise ApiError(str(e), "position", kind=type(e).__name__) from None
+        try:
+            xgid: str | None = codec.xgid_of(state)
+        except BgfastError:
+            xgid = None
+        return IdsAnswer(
+            kind=read.kind,  # type: ignore[arg-type]
+            position_id=read.position.id,
+            gnubg_id=codec.gnubg_id_of(state),
+            xgid=xgid,
+            fibs_board=codec.fibs_board_of(state),
+            dice=read.dice,
+            assumed=assumed,
+        )
+
+    @app.get("/health", response_model=Health, tags=["server"])
+    def health() -> Health:
+        """The server's version and the nets ``net=`` may name."""
+        return Health(status="ok", version=__version__, nets=sorted(offered))
+
+    app.state.nets = sorted(offered)
+    return app
+
+
+def run(
+    host: str,
+    port: int,
+    *,
+    nets: dict[str, str] | None = None,
+    threads: int | None = None,
+) -> int:
+    """``bgfast serve http``: loads the nets, prints the address (one line, for scripts)
+    and serves until Ctrl-C or SIGTERM."""
+    import uvicorn
+
+    loaded = {name: Net.load(path) for name, path in (nets or {}).items()}
+    app = create_app(loaded, threads=threads)
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP explicitly: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on
+    # sockets that say they are TCP; without it every keep-alive answer waits ~40 ms for
+    # a delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        print(f"bgfast: cannot listen on {host}:{port}: {error}", file=sys.stderr)
+        return 2
+    sock.listen(1024)
+    bound = sock.getsockname()[1]
+    print(
+        f"bgfast serve http: listening on http://{host}:{bound}"
+        f" (OpenAPI schema /openapi.json, pages /docs; nets {', '.join(app.state.nets)})",
+        flush=True,
+    )
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+    return 0

@@ -1,0 +1,391 @@
+//! `libbgfast`: bgfast's C ABI, for programs in C, C++ and any language with a C foreign
+//! function interface.
+//!
+//! The header `include/bgfast.h` is generated from this file by cbindgen (the `header`
+//! test fails when it is stale). Every function:
+//!
+//! - validates its input (null pointers, text that is not a Position ID, counts that are
+//!   no position, dice outside 1..6, buffers too small) and returns `BGFAST_OK` or a
+//!   non-zero `BGFAST_ERROR_*` code, never writing past a buffer it was given;
+//! - records a message for `bgfast_last_error` (per thread; empty after a success);
+//! - lets no panic cross the boundary: one is caught and reported as
+//!   `BGFAST_ERROR_INTERNAL`.
+//!
+//! A position is `bgfast_position`, laid out as bgfast's Python arrays.
+
+#![allow(non_camel_case_types)]
+
+use std::cell::RefCell;
+use std::ffi::{c_char, c_int, CStr, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use bgfast_core::codec::gnubg_id;
+use bgfast_core::{Dice, MoveList, Position};
+use bgfast_engine::{Evaluator, Net, Probabilities};
+
+/// The call succeeded.
+pub const BGFAST_OK: c_int = 0;
+/// A pointer argument was null.
+pub const BGFAST_ERROR_NULL: c_int = 1;
+/// The text is not a GNU Backgammon Position ID (or not UTF-8).
+pub const BGFAST_ERROR_INVALID_ID: c_int = 2;
+/// The counts do not make a legal position (more than 15 checkers, both sides on one
+/// point, ...); the message lists every violation.
+pub const BGFAST_ERROR_INVALID_POSITION: c_int = 3;
+/// A die is not 1 to 6.
+pub const BGFAST_ERROR_INVALID_DICE: c_int = 4;
+/// The results do not fit in the buffer given; `*count` says how many there are.
+pub const BGFAST_ERROR_BUFFER_TOO_SMALL: c_int = 5;
+/// The game is over: one side has borne off all 15 checkers (R15); there are no moves.
+pub const BGFAST_ERROR_GAME_OVER: c_int = 6;
+/// A bug in bgfast (a caught panic); the message says where.
+pub const BGFAST_ERROR_INTERNAL: c_int = 7;
+
+/// The most distinct results one position and roll can have (no position and roll
+/// exceeds 3,060 complete plays): a `results` buffer this long always suffices.
+pub const BGFAST_MAX_MOVES: usize = 3060;
+const _: () = assert!(BGFAST_MAX_MOVES == bgfast_core::MAX_PLAYS);
+
+/// The bytes a Position ID needs: 14 characters and the terminating NUL.
+pub const BGFAST_ID_BUFFER: usize = 15;
+
+/// A backgammon position seen from the side to move, as bgfast's Python arrays:
+/// `checkers[0]` is the side to move, `checkers[1]` the opponent; index 0..23 is that
+/// side's own point 1..24, index 24 its bar. Checkers not on the board are borne off.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct bgfast_position {
+    /// Counts: `[side][point - 1]`, `[side][24]` the bar.
+    pub checkers: [[u8; 25]; 2],
+}
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+    /// Each thread's move list, reused from call to call (no allocation per call).
+    static MOVES: RefCell<MoveList> = RefCell::new(MoveList::new());
+}
+
+/// A refused call: the code returned and the message kept for `bgfast_last_error`.
+struct Failure {
+    code: c_int,
+    message: String,
+}
+
+impl Failure {
+    fn new(code: c_int, message: impl Into<String>) -> Failure {
+        Failure {
+            code,
+            message: message.into(),
+        }
+    }
+
+    fn null(what: &str) -> Failure {
+        Failure::new(BGFAST_ERROR_NULL, format!("{what} is a null pointer"))
+    }
+}
+
+fn set_last_error(message: &str) {
+    // A message never holds a NUL byte (all are written here); keep what precedes one.
+    let text = message.split('\0').next().unwrap_or_default();
+    let c = CString::new(text).unwrap_or_default();
+    LAST_ERROR.with(|last| *last.borrow_mut() = c);
+}
+
+/// Runs `body`, catching a panic, and turns its outcome into a code and a message.
+fn guard(body: impl FnOnce() -> Result<(), Failure>) -> c_int {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => {
+            set_last_error("");
+            BGFAST_OK
+        }
+        Ok(Err(failure)) => {
+            set_last_error(&failure.message);
+            failure.code
+        }
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_string());
+            set_last_error(&format!("internal error in bgfast: {what}"));
+            BGFAST_ERROR_INTERNAL
+        }
+    }
+}
+
+/// The validated position behind `pos`.
+///
+/// # Safety
+/// `pos` is null or points to a readable `bgfast_position`.
+unsafe fn read_position(pos: *const bgfast_position) -> Result<Position, Failure> {
+    // SAFETY: the caller promises a readable struct or null; null is refused.
+    let pos = unsafe { pos.as_ref() }.ok_or_else(|| Failure::null("pos"))?;
+    Position::from_counts(&pos.checkers[0], &pos.checkers[1])
+        .map_err(|e| Failure::new(BGFAST_ERROR_INVALID_POSITION, e.to_string()))
+}
+
+fn to_struct(position: &Position) -> bgfast_position {
+    bgfast_position {
+        checkers: position.to_counts(),
+    }
+}
+
+/// Reads a GNU Backgammon Position ID (14 characters, NUL-terminated) into `*out`, seen
+/// from the side to move. Returns `BGFAST_OK`, or `BGFAST_ERROR_NULL` /
+/// `BGFAST_ERROR_INVALID_ID` leaving `*out` unchanged.
+///
+/// # Safety
+/// `id` is null or a NUL-terminated string; `out` is null or points to a writable
+/// `bgfast_position`.
+#[no_mangle]
+pub unsafe extern "C" fn bgfast_position_from_id(
+    id: *const c_char,
+    out: *mut bgfast_position,
+) -> c_int {
+    guard(|| {
+        if id.is_null() {
+            return Err(Failure::null("id"));
+        }
+        if out.is_null() {
+            return Err(Failure::null("out"));
+        }
+        // SAFETY: non-null and NUL-terminated, as the caller promises.
+        let text = unsafe { CStr::from_ptr(id) };
+        let text = text
+            .to_str()
+            .map_err(|_| Failure::new(BGFAST_ERROR_INVALID_ID, "the Position ID is not UTF-8"))?;
+        let position = gnubg_id::decode(text).map_err(|e| {
+            Failure::new(
+                BGFAST_ERROR_INVALID_ID,
+                format!("invalid Position ID {text:?}: {e}"),
+            )
+        })?;
+        // SAFETY: non-null and writable, as the caller promises.
+        unsafe { out.write(to_struct(&position)) };
+        Ok(())
+    })
+}
+
+/// Writes the Position ID of `*pos` into `out` (`char out[15]`: 14 characters and a NUL).
+/// Returns `BGFAST_OK`, or `BGFAST_ERROR_NULL` / `BGFAST_ERROR_INVALID_POSITION`
+/// leaving `out` unchanged.
+///
+/// # Safety
+/// `pos` is null or points to a readable `bgfast_position`; `out` is null or points to at
+/// least `BGFAST_ID_BUFFER` (15) writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn bgfast_position_to_id(
+    pos: *const bgfast_position,
+    out: *mut c_char,
+) -> c_int {
+    guard(|| {
+        if out.is_null() {
+            return Err(Failure::null("out"));
+        }
+        // SAFETY: forwarded from the caller.
+        let position = unsafe { read_position(pos) }?;
+        let id = gnubg_id::encode(&position);
+        let bytes = id.as_bytes();
+        debug_assert_eq!(bytes.len() + 1, BGFAST_ID_BUFFER);
+        let n = bytes.len().min(BGFAST_ID_BUFFER - 1);
+        // SAFETY: `out` has room for 15 bytes, as the caller promises; n + 1 <= 15.
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr().cast::<c_char>(), out, n);
+            out.add(n).write(0);
+        }
+        Ok(())
+    })
+}
+
+/// Writes the distinct legal results of `*pos` for the roll `die1`-`die2` (each 1..6, in
+/// either order) into `results[0..*count]`, in bgfast's move-generation order (that of
+/// Python's `Position.moves`), each seen from its side to move (the opponent of `*pos`).
+/// A roll that cannot be played has one result: the same checkers, the opponent to move.
+///
+/// `*count` is set to the number of results whenever the position and roll are valid; if
+/// it exceeds `capacity`, nothing is written to `results` and
+/// `BGFAST_ERROR_BUFFER_TOO_SMALL` is returned (call again with a buffer of `*count`, or
+/// `BGFAST_MAX_MOVES`, which always suffices). `results` may be null when `capacity` is
+/// 0. Other errors: `BGFAST_ERROR_NULL`, `BGFAST_ERROR_INVALID_POSITION`,
+/// `BGFAST_ERROR_INVALID_DICE`, `BGFAST_ERROR_GAME_OVER`.
+///
+/// # Safety
+/// `pos` is null or points to a readable `bgfast_position`; `results` is null or points to
+/// `capacity` writable `bgfast_position`s; `count` is null or points to a writable `size_t`.
+#[no_mangle]
+pub unsafe extern "C" fn bgfast_moves(
+    pos: *const bgfast_position,
+    die1: c_int,
+    die2: c_int,
+    results: *mut bgfast_position,
+    capacity: usize,
+    count: *mut usize,
+) -> c_int {
+    guard(|| {
+        if count.is_null() {
+            return Err(Failure::null("count"));
+        }
+        if results.is_null() && capacity > 0 {
+            return Err(Failure::null("results (with a capacity above 0)"));
+        }
+        // SAFETY: forwarded from the caller.
+        let position = unsafe { read_position(pos) }?;
+        let dice = dice(die1, die2)?;
+        if position.outcome().is_some() {
+            return Err(Failure::new(
+                BGFAST_ERROR_GAME_OVER,
+                "the game is over: one side has borne off all 15 checkers (R15)",
+            ));
+        }
+        MOVES.with_borrow_mut(|list| {
+            position.generate_moves(dice, list);
+            let n = list.len();
+            // SAFETY: non-null and writable, as the caller promises.
+            unsafe { count.write(n) };
+            if n > capacity {
+                return Err(Failure::new(
+                    BGFAST_ERROR_BUFFER_TOO_SMALL,
+                    format!("{n} results do not fit in a buffer of {capacity}"),
+                ));
+            }
+            for (i, result) in list.results().enumerate() {
+                // SAFETY: i < n <= capacity elements, writable as the caller promises.
+                unsafe { results.add(i).write(to_struct(&result)) };
+            }
+            Ok(())
+        })
+    })
+}
+
+fn dice(die1: c_int, die2: c_int) -> Result<Dice, Failure> {
+    let die = |d: c_int| u8::try_from(d).ok().filter(|p| (1..=6).contains(p));
+    match (die(die1), die(die2)) {
+        (Some(a), Some(b)) => Ok(Dice::from_pips(a, b).expect("both in 1..=6")),
+        _ => Err(Failure::new(
+            BGFAST_ERROR_INVALID_DICE,
+            format!("dice are 1 to 6, not {die1} and {die2}"),
+        )),
+    }
+}
+
+/// Writes the shipped net's (wildbg's) five probabilities for the side to move of `*pos`,
+/// before it rolls, into `probabilities` (`float probabilities[5]`): win, win gammon, win
+/// backgammon, lose gammon, lose backgammon (a finished game exactly). Returns
+/// `BGFAST_OK`, or `BGFAST_ERROR_NULL` / `BGFAST_ERROR_INVALID_POSITION` leaving
+/// `probabilities` unchanged.
+///
+/// # Safety
+/// `pos` is null or points to a readable `bgfast_position`; `probabilities` is null or
+/// points to 5 writable floats.
+#[no_mangle]
+pub unsafe extern "C" fn bgfast_evaluate(
+    pos: *const bgfast_position,
+    probabilities: *mut f32,
+) -> c_int {
+    guard(|| {
+        if probabilities.is_null() {
+            return Err(Failure::null("probabilities"));
+        }
+        // SAFETY: forwarded from the caller.
+        let position = unsafe { read_position(pos) }?;
+        let mut out = [Probabilities::default()];
+        Net::wildbg().evaluate(&[position], &mut out);
+        let values = out[0].to_array();
+        // SAFETY: room for 5 floats, as the caller promises.
+        unsafe { std::ptr::copy_nonoverlapping(values.as_ptr(), probabilities, 5) };
+        Ok(())
+    })
+}
+
+/// The message of this thread's most recent bgfast call: what was wrong, or an empty
+/// string after a success. The pointer stays valid until this thread's next bgfast call;
+/// never free it.
+#[no_mangle]
+pub extern "C" fn bgfast_last_error() -> *const c_char {
+    LAST_ERROR.with(|last| last.borrow().as_ptr())
+}
+
+/// The library's version, such as "0.1.0" (static; never free it).
+#[no_mangle]
+pub extern "C" fn bgfast_version() -> *const c_char {
+    static VERSION: &CStr =
+        match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+            Ok(v) => v,
+            Err(_) => panic!("the version holds a NUL"),
+        };
+    VERSION.as_ptr()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn last() -> String {
+        // SAFETY: bgfast_last_error returns a valid NUL-terminated string.
+        unsafe { CStr::from_ptr(bgfast_last_error()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    #[test]
+    fn start_position_round_trips_and_has_16_moves_for_31() {
+        let mut pos = bgfast_position::default();
+        let id = c"4HPwATDgc/ABMA";
+        // SAFETY: valid pointers.
+        assert_eq!(unsafe { bgfast_position_from_id(id.as_ptr(), &mut pos) }, 0);
+        assert_eq!(pos.checkers, Position::START.to_counts());
+        let mut out = [0 as c_char; 16];
+        out[15] = 0x55;
+        // SAFETY: 16 writable bytes.
+        assert_eq!(unsafe { bgfast_position_to_id(&pos, out.as_mut_ptr()) }, 0);
+        // SAFETY: NUL-terminated by the call.
+        assert_eq!(unsafe { CStr::from_ptr(out.as_ptr()) }, id);
+        assert_eq!(out[15], 0x55, "wrote past 15 bytes");
+        let mut results = vec![bgfast_position::default(); BGFAST_MAX_MOVES];
+        let mut n = 0usize;
+        // SAFETY: valid buffers.
+        let code = unsafe { bgfast_moves(&pos, 3, 1, results.as_mut_ptr(), results.len(), &mut n) };
+        assert_eq!((code, n), (0, 16));
+        assert_eq!(last(), "");
+    }
+
+    #[test]
+    fn errors_are_codes_with_messages() {
+        let mut pos = bgfast_position::default();
+        // SAFETY: null and valid pointers only.
+        unsafe {
+            assert_eq!(
+                bgfast_position_from_id(std::ptr::null(), &mut pos),
+                BGFAST_ERROR_NULL
+            );
+            assert!(last().contains("id"));
+            let bad = c"not an id";
+            assert_eq!(
+                bgfast_position_from_id(bad.as_ptr(), &mut pos),
+                BGFAST_ERROR_INVALID_ID
+            );
+            let id = c"4HPwATDgc/ABMA";
+            assert_eq!(bgfast_position_from_id(id.as_ptr(), &mut pos), BGFAST_OK);
+            let mut n = 0usize;
+            let code = bgfast_moves(&pos, 7, 1, std::ptr::null_mut(), 0, &mut n);
+            assert_eq!(code, BGFAST_ERROR_INVALID_DICE);
+            let code = bgfast_moves(&pos, 3, 1, std::ptr::null_mut(), 0, &mut n);
+            assert_eq!((code, n), (BGFAST_ERROR_BUFFER_TOO_SMALL, 16));
+            let mut too_many = pos;
+            too_many.checkers[0][10] = 9;
+            let mut probabilities = [0f32; 5];
+            let code = bgfast_evaluate(&too_many, probabilities.as_mut_ptr());
+            assert_eq!(code, BGFAST_ERROR_INVALID_POSITION);
+            assert!(last().contains("invalid position"), "{}", last());
+            assert_eq!(probabilities, [0f32; 5]);
+        }
+    }
+
+    #[test]
+    fn a_panic_does_not_cross_the_boundary() {
+        let code = guard(|| panic!("boom"));
+        assert_eq!(code, BGFAST_ERROR_INTERNAL);
+        assert!(last().contains("boom"));
+    }
+}

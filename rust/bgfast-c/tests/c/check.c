@@ -1,0 +1,135 @@
+/* A C program over libbgfast, run by tests/test_c_abi.py, which checks what it prints
+ * against the Python package's answers.
+ *
+ *   check            reads lines "POSITION_ID DIE1 DIE2" on stdin and prints, per line:
+ *                      ID <the id read back through bgfast_position_to_id>
+ *                      MOVES <count> <result ids in bgfast's order>
+ *                      EVAL <five probabilities>
+ *   check --errors   calls every function with bad input and prints one line per call:
+ *                      ERR <case> <code> <bgfast_last_error()>
+ *                    and checks that no buffer was written past its end. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bgfast.h"
+
+static int failures = 0;
+
+static void expect(int ok, const char *what) {
+    if (!ok) {
+        printf("FAIL %s\n", what);
+        failures++;
+    }
+}
+
+static int positions(void) {
+    char line[256];
+    bgfast_position *results = malloc(sizeof(bgfast_position) * BGFAST_MAX_MOVES);
+    if (results == NULL) return 1;
+    while (fgets(line, sizeof line, stdin)) {
+        char id[64];
+        int d1, d2;
+        if (sscanf(line, "%63s %d %d", id, &d1, &d2) != 3) continue;
+        bgfast_position pos;
+        if (bgfast_position_from_id(id, &pos) != BGFAST_OK) {
+            printf("FAIL from_id %s: %s\n", id, bgfast_last_error());
+            failures++;
+            continue;
+        }
+        char back[15];
+        expect(bgfast_position_to_id(&pos, back) == BGFAST_OK, "to_id");
+        printf("ID %s\n", back);
+        size_t count = 0;
+        int code = bgfast_moves(&pos, d1, d2, results, BGFAST_MAX_MOVES, &count);
+        if (code != BGFAST_OK) {
+            printf("MOVES error %d %s\n", code, bgfast_last_error());
+        } else {
+            printf("MOVES %zu", count);
+            for (size_t i = 0; i < count; i++) {
+                char rid[15];
+                expect(bgfast_position_to_id(&results[i], rid) == BGFAST_OK, "result id");
+                printf(" %s", rid);
+            }
+            printf("\n");
+        }
+        float p[5];
+        expect(bgfast_evaluate(&pos, p) == BGFAST_OK, "evaluate");
+        printf("EVAL %.9g %.9g %.9g %.9g %.9g\n", p[0], p[1], p[2], p[3], p[4]);
+    }
+    free(results);
+    return 0;
+}
+
+#define CANARY 0x5A
+
+static void report(const char *name, int code) {
+    printf("ERR %s %d %s\n", name, code, bgfast_last_error());
+}
+
+static int errors(void) {
+    bgfast_position start, pos;
+    expect(bgfast_position_from_id("4HPwATDgc/ABMA", &start) == BGFAST_OK, "start");
+    expect(strcmp(bgfast_last_error(), "") == 0, "no message after a success");
+
+    report("from_id_null_id", bgfast_position_from_id(NULL, &pos));
+    report("from_id_null_out", bgfast_position_from_id("4HPwATDgc/ABMA", NULL));
+    report("from_id_short", bgfast_position_from_id("4HPw", &pos));
+    report("from_id_garbage", bgfast_position_from_id("!!!!!!!!!!!!!!", &pos));
+    report("from_id_too_many", bgfast_position_from_id("//////////////", &pos));
+    report("from_id_not_utf8", bgfast_position_from_id("\xff\xfe", &pos));
+
+    char id[16];
+    memset(id, CANARY, sizeof id);
+    report("to_id_null_pos", bgfast_position_to_id(NULL, id));
+    report("to_id_null_out", bgfast_position_to_id(&start, NULL));
+    bgfast_position bad = start;
+    bad.checkers[0][3] = 9; /* 24 checkers */
+    report("to_id_too_many", bgfast_position_to_id(&bad, id));
+    expect(id[0] == CANARY, "a refused to_id writes nothing");
+    bgfast_position shared = start;
+    shared.checkers[1][23] = 0;
+    shared.checkers[1][0] = 2; /* the opponent's 1-point is the mover's 24, held by the mover */
+    report("to_id_shared_point", bgfast_position_to_id(&shared, id));
+    expect(bgfast_position_to_id(&start, id) == BGFAST_OK, "to_id");
+    expect(id[14] == 0 && id[15] == CANARY, "to_id writes 15 bytes exactly");
+
+    bgfast_position buffer[20];
+    memset(buffer, CANARY, sizeof buffer);
+    size_t count = 12345;
+    report("moves_die_0", bgfast_moves(&start, 0, 3, buffer, 16, &count));
+    report("moves_die_7", bgfast_moves(&start, 3, 7, buffer, 16, &count));
+    report("moves_die_negative", bgfast_moves(&start, -1, 3, buffer, 16, &count));
+    report("moves_null_count", bgfast_moves(&start, 3, 1, buffer, 16, NULL));
+    report("moves_null_results", bgfast_moves(&start, 3, 1, NULL, 16, &count));
+    report("moves_bad_position", bgfast_moves(&bad, 3, 1, buffer, 16, &count));
+    count = 0;
+    report("moves_too_small", bgfast_moves(&start, 3, 1, buffer, 15, &count));
+    printf("NEEDED %zu\n", count);
+    expect(((unsigned char *)buffer)[0] == CANARY, "a refused moves writes no result");
+    count = 0;
+    report("moves_size_query", bgfast_moves(&start, 1, 1, NULL, 0, &count));
+    printf("NEEDED %zu\n", count);
+    expect(bgfast_moves(&start, 3, 1, buffer, 16, &count) == BGFAST_OK && count == 16,
+           "16 results fit in 16");
+    expect(((unsigned char *)&buffer[16])[0] == CANARY, "moves writes count results only");
+    bgfast_position over;
+    memset(&over, 0, sizeof over);
+    over.checkers[1][5] = 15; /* the side to move has borne off all 15 */
+    report("moves_game_over", bgfast_moves(&over, 3, 1, buffer, 20, &count));
+
+    float p[6] = {9, 9, 9, 9, 9, 9};
+    report("evaluate_null_pos", bgfast_evaluate(NULL, p));
+    report("evaluate_null_out", bgfast_evaluate(&start, NULL));
+    report("evaluate_bad", bgfast_evaluate(&bad, p));
+    expect(p[0] == 9 && p[4] == 9, "a refused evaluate writes nothing");
+    expect(bgfast_evaluate(&start, p) == BGFAST_OK && p[5] == 9, "evaluate writes 5 floats");
+    printf("VERSION %s\n", bgfast_version());
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    int status = (argc > 1 && strcmp(argv[1], "--errors") == 0) ? errors() : positions();
+    printf("FAILURES %d\n", failures);
+    return status != 0 || failures != 0;
+}

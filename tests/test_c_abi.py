@@ -1,0 +1,173 @@
+"""The C ABI (``rust/bgfast-c``, ``libbgfast``): a C program compiled with the system's
+``cc`` against the checked-in header and the release library, its answers checked against
+the Python package's; every function refused bad input with a code and a message, writing
+nothing past the buffers given.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bgfast import Net, Position
+
+ROOT = Path(__file__).parent.parent
+CRATE = ROOT / "rust" / "bgfast-c"
+DATA = Path(__file__).parent / "data"
+
+
+@cache
+def library_dir() -> Path:
+    """Builds ``libbgfast`` (release) and returns the directory it is in."""
+    subprocess.run(
+        ["cargo", "build", "--release", "-p", "bgfast-c"], cwd=ROOT, check=True, timeout=1800
+    )
+    meta = subprocess.run(
+        ["cargo", "metadata", "--format-version", "1", "--no-deps"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    target = Path(json.loads(meta.stdout)["target_directory"]) / "release"
+    assert (target / "libbgfast.so").exists() or (target / "libbgfast.dylib").exists()
+    return target
+
+
+@cache
+def check_program(tmp: str) -> Path:
+    """``tests/c/check.c`` compiled with the system's ``cc``, warnings as errors."""
+    cc = shutil.which("cc")
+    if cc is None:
+        pytest.fail("a C compiler (cc) is needed to test the C ABI")
+    lib = library_dir()
+    out = Path(tmp) / "check"
+    subprocess.run(
+        [
+            cc,
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-O2",
+            str(CRATE / "tests" / "c" / "check.c"),
+            f"-I{CRATE / 'include'}",
+            f"-L{lib}",
+            "-lbgfast",
+            f"-Wl,-rpath,{lib}",
+            "-o",
+            str(out),
+        ],
+        check=True,
+        timeout=300,
+    )
+    return out
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return check_program(str(tmp_path_factory.mktemp("c")))
+
+
+def _run(program: Path, *args: str, stdin: str = "") -> list[str]:
+    done = subprocess.run(
+        [str(program), *args], input=stdin, capture_output=True, text=True, timeout=300
+    )
+    lines = done.stdout.splitlines()
+    assert lines and lines[-1] == "FAILURES 0", done.stdout[-3000:] + done.stderr
+    assert done.returncode == 0
+    return lines[:-1]
+
+
+def test_the_c_program_agrees_with_python(program: Path) -> None:
+    ids = []
+    for name in ("wildbg_contact.csv", "wildbg_race.csv"):
+        ids += (DATA / name).read_text().split()[:150]
+    ids.append("AAAAUUoppaQAAA")  # 2,226 results for 1-1: the largest known
+    rolls = [(3, 1), (6, 6), (1, 1), (5, 2), (4, 4), (6, 5)]
+    cases = [(pid, rolls[k % len(rolls)]) for k, pid in enumerate(ids)]
+    cases.append(("AAAAUUoppaQAAA", (1, 1)))
+    stdin = "".join(f"{pid} {d1} {d2}\n" for pid, (d1, d2) in cases)
+    lines = _run(program, stdin=stdin)
+    assert len(lines) == 3 * len(cases)
+    net = Net.wildbg()
+    positions = [Position.from_id(pid) for pid, _ in cases]
+    want_eval = net.evaluate(positions)
+    for k, ((pid, dice), position) in enumerate(zip(cases, positions)):
+        id_line, moves_line, eval_line = lines[3 * k : 3 * k + 3]
+        assert id_line == f"ID {pid}"
+        results = [m.result.id for m in position.moves(dice)]
+        assert moves_line == f"MOVES {len(results)} " + " ".join(results), (pid, dice)
+        got = np.array([float(x) for x in eval_line.split()[1:]], dtype=np.float32)
+        assert np.array_equal(got, want_eval[k]), (pid, got, want_eval[k])
+    assert max(len(line.split()) - 2 for line in lines[1::3]) == 2226
+
+
+def test_bad_input_is_refused_with_codes_and_messages(program: Path) -> None:
+    lines = _run(program, "--errors")
+    errors = {}
+    for line in lines:
+        if line.startswith("ERR "):
+            _, case, code, *message = line.split(" ")
+            errors[case] = (int(code), " ".join(message))
+    codes = {
+        "from_id_null_id": 1,
+        "from_id_null_out": 1,
+        "from_id_short": 2,
+        "from_id_garbage": 2,
+        "from_id_too_many": 2,
+        "from_id_not_utf8": 2,
+        "to_id_null_pos": 1,
+        "to_id_null_out": 1,
+        "to_id_too_many": 3,
+        "to_id_shared_point": 3,
+        "moves_die_0": 4,
+        "moves_die_7": 4,
+        "moves_die_negative": 4,
+        "moves_null_count": 1,
+        "moves_null_results": 1,
+        "moves_bad_position": 3,
+        "moves_too_small": 5,
+        "moves_size_query": 5,
+        "moves_game_over": 6,
+        "evaluate_null_pos": 1,
+        "evaluate_null_out": 1,
+        "evaluate_bad": 3,
+    }
+    assert {case: code for case, (code, _) in errors.items()} == codes
+    for case, (_, message) in errors.items():
+        assert message, case  # every refusal names what is wrong
+    assert "pos" in errors["to_id_null_pos"][1]
+    assert "16 results" in errors["moves_too_small"][1]
+    assert "R15" in errors["moves_game_over"][1]
+    assert "dice are 1 to 6" in errors["moves_die_7"][1]
+    needed = [int(line.split()[1]) for line in lines if line.startswith("NEEDED ")]
+    assert needed == [16, len(Position().moves(1, 1))]
+    assert f"VERSION {__import__('bgfast').__version__}" in lines
+
+
+def test_the_header_compiles_as_cplusplus(tmp_path: Path) -> None:
+    cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+    if cxx is None:
+        pytest.skip("no C++ compiler on this machine")
+    source = tmp_path / "use.cpp"
+    source.write_text(
+        '#include "bgfast.h"\n'
+        "int main() { bgfast_position p{}; "
+        'return bgfast_position_from_id("4HPwATDgc/ABMA", &p); }\n'
+    )
+    lib = library_dir()
+    env = {**os.environ}
+    subprocess.run(
+        [cxx, "-std=c++17", "-Wall", "-Werror", str(source), f"-I{CRATE / 'include'}",
+         f"-L{lib}", "-lbgfast", f"-Wl,-rpath,{lib}", "-o", str(tmp_path / "use")],
+        check=True, timeout=300, env=env,
+    )  # fmt: skip
+    assert subprocess.run([str(tmp_path / "use")], timeout=60).returncode == 0

@@ -1,0 +1,239 @@
+"""``bgfast serve gnubg-external``: GNU Backgammon's external-player protocol.
+
+The player's answers to board lines (rolls, doubles, takes, plays, ``Error (...)`` for a
+bad line), the server over TCP (one connection after another, several at once, bad lines,
+a line that never ends, a client that goes away), and the real program: gnubg plays whole
+5-point matches against the server, and the match it exports is replayed against the
+server's log (gnubg records an illegal reply as a dance, silently).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections import defaultdict
+from pathlib import Path
+
+import gnubg_external
+import pytest
+
+from bgfast import Game, Net, Position
+from bgfast.codec import fibs_board_of
+from bgfast.serve_gnubg import TOO_LONG, ExternalPlayer, state_from_external_board
+
+import gnubg_program
+
+# Boards gnubg 1.07.001 wrote to its external player 0 (set player 0 external): the player
+# asked is on turn (turn -1), the names and scores of the player on turn come first.
+TO_ROLL = (
+    "board:gnubg:root:5:0:2:0:-1:0:0:-1:0:5:0:3:0:0:0:-5:6:0:0:0:-3:0:-5:0:0:0:0:1:0:-1"
+    ":0:0:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1"
+)
+TO_MOVE = (
+    "board:gnubg:root:5:0:2:0:-1:0:0:-1:0:5:0:3:0:0:0:-5:6:0:0:0:-3:0:-5:0:0:0:0:1:0:-1"
+    ":2:3:2:3:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1"
+)
+# player 1 (root, on turn, owning the 2-cube) redoubles; player 0 is asked to answer
+DOUBLED = (
+    "board:root:gnubg:5:0:0:0:0:0:0:-2:0:5:3:3:0:0:1:-3:3:0:-2:0:-2:0:-4:0:0:-2:0:0:0:1"
+    ":0:0:0:0:2:1:0:1:1:-1:0:25:0:0:0:0:0:0:0:1"
+)
+
+
+def _board_for(state_game: Game) -> str:
+    """The board gnubg writes to its external player about ``state_game``: gnubg's layout
+    with the score of the player on turn first."""
+    line = fibs_board_of(state_game.state, "bgfast", "gnubg").split(":")
+    if state_game.state.turn == 0:
+        line[4], line[5] = line[5], line[4]
+    return ":".join(line)
+
+
+def test_the_scores_of_gnubgs_boards_are_the_player_on_turns_first() -> None:
+    state = state_from_external_board(TO_ROLL)
+    assert (state.turn, state.score, state.match_length, state.phase) == (0, (0, 2), 5, "roll")
+    state = state_from_external_board(DOUBLED)
+    assert state.phase == "doubled" and state.player_to_act == 0
+    assert (state.cube.value, state.cube.owner, state.score) == (2, 1, (0, 0))
+
+
+@pytest.mark.parametrize("policy", ["wildbg", "pubeval", "race", "random"])
+def test_every_kind_of_board_is_answered(policy: str) -> None:
+    player = ExternalPlayer(policy)
+    assert player.reply(TO_ROLL) in ("roll", "double")
+    assert player.reply(DOUBLED + "\0") in ("take", "drop")
+    state = state_from_external_board(TO_MOVE)
+    reply = player.reply("\0" + TO_MOVE + "\n")
+    assert state.dice is not None
+    state.position.play(reply, state.dice)  # legal, in gnubg's notation
+    if policy == "wildbg":
+        assert reply == str(Net.wildbg().best_move(state.position, state.dice))
+
+
+def test_a_net_file_is_a_policy(tmp_path: Path) -> None:
+    path = tmp_path / "mine.bgnet"
+    Net.wildbg().save(path)
+    player = ExternalPlayer(str(path))
+    assert player.net is not None
+    assert player.reply(TO_MOVE) == ExternalPlayer("wildbg").reply(TO_MOVE)
+
+
+def test_cube_decisions_follow_the_cube_model() -> None:
+    """A net doubles a position the cubeful model doubles and passes a hopeless one; net-less
+    policies never double and take, except a race the doubler leads by over 12%."""
+    game = Game(match_length=0, seed=5)
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    assert ExternalPlayer("wildbg").reply(_board_for(game)) == "roll"  # the opening
+    # the side on roll far ahead in a race: a net doubles, and its opponent drops
+    ahead = Position.from_array(  # 90 pips against 105: double, pass
+        [[0, 0, 0, 3, 3, 3, 3, 3] + [0] * 17, [0, 0, 0, 0, 3, 3, 3, 3, 3] + [0] * 16]
+    )
+    race = Game.from_state(game.state.replace(position=ahead))
+    wildbg = ExternalPlayer("wildbg")
+    assert wildbg.reply(_board_for(race)) == "double"
+    race.double()
+    doubled = _board_for(race)
+    assert state_from_external_board(doubled).player_to_act == 1 - race.state.turn
+    assert wildbg.reply(doubled) == "drop"
+    assert ExternalPlayer("pubeval").reply(_board_for(race)) == "drop"  # a race lead over 12%
+    assert ExternalPlayer("pubeval").reply(_board_for(Game.from_state(game.state))) == "roll"
+    assert ExternalPlayer("pubeval").reply(DOUBLED) == "take"  # contact: always take
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "",
+        "hello",
+        "board:",
+        "board:a:b",
+        TO_MOVE.replace(":2:3:2:3:", ":7:3:7:3:"),  # a die of 7
+        TO_MOVE.replace("board:gnubg:root:5", "board:gnubg:root:-5"),
+        TO_MOVE + ":1",
+        TO_MOVE.replace(":-1:0:25:", ":-1:0:0:"),  # home and bar disagree
+        "board:" + ":".join(["x"] * 52),
+        "\udcff\x00\x01" * 10,
+        "board:a:b:" + ":".join(["0"] * 50),
+    ],
+)
+def test_bad_lines_are_errors_not_exceptions(line: str) -> None:
+    reply = ExternalPlayer("wildbg").reply(line)
+    assert reply.startswith("Error (") and reply.endswith(")") and "\n" not in reply
+
+
+# ------------------------------------------------------------------------- over TCP
+
+
+def _exchange(address: tuple[str, int], lines: list[str]) -> list[str]:
+    """Sends ``lines`` as gnubg does (newline and NUL) and reads one reply each."""
+    with socket.create_connection(address, timeout=30) as sock:
+        stream = sock.makefile("rb")
+        replies = []
+        for line in lines:
+            sock.sendall(line.encode("utf-8", "surrogateescape") + b"\n\0")
+            replies.append(stream.readline().decode().rstrip("\n"))
+        return replies
+
+
+def test_the_server_answers_connections_one_after_another_and_at_once(tmp_path: Path) -> None:
+    log = tmp_path / "exchanges.jsonl"
+    lines = [TO_ROLL, "frobnicate", TO_MOVE, DOUBLED, "board:" + "9" * 70000, TO_MOVE]
+    want = [ExternalPlayer("wildbg").reply(x) for x in lines]
+    want[4] = TOO_LONG
+    with gnubg_external.Server("wildbg", log=log) as server:
+        address = (server.host, server.port)
+        for _ in range(2):  # one after another
+            assert _exchange(address, lines) == want
+        results: dict[int, list[str]] = {}
+
+        def client(k: int) -> None:
+            results[k] = _exchange(address, lines)
+
+        threads = [threading.Thread(target=client, args=(k,)) for k in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+        assert results == {k: want for k in range(6)}
+        # a client that goes away mid-line, and one that sends a line without end
+        with socket.create_connection(address) as sock:
+            sock.sendall(TO_MOVE[:40].encode())
+        with socket.create_connection(address) as sock:
+            sock.sendall(b"x" * 200_000)
+            stream = sock.makefile("rb")
+            assert stream.readline().startswith(b"Error (")
+        assert _exchange(address, [TO_MOVE]) == [want[2]]
+        assert server.alive()
+        records = server.records()
+    assert len(records) >= 8 * len(lines)
+    connections = {r["connection"] for r in records}
+    assert len(connections) >= 8
+    assert all(set(r) >= {"time", "connection", "peer", "received", "reply", "ms"} for r in records)
+    assert json.loads(log.read_text().splitlines()[0])["reply"] == want[0]
+
+
+# ------------------------------------------------------------------------- the real program
+
+
+def _by_connection(records: list[dict[str, object]]) -> dict[int, list[dict[str, object]]]:
+    grouped: dict[int, list[dict[str, object]]] = defaultdict(list)
+    for record in records:
+        grouped[int(str(record["connection"]))].append(record)
+    return grouped
+
+
+def _server_player(records: list[dict[str, object]]) -> int:
+    """Which gnubg player a connection's boards ask for: the turn field of a board with
+    dice is the asked player's (-1: player 0)."""
+    for record in records:
+        parts = str(record["received"]).split(":")
+        if parts[33] != "0":
+            return 0 if parts[32] == "-1" else 1
+    raise AssertionError("no play was asked")
+
+
+def test_gnubg_plays_whole_matches_against_the_server() -> None:
+    """Two gnubg programs at once play 5-point matches against one wildbg server (as player
+    0 and as player 1); another against a pubeval server. Each exported match replays with
+    every play legal and each of the server's plays the one it sent."""
+    gnubg_program.require()
+    with gnubg_external.Server("wildbg") as server:
+        outputs: dict[int, tuple[str, str]] = {}
+
+        def play(player: int) -> None:
+            outputs[player] = gnubg_external.play_match(
+                server.address, length=5, seed=11 + player, player=player
+            )
+
+        threads = [threading.Thread(target=play, args=(p,)) for p in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=600)
+        records = server.records()
+        assert server.alive()
+    grouped = _by_connection(records)
+    assert len(grouped) == 2
+    for connection in grouped.values():
+        player = _server_player(connection)
+        output, mat = outputs[player]
+        assert "has won the match" in output, output[-2000:]
+        found = gnubg_external.replay(mat, player, connection)
+        assert found.games >= 1 and found.server_plays >= 10
+    with gnubg_external.Server("pubeval") as server:
+        output, mat = gnubg_external.play_match(server.address, length=5, seed=5, player=1)
+        found = gnubg_external.replay(mat, 1, server.records())
+    assert "has won the match" in output
+    assert found.server_plays >= 10
+
+
+def test_an_unexpected_failure_is_still_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bgfast.serve_gnubg as serve
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(serve, "choose", broken)
+    assert ExternalPlayer("pubeval").reply(TO_MOVE) == "Error (internal error: RuntimeError: boom)"

@@ -1,0 +1,344 @@
+"""``bgfast serve http``: a running server, asked by a real HTTP client (the standard
+library's), its answers compared with the Python package's own.
+
+Every endpoint the issue names (``/moves``, ``/evaluate``, ``/best``, ``POST /play``,
+``/ids``), the OpenAPI schema, bad input of every kind (a 4xx JSON error naming the
+parameter, the server answering right afterwards), 8 clients at once, and a second net
+offered with ``--net NAME=PATH``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bgfast import Game, Net, Position, codec, cubeful
+
+DATA = Path(__file__).parent / "data"
+CONTACT = (DATA / "wildbg_contact.csv").read_text().split()[:40]
+ROLLS = [(3, 1), (6, 6), (5, 2), (1, 1), (6, 4)]
+
+
+class HttpServer:
+    """``bgfast serve http`` in a child process on a free port."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bgfast", "serve", "http", "--port", "0", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        first = self.process.stdout.readline()
+        match = re.search(r"listening on (http://[\d.]+:\d+)", first)
+        if not match:
+            self.process.kill()
+            raise AssertionError(f"the server did not start: {first!r}")
+        self.url = match.group(1)
+
+    def get(self, path: str, **query: object) -> tuple[int, Any]:
+        url = f"{self.url}{path}"
+        if query:
+            url += "?" + urllib.parse.urlencode(query)
+        return self._open(urllib.request.Request(url))
+
+    def post(self, path: str, body: object, raw: bytes | None = None) -> tuple[int, Any]:
+        data = raw if raw is not None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            f"{self.url}{path}", data=data, headers={"Content-Type": "application/json"}
+        )
+        return self._open(request)
+
+    @staticmethod
+    def _open(request: urllib.request.Request) -> tuple[int, Any]:
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
+    path = tmp_path_factory.mktemp("nets") / "mine.bgnet"
+    Net.wildbg().save(path)
+    running = HttpServer("--net", f"mine={path}")
+    yield running
+    assert running.process.poll() is None, "the server died"
+    running.stop()
+
+
+def _moves(position: Position, dice: tuple[int, int]) -> list[dict[str, str]]:
+    return [{"move": str(m), "result": m.result.id} for m in position.moves(dice)]
+
+
+def test_moves_are_position_moves(server: HttpServer) -> None:
+    for pid in CONTACT[:20]:
+        position = Position.from_id(pid)
+        for dice in ROLLS:
+            status, body = server.get("/moves", position=pid, dice=f"{dice[0]}{dice[1]}")
+            assert status == 200
+            assert body == {"position": pid, "dice": list(dice), "moves": _moves(position, dice)}
+
+
+def test_moves_read_gnubg_ids_xgids_and_fibs_boards(server: HttpServer) -> None:
+    game = Game(match_length=7, seed=4)
+    game.roll((5, 2))
+    game.play("13/8 13/11")
+    game.roll((6, 4))
+    want = _moves(game.position, (6, 4))
+    for text in (game.gnubg_id(), game.xgid(), game.fibs_board()):
+        status, body = server.get("/moves", position=text)  # the dice the ID holds
+        assert (status, body["moves"], body["dice"]) == (200, want, [6, 4]), text
+    for dice in ("64", "6-4", "6,4"):
+        assert server.get("/moves", position=game.gnubg_id(), dice=dice)[1]["moves"] == want
+
+
+def test_evaluate_is_the_nets(server: HttpServer) -> None:
+    net = Net.wildbg()
+    for pid in CONTACT[:10]:
+        status, body = server.get("/evaluate", position=pid)
+        assert status == 200
+        p = net.evaluate(Position.from_id(pid))
+        assert np.allclose(body["probabilities"], p, atol=1e-7)
+        assert body["equity"] == pytest.approx(float(net.equity(Position.from_id(pid))), abs=1e-6)
+        decision = cubeful.decide(p)
+        assert body["cube"]["action"] == decision.action
+        assert body["cube"]["no_double"] == pytest.approx(decision.no_double)
+    assert (
+        server.get("/evaluate", position=CONTACT[0], net="mine")[1]["probabilities"]
+        == (server.get("/evaluate", position=CONTACT[0])[1]["probabilities"])
+    )
+    # the stakes of a GNUbg ID: a 7-point match, the cube turned
+    game = Game(match_length=7, seed=2)
+    game.roll((4, 2))
+    game.play("8/4 6/4")
+    game.double()
+    game.take()
+    status, body = server.get("/evaluate", position=game.gnubg_id())
+    state = game.state
+    assert state.turn is not None
+    p = net.evaluate(state.position)
+    want = cubeful.decide(
+        p,
+        cube=(2, "opponent"),
+        match_length=7,
+        score=(state.score[state.turn], state.score[1 - state.turn]),
+    )
+    assert body["cube"]["action"] == want.action
+    assert body["cube"]["double_take"] == pytest.approx(want.double_take)
+
+
+def test_best_is_the_nets_ranking(server: HttpServer) -> None:
+    net = Net.wildbg()
+    for pid in CONTACT[:10]:
+        ranked = net.rank(Position.from_id(pid), (5, 2))
+        status, body = server.get("/best", position=pid, dice="52")
+        assert status == 200
+        assert [m["move"] for m in body["moves"]] == [str(m) for m, _, _ in ranked]
+        assert body["moves"][0]["diff"] == 0.0
+        for got, (_, p, equity) in zip(body["moves"], ranked):
+            assert got["equity"] == pytest.approx(float(equity), abs=1e-6)
+            assert np.allclose(got["probabilities"], p, atol=1e-7)
+    assert len(server.get("/best", position=CONTACT[0], dice="52", top=2)[1]["moves"]) <= 2
+
+
+def test_play_names_the_rule_broken(server: HttpServer) -> None:
+    start = "4HPwATDgc/ABMA"
+    status, body = server.post("/play", {"position": start, "dice": "31", "move": "6/5 8/5"})
+    assert (status, body["legal"], body["move"]) == (200, True, "8/5 6/5")
+    assert body["result"] == Position.from_id(start).play("8/5 6/5", (3, 1)).id
+    status, body = server.post("/play", {"position": start, "dice": [3, 1], "move": "6/1"})
+    assert (status, body["legal"], body["rule"]) == (200, False, "R4")
+    status, body = server.post("/play", {"position": start, "dice": "31", "move": "13/10"})
+    assert (status, body["legal"], body["rule"]) == (200, False, "R8")
+    status, body = server.post("/play", {"position": start, "dice": "31", "move": "8/5 6/"})
+    assert (status, body["error"]["parameter"]) == (400, "move")
+
+
+def test_ids_convert_every_notation(server: HttpServer) -> None:
+    game = Game(match_length=5, seed=9)
+    game.roll((6, 1))
+    game.play("13/7 8/7")
+    game.roll((3, 3))
+    state = game.state
+    for text, kind in (
+        (game.gnubg_id(), "gnubg_id"),
+        (game.xgid(), "xgid"),
+        (game.fibs_board(), "fibs_board"),
+    ):
+        status, body = server.get("/ids", position=text)
+        assert (status, body["kind"], body["assumed"]) == (200, kind, False)
+        assert body["position_id"] == game.position.id
+        assert body["gnubg_id"] == codec.gnubg_id_of(state)
+        assert body["xgid"] == codec.xgid_of(state)
+        assert codec.state_from_fibs_board(body["fibs_board"]) == codec.state_from_fibs_board(
+            game.fibs_board()
+        )
+    status, body = server.get("/ids", position="4HPwATDgc/ABMA")
+    assert (status, body["kind"], body["assumed"]) == (200, "position_id", True)
+    assert body["gnubg_id"].startswith("4HPwATDgc/ABMA:")
+
+
+BAD_GETS: list[tuple[str, dict[str, object], int, str | None]] = [
+    ("/moves", {"position": "xyz", "dice": "31"}, 400, "position"),
+    ("/moves", {"position": "4HPwATDgc/ABMA", "dice": "71"}, 400, "dice"),
+    ("/moves", {"position": "4HPwATDgc/ABMA", "dice": "3"}, 400, "dice"),
+    ("/moves", {"position": "4HPwATDgc/ABMA"}, 400, "dice"),
+    ("/moves", {"dice": "31"}, 422, "position"),
+    ("/moves", {"position": "/////////////w", "dice": "31"}, 400, "position"),
+    ("/moves", {"position": "4HPwATDgc/ABMA:xxxxxxxxxxxx", "dice": "31"}, 400, "position"),
+    ("/moves", {"position": "XGID=bad", "dice": "31"}, 400, "position"),
+    ("/moves", {"position": "board:a:b:1", "dice": "31"}, 400, "position"),
+    ("/moves", {"position": "\x00\udcff" * 5, "dice": "31"}, 400, "position"),
+    ("/moves", {"position": "A" * 5_000, "dice": "31"}, 400, "position"),
+    ("/moves", {"position": "AAAAAAAAAAAAAA", "dice": "31"}, 400, "position"),
+    ("/evaluate", {"position": "4HPwATDgc/ABMA", "net": "nope"}, 400, "net"),
+    ("/best", {"position": "4HPwATDgc/ABMA", "dice": "31", "top": "0"}, 422, "top"),
+    ("/best", {"position": "4HPwATDgc/ABMA", "dice": "31", "top": "x"}, 422, "top"),
+    ("/ids", {}, 422, "position"),
+    ("/nowhere", {}, 404, None),
+]
+
+
+@pytest.mark.parametrize(("path", "query", "status", "parameter"), BAD_GETS)
+def test_bad_input_is_a_4xx_json_error(
+    server: HttpServer, path: str, query: dict[str, object], status: int, parameter: str | None
+) -> None:
+    query = {k: (v.encode("utf-8", "surrogateescape") if isinstance(v, str) else v) for k, v in
+             query.items()}  # fmt: skip
+    got, body = server.get(path, **query)
+    assert got == status, body
+    assert set(body) == {"error"} and body["error"]["parameter"] == parameter
+    assert body["error"]["message"] and body["error"]["type"]
+    # and the server answers right afterwards
+    assert server.get("/moves", position="4HPwATDgc/ABMA", dice="31")[0] == 200
+
+
+def test_a_request_line_too_long_for_http_is_refused(server: HttpServer) -> None:
+    """A 100 KB URL is refused by uvicorn's HTTP parser (a plain-text 400 before the app,
+    not a JSON error); the server goes on."""
+    request = urllib.request.Request(f"{server.url}/moves?position={'A' * 100_000}&dice=31")
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert 400 <= refused.value.code < 500
+    assert server.get("/moves", position="4HPwATDgc/ABMA", dice="31")[0] == 200
+
+
+@pytest.mark.parametrize(
+    ("body", "raw", "status"),
+    [
+        (None, b"not json", 422),
+        (None, b"[1, 2]", 422),
+        ({"position": "4HPwATDgc/ABMA", "dice": "31"}, None, 422),  # no move
+        ({"position": "4HPwATDgc/ABMA", "dice": "99", "move": "8/5 6/5"}, None, 400),
+        ({"position": "4HPwATDgc/ABMA", "dice": [3, 9], "move": "8/5"}, None, 400),
+        ({"position": "4HPwATDgc/ABMA", "dice": [3], "move": "8/5"}, None, 422),
+        ({"position": 5, "dice": "31", "move": "8/5 6/5"}, None, 422),
+    ],
+)
+def test_bad_plays_are_4xx(
+    server: HttpServer, body: object, raw: bytes | None, status: int
+) -> None:
+    got, answer = server.post("/play", body, raw)
+    assert got == status, answer
+    assert set(answer) == {"error"}
+    assert server.get("/moves", position="4HPwATDgc/ABMA", dice="31")[0] == 200
+    got, _ = server._open(urllib.request.Request(f"{server.url}/moves", method="DELETE"))
+    assert got == 405
+
+
+def test_eight_clients_at_once(server: HttpServer) -> None:
+    net = Net.wildbg()
+    failures: list[str] = []
+
+    def client(k: int) -> None:
+        for i, pid in enumerate(CONTACT[k * 4 : k * 4 + 4]):
+            dice = ROLLS[(k + i) % len(ROLLS)]
+            position = Position.from_id(pid)
+            status, body = server.get("/moves", position=pid, dice=f"{dice[0]}{dice[1]}")
+            if status != 200 or body["moves"] != _moves(position, dice):
+                failures.append(f"moves {pid} {dice}")
+            status, body = server.get("/best", position=pid, dice=f"{dice[0]}{dice[1]}")
+            if status != 200 or body["moves"][0]["move"] != str(net.best_move(position, dice)):
+                failures.append(f"best {pid} {dice}")
+            status, _ = server.get("/moves", position="bad", dice="31")
+            if status != 400:
+                failures.append("bad input")
+
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not failures
+
+
+def test_the_openapi_schema_is_served(server: HttpServer) -> None:
+    status, schema = server.get("/openapi.json")
+    assert status == 200
+    assert schema["info"]["title"] == "bgfast"
+    assert {"/moves", "/evaluate", "/best", "/play", "/ids"} <= set(schema["paths"])
+    assert "post" in schema["paths"]["/play"]
+    assert "400" in schema["paths"]["/moves"]["get"]["responses"]
+    with urllib.request.urlopen(f"{server.url}/docs", timeout=30) as page:
+        assert page.status == 200 and b"openapi.json" in page.read()
+    status, health = server.get("/health")
+    assert health["nets"] == ["mine", "wildbg"]
+
+
+def test_keep_alive_answers_do_not_wait_for_delayed_acks(server: HttpServer) -> None:
+    """One keep-alive connection, 40 requests in a row: with Nagle's algorithm on the
+    server's sockets each answer waited ~40 ms for the client's delayed ACK (1.6 s here);
+    they take a few milliseconds."""
+    import http.client
+    import time
+
+    parsed = urllib.parse.urlparse(server.url)
+    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=30)
+    started = time.perf_counter()
+    for _ in range(40):
+        connection.request("GET", "/moves?position=4HPwATDgc%2FABMA&dice=31")
+        answer = connection.getresponse()
+        assert answer.status == 200
+        answer.read()
+    assert time.perf_counter() - started < 1.2
+    connection.close()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["http", "--threads", "0"], "threads must be at least 1"),
+        (["http", "--net", "foo"], "NAME=PATH"),
+        (["http", "--net", "foo=/nonexistent/mine.bgnet"], "nonexistent"),
+        (["http", "--port", "70000"], "0..65535"),
+        (["gnubg-external", "--policy", "nosuch"], "unknown policy"),
+    ],
+)
+def test_bad_server_options_exit_2_naming_them(args: list[str], message: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bgfast", "serve", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert message in done.stderr
