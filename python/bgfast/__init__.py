@@ -13,7 +13,9 @@ Rule ids (R1..R32) in errors and docs refer to the project's rule book, ``RULES.
 The game layer: :class:`GameState` (one validated, immutable state of a game), :class:`Game`
 (the referee that moves it along, with an event history), :class:`Match`, :class:`Chouette`,
 :class:`Cube` and :class:`Rules`; the codecs of states in :mod:`bgfast.codec`, the words and
-checks they share in :mod:`bgfast.vocab`, every exception in :mod:`bgfast.errors`.
+checks they share in :mod:`bgfast.vocab`, every exception in :mod:`bgfast.errors`. Match
+files (Jellyfish ``.mat``, GNU Backgammon's SGF): :meth:`Match.from_mat`,
+:meth:`Match.from_sgf` and their writers.
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ from bgfast import (
     batch,
     bearoff,
     cubeful,
+    matfile,  # match files
     met,
     pubeval,  # rollouts: the pubeval module
+    sgf,  # match files
 )
 from bgfast._core import Move, Moves, Net, Outcome, Position, perft
 from bgfast._version import __version__
@@ -68,6 +72,7 @@ from bgfast.rollout import (  # rollouts
 from bgfast.scoring import Rules
 from bgfast.state import GameResult, GameState
 from bgfast.svg import position_svg
+from bgfast.transcript import MatchInfo  # match files
 from bgfast.vecenv import VecEnv, segment_argmax  # rollouts
 from bgfast.vocab import Roll
 
@@ -121,6 +126,7 @@ __all__ = [
     "InvalidSaveError",
     "InvalidStateError",
     "Match",
+    "MatchInfo",
     "MatchOptionError",
     "MetError",
     "Move",
@@ -139,6 +145,7 @@ __all__ = [
     "cubeful",
     "duel",
     "encode",
+    "matfile",
     "met",
     "perft",
     "pubeval",
@@ -146,4 +153,5 @@ __all__ = [
     "rollout_cube",
     "rollout_moves",
     "segment_argmax",
+    "sgf",
 ]
