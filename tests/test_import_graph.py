@@ -163,6 +163,23 @@ LAYERS = {
         "sgf",
         "replay",
     },
+    "_moments": {"errors", "vocab", "events", "replay", "cube", "game", "scoring", "state"},
+    "_cube_batch": {"cubeful", "vocab"},
+    "analysis": {
+        "errors",
+        "events",
+        "batch",
+        "codec",
+        "cubeful",
+        "met",
+        "game",
+        "state",
+        "match",
+        "transcript",
+        "_moments",
+        "_cube_batch",
+    },
+    "_cli_match": {"analysis", "match"},
     "chouette": {"errors", "vocab", "persist", "scoring", "cube", "game"},
 }
 

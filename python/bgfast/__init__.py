@@ -15,7 +15,7 @@ The game layer: :class:`GameState` (one validated, immutable state of a game), :
 :class:`Cube` and :class:`Rules`; the codecs of states in :mod:`bgfast.codec`, the words and
 checks they share in :mod:`bgfast.vocab`, every exception in :mod:`bgfast.errors`. Match
 files (Jellyfish ``.mat``, GNU Backgammon's SGF): :meth:`Match.from_mat`,
-:meth:`Match.from_sgf` and their writers.
+:meth:`Match.from_sgf` and their writers; :func:`analyse` rates every play of a match.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from bgfast import (
 )
 from bgfast._core import Move, Moves, Net, Outcome, Position, perft
 from bgfast._version import __version__
+from bgfast.analysis import Analysis, Decision, PlayerStats, analyse  # match files
 from bgfast.chouette import Chouette
 from bgfast.cube import Cube
 from bgfast.duel import DuelResult, duel
@@ -102,6 +103,7 @@ Position._repr_svg_ = _repr_svg_  # type: ignore[method-assign]
 collections.abc.Sequence.register(Moves)
 
 __all__ = [
+    "Analysis",
     "BearoffFileError",
     "BearoffRangeError",
     "BgfastError",
@@ -110,6 +112,7 @@ __all__ = [
     "ChouetteFileError",
     "Cube",
     "CubeRollout",
+    "Decision",
     "DuelResult",
     "Game",
     "GameOverError",
@@ -134,12 +137,14 @@ __all__ = [
     "Moves",
     "Net",
     "Outcome",
+    "PlayerStats",
     "Position",
     "RolloutResult",
     "Rules",
     "ShardError",
     "VecEnv",
     "__version__",
+    "analyse",
     "batch",
     "bearoff",
     "cubeful",
