@@ -235,6 +235,33 @@ def test_a_called_illegal_play_is_written_as_replayed(tmp_path: Path) -> None:
     assert back.games[0].position == g.position
 
 
+@pytest.mark.parametrize("stop", range(12))
+def test_a_match_in_play_survives(stop: int) -> None:
+    # Written at any moment of a game: before the opening roll, with the dice rolled and
+    # not played, a double waiting for its answer...
+    m = Match(7, seed=2)
+    g = m.new_game()
+    actions = [
+        lambda: g.roll(4, 1),
+        lambda: g.play("24/23 13/9"),
+        lambda: g.roll(6, 6),
+        lambda: g.play("24/18(2) 13/7(2)"),
+        g.double,
+        g.take,
+        lambda: g.roll(3, 2),
+        lambda: g.play("13/10 13/11"),
+        lambda: g.roll(5, 5),
+        lambda: g.play("8/3(2) 6/1(2)"),
+        lambda: g.roll(2, 1),
+    ]
+    for action in actions[:stop]:
+        action()
+    for text, read in ((m.to_mat(), Match.from_mat), (m.to_sgf(), Match.from_sgf)):
+        back = read(text)
+        assert plays(back) == plays(m), text
+        assert back.game is not None and back.game.state == g.state
+
+
 def test_crawford_rule_off_survives() -> None:
     m = Match(2, crawford_rule=False, seed=1)
     g = m.new_game()

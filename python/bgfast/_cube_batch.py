@@ -25,6 +25,7 @@ __all__ = ["CubeModel"]
 
 Floats = npt.NDArray[np.float64]
 _Ratios = tuple[Floats, Floats, Floats, Floats]
+_Levels = dict[int, tuple[Floats, Floats]]
 
 
 @dataclass(frozen=True)
@@ -118,18 +119,24 @@ class CubeModel:
             - lbg * (lost[1] - lost[2])
         )
 
-    def no_double(self, p: Floats, ratios: _Ratios | None = None) -> Floats:
-        """The value of not doubling now (Janowski, cube life ``x``)."""
+    def no_double(
+        self, p: Floats, ratios: _Ratios | None = None, levels: _Levels | None = None
+    ) -> Floats:
+        """The value of not doubling now (Janowski, cube life ``x``). ``ratios`` and
+        ``levels`` pass on what :meth:`value` worked out for the same rows."""
         if self.is_match:
-            return self._match_no_double(p, self._ratios(p) if ratios is None else ratios)
+            ratios = self._ratios(p) if ratios is None else ratios
+            return self._match_no_double(p, ratios, levels)
         return self._money_no_double(p)
 
-    def double_take(self, p: Floats, ratios: _Ratios | None = None) -> Floats:
+    def double_take(
+        self, p: Floats, ratios: _Ratios | None = None, levels: _Levels | None = None
+    ) -> Floats:
         """The value of doubling when the opponent takes."""
         if self.value_of_cube * 2 > CUBE_LIMIT:
-            return self.no_double(p, ratios)
+            return self.no_double(p, ratios, levels)
         after = self._taken()
-        value = after.no_double(p, ratios)
+        value = after.no_double(p, ratios, levels)
         return 2.0 * value if not self.is_match else value
 
     def double_pass(self) -> float:
@@ -141,11 +148,15 @@ class CubeModel:
     def value(self, p: Floats) -> Floats:
         """The value after the side to move's best cube action and the opponent's answer
         (the no-double value where it may not double)."""
-        ratios = self._ratios(p) if self.is_match else None
-        nd = self.no_double(p, ratios)
+        ratios = levels = None
+        if self.is_match:
+            ratios = self._ratios(p)
+            # The cash points at the cube now and at twice it come out of one pass.
+            levels = self._cash_levels(ratios) if self._alive() else None
+        nd = self.no_double(p, ratios, levels)
         if not self.may_double():
             return nd
-        dt = self.double_take(p, ratios)
+        dt = self.double_take(p, ratios, levels)
         dp = self.double_pass()
         answer = np.minimum(dt, dp)
         return np.where(answer > nd, answer, nd)
@@ -206,11 +217,13 @@ class CubeModel:
             lb = np.where(lose > 0.0, p[:, 4] / lose, 0.0)
         return wg, wb, lg, lb
 
-    def _match_no_double(self, p: Floats, ratios: _Ratios) -> Floats:
+    def _match_no_double(self, p: Floats, ratios: _Ratios, levels: _Levels | None) -> Floats:
         dead = self.dead(p)
         if not self._alive():
             return dead
-        mover_cash, opponent_cash = self._cash_points(ratios)
+        if levels is None or self.value_of_cube not in levels:
+            levels = self._cash_levels(ratios)
+        mover_cash, opponent_cash = levels[self.value_of_cube]
         c = self.value_of_cube
         won = [self._mwc_after(0, 0, k * c) for k in (1, 2, 3)]
         lost = [self._mwc_after(0, 1, k * c) for k in (1, 2, 3)]
@@ -253,9 +266,10 @@ class CubeModel:
             )
         return dead * (1.0 - self.x) + live * self.x
 
-    def _cash_points(self, ratios: _Ratios) -> tuple[Floats, Floats]:
-        """The live-cube cash points of both sides at the cube now (``cube.rs``'s
-        ``cash_points``), row by row."""
+    def _cash_levels(self, ratios: _Ratios) -> _Levels:
+        """The live-cube cash points of both sides (``cube.rs``'s ``cash_points``), row by
+        row, at the cube now and at each level above it up to the highest that can still
+        be turned (found from the top down)."""
         needed = [a - 1 for a in self._away]
         c = self.value_of_cube
         top = c
@@ -265,6 +279,7 @@ class CubeModel:
         n = ratios[0].shape[0]
         above = [np.zeros(n), np.zeros(n)]
         level = top
+        levels: _Levels = {}
         while True:
             here: list[Floats] = []
             for k in (0, 1):
@@ -296,8 +311,9 @@ class CubeModel:
                     redouble_pass = lost(2 * level)
                     tw = take_win(level)
                     here.append(1.0 - above[o] * _ratio_or_half(passed - tw, redouble_pass - tw))
+            levels[level] = (here[0], here[1])
             if level == c:
-                return here[0], here[1]
+                return levels
             above = here
             level //= 2
 

@@ -125,7 +125,9 @@ def _play(game: Game, record: GameRecord, money: bool) -> None:
     for k, entry in enumerate(entries):
         last = k == len(entries) - 1
         try:
-            _apply(game, entry, record, resigns_next=last and record.result is not None)
+            # A game's last roll may stand unplayed: a resignation follows, or the game
+            # goes on (the file was written mid-turn).
+            _apply(game, entry, record, open_end=last)
         except InvalidSaveError:
             raise
         except BgfastError as e:
@@ -139,7 +141,7 @@ def _expect(game: Game, entry: Entry, record: GameRecord, doing: str) -> None:
         raise _fail(entry, record, f"{doing}, but player {actor} is to act ({game.phase})")
 
 
-def _apply(game: Game, entry: Entry, record: GameRecord, *, resigns_next: bool) -> None:
+def _apply(game: Game, entry: Entry, record: GameRecord, *, open_end: bool) -> None:
     state = game.state
     kind = entry.kind
     if kind == "roll":
@@ -161,7 +163,7 @@ def _apply(game: Game, entry: Entry, record: GameRecord, *, resigns_next: bool) 
             if game.phase != "roll":
                 raise _fail(entry, record, f"rolls, but the game is in phase {game.phase!r}")
             game.roll(dice)
-        _play_roll(game, entry, record, resigns_next)
+        _play_roll(game, entry, record, open_end)
     elif kind in ("double", "beaver", "raccoon"):
         offer = state.offer
         if state.phase == "doubled" and offer is not None:
@@ -192,7 +194,7 @@ def _apply(game: Game, entry: Entry, record: GameRecord, *, resigns_next: bool) 
         (game.take if kind == "take" else game.drop)()
 
 
-def _play_roll(game: Game, entry: Entry, record: GameRecord, resigns_next: bool) -> None:
+def _play_roll(game: Game, entry: Entry, record: GameRecord, open_end: bool) -> None:
     assert entry.dice is not None
     dice = _dice_text(entry.dice)
     if game.phase != "move":  # no legal play: the turn passed (R10)
@@ -205,8 +207,8 @@ def _play_roll(game: Game, entry: Entry, record: GameRecord, resigns_next: bool)
         except BgfastError as e:
             raise _fail(entry, record, f"the play {dice}: {entry.play}: {e}") from None
         return
-    if resigns_next:
-        return  # rolled, then resigned (GNU Backgammon writes the dice alone)
+    if open_end:
+        return  # rolled, then resigned (GNU Backgammon writes the dice alone), or not yet played
     moves = game.legal_moves()
     if len(moves) == 1:
         game.play(moves[0])  # a forced play may go unwritten, as GNU Backgammon reads it
