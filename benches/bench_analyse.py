@@ -126,7 +126,8 @@ def main() -> None:
     parser.add_argument("--noise", type=float, default=0.04)
     args = parser.parse_args()
     speed(args.rounds)
-    side_by_side(list(range(1, args.seeds + 1)), args.noise)
+    if args.seeds:
+        side_by_side(list(range(1, args.seeds + 1)), args.noise)
 
 
 # ---------------------------------------------------------------------------- pytest

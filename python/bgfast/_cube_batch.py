@@ -14,6 +14,7 @@ chances and stakes; change the two together.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -23,7 +24,7 @@ from bgfast.vocab import CUBE_LIMIT
 
 __all__ = ["CubeModel"]
 
-Floats = npt.NDArray[np.float64]
+Floats = npt.NDArray[np.floating[Any]]
 _Ratios = tuple[Floats, Floats, Floats, Floats]
 _Levels = dict[int, tuple[Floats, Floats]]
 
@@ -102,6 +103,7 @@ class CubeModel:
 
     def dead(self, p: Floats) -> Floats:
         """The cubeless value (a dead cube)."""
+        p = _columns(p)
         win, wg, wbg, lg, lbg = (p[:, k] for k in range(5))
         if not self.is_match:
             if self.stakes.jacoby and self.owner == "centred":
@@ -110,7 +112,7 @@ class CubeModel:
         c = self.value_of_cube
         won = [self._mwc_after(0, 0, k * c) for k in (1, 2, 3)]
         lost = [self._mwc_after(0, 1, k * c) for k in (1, 2, 3)]
-        return (
+        value: Floats = (
             lost[0]
             + win * (won[0] - lost[0])
             + wg * (won[1] - won[0])
@@ -118,12 +120,14 @@ class CubeModel:
             - lg * (lost[0] - lost[1])
             - lbg * (lost[1] - lost[2])
         )
+        return value
 
     def no_double(
         self, p: Floats, ratios: _Ratios | None = None, levels: _Levels | None = None
     ) -> Floats:
         """The value of not doubling now (Janowski, cube life ``x``). ``ratios`` and
         ``levels`` pass on what :meth:`value` worked out for the same rows."""
+        p = _columns(p)
         if self.is_match:
             ratios = self._ratios(p) if ratios is None else ratios
             return self._match_no_double(p, ratios, levels)
@@ -133,6 +137,7 @@ class CubeModel:
         self, p: Floats, ratios: _Ratios | None = None, levels: _Levels | None = None
     ) -> Floats:
         """The value of doubling when the opponent takes."""
+        p = _columns(p)
         if self.value_of_cube * 2 > CUBE_LIMIT:
             return self.no_double(p, ratios, levels)
         after = self._taken()
@@ -148,6 +153,7 @@ class CubeModel:
     def value(self, p: Floats) -> Floats:
         """The value after the side to move's best cube action and the opponent's answer
         (the no-double value where it may not double)."""
+        p = _columns(p)
         ratios = levels = None
         if self.is_match:
             ratios = self._ratios(p)
@@ -210,12 +216,12 @@ class CubeModel:
         and backgammons, and the same of its losses."""
         win = p[:, 0]
         lose = 1.0 - win
-        with np.errstate(divide="ignore", invalid="ignore"):
-            wg = np.where(win > 0.0, (p[:, 1] - p[:, 2]) / win, 0.0)
-            wb = np.where(win > 0.0, p[:, 2] / win, 0.0)
-            lg = np.where(lose > 0.0, (p[:, 3] - p[:, 4]) / lose, 0.0)
-            lb = np.where(lose > 0.0, p[:, 4] / lose, 0.0)
-        return wg, wb, lg, lb
+        # A share of nothing is nothing (no wins: no gammon share).
+        per_win = np.divide(1.0, win, out=np.zeros_like(win), where=win > 0.0)
+        per_loss = np.divide(1.0, lose, out=np.zeros_like(lose), where=lose > 0.0)
+        wb = p[:, 2] * per_win
+        lb = p[:, 4] * per_loss
+        return p[:, 1] * per_win - wb, wb, p[:, 3] * per_loss - lb, lb
 
     def _match_no_double(self, p: Floats, ratios: _Ratios, levels: _Levels | None) -> Floats:
         dead = self.dead(p)
@@ -277,7 +283,7 @@ class CubeModel:
             top *= 2
         shares = [(ratios[0], ratios[1]), (ratios[2], ratios[3])]
         n = ratios[0].shape[0]
-        above = [np.zeros(n), np.zeros(n)]
+        above: list[Floats] = [np.zeros(n, ratios[0].dtype), np.zeros(n, ratios[0].dtype)]
         level = top
         levels: _Levels = {}
         while True:
@@ -294,7 +300,8 @@ class CubeModel:
                     return self._mwc_after(k, o, points)
 
                 def take_win(v: int, gk: Floats = gk, bk: Floats = bk) -> Floats:
-                    return (1.0 - gk - bk) * won(2 * v) + gk * won(4 * v) + bk * won(6 * v)
+                    share: Floats = (1.0 - gk - bk) * won(2 * v) + gk * won(4 * v) + bk * won(6 * v)
+                    return share
 
                 passed = won(level)
                 if needed[0] < 2 * level or needed[1] < 2 * level:
@@ -316,6 +323,14 @@ class CubeModel:
                 return levels
             above = here
             level //= 2
+
+
+def _columns(p: Floats) -> Floats:
+    """``p`` (rows of five chances) laid out column by column, so that each chance's
+    column is contiguous (no copy when it is already); float32 chances (the net's) stay
+    float32, which the analysis's sums need no more than, anything else is float64."""
+    dtype = np.float32 if p.dtype == np.float32 else np.float64
+    return np.asfortranarray(p, dtype=dtype)
 
 
 def _ratio_or_half(num: Floats, den: Floats) -> Floats:

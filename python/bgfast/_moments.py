@@ -14,7 +14,8 @@ answer is always the referee's. ``tests/test_analysis.py`` checks the two walks 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from bgfast import events as ev
 from bgfast import replay
@@ -28,10 +29,10 @@ from bgfast.vocab import Offer, Phase
 __all__ = ["Moment", "Step", "moments"]
 
 
-@dataclass(frozen=True)
-class Moment:
+class Moment(NamedTuple):
     """A game between two events: what the analysis reads of a :class:`GameState` (the
-    same attribute names), the match context taken from the game's first state."""
+    same attribute names), the match context taken from the game's first state. (A named
+    tuple: one is made for every event, and ``_replace`` is cheap.)"""
 
     base: GameState
     position: Position
@@ -179,14 +180,13 @@ def _fast(game: Game) -> Iterator[Step]:
                         and now.auto_doubles < rules.auto_doubles
                         and now.cube.value * 2 <= now.cube.max_value
                     ):
-                        now = replace(
-                            now, cube=now.cube.auto_doubled(), auto_doubles=now.auto_doubles + 1
+                        now = now._replace(
+                            cube=now.cube.auto_doubled(), auto_doubles=now.auto_doubles + 1
                         )
                 else:
                     winner = 0 if d0 > d1 else 1
                     position = now.position.flipped() if winner == 1 else now.position
-                    now = replace(
-                        now,
+                    now = now._replace(
                         phase="move",
                         turn=winner,
                         position=position,
@@ -196,31 +196,30 @@ def _fast(game: Game) -> Iterator[Step]:
                 assert now.turn is not None
                 legal = now.position.moves(d0, d1)
                 if len(legal) == 1 and legal[0].is_pass:  # R10: the turn passes at once
-                    now = replace(
-                        now,
+                    now = now._replace(
                         position=legal[0].result,
                         turn=1 - now.turn,
                         turns_played=_plus(now.turns_played, now.turn),
                     )
                 else:
-                    now = replace(now, phase="move", dice=(d0, d1))
+                    now = now._replace(phase="move", dice=(d0, d1))
                 last = None
         elif isinstance(event, ev.Double):
             assert now.turn is not None
-            now = replace(now, phase="doubled", offer=CubeOffer(now.turn, now.cube.value * 2))
+            now = now._replace(phase="doubled", offer=CubeOffer(now.turn, now.cube.value * 2))
         elif isinstance(event, (ev.Beaver, ev.Raccoon)):
             offer = now.offer
             assert offer is not None
             kind: Offer = "beaver" if isinstance(event, ev.Beaver) else "raccoon"
-            now = replace(now, offer=CubeOffer(offer.doubler, offer.value * 2, kind))
+            now = now._replace(offer=CubeOffer(offer.doubler, offer.value * 2, kind))
         elif isinstance(event, ev.Take):
             offer = now.offer
             assert offer is not None
-            now = replace(
-                now, phase="roll", offer=None, cube=now.cube.taken(1 - offer.doubler, offer.value)
+            now = now._replace(
+                phase="roll", offer=None, cube=now.cube.taken(1 - offer.doubler, offer.value)
             )
         elif isinstance(event, ev.Drop):
-            now = replace(now, phase="over", offer=None, dice=None)
+            now = now._replace(phase="over", offer=None, dice=None)
         elif isinstance(event, ev.Move):
             assert now.dice is not None
             try:
@@ -235,8 +234,7 @@ def _fast(game: Game) -> Iterator[Step]:
             result, move = staged
             last = (now.turn, now.dice, now.position)
             over = result.outcome is not None
-            now = replace(
-                now,
+            now = now._replace(
                 position=result,
                 turn=1 - now.turn,
                 dice=None,
@@ -247,8 +245,7 @@ def _fast(game: Game) -> Iterator[Step]:
         elif isinstance(event, ev.Call):
             assert last is not None
             player, dice, position = last
-            now = replace(
-                now,
+            now = now._replace(
                 phase="move",
                 turn=player,
                 position=position,
@@ -258,11 +255,11 @@ def _fast(game: Game) -> Iterator[Step]:
             last = None
         elif isinstance(event, ev.Resign):
             back_to = now.phase
-            now = replace(now, phase="resign")
+            now = now._replace(phase="resign")
         elif isinstance(event, ev.Accept):
-            now = replace(now, phase="over", dice=None, offer=None)
+            now = now._replace(phase="over", dice=None, offer=None)
         elif isinstance(event, ev.Reject):
-            now = replace(now, phase=back_to)
+            now = now._replace(phase=back_to)
         elif isinstance(event, ev.Close):
             last = None
         yield Step(before, event, now, move)

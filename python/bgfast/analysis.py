@@ -560,8 +560,9 @@ def analyse(
     totals = (_Totals(), _Totals())
     for number, game in enumerate(games, 1):
         turns, cubes = worker.collect(game, number)
-        decisions += worker.chequer_and_luck(turns, totals, rolls)
-        decisions += worker.cube(cubes, totals)
+        plays, cube_chances = worker.chequer_and_luck(turns, cubes, totals, rolls)
+        decisions += plays
+        decisions += worker.cube(cubes, cube_chances, totals)
         if progress is not None:
             progress(number, len(games))
     decisions.sort(key=lambda d: (d.game, d.move, d.player, _ORDER[d.kind]))
@@ -602,10 +603,6 @@ _ORDER = {"double": 0, "take": 1, "move": 2}
 
 def _net_name(net: Net) -> str:
     return "wildbg" if net == Net.wildbg() else f"a {net.inputs} net"
-
-
-def _played_text(move: Move) -> str:
-    return str(move)
 
 
 class _Analyst:
@@ -785,10 +782,14 @@ class _Analyst:
     # ---------------------------------------------------------------- chequer play and luck
 
     def chequer_and_luck(
-        self, turns: list[_Turn], totals: tuple[_Totals, _Totals], rolls: list[RollLuck]
-    ) -> list[Decision]:
-        if not turns:
-            return []
+        self,
+        turns: list[_Turn],
+        cubes: list[_Cube],
+        totals: tuple[_Totals, _Totals],
+        rolls: list[RollLuck],
+    ) -> tuple[list[Decision], npt.NDArray[np.float32]]:
+        """The chequer plays and the luck of ``turns``; also the net's chances of the
+        positions of ``cubes`` (scored in the same call)."""
         # The positions whose 21 rolls are scored: every roll's, and for an opening roll
         # the start as the other player sees it too.
         positions: list[Position] = []
@@ -798,24 +799,36 @@ class _Analyst:
             stakes.append(turn.stakes)
             if turn.opening:
                 positions.append(turn.state.position)
-                other = 1 - turn.player
-                stakes.append(self.stakes(turn.state, other))
-        array = batch.to_array(positions)
-        offsets, results, roll_list = batch.all_rolls(array, threads=self.threads)
-        probabilities = self.net.evaluate(results, threads=self.threads).astype(np.float64)
+                stakes.append(self.stakes(turn.state, 1 - turn.player))
+        if positions:
+            offsets, results, roll_list = batch.all_rolls(
+                batch.to_array(positions), threads=self.threads
+            )
+        else:
+            offsets = np.zeros(1, dtype=np.int64)
+            results = np.zeros((0, 2, 25), dtype=np.uint8)
+            roll_list = np.zeros((0, 2), dtype=np.uint8)
+        # One call of the net for every result and every cube decision's position.
+        scored = results
+        if cubes:
+            scored = np.concatenate([results, batch.to_array([c.state.position for c in cubes])])
+        # float32, as the net gives them: the cube model runs faster on them, and the
+        # values need no more (a value is a sum of a few terms of size 1).
+        chances = self.net.evaluate(scored, threads=self.threads)
+        probabilities, cube_chances = chances[: len(results)], chances[len(results) :]
+        if not turns:
+            return [], cube_chances
         # The value of each result for the player who moved (money per unit of the cube,
         # match-winning chances in a match): the opponent's value after its own cube action,
         # turned round.
-        values = np.empty(len(results))
+        values = np.empty(len(results), dtype=np.float32)
         for s in set(stakes):
             rows = _rows(offsets, [k for k, t in enumerate(stakes) if t == s])
-            if not len(rows):
-                continue
             theirs = self.model(self.flipped(s)).value(probabilities[rows])
             values[rows] = 1.0 - theirs if s.is_match else -theirs
         # Every block holds one result at least (a roll that cannot be played: the pass).
         best = np.maximum.reduceat(values, offsets[:-1])
-        rolls_index = {tuple(int(d) for d in roll_list[k]): k for k in range(21)}
+        index = {tuple(int(d) for d in roll_list[k]): k for k in range(21)}
         weights = np.array([2.0] * 15 + [1.0] * 6)
         decisions: list[Decision] = []
         row = 0
@@ -824,65 +837,72 @@ class _Analyst:
             scale = self.scale(s)
             block = 21 * row
             mine = best[block : block + 21]
-            actual = rolls_index[(max(turn.dice), min(turn.dice))]
+            actual = index[(max(turn.dice), min(turn.dice))]
             if turn.opening:
-                other_stakes = stakes[row + 1]
+                # The 15 opening rolls the other player would have won, seen by this one.
                 theirs = best[block + 21 : block + 21 + 15]
                 as_mine = (1.0 - theirs) if s.is_match else -theirs
-                mean = (mine[:15].sum() + as_mine.sum()) / 30.0
+                mean = float(mine[:15].sum() + as_mine.sum()) / 30.0
                 row += 2
-                del other_stakes
             else:
-                mean = float(np.dot(mine, weights) / 36.0)
+                mean = float(mine @ weights) / 36.0
                 row += 1
-            luck = float(mine[actual] - mean)
-            luck_emg = luck * scale
-            luck_mwc = luck if s.is_match else None
+            luck = float(mine[actual]) - mean
             t = totals[turn.player]
             t.rolls += 1
-            t.luck[0] += luck_emg
+            t.luck[0] += luck * scale
             t.luck[1] += luck if s.is_match else 0.0
-            rolls.append(RollLuck(turn.game, turn.move, turn.player, turn.dice, luck_emg, luck_mwc))
-            # The chequer play of the roll.
+            rolls.append(
+                RollLuck(
+                    turn.game,
+                    turn.move,
+                    turn.player,
+                    turn.dice,
+                    luck * scale,
+                    luck if s.is_match else None,
+                )
+            )
             b = block + actual
             start, stop = int(offsets[b]), int(offsets[b + 1])
-            decisions.append(self._play(turn, results[start:stop], values[start:stop], scale, t))
-        return decisions
+            block_values = values[start:stop]
+            decisions.append(
+                self._play(turn, results[start:stop], block_values, int(block_values.argmax()), t)
+            )
+        return decisions, cube_chances
 
     def _play(
         self,
         turn: _Turn,
         results: npt.NDArray[np.uint8],
-        values: npt.NDArray[np.float64],
-        scale: float,
+        values: npt.NDArray[np.float32],
+        best: int,
         t: _Totals,
     ) -> Decision:
         t.moves += 1
-        state = turn.state
-        position, dice = state.position, turn.dice
+        position, dice = turn.state.position, turn.dice
         forced = len(results) <= 1
-        best = int(np.argmax(values))
         if turn.played is None:
-            played_index = 0 if forced else best
-            played_text = ""
-            if not forced:
-                # Rolled, then resigned: no play to rate.
-                return self._decision(
-                    turn, "", _best_text(position, dice, results[best], best), 0.0, None, False
-                )
+            if forced:
+                return self._decision(turn, "", "", 0.0, 0.0, False)
+            # Rolled, then resigned or not played yet: no play to rate.
+            return self._decision(
+                turn, "", _best_text(position, dice, results[best], best), 0.0, 0.0, False
+            )
+        played_text = str(turn.played)
+        if forced:
+            played_index = best = 0
         else:
             target = turn.played.result.to_array()
-            found = np.flatnonzero(np.all(results == target, axis=(1, 2)))
+            found = np.flatnonzero((results == target).all(axis=(1, 2)))
             played_index = int(found[0]) if len(found) else best
-            played_text = _played_text(turn.played)
-        loss_value = float(values[best] - values[played_index])
-        loss = max(0.0, loss_value * scale)
-        loss_mwc = max(0.0, loss_value) if turn.stakes.is_match else None
-        mark = mark_of(loss)
+        difference = float(values[best] - values[played_index])
+        loss = max(0.0, difference * self.scale(turn.stakes))
+        loss_mwc = max(0.0, difference)
         if not forced:
             t.unforced += 1
             t.chequer[0] += loss
-            t.chequer[1] += loss_mwc or 0.0
+            t.chequer[1] += loss_mwc if turn.stakes.is_match else 0.0
+        mark = mark_of(loss)
         if mark is not None:
             t.chequer_marks[mark] += 1
         best_text = (
@@ -896,7 +916,7 @@ class _Analyst:
         played: str,
         best: str,
         loss: float,
-        loss_mwc: float | None,
+        loss_mwc: float,
         counted: bool,
     ) -> Decision:
         return Decision(
@@ -917,12 +937,14 @@ class _Analyst:
 
     # ---------------------------------------------------------------- cube decisions
 
-    def cube(self, cubes: list[_Cube], totals: tuple[_Totals, _Totals]) -> list[Decision]:
+    def cube(
+        self,
+        cubes: list[_Cube],
+        probabilities: npt.NDArray[np.float32],
+        totals: tuple[_Totals, _Totals],
+    ) -> list[Decision]:
         if not cubes:
             return []
-        probabilities = self.net.evaluate(
-            batch.to_array([c.state.position for c in cubes]), threads=self.threads
-        ).astype(np.float64)
         # The doubler's three values by bgfast.cubeful's model, all decisions of a set of
         # stakes at once.
         nd = np.empty(len(cubes))
