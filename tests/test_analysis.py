@@ -334,3 +334,39 @@ def test_ratings_are_gnubgs() -> None:
     assert [luck_rating(x) for x in (-61, -31, 0, 31, 61)] == [
         "Go to bed", "Bad dice, man!", "None", "Good dice, man!", "Go to Las Vegas",
     ]  # fmt: skip
+
+
+# ---------------------------------------------------------------------------- Net.score_rolls
+
+
+def test_score_rolls_is_evaluate_of_all_rolls() -> None:
+    """The native entry point the analysis scores plays with: the numbers of
+    ``evaluate(batch.all_rolls(...))``, found from each roll's origin, on contact, race and
+    bar positions, on any thread count."""
+    ids = (DATA / "wildbg_contact.csv").read_text().split()[1:400:40]
+    ids += (DATA / "wildbg_race.csv").read_text().split()[1:400:40]
+    positions = bgfast.batch.from_ids([*ids, Position().id, "4PPgASDgc/ABMA"])
+    net = Net.wildbg()
+    offsets, results, _ = bgfast.batch.all_rolls(positions, threads=1)
+    expected = net.evaluate(results, threads=1)
+    got_offsets, got = net.score_rolls(positions, threads=1)
+    assert np.array_equal(got_offsets, offsets) and got.dtype == np.float32
+    assert np.abs(got - expected).max() < 2e-6
+    again_offsets, again = net.score_rolls(positions, threads=2)
+    assert np.array_equal(again_offsets, offsets) and np.array_equal(again, got)
+    empty_offsets, empty = net.score_rolls(np.zeros((0, 2, 25), dtype=np.uint8))
+    assert empty_offsets.tolist() == [0] and empty.shape == (0, 5)
+
+
+def test_score_rolls_refuses_what_evaluate_refuses() -> None:
+    net = Net.wildbg()
+    bad = bgfast.batch.from_ids(["4HPwATDgc/ABMA", "4HPwATDgc/ABMA"])
+    bad[1, 0, 5] = 20  # 30 checkers
+    with pytest.raises(bgfast.InvalidPositionError, match="1"):
+        net.score_rolls(bad)
+    over = np.zeros((1, 2, 25), dtype=np.uint8)
+    over[0, 1, 0] = 15  # the side to move has borne off all 15: the game is over (R15)
+    with pytest.raises(bgfast.GameOverError):
+        net.score_rolls(over)
+    with pytest.raises(bgfast.BgfastError):
+        net.score_rolls(bad[:1], threads=0)

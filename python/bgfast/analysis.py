@@ -560,9 +560,8 @@ def analyse(
     totals = (_Totals(), _Totals())
     for number, game in enumerate(games, 1):
         turns, cubes = worker.collect(game, number)
-        plays, cube_chances = worker.chequer_and_luck(turns, cubes, totals, rolls)
-        decisions += plays
-        decisions += worker.cube(cubes, cube_chances, totals)
+        decisions += worker.chequer_and_luck(turns, totals, rolls)
+        decisions += worker.cube(cubes, worker.chances(cubes), totals)
         if progress is not None:
             progress(number, len(games))
     decisions.sort(key=lambda d: (d.game, d.move, d.player, _ORDER[d.kind]))
@@ -599,6 +598,15 @@ def analyse(
 
 
 _ORDER = {"double": 0, "take": 1, "move": 2}
+
+#: The rolls in the order of ``bgfast.batch.all_rolls`` and ``Net.score_rolls``: the 15
+#: non-doubles (21, 31, 32, ..., 65), then the doubles (11 .. 66); higher die first.
+_ROLLS: dict[tuple[int, int], int] = {
+    roll: k
+    for k, roll in enumerate(
+        [(hi, lo) for hi in range(2, 7) for lo in range(1, hi)] + [(d, d) for d in range(1, 7)]
+    )
+}
 
 
 def _net_name(net: Net) -> str:
@@ -782,14 +790,11 @@ class _Analyst:
     # ---------------------------------------------------------------- chequer play and luck
 
     def chequer_and_luck(
-        self,
-        turns: list[_Turn],
-        cubes: list[_Cube],
-        totals: tuple[_Totals, _Totals],
-        rolls: list[RollLuck],
-    ) -> tuple[list[Decision], npt.NDArray[np.float32]]:
-        """The chequer plays and the luck of ``turns``; also the net's chances of the
-        positions of ``cubes`` (scored in the same call)."""
+        self, turns: list[_Turn], totals: tuple[_Totals, _Totals], rolls: list[RollLuck]
+    ) -> list[Decision]:
+        """The chequer plays and the luck of ``turns``."""
+        if not turns:
+            return []
         # The positions whose 21 rolls are scored: every roll's, and for an opening roll
         # the start as the other player sees it too.
         positions: list[Position] = []
@@ -800,44 +805,35 @@ class _Analyst:
             if turn.opening:
                 positions.append(turn.state.position)
                 stakes.append(self.stakes(turn.state, 1 - turn.player))
-        if positions:
-            offsets, results, roll_list = batch.all_rolls(
-                batch.to_array(positions), threads=self.threads
-            )
-        else:
-            offsets = np.zeros(1, dtype=np.int64)
-            results = np.zeros((0, 2, 25), dtype=np.uint8)
-            roll_list = np.zeros((0, 2), dtype=np.uint8)
-        # One call of the net for every result and every cube decision's position.
-        scored = results
-        if cubes:
-            scored = np.concatenate([results, batch.to_array([c.state.position for c in cubes])])
-        # float32, as the net gives them: the cube model runs faster on them, and the
-        # values need no more (a value is a sum of a few terms of size 1).
-        chances = self.net.evaluate(scored, threads=self.threads)
-        probabilities, cube_chances = chances[: len(results)], chances[len(results) :]
-        if not turns:
-            return [], cube_chances
+        # Every play of all 21 rolls scored from its roll's origin, in one native call
+        # (float32, as the net gives them: the values need no more).
+        offsets, probabilities = self.net.score_rolls(
+            batch.to_array(positions), threads=self.threads
+        )
+        # The plays of the rolls rolled, as positions: the same lists in the same order.
+        dice = np.array([[max(t.dice), min(t.dice)] for t in turns], dtype=np.uint8)
+        play_offsets, plays = batch.moves(
+            batch.to_array([t.state.position for t in turns]), dice, threads=self.threads
+        )
         # The value of each result for the player who moved (money per unit of the cube,
         # match-winning chances in a match): the opponent's value after its own cube action,
         # turned round.
-        values = np.empty(len(results), dtype=np.float32)
+        values = np.empty(len(probabilities), dtype=np.float32)
         for s in set(stakes):
             rows = _rows(offsets, [k for k, t in enumerate(stakes) if t == s])
             theirs = self.model(self.flipped(s)).value(probabilities[rows])
             values[rows] = 1.0 - theirs if s.is_match else -theirs
         # Every block holds one result at least (a roll that cannot be played: the pass).
         best = np.maximum.reduceat(values, offsets[:-1])
-        index = {tuple(int(d) for d in roll_list[k]): k for k in range(21)}
         weights = np.array([2.0] * 15 + [1.0] * 6)
         decisions: list[Decision] = []
         row = 0
-        for turn in turns:
+        for k, turn in enumerate(turns):
             s = turn.stakes
             scale = self.scale(s)
             block = 21 * row
             mine = best[block : block + 21]
-            actual = index[(max(turn.dice), min(turn.dice))]
+            actual = _ROLLS[(max(turn.dice), min(turn.dice))]
             if turn.opening:
                 # The 15 opening rolls the other player would have won, seen by this one.
                 theirs = best[block + 21 : block + 21 + 15]
@@ -864,11 +860,19 @@ class _Analyst:
             )
             b = block + actual
             start, stop = int(offsets[b]), int(offsets[b + 1])
+            results = plays[int(play_offsets[k]) : int(play_offsets[k + 1])]
+            if len(results) != stop - start:  # pragma: no cover (one generator)
+                raise BgfastError("the plays of a roll differ between two lists of them")
             block_values = values[start:stop]
-            decisions.append(
-                self._play(turn, results[start:stop], block_values, int(block_values.argmax()), t)
-            )
-        return decisions, cube_chances
+            decisions.append(self._play(turn, results, block_values, int(block_values.argmax()), t))
+        return decisions
+
+    def chances(self, cubes: list[_Cube]) -> npt.NDArray[np.float32]:
+        """The net's chances of the positions of ``cubes`` (the doubler on roll)."""
+        if not cubes:
+            return np.zeros((0, 5), dtype=np.float32)
+        array = batch.to_array([c.state.position for c in cubes])
+        return self.net.evaluate(array, threads=self.threads)
 
     def _play(
         self,
