@@ -31,7 +31,7 @@ import functools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -175,14 +175,14 @@ class Decision:
     mark: Mark | None
     counted: bool
     cube: int
-    moment: _moments.Moment | GameState = field(repr=False, compare=False)
-    """Where the decision was made (built into :attr:`state` on demand)."""
+    _moment: _moments.Moment | GameState = field(repr=False, compare=False)
 
     @functools.cached_property
     def state(self) -> GameState:
         """The game's state at the decision: the roller on turn (for a chequer play, with
-        the dice rolled; for a take, the doubler's state before the double)."""
-        moment = self.moment
+        the dice rolled; for a take, the doubler's state before the double). Built when
+        first asked for."""
+        moment = self._moment
         return moment.state() if isinstance(moment, _moments.Moment) else moment
 
     @property
@@ -465,7 +465,7 @@ class Analysis:
 # ---------------------------------------------------------------------------- the work
 
 
-State = _moments.Moment | GameState
+State = Union[_moments.Moment, GameState]  # (Python 3.9: no | between types at run time)
 """A game between two events, as the analysis reads it."""
 
 
@@ -936,7 +936,7 @@ class _Analyst:
             mark=mark_of(loss),
             counted=counted,
             cube=turn.state.cube.value,
-            moment=turn.state,
+            _moment=turn.state,
         )
 
     # ---------------------------------------------------------------- cube decisions
@@ -1010,7 +1010,7 @@ class _Analyst:
                     mark=mark,
                     counted=close,
                     cube=c.state.cube.value,
-                    moment=c.state,
+                    _moment=c.state,
                 )
             )
         return decisions
