@@ -146,7 +146,40 @@ LAYERS = {
     "met": {"errors", "vocab"},
     "game": {"errors", "vocab", "persist", "scoring", "cube", "events", "state", "codec", "svg"},
     "ids": {"codec", "game", "scoring"},
-    "match": {"errors", "vocab", "persist", "scoring", "game", "met", "svg"},
+    "transcript": {"errors"},
+    "matfile": {"errors", "vocab", "transcript"},
+    "sgf": {"errors", "vocab", "transcript", "_version"},
+    "replay": {"errors", "vocab", "scoring", "events", "state", "game", "transcript"},
+    "match": {
+        "errors",
+        "vocab",
+        "persist",
+        "scoring",
+        "game",
+        "met",
+        "svg",
+        "transcript",
+        "matfile",
+        "sgf",
+        "replay",
+    },
+    "_moments": {"errors", "vocab", "events", "replay", "cube", "game", "scoring", "state"},
+    "_cube_batch": {"cubeful", "vocab"},
+    "analysis": {
+        "errors",
+        "events",
+        "batch",
+        "codec",
+        "cubeful",
+        "met",
+        "game",
+        "state",
+        "match",
+        "transcript",
+        "_moments",
+        "_cube_batch",
+    },
+    "_cli_match": {"analysis", "match"},
     "chouette": {"errors", "vocab", "persist", "scoring", "cube", "game"},
 }
 
@@ -161,3 +194,11 @@ def test_the_codecs_and_pictures_know_no_game() -> None:
     edges = graph()
     for module in ("state", "codec", "svg", "events", "vocab", "errors", "persist"):
         assert not edges[module] & {"game", "match", "chouette", "ids"}, module
+
+
+def test_the_file_formats_know_no_referee() -> None:
+    # One module per notation, syntax apart from legality: the readers and writers of
+    # match files see words, never a game; the replay alone meets the referee.
+    edges = graph()
+    for module in ("transcript", "matfile", "sgf"):
+        assert not edges[module] & {"game", "match", "state", "replay", "_core"}, module

@@ -32,7 +32,8 @@ def test_r20_match_to_n_points_and_winner() -> None:
     finish_by_drop(match.new_game(), 0)
     assert match.score == (1, 0) and match.away(0) == 2
     with pytest.raises(MatchOptionError, match="R20"):
-        Match(0)
+        Match(-1)
+    assert Match(0).is_money  # length 0: a session of money games (match files hold them)
     finish_by_drop(match.new_game(), 0)
     assert match.score == (2, 0)
     assert match.crawford

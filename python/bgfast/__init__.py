@@ -13,7 +13,9 @@ Rule ids (R1..R32) in errors and docs refer to the project's rule book, ``RULES.
 The game layer: :class:`GameState` (one validated, immutable state of a game), :class:`Game`
 (the referee that moves it along, with an event history), :class:`Match`, :class:`Chouette`,
 :class:`Cube` and :class:`Rules`; the codecs of states in :mod:`bgfast.codec`, the words and
-checks they share in :mod:`bgfast.vocab`, every exception in :mod:`bgfast.errors`.
+checks they share in :mod:`bgfast.vocab`, every exception in :mod:`bgfast.errors`. Match
+files (Jellyfish ``.mat``, GNU Backgammon's SGF): :meth:`Match.from_mat`,
+:meth:`Match.from_sgf` and their writers; :func:`analyse` rates every play of a match.
 """
 
 from __future__ import annotations
@@ -25,11 +27,14 @@ from bgfast import (
     batch,
     bearoff,
     cubeful,
+    matfile,  # match files
     met,
     pubeval,  # rollouts: the pubeval module
+    sgf,  # match files
 )
 from bgfast._core import Move, Moves, Net, Outcome, Position, perft
 from bgfast._version import __version__
+from bgfast.analysis import Analysis, Decision, PlayerStats, analyse  # match files
 from bgfast.chouette import Chouette
 from bgfast.cube import Cube
 from bgfast.duel import DuelResult, duel
@@ -68,6 +73,7 @@ from bgfast.rollout import (  # rollouts
 from bgfast.scoring import Rules
 from bgfast.state import GameResult, GameState
 from bgfast.svg import position_svg
+from bgfast.transcript import MatchInfo  # match files
 from bgfast.vecenv import VecEnv, segment_argmax  # rollouts
 from bgfast.vocab import Roll
 
@@ -97,6 +103,7 @@ Position._repr_svg_ = _repr_svg_  # type: ignore[method-assign]
 collections.abc.Sequence.register(Moves)
 
 __all__ = [
+    "Analysis",
     "BearoffFileError",
     "BearoffRangeError",
     "BgfastError",
@@ -105,6 +112,7 @@ __all__ = [
     "ChouetteFileError",
     "Cube",
     "CubeRollout",
+    "Decision",
     "DuelResult",
     "Game",
     "GameOverError",
@@ -121,6 +129,7 @@ __all__ = [
     "InvalidSaveError",
     "InvalidStateError",
     "Match",
+    "MatchInfo",
     "MatchOptionError",
     "MetError",
     "Move",
@@ -128,17 +137,20 @@ __all__ = [
     "Moves",
     "Net",
     "Outcome",
+    "PlayerStats",
     "Position",
     "RolloutResult",
     "Rules",
     "ShardError",
     "VecEnv",
     "__version__",
+    "analyse",
     "batch",
     "bearoff",
     "cubeful",
     "duel",
     "encode",
+    "matfile",
     "met",
     "perft",
     "pubeval",
@@ -146,4 +158,5 @@ __all__ = [
     "rollout_cube",
     "rollout_moves",
     "segment_argmax",
+    "sgf",
 ]

@@ -297,6 +297,12 @@ class Net:
         self, position: Position, dice: tuple[int, int]
     ) -> list[tuple[Move, npt.NDArray[np.float32], float]]:
         """Every legal play, best first, with the result's probabilities and equity."""
+    def score_rolls(
+        self, positions: npt.ArrayLike, threads: int | None = None
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+        """``(offsets, probabilities)`` of every legal result of all 21 rolls of each
+        position, block ``21 i + k`` as ``bgfast.batch.all_rolls`` orders them: the numbers
+        of ``evaluate(batch.all_rolls(positions)[1])``, scored from each roll's origin."""
     def best_move(self, position: Position, dice: tuple[int, int]) -> Move:
         """The play ``rank`` puts first."""
 

@@ -3,9 +3,11 @@
 bgfast rollout ID rolls out a position (the main job); bgfast moves ID [DICE] lists the legal
 moves of a position with their resulting Position IDs (with --policy wildbg, ranked by the
 net with their probabilities and equities, like GNU Backgammon's hint; --json for scripts);
-bgfast bearoff build builds the bear-off databases ahead of time; bgfast serve gnubg-external
-and bgfast serve http serve other programs (GNU Backgammon's external-player protocol, a JSON
-API). bgfast --version names the version (--verbose: the builds this machine runs).
+bgfast analyse FILE rates every play of a .mat or SGF match file; bgfast convert A B turns
+one match file format into the other; bgfast bearoff build builds the bear-off databases
+ahead of time; bgfast serve gnubg-external and bgfast serve http serve other programs (GNU
+Backgammon's external-player protocol, a JSON API). bgfast --version names the version
+(--verbose: the builds this machine runs).
 """
 
 from __future__ import annotations
@@ -166,6 +168,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     _cli_rollout.add_arguments(rollout)
     rollout.set_defaults(run=_cli_rollout.run)
+    # match files
+    from bgfast import _cli_match
+
+    _cli_match.add_commands(commands)
     bearoff.add_cli(commands)
     from bgfast import _cli_serve
 

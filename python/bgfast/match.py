@@ -1,20 +1,30 @@
-"""A match to N points (R20): its games, scores, the Crawford game (R21) and the winner.
+"""A match to N points (R20): its games, scores, the Crawford game (R21) and the winner; or a
+session of money games.
 
 The score, the Crawford game and post-Crawford play are derived from the finished games, never
-stored apart from them, so they cannot disagree. Money-play options are refused (R22, R23).
+stored apart from them, so they cannot disagree. Money-play options are refused in a match
+(R22, R23). A match reads and writes the files analysts keep: Jellyfish ``.mat``
+(:meth:`Match.from_mat`, :meth:`Match.to_mat`, syntax in :mod:`bgfast.matfile`) and GNU
+Backgammon's SGF (:meth:`Match.from_sgf`, :meth:`Match.to_sgf`, :mod:`bgfast.sgf`); every play
+of a file is replayed through the referee (:mod:`bgfast.replay`).
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any, ClassVar
+import os
+from typing import Any, ClassVar, Union
 
-from bgfast import met, svg
+from bgfast import matfile, met, replay, sgf, svg
 from bgfast.errors import GameStateError, InvalidSaveError, MatchOptionError, shown
 from bgfast.game import Game
-from bgfast.persist import Saved, damaged, same_json
+from bgfast.persist import Saved, atomic_write_text, damaged, same_json
 from bgfast.scoring import Rules, is_post_crawford
-from bgfast.vocab import check_match_length, check_player, check_seed
+from bgfast.transcript import MatchInfo, StatedRules, Transcript
+from bgfast.vocab import check_flag, check_match_length, check_player, check_seed
+
+TextOrPath = Union[str, bytes, "os.PathLike[str]"]
+"""A match file's text, or the path of the file (see :meth:`Match.from_mat`)."""
 
 __all__ = ["Match"]
 
@@ -23,20 +33,25 @@ _VERSION = 1
 
 
 class Match(Saved):
-    """A match to ``length`` points between players 0 and 1.
+    """A match to ``length`` points between players 0 and 1, or with ``length`` 0 a session
+    of money games.
 
     Play each game with :meth:`new_game` (which returns the :class:`~bgfast.Game` to drive)
     until :attr:`winner` is set. The Crawford game (R21) and post-Crawford games follow from
-    the scores; :attr:`holland` adds the Holland rule to post-Crawford games.
+    the scores; :attr:`holland` adds the Holland rule to post-Crawford games. A money
+    session never ends; its :attr:`score` adds up the points won.
 
     Args:
-        length: points to win (R20), 1 to 32767.
-        rules: scoring options; money-only options raise :class:`MatchOptionError`.
+        length: points to win (R20), 1 to 32767; 0 for a money session.
+        rules: scoring options; money-only options raise :class:`MatchOptionError` in a match.
         holland: the Holland rule (in post-Crawford games the trailer may double only after
             both sides have rolled twice).
         table: record games in lenient table mode (R31).
         seed: seed of the dice streams (each game gets its own stream from it), an int with
             ``|seed| < 2**64``.
+        crawford_rule: whether the Crawford rule is played (R21; GNU Backgammon and most
+            servers always play it). Without it there is no Crawford game.
+        info: the players' names, the event, the date... (:class:`~bgfast.MatchInfo`).
     """
 
     FORMAT: ClassVar[str] = _FORMAT
@@ -50,8 +65,12 @@ class Match(Saved):
         holland: bool = False,
         table: bool = False,
         seed: int | None = None,
+        crawford_rule: bool = True,
+        info: MatchInfo | None = None,
     ) -> None:
-        length = check_match_length(length, money=False)
+        # 0 is a money session; anything else is checked as a match length (R20).
+        money = isinstance(length, int) and not isinstance(length, bool) and length == 0
+        length = 0 if money else check_match_length(length, money=False)
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise MatchOptionError(f"rules must be a bgfast Rules, not {type(rules).__name__}")
@@ -60,6 +79,11 @@ class Match(Saved):
         for name, flag in (("holland", holland), ("table", table)):
             if not isinstance(flag, bool):
                 raise MatchOptionError(f"{name} must be True or False, not {shown(flag)}")
+        crawford_rule = check_flag("crawford_rule", crawford_rule)
+        if not length and (holland or not crawford_rule):
+            raise MatchOptionError("the Holland and Crawford rules are match options (R21)")
+        self._crawford_rule = crawford_rule
+        self._info = MatchInfo() if info is None else _check_info(info)
         self._length = length
         self._rules = rules
         self._holland = bool(holland)
@@ -71,8 +95,27 @@ class Match(Saved):
 
     @property
     def length(self) -> int:
-        """Points needed to win (R20)."""
+        """Points needed to win (R20); 0 for a money session."""
         return self._length
+
+    @property
+    def is_money(self) -> bool:
+        """Whether this is a session of money games (length 0) rather than a match."""
+        return self._length == 0
+
+    @property
+    def crawford_rule(self) -> bool:
+        """Whether the Crawford rule is played (R21)."""
+        return self._crawford_rule
+
+    @property
+    def info(self) -> MatchInfo:
+        """The players' names, the event, the date... (settable)."""
+        return self._info
+
+    @info.setter
+    def info(self, info: MatchInfo) -> None:
+        self._info = _check_info(info)
 
     @property
     def rules(self) -> Rules:
@@ -101,7 +144,8 @@ class Match(Saved):
 
     @property
     def score(self) -> tuple[int, int]:
-        """Points of ``(player 0, player 1)`` from the finished games (may pass the length)."""
+        """Points of ``(player 0, player 1)`` from the finished games (may pass the length;
+        a money session's points won)."""
         s = [0, 0]
         for g in self._games:
             if g.result is not None:
@@ -111,11 +155,16 @@ class Match(Saved):
     def away(self, player: int) -> int:
         """Points ``player`` still needs (0 once they have won)."""
         player = check_player(player)
+        if self.is_money:
+            raise GameStateError("a money session has no points to win (R20)")
         return max(0, self._length - self.score[player])
 
     @property
     def winner(self) -> int | None:
-        """The player who reached the length (R20), or ``None`` while the match goes on."""
+        """The player who reached the length (R20), or ``None`` while the match goes on
+        (always in a money session)."""
+        if self.is_money:
+            return None
         for p in (0, 1):
             if self.score[p] >= self._length:
                 return p
@@ -129,6 +178,8 @@ class Match(Saved):
     def _crawford_index(self) -> int | None:
         """Index of the Crawford game: the game after the first one that left a player at
         exactly N-1 (R21); ``None`` if no player has got there yet."""
+        if self.is_money or not self._crawford_rule:
+            return None
         s = [0, 0]
         for i, g in enumerate(self._games):
             if g.result is None:
@@ -151,6 +202,8 @@ class Match(Saved):
         played, a player is one point away, and the cube is back (R21). The same definition
         as :attr:`bgfast.Game.post_crawford` (:func:`bgfast.scoring.is_post_crawford`):
         never in a 1-point match."""
+        if self.is_money or not self._crawford_rule:
+            return False
         return self.winner is None and is_post_crawford(self._length, self.score, self.crawford)
 
     # ------------------------------------------------------------------ play
@@ -172,7 +225,7 @@ class Match(Saved):
         game = Game(
             rules=self._rules,
             match_length=self._length,
-            score=self.score,
+            score=self.score if self._length else (0, 0),
             crawford=self.crawford,
             holland=self._holland,
             table=self._table,
@@ -189,6 +242,8 @@ class Match(Saved):
         its default), with the Crawford / post-Crawford distinction of R21. 1.0 or 0.0 once
         the match is over."""
         player = check_player(player)
+        if self.is_money:
+            raise GameStateError("a money session has no match equity")
         if self.winner is not None:
             return 1.0 if self.winner == player else 0.0
         kwargs: dict[str, Any] = {} if table is None else {"table": table}
@@ -199,8 +254,10 @@ class Match(Saved):
     # ------------------------------------------------------------------ persistence
 
     def to_dict(self) -> dict[str, Any]:
-        """The match as JSON-ready data: settings and every game's record."""
-        return {
+        """The match as JSON-ready data: settings and every game's record (the Crawford
+        rule and the match information only when they differ from the defaults, so that
+        records saved before them read back unchanged)."""
+        data: dict[str, Any] = {
             "format": _FORMAT,
             "version": _VERSION,
             "length": self._length,
@@ -211,6 +268,12 @@ class Match(Saved):
             "games": [g.to_dict() for g in self._games],
             "score": list(self.score),
         }
+        if not self._crawford_rule:
+            data["crawford_rule"] = False
+        info = self._info.to_dict()
+        if info:
+            data["info"] = info
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Match:
@@ -231,6 +294,8 @@ class Match(Saved):
             holland=data["holland"],
             table=data["table"],
             seed=data["seed"],
+            crawford_rule=data.get("crawford_rule", True),
+            info=MatchInfo.from_dict(data.get("info", {})),
         )
         games = data["games"]
         if not isinstance(games, list):
@@ -274,4 +339,120 @@ class Match(Saved):
 
     def __repr__(self) -> str:
         s = self.score
+        if self.is_money:
+            return f"<Match (money session): {s[0]}-{s[1]}, {len(self._games)} games>"
         return f"<Match to {self._length}: {s[0]}-{s[1]}, {len(self._games)} games>"
+
+    # ------------------------------------------------------------------ match files
+
+    @classmethod
+    def from_transcript(cls, transcript: Transcript) -> Match:
+        """The match a file's :class:`~bgfast.transcript.Transcript` records, every entry
+        played through the referee (:func:`bgfast.replay.play_games`). Anything illegal,
+        impossible or inconsistent raises :class:`~bgfast.InvalidSaveError` naming the
+        game, the move number and what is wrong; no match is returned half read."""
+        stated = transcript.rules
+        try:
+            return cls._replayed(transcript, replay.rules_of(transcript))
+        except InvalidSaveError as first:
+            if transcript.length or stated.jacoby is not None:
+                raise
+            # GNU Backgammon's .mat files do not say whether the Jacoby rule (R23) was
+            # played; the score lines do.
+            try:
+                return cls._replayed(transcript, replay.rules_of(transcript, jacoby=True))
+            except InvalidSaveError:
+                raise first from None
+
+    @classmethod
+    def _replayed(cls, transcript: Transcript, rules: Rules) -> Match:
+        length = transcript.length
+        jacobys = set(transcript.jacoby_by_game)
+        if jacobys and jacobys != {rules.jacoby}:
+            raise InvalidSaveError("the games of the session do not all play the same Jacoby rule")
+        crawford = transcript.rules.crawford
+        try:
+            match = cls(
+                length,
+                rules=rules,
+                seed=0,
+                crawford_rule=True if crawford is None or not length else crawford,
+                info=transcript.info,
+            )
+        except MatchOptionError as e:
+            raise InvalidSaveError(f"the file's settings: {e}") from None
+        replay.play_games(transcript, match.new_game)
+        return match
+
+    def to_transcript(self, *, mat: bool = False) -> Transcript:
+        """The match as a file records it (see :func:`bgfast.replay.transcript_of`)."""
+        stated = StatedRules(
+            crawford=self._crawford_rule if self._length else None,
+            jacoby=self._rules.jacoby if not self._length else None,
+            beavers=self._rules.beavers if not self._length else None,
+            raccoons=self._rules.raccoons if not self._length else None,
+            max_cube=self._rules.max_cube,
+        )
+        return replay.transcript_of(
+            self._games, length=self._length, info=self._info, rules=stated, mat=mat
+        )
+
+    @classmethod
+    def from_mat(cls, source: TextOrPath) -> Match:
+        """The match (or money session) of a Jellyfish ``.mat`` file: its text (``str``), its
+        bytes, or its path (a :class:`os.PathLike`, or a ``str`` naming an existing file
+        rather than holding a match). Every play is replayed through the referee; a file that
+        is damaged, illegal or inconsistent raises :class:`~bgfast.InvalidSaveError` naming
+        the game, the move number and what is wrong."""
+        text = _read(source)
+        with damaged(".mat file"):
+            return cls.from_transcript(matfile.parse(text))
+
+    def to_mat(self, path: str | os.PathLike[str] | None = None) -> str:
+        """The match as a ``.mat`` file's text, as GNU Backgammon writes it (``import mat``
+        reads it back unchanged); with ``path``, also written there atomically. A match a
+        ``.mat`` file cannot hold (a name with ``:``, an illegal play that stood, a tied
+        opening roll) raises :class:`~bgfast.MatchOptionError`."""
+        text = matfile.write(self.to_transcript(mat=True))
+        if path is not None:
+            atomic_write_text(path, text)
+        return text
+
+    @classmethod
+    def from_sgf(cls, source: TextOrPath) -> Match:
+        """The match (or money session) of a GNU Backgammon SGF file (``GM[6]``): text,
+        bytes or a path, as :meth:`from_mat` takes them. Moves, cube actions and
+        resignations are replayed through the referee; damage raises
+        :class:`~bgfast.InvalidSaveError`."""
+        text = _read(source)
+        with damaged("SGF file"):
+            return cls.from_transcript(sgf.parse(text))
+
+    def to_sgf(self, path: str | os.PathLike[str] | None = None) -> str:
+        """The match as GNU Backgammon's SGF (``load match`` reads it); with ``path``, also
+        written there atomically."""
+        text = sgf.write(self.to_transcript(mat=False))
+        if path is not None:
+            atomic_write_text(path, text)
+        return text
+
+
+def _check_info(info: object) -> MatchInfo:
+    if not isinstance(info, MatchInfo):
+        raise MatchOptionError(f"info must be a bgfast MatchInfo, not {type(info).__name__}")
+    return info
+
+
+def _read(source: object) -> str | bytes:
+    """The text of a match file given as text, bytes or a path."""
+    if isinstance(source, (bytes, bytearray)):
+        return bytes(source)
+    if isinstance(source, os.PathLike):
+        with open(source, "rb") as f:
+            return f.read()
+    if isinstance(source, str):
+        if "\n" not in source and len(source) < 4096 and os.path.isfile(source):
+            with open(source, "rb") as f:
+                return f.read()
+        return source
+    raise TypeError(f"a match file is text, bytes or a path, not {type(source).__name__}")

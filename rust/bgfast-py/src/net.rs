@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use bgfast_core::rows::ROW_BYTES;
+use bgfast_core::threads::Runner;
 use bgfast_core::{Dice, MoveList, Position, PositionError};
 use bgfast_engine::net::{onnx, Activation, Dense, Inputs, Mlp, Net, NetError, Phase, Scratch};
 use bgfast_engine::Probabilities;
@@ -179,6 +180,29 @@ fn generate(position: &Position, dice: Dice, list: &mut MoveList) -> Result<(), 
     }
     position.generate_moves(dice, list);
     Ok(())
+}
+
+/// Row `index`'s position checked (R1-R15: a playable position) and the probabilities of
+/// the results of its 21 rolls: the number of results of each roll, and them in order.
+fn score_all_rolls(
+    net: &Net,
+    row: &[u8; ROW_BYTES],
+    index: usize,
+) -> Result<([u32; 21], Vec<Probabilities>), Error> {
+    let position = counts::validate_row(row).map_err(|e| Error::Row(index, Box::new(e.into())))?;
+    let mut sizes = [0u32; 21];
+    let mut all = Vec::new();
+    let mut scores = Vec::new();
+    with_move_list(|list| -> Result<(), Error> {
+        for (k, dice) in Dice::ALL_21.into_iter().enumerate() {
+            generate(&position, dice, list).map_err(|e| Error::Row(index, Box::new(e)))?;
+            net.score_results(list, &mut scores);
+            sizes[k] = u32::try_from(scores.len()).expect("at most 3,060 plays");
+            all.extend_from_slice(&scores);
+        }
+        Ok(())
+    })?;
+    Ok((sizes, all))
 }
 
 impl PyNet {
@@ -486,6 +510,52 @@ impl PyNet {
             out.append((mv, probabilities, p.equity()))?;
         }
         Ok(out)
+    }
+
+    /// The probabilities of every legal result of all 21 rolls of each position (`(N, 2,
+    /// 25)` counts, the side to move about to roll), for the side to move in the result:
+    /// `(offsets, probabilities)`, int64 `(21 N + 1,)` and float32 `(M, 5)`. Block `21 i + k`
+    /// is position `i` with the `k`-th roll of `bgfast.batch.all_rolls` (the 15 non-doubles,
+    /// then the doubles), its results in that function's order at
+    /// `probabilities[offsets[b]:offsets[b + 1]]`: the numbers of
+    /// `evaluate(batch.all_rolls(positions)[1])`, scored from each roll's origin as
+    /// `best_move` scores plays (the first layer updated play by play; float rounding may
+    /// differ in the last place). For the luck of a roll and the plays of a match. The
+    /// output is the same on any thread count; releases the GIL.
+    #[pyo3(signature = (positions, threads = None))]
+    #[allow(clippy::type_complexity)]
+    fn score_rolls<'py>(
+        &self,
+        py: Python<'py>,
+        positions: &Bound<'py, PyAny>,
+        threads: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray2<f32>>)> {
+        let runner = Runner::new(args::threads(threads)?).map_err(Error::from)?;
+        let rows = counts::rows(positions)?;
+        let n = rows.0.len();
+        let net = &self.net;
+        let scored = py.detach(|| {
+            runner.run_for(n.saturating_mul(21), || {
+                runner.try_map(n, |i| score_all_rolls(net, &rows.0[i], i))
+            })
+        })?;
+        let total: usize = scored.iter().map(|(_, p)| p.len()).sum();
+        let mut offsets: Vec<i64> = alloc::vec_with_capacity(n * 21 + 1)?;
+        let mut flat: Vec<f32> = alloc::vec_with_capacity(total * 5)?;
+        offsets.push(0);
+        let mut end = 0i64;
+        for (sizes, probabilities) in &scored {
+            for &size in sizes {
+                end += i64::from(size);
+                offsets.push(end);
+            }
+            for p in probabilities {
+                flat.extend(p.to_array());
+            }
+        }
+        let probabilities =
+            Array2::from_shape_vec((total, 5), flat).map_err(|e| Error::Internal(e.to_string()))?;
+        Ok((offsets.into_pyarray(py), probabilities.into_pyarray(py)))
     }
 
     /// The play `rank` puts first: the one whose result is worst for the opponent by this

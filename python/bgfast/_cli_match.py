@@ -1,0 +1,147 @@
+"""The match-file commands of ``bgfast``: ``analyse`` and ``convert``.
+
+``bgfast analyse FILE`` reads a ``.mat`` or SGF file, rates every play and cube decision at
+0 ply (:func:`bgfast.analyse`) and prints each player's summary and the costliest
+decisions (``--json``: everything, as JSON), with a progress bar on a terminal. ``bgfast
+convert A B`` reads one format and writes the other (or the same), the file's format told
+by its extension (``.mat``; ``.sgf``) or, for the input, by its first character.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import TextIO
+
+from bgfast._core import BgfastError, Net, check_threads
+from bgfast.analysis import Analysis, analyse
+from bgfast.match import Match
+
+__all__ = ["add_commands"]
+
+
+def _kind(path: str, *, reading: bool) -> str:
+    """``"mat"`` or ``"sgf"`` for ``path`` (by its extension; an input's by its text when
+    the extension says neither)."""
+    ext = os.path.splitext(path)[1].lower()
+    if ext in (".mat", ".txt"):
+        return "mat"
+    if ext == ".sgf":
+        return "sgf"
+    if reading:
+        try:
+            with open(path, "rb") as f:
+                head = f.read(256).lstrip(b"\xef\xbb\xbf \t\r\n")
+        except OSError as e:
+            raise BgfastError(f"cannot read {path}: {e.strerror}") from None
+        return "sgf" if head.startswith(b"(") else "mat"
+    raise BgfastError(f"{path}: write a .mat or an .sgf file (the extension says which)")
+
+
+def read_match(path: str) -> Match:
+    """The match of a ``.mat`` or SGF file (``InvalidSaveError`` if damaged)."""
+    kind = _kind(path, reading=True)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise BgfastError(f"cannot read {path}: {e.strerror}") from None
+    return Match.from_mat(data) if kind == "mat" else Match.from_sgf(data)
+
+
+class _Bar:
+    """A one-line progress bar on a terminal, by games."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.start = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        seconds = time.perf_counter() - self.start
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] game {done}/{total}  {seconds:.1f} s"
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.write("\r" + " " * 79 + "\r")
+        self.stream.flush()
+
+
+def _report(analysis: Analysis, worst: int) -> str:
+    lines = [analysis.summary(), ""]
+    found = analysis.worst(worst)
+    if found:
+        lines.append(f"The {len(found)} costliest decisions:")
+        lines += [f"  {d}" for d in found]
+    else:
+        lines.append("No decision lost equity.")
+    return "\n".join(lines)
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    """``bgfast analyse``: the summary and the worst decisions, or JSON."""
+    match = read_match(args.file)
+    threads = check_threads(args.threads)
+    net = Net.load(args.net) if args.net else None
+    bar = _Bar(sys.stderr) if sys.stdout.isatty() and sys.stderr.isatty() else None
+    try:
+        result = analyse(match, net, threads, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.json:
+        json.dump(result.to_dict(), sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(_report(result, args.worst))
+    return 0
+
+
+def run_convert(args: argparse.Namespace) -> int:
+    """``bgfast convert A B``: read A, write B in the format its extension names."""
+    match = read_match(args.source)
+    kind = _kind(args.target, reading=False)
+    try:
+        if kind == "mat":
+            match.to_mat(args.target)
+        else:
+            match.to_sgf(args.target)
+    except OSError as e:
+        raise BgfastError(f"cannot write {args.target}: {e.strerror}") from None
+    return 0
+
+
+def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Adds ``analyse`` and ``convert`` to the ``bgfast`` command's subcommands."""
+    analyse_cmd = commands.add_parser(
+        "analyse",
+        help="rate every play and cube decision of a .mat or SGF match file (0 ply)",
+        description="Rates every play and cube decision of a match at 0 ply with wildbg's "
+        "net (GNU Backgammon's error rates, ratings and luck); prints each player's summary "
+        "and the costliest decisions.",
+    )
+    analyse_cmd.add_argument("file", help="a .mat (Jellyfish) or .sgf (GNU Backgammon) file")
+    analyse_cmd.add_argument("--json", action="store_true", help="print everything as JSON")
+    analyse_cmd.add_argument(
+        "--worst", type=int, default=10, help="how many of the costliest decisions to list"
+    )
+    analyse_cmd.add_argument(
+        "--threads", type=int, default=None, help="threads for the net (default: one per CPU)"
+    )
+    analyse_cmd.add_argument("--net", default=None, help="a .bgnet net file instead of wildbg's")
+    analyse_cmd.set_defaults(run=run_analyse)
+    convert = commands.add_parser(
+        "convert",
+        help="convert a match file between .mat and SGF",
+        description="Reads a .mat or SGF match file (every play checked) and writes it in "
+        "the format the target's extension names.",
+    )
+    convert.add_argument("source", help="the file to read (.mat or .sgf)")
+    convert.add_argument("target", help="the file to write (.mat or .sgf)")
+    convert.set_defaults(run=run_convert)
