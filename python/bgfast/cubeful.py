@@ -287,19 +287,28 @@ def _cube(cube: object, is_match: bool) -> tuple[int, str]:
 CubeLife = Union[float, str]
 
 
-def check_cube_life(cube_life: object, *, by_position: bool = False) -> CubeLife:
-    """``cube_life`` if it is a number from 0 to 1 (or ``"gnubg"`` where ``by_position``
-    allows it); else ``BgfastError``."""
-    if by_position and cube_life == "gnubg":
-        return "gnubg"
+def check_cube_life(cube_life: object) -> float:
+    """``cube_life`` if it is a number from 0 to 1; else ``BgfastError``."""
     if (
         isinstance(cube_life, bool)
         or not isinstance(cube_life, (int, float))
         or not 0.0 <= float(cube_life) <= 1.0
     ):
-        also = " or 'gnubg'" if by_position else ""
-        raise BgfastError(f"cube_life must be a number from 0 to 1{also}, not {shown(cube_life)}")
+        raise BgfastError(f"cube_life must be a number from 0 to 1, not {shown(cube_life)}")
     return float(cube_life)
+
+
+def check_rollout_cube_life(cube_life: object) -> CubeLife:
+    """``cube_life`` if it is a number from 0 to 1 or ``"gnubg"`` (by position, in
+    rollouts); else ``BgfastError``."""
+    if cube_life == "gnubg":
+        return "gnubg"
+    try:
+        return check_cube_life(cube_life)
+    except BgfastError:
+        raise BgfastError(
+            f"cube_life must be a number from 0 to 1 or 'gnubg', not {shown(cube_life)}"
+        ) from None
 
 
 def action_name(
@@ -377,9 +386,7 @@ def decide(
         crawford=crawford,
         met=met,
     )
-    life = check_cube_life(cube_life)
-    assert isinstance(life, float)
-    return decide_for(probabilities, stakes, life)
+    return decide_for(probabilities, stakes, check_cube_life(cube_life))
 
 
 def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -> CubeDecision:

@@ -133,7 +133,7 @@ class ExternalPlayer:
             Net.wildbg() if policy == "wildbg" else policy if isinstance(policy, Net) else None
         )
         self.jacoby = bool(jacoby)
-        self.cube_life = float(cubeful.check_cube_life(cube_life))  # a number here
+        self.cube_life = cubeful.check_cube_life(cube_life)
         self._draws = itertools.count(seed)
         self._lock = threading.Lock()
 
