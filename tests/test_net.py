@@ -225,3 +225,65 @@ def test_the_baseline_build_agrees_and_says_so(positions: list[Position], tmp_pa
     assert "net evaluation: x86-64 baseline (BGFAST_ISA=baseline)" in child.stdout
     here = Net.wildbg().evaluate(positions)
     np.testing.assert_allclose(np.load(out), here, rtol=0, atol=2e-6)
+
+
+# The larger shipped net: wildbg's training nets 12 (contact) and 16 (race), three ReLU
+# hidden layers, run by onnxruntime from the ONNX files it was converted from.
+
+LARGE = {
+    "contact": DATA / "wildbg-training" / "contact-12.onnx",
+    "race": DATA / "wildbg-training" / "race-16.onnx",
+}
+
+
+@cache
+def large_session(part: str) -> ort.InferenceSession:
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    return ort.InferenceSession(str(LARGE[part]), options, providers=["CPUExecutionProvider"])
+
+
+def large_onnx_five(positions: list[Position]) -> np.ndarray:
+    """onnxruntime's outcomes of the large nets, folded into gnubg's five."""
+    out = np.empty((len(positions), 5), dtype=np.float32)
+    for part, race in (("contact", False), ("race", True)):
+        rows = [i for i, p in enumerate(positions) if p.is_race == race]
+        session = large_session(part)
+        name = session.get_inputs()[0].name
+        # The graphs take one position at a time (their batch dimension is fixed at 1).
+        p = np.concatenate(
+            [session.run(None, {name: wildbg_inputs(positions[i].id, race)[None]})[0] for i in rows]
+        ).astype(np.float64)
+        wn, wg, wb, _ln, lg, lb = p.T
+        out[rows] = np.stack([wn + wg + wb, wg + wb, wb, lg + lb, lb], axis=1)
+    return out
+
+
+def test_the_large_net_is_wildbgs_training_nets(positions: list[Position]) -> None:
+    large = Net.wildbg_large()
+    assert large == Net.from_onnx(LARGE["contact"], race=LARGE["race"])
+    assert large != Net.wildbg()
+    playing = [p for p in positions if p.outcome is None]
+    got = large.evaluate(playing, threads=1)
+    np.testing.assert_allclose(got, large_onnx_five(playing), rtol=0, atol=TOLERANCE)
+
+
+def test_the_large_net_ranks_each_play_as_it_evaluates_the_result() -> None:
+    """Ranking scores a roll's results from their parent's first layer and the deeper
+    layers over a batch of results: each equals the result evaluated alone."""
+    large = Net.wildbg_large()
+    rng = random.Random(8)
+    for position_id in rng.sample(corpus("wildbg_contact.csv"), 40):
+        pos = Position.from_id(position_id)
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        for move, probabilities, _ in large.rank(pos, dice):
+            flipped = large.evaluate(move.result)
+            mine = [1 - flipped[0], flipped[3], flipped[4], flipped[1], flipped[2]]
+            np.testing.assert_allclose(probabilities, mine, atol=2e-6)
+
+
+def test_the_large_net_outplays_the_small_one() -> None:
+    """wildbg's training nets are the stronger player (about +0.4 points a game in
+    BENCHMARKS.md): 400 games on common dice, a fixed seed."""
+    duel = bgfast.duel("wildbg-large", "wildbg", games=400, seed=3, threads=2)
+    assert duel.points_per_game > 3 * duel.stderr

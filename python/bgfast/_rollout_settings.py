@@ -10,7 +10,7 @@ from bgfast import _core
 from bgfast._core import BgfastError, Net, Position
 from bgfast.cubeful import CubeLife, Stakes, check_rollout_cube_life
 from bgfast.errors import shown
-from bgfast.policies import Policy, policy_name
+from bgfast.policies import Policy, net_of, policy_name
 
 __all__ = ["RolloutSettings", "check_settings", "name_of"]
 
@@ -128,14 +128,12 @@ def _evaluator(policy: object, evaluator: object) -> Net | None:
     """The net for truncation, variance reduction and the cube: ``evaluator`` if given,
     else the policy when it is a net."""
     if evaluator is None:
-        if isinstance(policy, Net):
-            return policy
-        return Net.wildbg() if policy == "wildbg" else None
-    if isinstance(evaluator, Net):
-        return evaluator
-    if evaluator == "wildbg":
-        return Net.wildbg()
+        return net_of(policy)
+    net = net_of(evaluator)
+    if net is not None:
+        return net
     raise BgfastError(
-        f"evaluator must be a bgfast.Net or 'wildbg', not {shown(evaluator)}: truncation,"
+        f"evaluator must be a bgfast.Net, 'wildbg' or 'wildbg-large', not {shown(evaluator)}:"
+        " truncation,"
         " variance reduction and the cube need a net's probabilities"
     )

@@ -44,6 +44,7 @@ from bgfast._cube_batch import CubeModel
 from bgfast.errors import BgfastError, shown
 from bgfast.game import Game
 from bgfast.match import Match
+from bgfast.policies import SHIPPED_NETS, policy_name
 from bgfast.state import GameState
 from bgfast.transcript import move_numbers
 
@@ -610,7 +611,8 @@ _ROLLS: dict[tuple[int, int], int] = {
 
 
 def _net_name(net: Net) -> str:
-    return "wildbg" if net == Net.wildbg() else f"a {net.inputs} net"
+    name = policy_name(net)
+    return name if name in SHIPPED_NETS else f"a {net.inputs} net"
 
 
 class _Analyst:

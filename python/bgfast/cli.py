@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from bgfast import _core, bearoff, codec
-from bgfast._core import BgfastError, Net, Position, check_dice
+from bgfast._core import BgfastError, Position, check_dice
 from bgfast._version import __version__
 from bgfast.errors import InvalidIdError
-from bgfast.policies import parse_policy
+from bgfast.policies import net_of, parse_policy
 
 
 def _dice(text: str) -> tuple[int, int]:
@@ -78,14 +78,12 @@ def _print_ranked(position: Position, dice: tuple[int, int], policy: str, as_jso
     """The plays ranked by a net, best first, like GNU Backgammon's ``hint``: cubeless
     equity, its difference to the best, and the probabilities after the play for the side
     that moves."""
-    net = parse_policy(policy)
-    if isinstance(net, str):
-        if net != "wildbg":
-            raise BgfastError(
-                f"--policy {net} has no probabilities to rank plays by: use wildbg or a .bgnet"
-                " net file"
-            )
-        net = Net.wildbg()
+    net = net_of(parse_policy(policy))
+    if net is None:
+        raise BgfastError(
+            f"--policy {policy} has no probabilities to rank plays by: use wildbg, wildbg-large"
+            " or a .bgnet net file"
+        )
     ranked = net.rank(position, dice)
     best = ranked[0][2]
     if as_json:

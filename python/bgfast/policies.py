@@ -1,11 +1,12 @@
 """The native policies: what ``policy=`` takes wherever bgfast plays by itself.
 
-``"wildbg"`` plays wildbg's nets (``bgfast.Net.wildbg()``), the strongest; a ``bgfast.Net``
-plays any net; ``"pubeval"`` is Tesauro's benchmark evaluator; ``"race"`` is pubeval with
-bear-offs played perfectly from the one-sided database; ``"random"`` picks uniformly among
-the distinct legal results. A net plays the result that is worst for the opponent by its
-cubeless equity, the first in move-generation order among equals.
-"""
+``"wildbg"`` plays wildbg's nets (``bgfast.Net.wildbg()``); ``"wildbg-large"`` wildbg's
+larger training nets (``bgfast.Net.wildbg_large()``), the strongest, at about ten times the
+cost of a position; a ``bgfast.Net`` plays any net; ``"pubeval"`` is Tesauro's benchmark
+evaluator; ``"race"`` is pubeval with bear-offs played perfectly from the one-sided database;
+``"random"`` picks uniformly among the distinct legal results. A net plays the result that is
+worst for the opponent by its cubeless equity, the first in move-generation order among
+equals."""
 
 from __future__ import annotations
 
@@ -23,12 +24,16 @@ __all__ = [
     "check_policy",
     "choose",
     "is_native",
+    "net_of",
     "parse_policy",
     "policy_name",
 ]
 
 #: The names of the built-in policies.
-NAMES = ("wildbg", "pubeval", "race", "random")
+NAMES = ("wildbg", "wildbg-large", "pubeval", "race", "random")
+
+#: The built-in policies that are nets, by name.
+SHIPPED_NETS = {"wildbg": Net.wildbg, "wildbg-large": Net.wildbg_large}
 
 #: A native policy: one of ``NAMES`` or a net.
 Policy = Union[str, Net]
@@ -44,16 +49,30 @@ def check_policy(policy: object, what: str = "policy") -> Policy:
     if is_native(policy):
         return policy
     raise BgfastError(
-        f"unknown {what} {policy!r}: use 'wildbg', 'pubeval', 'race', 'random' or a bgfast.Net"
+        f"unknown {what} {policy!r}: use 'wildbg', 'wildbg-large', 'pubeval', 'race', 'random'"
+        " or a bgfast.Net"
     )
 
 
+def net_of(policy: object) -> Net | None:
+    """The net ``policy`` plays by: a ``Net`` itself, a shipped net for its name
+    (``"wildbg"``, ``"wildbg-large"``), else ``None``."""
+    if isinstance(policy, Net):
+        return policy
+    if isinstance(policy, str) and policy in SHIPPED_NETS:
+        return SHIPPED_NETS[policy]()
+    return None
+
+
 def policy_name(policy: Policy) -> str:
-    """How results name ``policy``: its name (``"wildbg"`` for the shipped net, however it
-    was passed), or another net's ``repr``."""
+    """How results name ``policy``: its name (``"wildbg"`` or ``"wildbg-large"`` for a shipped
+    net, however it was passed), or another net's ``repr``."""
     if isinstance(policy, str):
         return policy
-    return "wildbg" if policy == Net.wildbg() else repr(policy)
+    for name, shipped in SHIPPED_NETS.items():
+        if policy == shipped():
+            return name
+    return repr(policy)
 
 
 def parse_policy(text: str) -> Policy:
@@ -64,8 +83,8 @@ def parse_policy(text: str) -> Policy:
     if text.endswith(".bgnet") or "/" in text or "\\" in text:
         return Net.load(text)
     raise BgfastError(
-        f"unknown policy {text!r}: use 'wildbg', 'pubeval', 'race', 'random' or the path of a"
-        " .bgnet net file"
+        f"unknown policy {text!r}: use 'wildbg', 'wildbg-large', 'pubeval', 'race', 'random' or"
+        " the path of a .bgnet net file"
     )
 
 

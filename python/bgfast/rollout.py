@@ -76,7 +76,7 @@ from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes, action_name
 from bgfast.errors import ShardError
 from bgfast.features import SCHEMES
 from bgfast.met import DEFAULT_TABLE
-from bgfast.policies import Policy, is_native
+from bgfast.policies import Policy, is_native, net_of
 
 __all__ = [
     "DEFAULT_CUBE_LIFE",
@@ -149,7 +149,7 @@ def _run_native(
         nonlocal total
         total = total + RawSums.from_native(plan.run(done, size, threads))
 
-    slow = isinstance(policy, Net) or policy == "wildbg" or settings.variance_reduction
+    slow = net_of(policy) is not None or settings.variance_reduction
     first = 8 * threads if slow else max(256, 64 * threads)
     partial = run_in_chunks(games, first, threads, play, progress)
     return total, partial
@@ -332,14 +332,14 @@ def _play(
         if executor is not None:
             raise BgfastError(
                 "an evaluator callable runs in this process and is not sent to an executor:"
-                " executor= needs a native policy ('wildbg', a bgfast.Net, 'pubeval', 'race',"
-                " 'random')"
+                " executor= needs a native policy ('wildbg', 'wildbg-large', a bgfast.Net,"
+                " 'pubeval', 'race', 'random')"
             )
         sums, partial = _run_evaluator(settings, branches, policy, scheme, batch, games, progress)
         return sums, partial, 1
     raise BgfastError(
-        f"unknown policy {policy!r}: use 'wildbg', a bgfast.Net, 'pubeval', 'race',"
-        " 'random' or a callable"
+        f"unknown policy {policy!r}: use 'wildbg', 'wildbg-large', a bgfast.Net, 'pubeval',"
+        " 'race', 'random' or a callable"
     )
 
 

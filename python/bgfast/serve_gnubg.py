@@ -57,7 +57,7 @@ from typing import Any, TextIO
 from bgfast import cubeful
 from bgfast._core import BgfastError, Net
 from bgfast.codec import FibsBoard, state_from_fibs_board
-from bgfast.policies import Policy, check_policy, choose, policy_name
+from bgfast.policies import NAMES, Policy, check_policy, choose, net_of, policy_name
 from bgfast.state import GameState
 
 __all__ = [
@@ -126,12 +126,10 @@ class ExternalPlayer:
         cube_life: float = cubeful.DEFAULT_CUBE_LIFE,
         seed: int = 0,
     ) -> None:
-        if isinstance(policy, str) and policy not in ("wildbg", "pubeval", "race", "random"):
+        if isinstance(policy, str) and policy not in NAMES:
             policy = Net.load(policy)
         self.policy: Policy = check_policy(policy)
-        self.net: Net | None = (
-            Net.wildbg() if policy == "wildbg" else policy if isinstance(policy, Net) else None
-        )
+        self.net: Net | None = net_of(policy)
         self.jacoby = bool(jacoby)
         self.cube_life = cubeful.check_cube_life(cube_life)
         self._draws = itertools.count(seed)

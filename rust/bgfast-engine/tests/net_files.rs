@@ -363,6 +363,28 @@ fn the_shipped_net_is_wildbgs_onnx_nets_bit_for_bit() {
     assert_eq!(std::fs::read(shipped_path()).unwrap(), converted.to_bytes());
 }
 
+fn training_onnx(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../../tests/data/wildbg-training/{name}.onnx"))
+}
+
+#[test]
+fn the_large_shipped_net_is_wildbgs_training_nets_bit_for_bit() {
+    let contact = read_mlp_file(&training_onnx("contact-12")).unwrap();
+    let race = read_mlp_file(&training_onnx("race-16")).unwrap();
+    let converted = Net::new(Inputs::Wildbg, contact, Some(race)).unwrap();
+    assert_eq!(*Net::wildbg_large(), converted);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("nets/wildbg-large.bgnet");
+    assert_eq!(std::fs::read(path).unwrap(), converted.to_bytes());
+    let widths: Vec<_> = converted
+        .contact()
+        .layers()
+        .iter()
+        .map(|l| l.outputs())
+        .collect();
+    assert_eq!(widths, [300, 250, 200, 6]);
+}
+
 #[test]
 fn wildbgs_weights_are_pinned() {
     // First and last weight and bias of each layer, as onnx.numpy_helper.to_array prints

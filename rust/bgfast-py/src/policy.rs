@@ -14,10 +14,11 @@ use crate::net::PyNet;
 use crate::position::{PyMove, PyPosition};
 
 /// The names a policy argument takes.
-pub const NAMES: &str = "'wildbg', 'pubeval', 'race', 'random' or a bgfast.Net";
+pub const NAMES: &str = "'wildbg', 'wildbg-large', 'pubeval', 'race', 'random' or a bgfast.Net";
 
-/// A native policy: a built-in one or a net (`"wildbg"` is the shipped net), resolved on
-/// the calling thread, before any pool runs it (see [`AnyPolicy::builtin`]).
+/// A native policy: a built-in one or a net (`"wildbg"` and `"wildbg-large"` are the shipped
+/// nets), resolved on the calling thread, before any pool runs it (see
+/// [`AnyPolicy::builtin`]).
 pub enum PolicyArg {
     /// Random, pubeval or race: a player cloned into each unit of work.
     Builtin(Box<AnyPolicy<'static>>),
@@ -26,7 +27,7 @@ pub enum PolicyArg {
 }
 
 impl PolicyArg {
-    /// `"wildbg"`, `"pubeval"`, `"race"`, `"random"` or a `Net`.
+    /// `"wildbg"`, `"wildbg-large"`, `"pubeval"`, `"race"`, `"random"` or a `Net`.
     pub fn from_py(obj: &Bound<'_, PyAny>) -> Result<PolicyArg, Error> {
         if let Ok(net) = obj.cast::<PyNet>() {
             return Ok(PolicyArg::Net(net.get().net.clone()));
@@ -35,8 +36,8 @@ impl PolicyArg {
         let name: String = obj
             .extract()
             .map_err(|_| Error::Argument(format!("policy must be {NAMES}, not {}", shown())))?;
-        if name == "wildbg" {
-            return Ok(PolicyArg::Net(crate::net::wildbg()));
+        if let Some(net) = crate::net::named(&name) {
+            return Ok(PolicyArg::Net(net));
         }
         let kind = PolicyKind::from_name(&name)
             .ok_or_else(|| Error::Argument(format!("unknown policy {name:?}: use {NAMES}")))?;

@@ -54,6 +54,8 @@ pub const MAX_FILE_LEN: u64 = 1 << 30;
 
 /// The shipped net: wildbg's contact and race nets, converted unchanged (`nets/NOTICE.md`).
 static WILDBG: &[u8] = include_bytes!("../../nets/wildbg.bgnet");
+/// wildbg's larger training nets (contact 12, race 16), converted unchanged.
+static WILDBG_LARGE: &[u8] = include_bytes!("../../nets/wildbg-large.bgnet");
 
 /// The smallest layer record: inputs, outputs, an activation name of length 0.
 const MIN_LAYER_BYTES: usize = 4 + 4 + 1;
@@ -448,6 +450,19 @@ impl Net {
             // The bytes are part of the build and checked by tests/net_files.rs: failing here
             // means the build shipped a damaged file, not that a user supplied one.
             Net::from_bytes(WILDBG).expect("the shipped nets/wildbg.bgnet is a valid net file")
+        })
+    }
+
+    /// wildbg's larger training nets, shipped with bgfast (wildbg encoding; contact net 12,
+    /// 202-300-250-200-6, and race net 16, 186-300-250-200-6, ReLU then softmax; CC0, see
+    /// `nets/NOTICE.md`): about 0.4 points a game stronger than [`Net::wildbg`] in cubeless
+    /// money play, and about ten times its cost per position. Parsed on first use and kept.
+    pub fn wildbg_large() -> &'static Net {
+        static NET: OnceLock<Net> = OnceLock::new();
+        NET.get_or_init(|| {
+            // Checked by tests/net_files.rs, as the small net.
+            Net::from_bytes(WILDBG_LARGE)
+                .expect("the shipped nets/wildbg-large.bgnet is a valid net file")
         })
     }
 }

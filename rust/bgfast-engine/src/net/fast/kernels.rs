@@ -250,6 +250,46 @@ macro_rules! with_group_size {
     };
 }
 
+/// `$body` with `const $P: usize = $p` for a tile of `$p` rows, `1..=8`.
+macro_rules! with_tile_size {
+    ($p:expr, $P:ident => $body:expr) => {
+        match $p {
+            1 => {
+                const $P: usize = 1;
+                $body
+            }
+            2 => {
+                const $P: usize = 2;
+                $body
+            }
+            3 => {
+                const $P: usize = 3;
+                $body
+            }
+            4 => {
+                const $P: usize = 4;
+                $body
+            }
+            5 => {
+                const $P: usize = 5;
+                $body
+            }
+            6 => {
+                const $P: usize = 6;
+                $body
+            }
+            7 => {
+                const $P: usize = 7;
+                $body
+            }
+            _ => {
+                const $P: usize = 8;
+                $body
+            }
+        }
+    };
+}
+
 /// The blocks of a pass over a layer of `blocks` blocks (the last pass takes what is left):
 /// the fewest passes of at most `S::GROUP` blocks. Wide groups split the layer evenly (13
 /// blocks in a build of 12 as 7 and 6, not 12 and a pass that reads every delta again for
@@ -367,30 +407,72 @@ fn flat(blocks: &[Block]) -> &[f32] {
     unsafe { core::slice::from_raw_parts(blocks.as_ptr().cast::<f32>(), blocks.len() * LANES) }
 }
 
-/// A hidden layer after the first: `out = f(W x + b)`.
+/// Most positions a hidden layer's tile multiplies by one load of each weight block: the
+/// accumulators of the tile fill half the build's registers (eight blocks with AVX-512,
+/// four with AVX2, whose block is two registers).
 #[inline(always)]
-fn hidden<S: Simd>(s: S, layer: &Hidden, x: &[Block], out: &mut [Block]) {
+fn tile_size<S: Simd>() -> usize {
+    if S::GROUP >= 8 {
+        8
+    } else {
+        4
+    }
+}
+
+/// A hidden layer after the first, `y = f(W x + b)`, for the batch's rows `rows` (row `k`
+/// of `x` and `y` is blocks `k * stride..`).
+///
+/// A layer's weights (300 by 250 floats in wildbg's larger nets) outgrow the first-level
+/// cache, so the batch goes through in tiles of positions that share each weight load.
+/// Every output block of a row is its bias plus the products of its inputs added in input
+/// order, one chain per row, whatever the tile: a row's result never depends on the others.
+#[inline(always)]
+fn hidden<S: Simd>(
+    s: S,
+    layer: &Hidden,
+    rows: &[usize],
+    stride: usize,
+    x: &[Block],
+    y: &mut [Block],
+) {
+    let mut start = 0;
+    while start < rows.len() {
+        let n = (rows.len() - start).min(tile_size::<S>());
+        let tile = &rows[start..start + n];
+        // The minimum tells the compiler which sizes this build never reaches.
+        with_tile_size!(n.min(tile_size::<S>()), P => hidden_tile::<S, P>(s, layer, tile, stride, x, y));
+        start += n;
+    }
+}
+
+/// [`hidden`] on the `P` rows of one tile.
+#[inline(always)]
+fn hidden_tile<S: Simd, const P: usize>(
+    s: S,
+    layer: &Hidden,
+    rows: &[usize],
+    stride: usize,
+    x: &[Block],
+    y: &mut [Block],
+) {
     let n = layer.inputs;
-    let x = &flat(x)[..n];
-    let zero = s.splat(0.0);
-    // The iterator yields references only; the vector work stays in this body.
-    for (o, out) in out[..layer.blocks].iter_mut().enumerate() {
+    let mut inputs: [&[f32]; P] = [&[]; P];
+    for p in 0..P {
+        inputs[p] = &flat(&x[rows[p] * stride..(rows[p] + 1) * stride])[..n];
+    }
+    for o in 0..layer.blocks {
         let w = &layer.weights[o * n..(o + 1) * n];
-        let mut acc = [s.load(&layer.bias[o]), zero, zero, zero];
-        let mut i = 0;
-        while i + 4 <= n {
-            for k in 0..4 {
-                acc[k] = s.fma(s.splat(x[i + k]), s.load(&w[i + k]), acc[k]);
+        let mut acc = [s.load(&layer.bias[o]); P];
+        for (i, w) in w.iter().enumerate() {
+            let w = s.load(w);
+            for p in 0..P {
+                acc[p] = s.fma(s.splat(inputs[p][i]), w, acc[p]);
             }
-            i += 4;
         }
-        while i < n {
-            acc[0] = s.fma(s.splat(x[i]), s.load(&w[i]), acc[0]);
-            i += 1;
+        activate(s, layer.activation, &mut acc);
+        for p in 0..P {
+            s.store(&mut y[rows[p] * stride + o], acc[p]);
         }
-        let mut sum = [s.add(s.add(acc[0], acc[1]), s.add(acc[2], acc[3]))];
-        activate(s, layer.activation, &mut sum);
-        s.store(out, sum[0]);
     }
 }
 
@@ -452,31 +534,22 @@ fn finish<S: Simd>(s: S, head: Head, z: S::V) -> Probabilities {
     }
 }
 
-/// The last layer's outputs (before the head's activation) from the first layer's
-/// pre-activation `base + deltas`.
+/// The last layer's outputs (before the head's activation) of a part with no hidden layer
+/// after the first, from the first layer's pre-activation `base + deltas`.
 #[inline(always)]
-fn logits<S: Simd>(
+fn shallow_logits<S: Simd>(
     s: S,
     part: &Part,
     base: &[Block],
     deltas: Deltas<'_>,
     a: &mut [Block],
-    b: &mut [Block],
 ) -> S::V {
     // Both heads have five rows (see `Last::new`).
     match &part.last {
-        Some(last) if part.hidden.is_empty() => fused::<S, 5>(s, &part.first, last, base, deltas),
-        _ => {
-            first_layer(s, &part.first, base, deltas, part.first.activation, a);
-            let (mut x, mut y) = (a, b);
-            for layer in &part.hidden {
-                hidden(s, layer, x, y);
-                core::mem::swap(&mut x, &mut y);
-            }
-            match &part.last {
-                Some(last) => self::last::<S, 5>(s, last, x),
-                None => s.load(&x[0]),
-            }
+        Some(last) => fused::<S, 5>(s, &part.first, last, base, deltas),
+        None => {
+            first_layer(s, &part.first, base, deltas, Activation::Identity, a);
+            s.load(&a[0])
         }
     }
 }
@@ -519,7 +592,11 @@ fn finish_batch<S: Simd>(
     out: &mut [Probabilities],
 ) {
     let mut z = [Block::default(); BATCH];
-    for (item, z) in items.iter().zip(&mut z) {
+    // Parts with hidden layers after the first go layer by layer over the whole batch
+    // (their first layers into rows of `a`); the others one position at a time.
+    let stride = a.len() / BATCH;
+    let mut deep: [Option<&Part>; 2] = [None; 2];
+    for (k, (item, z)) in items.iter().zip(&mut z).enumerate() {
         if let Some(part) = item.part {
             let base = if item.from_parent {
                 parent
@@ -527,7 +604,41 @@ fn finish_batch<S: Simd>(
                 &part.first.bias
             };
             let deltas = deltas(cols, scales, item.start, item.end);
-            s.store(z, logits(s, part, base, deltas, a, b));
+            if part.hidden.is_empty() {
+                s.store(z, shallow_logits(s, part, base, deltas, a));
+            } else {
+                let row = &mut a[k * stride..(k + 1) * stride];
+                first_layer(s, &part.first, base, deltas, part.first.activation, row);
+                if !deep.iter().flatten().any(|d| core::ptr::eq(*d, part)) {
+                    deep[usize::from(deep[0].is_some())] = Some(part);
+                }
+            }
+        }
+    }
+    for part in deep.into_iter().flatten() {
+        let mut rows = [0usize; BATCH];
+        let mut n = 0;
+        for (k, item) in items.iter().enumerate() {
+            if item.part.is_some_and(|p| core::ptr::eq(p, part)) {
+                rows[n] = k;
+                n += 1;
+            }
+        }
+        let rows = &rows[..n];
+        let (mut x, mut y) = (&mut *a, &mut *b);
+        for layer in &part.hidden {
+            hidden(s, layer, rows, stride, x, y);
+            core::mem::swap(&mut x, &mut y);
+        }
+        let last = part
+            .last
+            .as_ref()
+            .expect("a part with hidden layers has a last layer");
+        for &k in rows {
+            s.store(
+                &mut z[k],
+                self::last::<S, 5>(s, last, &x[k * stride..(k + 1) * stride]),
+            );
         }
     }
     for ((item, z), o) in items.iter().zip(&z).zip(out) {

@@ -357,7 +357,7 @@ const _: () = assert!(BATCH * MAX_DELTAS <= DELTA_MASK);
 /// One scratch serves any net.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
-    /// Two layers' outputs, ping-pong.
+    /// Two layers' outputs for a batch, ping-pong: [`BATCH`] rows of the widest layer.
     a: Vec<Block>,
     b: Vec<Block>,
     /// The pre-activation of a roll's origin, as the next mover sees it.
@@ -378,9 +378,13 @@ impl Scratch {
 
     fn fit(&mut self, net: &FastNet) {
         let widest = net.widest();
-        for buf in [&mut self.a, &mut self.b, &mut self.parent] {
-            if buf.len() < widest {
-                buf.resize(widest, Block::default());
+        for (buf, len) in [
+            (&mut self.a, BATCH * widest),
+            (&mut self.b, BATCH * widest),
+            (&mut self.parent, widest),
+        ] {
+            if buf.len() < len {
+                buf.resize(len, Block::default());
             }
         }
         self.cols.resize(DELTA_BUFFER, 0);
@@ -587,7 +591,12 @@ mod tests {
     fn every_build_matches_the_reference() {
         let positions = positions(12);
         let mut list = MoveList::new();
-        for (net_name, net) in [("wildbg", Net::wildbg().clone()), ("wide", wide_net())] {
+        let nets = [
+            ("wildbg", Net::wildbg().clone()),
+            ("wildbg-large", Net::wildbg_large().clone()),
+            ("wide", wide_net()),
+        ];
+        for (net_name, net) in nets {
             for (build, evaluate, score) in builds() {
                 let mut scratch = Scratch::new();
                 scratch.fit(&net.fast);
