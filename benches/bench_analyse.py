@@ -6,9 +6,11 @@ taking turns for ``--rounds`` rounds; GNU Backgammon's time is its run with ``an
 match`` minus the same run without it (so its start-up and the file import cancel),
 bgfast's the call of ``bgfast.analyse`` on the match already read: the first call after
 GNU Backgammon's run (caches cold, the core just woken) and the best of three calls in a
-row, each round. Error rates: 7-point matches GNU Backgammon plays against itself, one
-player with evaluation noise, analysed by both (``show statistics match`` beside
-``Analysis.players``).
+row, each round; with the shipped net (``Net.wildbg()``) and with wildbg's larger nets
+rating the decisions (``Net.wildbg_large()``, the luck measured by the shipped net, as
+``analyse`` does by default). Error rates: 7-point matches GNU Backgammon plays against
+itself, one player with evaluation noise, analysed by both programs (``show statistics
+match`` beside ``Analysis.players``), bgfast with either net.
 
     python benches/bench_analyse.py                              # the BENCHMARKS.md tables
     python -m pytest benches/bench_analyse.py --benchmark-only   # bgfast alone
@@ -24,7 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
+
 import bgfast
+import bgfast.policies
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import gnubg_matches
@@ -49,15 +54,27 @@ def _gnubg_seconds(path: Path, analyse: bool) -> float:
     return time.perf_counter() - start
 
 
+def _timed(match: bgfast.Match, net: bgfast.Net, decisions: int) -> list[float]:
+    """Three calls of ``bgfast.analyse`` in a row, their seconds."""
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        again = bgfast.analyse(match, net, threads=1)
+        times.append(time.perf_counter() - start)
+        assert len(again.decisions) == decisions
+    return times
+
+
 def speed(rounds: int) -> None:
     """GNU Backgammon's ``analyse match`` against ``bgfast.analyse`` on one thread."""
     text = SPEED_MATCH.read_text(encoding="utf-8")
     match = bgfast.Match.from_mat(text)
-    net = bgfast.Net.wildbg()
-    analysis = bgfast.analyse(match, net, threads=1)  # warm: the net, the tables
+    nets = {"wildbg": bgfast.Net.wildbg(), "wildbg-large": bgfast.Net.wildbg_large()}
+    analysis = bgfast.analyse(match, nets["wildbg"], threads=1)  # warm: the nets, the tables
+    bgfast.analyse(match, nets["wildbg-large"], threads=1)
     decisions = len(analysis.decisions)
-    ours: list[float] = []
-    warm: list[float] = []
+    first: dict[str, list[float]] = {name: [] for name in nets}
+    best: dict[str, list[float]] = {name: [] for name in nets}
     full: list[float] = []
     base: list[float] = []
     load = os.getloadavg()[0]
@@ -67,18 +84,12 @@ def speed(rounds: int) -> None:
         for _ in range(rounds):
             base.append(_gnubg_seconds(path, analyse=False))
             full.append(_gnubg_seconds(path, analyse=True))
-            times = []
-            for _ in range(3):
-                start = time.perf_counter()
-                again = bgfast.analyse(match, net, threads=1)
-                times.append(time.perf_counter() - start)
-                assert len(again.decisions) == decisions
-            ours.append(times[0])  # the first call after GNU Backgammon's run
-            warm.append(min(times))
-    load = max(load, os.getloadavg()[0])
+            for name, net in nets.items():
+                times = _timed(match, net, decisions)
+                first[name].append(times[0])  # the first call after GNU Backgammon's run
+                best[name].append(min(times))
+            load = max(load, os.getloadavg()[0])
     theirs = statistics.median(full) - statistics.median(base)
-    mine = statistics.median(ours)
-    mine_warm = statistics.median(warm)
     games = len(match.games)
     rolls = sum(p.rolls for p in analysis.players)
     print(
@@ -87,10 +98,13 @@ def speed(rounds: int) -> None:
     )
     print("| analysis, 0 ply, one thread | seconds | bgfast faster |\n|---|---:|---:|")
     print(f"| GNU Backgammon `analyse match` | {theirs:.3f} | |")
-    first = "`bgfast.analyse`, the first call after GNU Backgammon's"
-    print(f"| {first} | {mine:.3f} | {theirs / mine:.1f}x |")
-    best = "`bgfast.analyse`, the best of three calls in a row"
-    print(f"| {best} | {mine_warm:.3f} | {theirs / mine_warm:.1f}x |")
+    for name in nets:
+        for label, times in (
+            ("the first call after GNU Backgammon's", first[name]),
+            ("the best of three calls in a row", best[name]),
+        ):
+            mine = statistics.median(times)
+            print(f"| `bgfast.analyse`, {name}, {label} | {mine:.3f} | {theirs / mine:.1f}x |")
     print(
         f"(GNU Backgammon's run without the analysis: median {statistics.median(base):.3f} s;"
         f" with it {statistics.median(full):.3f} s)"
@@ -98,36 +112,48 @@ def speed(rounds: int) -> None:
 
 
 def side_by_side(seeds: list[int], noise: float) -> None:
-    """Both programs' error rates on 7-point matches with one noisy player."""
+    """Both programs' error rates on 7-point matches with one noisy player, bgfast's with the
+    shipped net and with the larger one."""
+    nets = {"wildbg": bgfast.Net.wildbg(), "wildbg-large": bgfast.Net.wildbg_large()}
     print(
         f"\n7-point matches GNU Backgammon played against itself at 0 ply, player 0's chequer"
         f" play and cube decisions with noise {noise}:\n"
     )
     print(
-        "| seed | player | gnubg error rate | bgfast error rate | ratio | gnubg rating |"
-        " bgfast rating | gnubg s | bgfast s |\n|---|---|---:|---:|---:|---|---|---:|---:|"
+        "| seed | player | gnubg | bgfast wildbg | ratio | bgfast wildbg-large | ratio |"
+        " gnubg rating | bgfast ratings | gnubg s | bgfast s |"
+        "\n|---|---|---:|---:|---:|---:|---:|---|---|---:|---:|"
     )
-    ratios = []
+    ratios: dict[str, list[float]] = {name: [] for name in nets}
     for seed in seeds:
         made = gnubg_matches.play_match(7, seed, noise=(noise, 0.0))
         match = bgfast.Match.from_mat(made.mat)
         (g0, g1), gnubg_seconds = gnubg_matches.analyse(made.mat)
-        start = time.perf_counter()
-        analysis = bgfast.analyse(match, threads=1)
-        ours = time.perf_counter() - start
-        for p, g, who in zip(analysis.players, (g0, g1), ("noisy", "clean")):
-            ratio = p.error_rate / g.error_rate if g.error_rate else float("inf")
-            if who == "noisy":
-                ratios.append(ratio)
-            shown = f"{ratio:.2f}" if g.error_rate else "-"
+        players = {}
+        seconds = {}
+        for name, net in nets.items():
+            start = time.perf_counter()
+            players[name] = bgfast.analyse(match, net, threads=1).players
+            seconds[name] = time.perf_counter() - start
+        for p, (g, who) in enumerate(zip((g0, g1), ("noisy", "clean"))):
+            cells = []
+            for name in nets:
+                rate = players[name][p].error_rate
+                ratio = rate / g.error_rate if g.error_rate else float("inf")
+                if who == "noisy":
+                    ratios[name].append(ratio)
+                cells.append(f"{rate:.1f} | " + (f"{ratio:.2f}" if g.error_rate else "-"))
+            ratings = " / ".join(players[name][p].rating for name in nets)
+            times = " / ".join(f"{seconds[name]:.2f}" for name in nets)
             print(
-                f"| {seed} | {who} | {g.error_rate:.1f} | {p.error_rate:.1f} | {shown} |"
-                f" {g.rating} | {p.rating} | {gnubg_seconds:.2f} | {ours:.2f} |"
+                f"| {seed} | {who} | {g.error_rate:.1f} | {' | '.join(cells)} | {g.rating} |"
+                f" {ratings} | {gnubg_seconds:.2f} | {times} |"
             )
-    print(
-        f"\nnoisy player, bgfast's error rate over GNU Backgammon's: median"
-        f" {statistics.median(ratios):.2f}, from {min(ratios):.2f} to {max(ratios):.2f}"
-    )
+    for name, found in ratios.items():
+        print(
+            f"\nnoisy player, bgfast ({name}) over GNU Backgammon: median"
+            f" {statistics.median(found):.2f}, from {min(found):.2f} to {max(found):.2f}"
+        )
 
 
 def main() -> None:
@@ -144,11 +170,13 @@ def main() -> None:
 # ---------------------------------------------------------------------------- pytest
 
 
-def test_analyse_7pt(benchmark) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("name", ["wildbg", "wildbg-large"])
+def test_analyse_7pt(benchmark, name: str) -> None:  # type: ignore[no-untyped-def]
     match = bgfast.Match.from_mat(SPEED_MATCH.read_text(encoding="utf-8"))
-    net = bgfast.Net.wildbg()
+    net = bgfast.policies.net_of(name)
+    assert net is not None
     expected = len(bgfast.analyse(match, net, threads=1).decisions)
-    benchmark.group = "analyse a 7-point match, one thread"
+    benchmark.group = f"analyse a 7-point match, one thread, {name}"
     analysis = benchmark(bgfast.analyse, match, net, 1)
     assert len(analysis.decisions) == expected
 

@@ -297,6 +297,26 @@ def test_threads_change_nothing(seven: tuple[Match, bgfast.Analysis]) -> None:
     assert analyse(m, threads=2).to_dict() == a.to_dict()
 
 
+@pytest.mark.parametrize("text", [SEVEN, MONEY])
+def test_the_luck_net_measures_luck_and_the_net_rates_decisions(text: str) -> None:
+    """A strong net rates the decisions and a fast one measures the luck: each part is what
+    that net alone gives (the plays made are scored apart from the 21 rolls' plays)."""
+    m = Match.from_mat(text)
+    large, small = Net.wildbg_large(), Net.wildbg()
+    mixed = analyse(m, large, threads=1)  # the luck net defaults to wildbg's small one
+    assert (mixed.net, mixed.luck_net) == ("wildbg-large", "wildbg")
+    judged = analyse(m, large, threads=1, luck_net=large)
+    lucky = analyse(m, small, threads=1)
+    assert [r.luck for r in mixed.rolls] == [r.luck for r in lucky.rolls]
+    assert len(mixed.decisions) == len(judged.decisions)
+    for d, e in zip(mixed.decisions, judged.decisions):
+        assert (d.played, d.best, d.counted) == (e.played, e.best, e.counted)
+        assert d.loss == pytest.approx(e.loss, abs=1e-5)
+    assert [r.luck for r in judged.rolls] != [r.luck for r in lucky.rolls]
+    with pytest.raises(TypeError, match="luck_net must be a bgfast Net"):
+        analyse(m, luck_net="wildbg")  # type: ignore[arg-type]
+
+
 def test_a_money_session_and_a_single_game() -> None:
     m = Match.from_mat(MONEY)
     a = analyse(m, threads=1)

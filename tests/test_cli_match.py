@@ -43,6 +43,14 @@ def test_analyse_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert {d["kind"] for d in data["decisions"]} >= {"move", "take"}
 
 
+def test_analyse_with_the_large_net(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", str(EXAMPLE), "--json", "--net", "wildbg-large"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["net"], data["luck_net"]) == ("wildbg-large", "wildbg")
+    assert main(["analyse", str(EXAMPLE), "--luck-net", "pubeval"]) == 2
+    assert "--luck-net must be wildbg, wildbg-large or a .bgnet" in capsys.readouterr().err
+
+
 def test_convert_between_the_formats(tmp_path: Path) -> None:
     sgf = tmp_path / "m.sgf"
     mat = tmp_path / "m.mat"

@@ -19,6 +19,7 @@ from typing import TextIO
 from bgfast._core import BgfastError, Net, check_threads
 from bgfast.analysis import Analysis, analyse
 from bgfast.match import Match
+from bgfast.policies import net_of, parse_policy
 
 __all__ = ["add_commands"]
 
@@ -84,14 +85,27 @@ def _report(analysis: Analysis, worst: int) -> str:
     return "\n".join(lines)
 
 
+def _net(text: str | None, option: str) -> Net | None:
+    """A net option: ``wildbg``, ``wildbg-large`` or the path of a ``.bgnet`` file."""
+    if text is None:
+        return None
+    net = net_of(parse_policy(text))
+    if net is None:
+        raise BgfastError(
+            f"{option} must be wildbg, wildbg-large or a .bgnet net file, not {text!r}"
+        )
+    return net
+
+
 def run_analyse(args: argparse.Namespace) -> int:
     """``bgfast analyse``: the summary and the worst decisions, or JSON."""
     match = read_match(args.file)
     threads = check_threads(args.threads)
-    net = Net.load(args.net) if args.net else None
+    net = _net(args.net, "--net")
+    luck_net = _net(args.luck_net, "--luck-net")
     bar = _Bar(sys.stderr) if sys.stdout.isatty() and sys.stderr.isatty() else None
     try:
-        result = analyse(match, net, threads, progress=bar)
+        result = analyse(match, net, threads, luck_net=luck_net, progress=bar)
     finally:
         if bar is not None:
             bar.close()
@@ -134,7 +148,18 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     analyse_cmd.add_argument(
         "--threads", type=int, default=None, help="threads for the net (default: one per CPU)"
     )
-    analyse_cmd.add_argument("--net", default=None, help="a .bgnet net file instead of wildbg's")
+    analyse_cmd.add_argument(
+        "--net",
+        default=None,
+        help="the net that rates the decisions: wildbg (default), wildbg-large (closer to GNU"
+        " Backgammon's judgement) or a .bgnet net file",
+    )
+    analyse_cmd.add_argument(
+        "--luck-net",
+        default=None,
+        help="the net that measures the luck of each roll: wildbg (default), wildbg-large or a"
+        " .bgnet net file",
+    )
     analyse_cmd.set_defaults(run=run_analyse)
     convert = commands.add_parser(
         "convert",

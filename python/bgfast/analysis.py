@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Union
 
@@ -385,6 +385,7 @@ class Analysis:
     net: str
     cube_life: float
     met: str | None
+    luck_net: str = "wildbg"
 
     def worst(self, n: int = 10) -> list[Decision]:
         """The ``n`` costliest decisions, worst first (ties in the order played)."""
@@ -396,6 +397,7 @@ class Analysis:
         return {
             "length": self.length,
             "net": self.net,
+            "luck_net": self.luck_net,
             "cube_life": self.cube_life,
             "met": self.met,
             "players": [p.to_dict() for p in self.players],
@@ -525,12 +527,20 @@ def analyse(
     net: Net | None = None,
     threads: int | None = None,
     *,
+    luck_net: Net | None = None,
     cube_life: float = cubeful.DEFAULT_CUBE_LIFE,
     met: str = tables.DEFAULT_TABLE,
     progress: Progress | None = None,
 ) -> Analysis:
     """Rate every play and cube decision of ``match`` (a :class:`~bgfast.Match`, or one
-    :class:`~bgfast.Game`) at 0 ply with ``net`` (:meth:`bgfast.Net.wildbg` by default).
+    :class:`~bgfast.Game`) at 0 ply with ``net`` (:meth:`bgfast.Net.wildbg` by default;
+    :meth:`bgfast.Net.wildbg_large` judges closer to GNU Backgammon, in about 1.3 times the
+    time with the default ``luck_net``).
+
+    ``luck_net`` measures the luck of each roll (:meth:`bgfast.Net.wildbg` by default, whatever
+    ``net`` is). Luck scores the plays of all 21 rolls at every roll, twenty times the work
+    of rating the plays made, so a fast net there keeps a strong ``net`` affordable; GNU
+    Backgammon likewise sets its luck analysis apart (``set analysis luckanalysis``).
 
     ``threads`` is the thread count of the net's batches and the move generation (``None``:
     one per CPU; the results are the same on any count). ``cube_life`` and ``met`` are the
@@ -548,14 +558,12 @@ def analyse(
         names = ("Player 0", "Player 1")
     else:
         raise TypeError(f"analyse takes a bgfast Match or Game, not {type(match).__name__}")
-    if net is None:
-        net = Net.wildbg()
-    elif not isinstance(net, Net):
-        raise TypeError(f"net must be a bgfast Net or None, not {type(net).__name__}")
+    net = _net_arg("net", net)
+    luck_net = _net_arg("luck_net", luck_net)
     threads = check_threads(threads)
     life = cubeful.check_cube_life(cube_life)
     met_name = cubeful.met_name(met)
-    worker = _Analyst(net, threads, life, met_name)
+    worker = _Analyst(net, luck_net, threads, life, met_name)
     decisions: list[Decision] = []
     rolls: list[RollLuck] = []
     totals = (_Totals(), _Totals())
@@ -595,6 +603,7 @@ def analyse(
         _net_name(net),
         life,
         met_name if match_play else None,
+        _net_name(luck_net),
     )
 
 
@@ -610,14 +619,26 @@ _ROLLS: dict[tuple[int, int], int] = {
 }
 
 
+def _net_arg(what: str, net: object) -> Net:
+    """``net``, or the shipped :meth:`bgfast.Net.wildbg` for ``None``."""
+    if net is None:
+        return Net.wildbg()
+    if not isinstance(net, Net):
+        raise TypeError(f"{what} must be a bgfast Net or None, not {type(net).__name__}")
+    return net
+
+
 def _net_name(net: Net) -> str:
     name = policy_name(net)
     return name if name in SHIPPED_NETS else f"a {net.inputs} net"
 
 
 class _Analyst:
-    def __init__(self, net: Net, threads: int, cube_life: float, met: str) -> None:
+    def __init__(self, net: Net, luck_net: Net, threads: int, cube_life: float, met: str) -> None:
         self.net = net
+        self.luck_net = luck_net
+        # One net for both: the plays made are among the 21 rolls' plays scored for the luck.
+        self.one_net = net == luck_net
         self.threads = threads
         self.cube_life = cube_life
         self.met = met
@@ -809,7 +830,7 @@ class _Analyst:
                 stakes.append(self.stakes(turn.state, 1 - turn.player))
         # Every play of all 21 rolls scored from its roll's origin, in one native call
         # (float32, as the net gives them: the values need no more).
-        offsets, probabilities = self.net.score_rolls(
+        offsets, probabilities = self.luck_net.score_rolls(
             batch.to_array(positions), threads=self.threads
         )
         # The plays of the rolls rolled, as positions: the same lists in the same order.
@@ -817,14 +838,12 @@ class _Analyst:
         play_offsets, plays = batch.moves(
             batch.to_array([t.state.position for t in turns]), dice, threads=self.threads
         )
-        # The value of each result for the player who moved (money per unit of the cube,
-        # match-winning chances in a match): the opponent's value after its own cube action,
-        # turned round.
-        values = np.empty(len(probabilities), dtype=np.float32)
-        for s in set(stakes):
-            rows = _rows(offsets, [k for k, t in enumerate(stakes) if t == s])
-            theirs = self.model(self.flipped(s)).value(probabilities[rows])
-            values[rows] = 1.0 - theirs if s.is_match else -theirs
+        # The luck net's values of every roll's plays; the plays made valued by the net
+        # that rates them (the same rows when it is the same net).
+        values = self._values(probabilities, offsets[::21], stakes)
+        if not self.one_net:
+            chances = self.net.evaluate(plays, threads=self.threads)
+            played_values = self._values(chances, play_offsets, [t.stakes for t in turns])
         # Every block holds one result at least (a roll that cannot be played: the pass).
         best = np.maximum.reduceat(values, offsets[:-1])
         weights = np.array([2.0] * 15 + [1.0] * 6)
@@ -865,9 +884,30 @@ class _Analyst:
             results = plays[int(play_offsets[k]) : int(play_offsets[k + 1])]
             if len(results) != stop - start:  # pragma: no cover (one generator)
                 raise BgfastError("the plays of a roll differ between two lists of them")
-            block_values = values[start:stop]
+            if self.one_net:
+                block_values = values[start:stop]
+            else:
+                block_values = played_values[int(play_offsets[k]) : int(play_offsets[k + 1])]
             decisions.append(self._play(turn, results, block_values, int(block_values.argmax()), t))
         return decisions
+
+    def _values(
+        self,
+        probabilities: npt.NDArray[np.float32],
+        offsets: npt.NDArray[np.int64],
+        stakes: list[cubeful.Stakes],
+    ) -> npt.NDArray[np.float32]:
+        """The value of each result for the player who moved (money per unit of the cube,
+        match-winning chances in a match): the opponent's value after its own cube action,
+        turned round. Block ``k`` (rows ``offsets[k]..offsets[k + 1]``) is played at
+        ``stakes[k]``."""
+        values = np.empty(len(probabilities), dtype=np.float32)
+        for s in set(stakes):
+            parts = [np.arange(offsets[k], offsets[k + 1]) for k, t in enumerate(stakes) if t == s]
+            rows = np.concatenate(parts)
+            theirs = self.model(self.flipped(s)).value(probabilities[rows])
+            values[rows] = 1.0 - theirs if s.is_match else -theirs
+        return values
 
     def chances(self, cubes: list[_Cube]) -> npt.NDArray[np.float32]:
         """The net's chances of the positions of ``cubes`` (the doubler on roll)."""
@@ -1049,12 +1089,6 @@ def _actor(step: _moments.Step) -> int | None:
             return None
         return offer.responder
     return None
-
-
-def _rows(offsets: npt.NDArray[np.int64], positions: Sequence[int]) -> npt.NDArray[np.int64]:
-    """The result rows of the 21 blocks of each of ``positions``."""
-    parts = [np.arange(offsets[21 * k], offsets[21 * k + 21]) for k in positions]
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
 def _best_text(
