@@ -11,12 +11,16 @@ The same weights everywhere (wildbg's contact net, 202-150-6, from its ONNX file
 - threads: ``evaluate`` on one and on two threads.
 - the table's script also prints net rollouts' games/s and ``duel(net, "pubeval")`` over
   20,000 games.
+- ``--large``: the same for wildbg's larger nets (``Net.wildbg_large()``, contact 202-300-
+  250-200-6, ReLU) beside onnxruntime running their ONNX file, with their duels against
+  pubeval and the shipped nets.
 
 Everything runs on one thread unless said (onnxruntime with one intra-op thread, numpy's
 BLAS limited to one thread by threadpoolctl).
 
     python -m pytest benches/bench_net.py --benchmark-only   # pytest-benchmark
     python benches/bench_net.py     # the BENCHMARKS.md table: medians of 15 interleaved rounds
+    python benches/bench_net.py --large     # the larger nets' table
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ threadpoolctl = pytest.importorskip("threadpoolctl") if "pytest" in sys.modules 
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 CONTACT_ONNX = DATA / "wildbg" / "contact.onnx"
+LARGE_CONTACT_ONNX = DATA / "wildbg-training" / "contact-12.onnx"
 
 
 def contact_positions() -> list[Position]:
@@ -51,7 +56,7 @@ def contact_positions() -> list[Position]:
     return [p for p in positions if not p.is_race]
 
 
-def session() -> Any:
+def session(path: Path = CONTACT_ONNX) -> Any:
     import onnxruntime
 
     options = onnxruntime.SessionOptions()
@@ -61,9 +66,7 @@ def session() -> Any:
     # measured next.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.add_session_config_entry("session.inter_op.allow_spinning", "0")
-    return onnxruntime.InferenceSession(
-        str(CONTACT_ONNX), options, providers=["CPUExecutionProvider"]
-    )
+    return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
 def numpy_forward(weights: dict[str, Any]) -> Callable[[np.ndarray], np.ndarray]:
@@ -135,6 +138,27 @@ def test_best_move_bgfast(benchmark: Any, positions: list[Position]) -> None:
             net.best_move(p, d)
 
     benchmark.group = "net-best-move"
+    benchmark.extra_info["candidates"] = candidates(positions, dice)
+    benchmark(run)
+
+
+def test_evaluate_bgfast_large(benchmark: Any, positions: list[Position]) -> None:
+    net = Net.wildbg_large()
+    array = np.stack([p.to_array() for p in positions])
+    benchmark.group = "net-evaluate-large"
+    out = benchmark(net.evaluate, array, threads=1)
+    assert out.shape == (len(positions), 5)
+
+
+def test_best_move_bgfast_large(benchmark: Any, positions: list[Position]) -> None:
+    net = Net.wildbg_large()
+    dice = rolls(positions)
+
+    def run() -> None:
+        for p, d in zip(positions, dice):
+            net.best_move(p, d)
+
+    benchmark.group = "net-best-move-large"
     benchmark.extra_info["candidates"] = candidates(positions, dice)
     benchmark(run)
 
@@ -275,5 +299,64 @@ def main() -> None:
     print(f"  wins {duel.wins}, losses {duel.losses} (single, gammon, backgammon)")
 
 
+def main_large() -> None:
+    """The larger nets: evaluation and best_move per position beside onnxruntime, rollouts,
+    and their strength."""
+    positions = contact_positions()
+    n = len(positions)
+    net = Net.wildbg_large()
+    array = np.stack([p.to_array() for p in positions])
+    x = bgfast.encode(positions, "wildbg")
+    s = session(LARGE_CONTACT_ONNX)
+    name = s.get_inputs()[0].name
+    dice = rolls(positions)
+    m = candidates(positions, dice)
+    small = Net.wildbg()
+
+    def onnx_all(rows: np.ndarray) -> None:
+        for row in rows:
+            s.run(None, {name: row[None]})
+
+    contenders: dict[str, Callable[[], object]] = {
+        "large": lambda: net.evaluate(array, threads=1),
+        "small": lambda: small.evaluate(array, threads=1),
+        "onnx": lambda: onnx_all(x),
+        "best": lambda: [net.best_move(p, d) for p, d in zip(positions, dice)],
+        "best_small": lambda: [small.best_move(p, d) for p, d in zip(positions, dice)],
+    }
+    times: dict[str, list[float]] = {c: [] for c in contenders}
+    for _ in range(9):
+        for contender, run in contenders.items():
+            t0 = time.perf_counter()
+            run()
+            times[contender].append(time.perf_counter() - t0)
+    t = {c: statistics.median(v) for c, v in times.items()}
+    ns = 1e9
+    print(f"contact positions: {n}; candidates of one roll each: {m}; medians of 9 rounds")
+    print("| what, one thread | wildbg-large | peer | ratio |\n|---|---|---|---|")
+    print(
+        f"| evaluate, per position, vs onnxruntime per call (same net) |"
+        f" {t['large'] / n * ns:,.0f} ns | {t['onnx'] / n * ns:,.0f} ns |"
+        f" {t['onnx'] / t['large']:.1f}x |"
+    )
+    print(
+        f"| evaluate, per position, vs the shipped net | {t['large'] / n * ns:,.0f} ns |"
+        f" {t['small'] / n * ns:,.0f} ns | {t['small'] / t['large']:.2f}x |"
+    )
+    print(
+        f"| best_move, per candidate, vs the shipped net | {t['best'] / m * ns:,.0f} ns |"
+        f" {t['best_small'] / m * ns:,.0f} ns | {t['best_small'] / t['best']:.2f}x |"
+    )
+    for threads in (1, 2):
+        r = bgfast.rollout(games=2_000, policy=net, seed=1, threads=threads)
+        print(f"rollout of the start, {threads} thread(s): {r.games_per_second:,.0f} games/s")
+    for opponent in ("pubeval", "wildbg"):
+        duel = bgfast.duel(net, opponent, games=20_000, seed=1)
+        print(f"wildbg-large vs {opponent}: {duel}")
+
+
 if __name__ == "__main__":
-    main()
+    if "--large" in sys.argv[1:]:
+        main_large()
+    else:
+        main()
