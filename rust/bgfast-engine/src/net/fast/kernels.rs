@@ -604,10 +604,11 @@ fn finish_batch<S: Simd>(
                 &part.first.bias
             };
             let deltas = deltas(cols, scales, item.start, item.end);
+            // Each position its own row: a batch may hold both parts.
+            let row = &mut a[k * stride..(k + 1) * stride];
             if part.hidden.is_empty() {
-                s.store(z, shallow_logits(s, part, base, deltas, a));
+                s.store(z, shallow_logits(s, part, base, deltas, row));
             } else {
-                let row = &mut a[k * stride..(k + 1) * stride];
                 first_layer(s, &part.first, base, deltas, part.first.activation, row);
                 if !deep.iter().flatten().any(|d| core::ptr::eq(*d, part)) {
                     deep[usize::from(deep[0].is_some())] = Some(part);

@@ -25,8 +25,10 @@
 //! **The rest** is dense: the first layer's sums stay in registers for as many blocks as the
 //! build holds ([`simd::Simd::GROUP`]: a wildbg contact layer in one pass with AVX-512), are
 //! activated there and feed the head's dot products directly when the part has one hidden
-//! layer; deeper parts go layer by layer (one broadcast and one multiply-add per input and
-//! output block). The head is five dot products reduced together (a softmax head's sixth
+//! layer. Deeper parts (wildbg's larger nets: 300, 250 and 200 units) write each position's
+//! first layer into its row of the scratch and take the later layers over the batch, in
+//! tiles of up to eight positions that share each load of a weight block (the weights
+//! outgrow the first-level cache; one position at a time would stream them once each). The head is five dot products reduced together (a softmax head's sixth
 //! logit is subtracted from all six when the net is compiled), then a softmax or five
 //! sigmoids with the vectorized `exp`. Activations use [`simd`]'s `tanh` (absolute error
 //! below 4e-7) and logistic function. Sums run in another order than the reference's and
@@ -558,8 +560,9 @@ mod tests {
         out
     }
 
-    /// A net of two tanh layers 200 and 37 wide (passes split unevenly in every build),
-    /// pseudo-random weights, no race part.
+    /// A net of two tanh layers 200 and 37 wide (passes split unevenly in every build) and a
+    /// race part of one layer, the head (so a batch of results mixes a deep part and a
+    /// shallow one); pseudo-random weights.
     fn wide_net() -> Net {
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         let mut next = move || {
@@ -579,7 +582,11 @@ mod tests {
             let bias = (0..outputs).map(|_| next() * 0.2).collect();
             layers.push(Dense::new(k, inputs, outputs, weights, bias, activation).unwrap());
         }
-        Net::new(Inputs::Wildbg, Mlp::new(layers).unwrap(), None).unwrap()
+        let race_weights = (0..186 * 6).map(|_| next() * 0.3).collect();
+        let race_bias = (0..6).map(|_| next() * 0.2).collect();
+        let race = Dense::new(0, 186, 6, race_weights, race_bias, Activation::Softmax).unwrap();
+        let race = Mlp::new(vec![race]).unwrap();
+        Net::new(Inputs::Wildbg, Mlp::new(layers).unwrap(), Some(race)).unwrap()
     }
 
     fn max_diff(a: &Probabilities, b: &Probabilities) -> f32 {
