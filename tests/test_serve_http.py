@@ -158,6 +158,9 @@ def test_best_is_the_nets_ranking(server: HttpServer) -> None:
             assert got["equity"] == pytest.approx(float(equity), abs=1e-6)
             assert np.allclose(got["probabilities"], p, atol=1e-7)
     assert len(server.get("/best", position=CONTACT[0], dice="52", top=2)[1]["moves"]) <= 2
+    large = Net.wildbg_large().rank(Position.from_id(CONTACT[0]), (5, 2))
+    status, body = server.get("/best", position=CONTACT[0], dice="52", net="wildbg-large")
+    assert status == 200 and [m["move"] for m in body["moves"]] == [str(m) for m, _, _ in large]
 
 
 def test_play_names_the_rule_broken(server: HttpServer) -> None:
@@ -301,7 +304,7 @@ def test_the_openapi_schema_is_served(server: HttpServer) -> None:
     with urllib.request.urlopen(f"{server.url}/docs", timeout=30) as page:
         assert page.status == 200 and b"openapi.json" in page.read()
     status, health = server.get("/health")
-    assert health["nets"] == ["mine", "wildbg"]
+    assert health["nets"] == ["mine", "wildbg", "wildbg-large"]
 
 
 def test_keep_alive_answers_do_not_wait_for_delayed_acks(server: HttpServer) -> None:

@@ -48,7 +48,8 @@ def add_cli(commands: Any) -> None:
     external.add_argument(
         "--policy",
         default="wildbg",
-        help="wildbg (default), pubeval, race, random, or the path of a .bgnet net file",
+        help="wildbg (default), wildbg-large, pubeval, race, random, or the path of a .bgnet"
+        " net file",
     )
     external.add_argument("--log", default=None, help="append each exchange to FILE (JSON lines)")
     external.add_argument(

@@ -154,7 +154,8 @@ def _parser() -> argparse.ArgumentParser:
     moves.add_argument(
         "--policy",
         default=None,
-        help="rank the plays by a net (wildbg, or a .bgnet file) with probabilities and equity",
+        help="rank the plays by a net (wildbg, wildbg-large, or a .bgnet file) with"
+        " probabilities and equity",
     )
     moves.add_argument("--json", action="store_true", help="print JSON for scripts")
     moves.set_defaults(run=_cmd_moves)

@@ -50,6 +50,7 @@ from bgfast import codec, cubeful
 from bgfast._core import BgfastError, IllegalMoveError, InvalidMoveError, Net, Position
 from bgfast._version import __version__
 from bgfast.errors import InvalidIdError
+from bgfast.policies import SHIPPED_NETS
 from bgfast.state import GameState
 
 __all__ = ["create_app", "read_position", "run"]
@@ -311,9 +312,10 @@ def _cube_answer(read: Read, probabilities: np.ndarray[Any, Any]) -> CubeAnswer 
 
 
 def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None) -> FastAPI:
-    """The API, offering ``wildbg`` (the shipped net) and ``nets`` by name; ``threads``
-    worker threads run the endpoints (default: anyio's 40)."""
-    offered: dict[str, Net] = {"wildbg": Net.wildbg(), **(nets or {})}
+    """The API, offering the shipped nets (``wildbg``, ``wildbg-large``) and ``nets`` by
+    name; ``threads`` worker threads run the endpoints (default: anyio's 40)."""
+    shipped = {name: make() for name, make in SHIPPED_NETS.items()}
+    offered: dict[str, Net] = {**shipped, **(nets or {})}
     if threads is not None and threads < 1:
         raise BgfastError(f"threads must be at least 1, not {threads}")
 
