@@ -12,7 +12,7 @@ The same weights everywhere (wildbg's contact net, 202-150-6, from its ONNX file
 - the table's script also prints net rollouts' games/s and ``duel(net, "pubeval")`` over
   20,000 games.
 - ``--large``: the same for wildbg's larger nets (``Net.wildbg_large()``, contact 202-300-
-  250-200-6, ReLU) beside onnxruntime running their ONNX file, with their duels against
+  250-200-6, hard sigmoid) beside onnxruntime running their ONNX file, with their duels against
   pubeval and the shipped nets.
 
 Everything runs on one thread unless said (onnxruntime with one intra-op thread, numpy's
@@ -45,7 +45,7 @@ threadpoolctl = pytest.importorskip("threadpoolctl") if "pytest" in sys.modules 
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 CONTACT_ONNX = DATA / "wildbg" / "contact.onnx"
-LARGE_CONTACT_ONNX = DATA / "wildbg-training" / "contact-12.onnx"
+LARGE_CONTACT_ONNX = DATA / "wildbg-training" / "contact-17.onnx"
 
 
 def contact_positions() -> list[Position]:

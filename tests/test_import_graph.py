@@ -178,8 +178,9 @@ LAYERS = {
         "transcript",
         "_moments",
         "_cube_batch",
+        "policies",
     },
-    "_cli_match": {"analysis", "match"},
+    "_cli_match": {"analysis", "match", "policies"},
     "chouette": {"errors", "vocab", "persist", "scoring", "cube", "game"},
 }
 

@@ -227,11 +227,11 @@ def test_the_baseline_build_agrees_and_says_so(positions: list[Position], tmp_pa
     np.testing.assert_allclose(np.load(out), here, rtol=0, atol=2e-6)
 
 
-# The larger shipped net: wildbg's training nets 12 (contact) and 16 (race), three ReLU
-# hidden layers, run by onnxruntime from the ONNX files it was converted from.
+# The larger shipped net: wildbg's training nets 17 (contact, hard sigmoid) and 16 (race,
+# ReLU), three hidden layers, run by onnxruntime from the ONNX files it was converted from.
 
 LARGE = {
-    "contact": DATA / "wildbg-training" / "contact-12.onnx",
+    "contact": DATA / "wildbg-training" / "contact-17.onnx",
     "race": DATA / "wildbg-training" / "race-16.onnx",
 }
 

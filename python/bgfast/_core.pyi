@@ -253,7 +253,7 @@ class Net:
         """The shipped net: wildbg's contact and race nets (MIT OR Apache-2.0)."""
     @staticmethod
     def wildbg_large() -> Net:
-        """wildbg's larger training nets (contact 12, race 16; CC0): stronger, about ten
+        """wildbg's larger training nets (contact 17, race 16; CC0): stronger, about ten
         times the cost of a position."""
     @staticmethod
     def from_onnx(

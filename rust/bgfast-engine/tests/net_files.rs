@@ -370,7 +370,7 @@ fn training_onnx(name: &str) -> PathBuf {
 
 #[test]
 fn the_large_shipped_net_is_wildbgs_training_nets_bit_for_bit() {
-    let contact = read_mlp_file(&training_onnx("contact-12")).unwrap();
+    let contact = read_mlp_file(&training_onnx("contact-17")).unwrap();
     let race = read_mlp_file(&training_onnx("race-16")).unwrap();
     let converted = Net::new(Inputs::Wildbg, contact, Some(race)).unwrap();
     assert_eq!(*Net::wildbg_large(), converted);
@@ -738,8 +738,8 @@ fn onnx_unsupported_graphs_name_the_node_and_the_problem() {
     assert!(matches!(&e, OnnxError::Unsupported { node: 0, op, .. } if op == "Conv"));
     assert_eq!(
         m,
-        "node 0 'Conv': bgfast runs dense Gemm/MatMul+Add graphs with tanh, sigmoid, relu and \
-         a softmax or sigmoid head"
+        "node 0 'Conv': bgfast runs dense Gemm/MatMul+Add graphs with tanh, sigmoid, relu, \
+         hard sigmoid and a softmax or sigmoid head"
     );
 
     let trans_a = node(
@@ -793,6 +793,48 @@ fn onnx_unsupported_graphs_name_the_node_and_the_problem() {
         m.starts_with("bad net: layer 0: the last layer is 3 softmax outputs"),
         "{m}"
     );
+}
+
+/// A 3-4-6 net whose hidden layer's activation is `hidden`.
+fn hard_sigmoid_net(hidden: Pb) -> Vec<u8> {
+    model(
+        vec![
+            node("Gemm", &["x", "w1", "b1"], "h", vec![attr_i("transB", 1)]),
+            hidden,
+            node("Gemm", &["a", "w2", "b2"], "z", vec![attr_i("transB", 1)]),
+            node("Softmax", &["z"], "y", vec![attr_i("axis", 1)]),
+        ],
+        vec![
+            tensor("w1", &[4, 3], &[0.5; 12]),
+            tensor("b1", &[4], &[0.0; 4]),
+            tensor("w2", &[6, 4], &[0.25; 24]),
+            tensor("b2", &[6], &[0.0; 6]),
+        ],
+    )
+}
+
+#[test]
+fn onnx_hard_sigmoid_is_pytorchs_only() {
+    // PyTorch's nn.Hardsigmoid exports alpha 1/6 (beta left at ONNX's default 0.5).
+    let torch = node("HardSigmoid", &["h"], "a", vec![attr_f("alpha", 1.0 / 6.0)]);
+    let mlp = read_mlp(&hard_sigmoid_net(torch)).unwrap();
+    assert_eq!(mlp.layers()[0].activation(), Activation::HardSigmoid);
+    // ONNX's own default slope (0.2) is another function: refused, naming it.
+    let onnx_default = node("HardSigmoid", &["h"], "a", vec![]);
+    let (e, m) = onnx_error(&hard_sigmoid_net(onnx_default));
+    assert!(
+        matches!(&e, OnnxError::Unsupported { node: 1, .. }),
+        "{e:?}"
+    );
+    assert!(m.contains("alpha 0.2 and beta 0.5"), "{m}");
+    let shifted = node(
+        "HardSigmoid",
+        &["h"],
+        "a",
+        vec![attr_f("alpha", 1.0 / 6.0), attr_f("beta", 0.4)],
+    );
+    let (_, m) = onnx_error(&hard_sigmoid_net(shifted));
+    assert!(m.contains("beta 0.4"), "{m}");
 }
 
 #[test]

@@ -325,7 +325,7 @@ impl PyNet {
     /// A net from numpy arrays: `contact` (and `race`, for positions where contact is
     /// broken) are lists of layers `(W, b, activation)`, `W` of shape `(outputs, inputs)`
     /// as `torch.nn.Linear.weight`, `b` of shape `(outputs,)`. Hidden activations: "tanh",
-    /// "sigmoid", "relu", "identity"; the last layer is a "softmax" over 6 exclusive
+    /// "sigmoid", "relu", "hardsigmoid" (PyTorch's), "identity"; the last layer is a "softmax" over 6 exclusive
     /// outcomes (win single, gammon, backgammon, lose single, gammon, backgammon) or a
     /// "sigmoid" of gnubg's 5 probabilities. `inputs` names the encoding ("wildbg": 202
     /// contact and 186 race inputs; "board": the 50 raw counts). Raises `InvalidNetError`
@@ -352,8 +352,8 @@ impl PyNet {
         PyNet { net: wildbg() }
     }
 
-    /// wildbg's larger training nets: contact net 12 (202-300-250-200-6) and race net 16
-    /// (186-300-250-200-6), ReLU, CC0 (Carsten Wenderdel). About 0.4 points a game stronger
+    /// wildbg's larger training nets: contact net 17 (202-300-250-200-6, hard sigmoid) and
+    /// race net 16 (186-300-250-200-6, ReLU), CC0 (Carsten Wenderdel). About 0.4 points a game stronger
     /// than `Net.wildbg()` in cubeless money play, about ten times its cost per position.
     /// One object shared by every call.
     #[staticmethod]
@@ -364,8 +364,8 @@ impl PyNet {
     }
 
     /// A net from ONNX files (paths): `contact`, and `race` for positions where contact is
-    /// broken. Dense graphs only: `Gemm` (or `MatMul` + `Add`) layers with tanh, sigmoid or
-    /// relu, and a softmax over 6 outcomes or 5 sigmoids at the end; any widths. `inputs`
+    /// broken. Dense graphs only: `Gemm` (or `MatMul` + `Add`) layers with tanh, sigmoid,
+    /// relu or PyTorch's hard sigmoid, and a softmax over 6 outcomes or 5 sigmoids at the end; any widths. `inputs`
     /// names the encoding; `None` infers it from the contact net's width (202: "wildbg",
     /// 50: "board"). Raises `InvalidNetError` naming the node or tensor bgfast cannot run.
     #[staticmethod]

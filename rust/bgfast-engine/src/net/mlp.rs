@@ -1,7 +1,7 @@
 //! Dense nets: validated layers and the reference forward pass.
 //!
 //! A [`Mlp`] is a chain of dense layers `y = f(W x + b)`. Hidden layers use tanh, sigmoid,
-//! relu or no activation; the last layer is the head, either a softmax over the six exclusive
+//! relu, hard sigmoid or no activation; the last layer is the head, either a softmax over the six exclusive
 //! outcomes (wildbg's order: win single, gammon, backgammon, lose single, gammon,
 //! backgammon) or five sigmoids that are gnubg's five probabilities directly.
 
@@ -25,27 +25,36 @@ pub enum Activation {
     Sigmoid,
     /// `max(x, 0)`.
     Relu,
+    /// PyTorch's hard sigmoid, `clamp(x / 6 + 1 / 2, 0, 1)` (ONNX's `HardSigmoid` with
+    /// `alpha = 1/6`, `beta = 0.5`, as PyTorch exports it).
+    HardSigmoid,
     /// Softmax over the layer's outputs (the head only).
     Softmax,
 }
 
 impl Activation {
     /// Every activation, for listing.
-    pub const ALL: [Activation; 5] = [
+    pub const ALL: [Activation; 6] = [
         Activation::Identity,
         Activation::Tanh,
         Activation::Sigmoid,
         Activation::Relu,
+        Activation::HardSigmoid,
         Activation::Softmax,
     ];
 
-    /// The activation's name: `"identity"`, `"tanh"`, `"sigmoid"`, `"relu"`, `"softmax"`.
+    /// The slope of [`Activation::HardSigmoid`]: 1/6 as a float, as PyTorch exports it.
+    pub const HARD_SIGMOID_ALPHA: f32 = 1.0 / 6.0;
+
+    /// The activation's name: `"identity"`, `"tanh"`, `"sigmoid"`, `"relu"`,
+    /// `"hardsigmoid"`, `"softmax"`.
     pub const fn name(self) -> &'static str {
         match self {
             Activation::Identity => "identity",
             Activation::Tanh => "tanh",
             Activation::Sigmoid => "sigmoid",
             Activation::Relu => "relu",
+            Activation::HardSigmoid => "hardsigmoid",
             Activation::Softmax => "softmax",
         }
     }
@@ -235,6 +244,9 @@ pub fn activate(activation: Activation, values: &mut [f32]) {
             .iter_mut()
             .for_each(|v| *v = 1.0 / (1.0 + (-*v).exp())),
         Activation::Relu => values.iter_mut().for_each(|v| *v = v.max(0.0)),
+        Activation::HardSigmoid => values.iter_mut().for_each(|v| {
+            *v = (*v * Activation::HARD_SIGMOID_ALPHA + 0.5).clamp(0.0, 1.0);
+        }),
         Activation::Softmax => {
             let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
             let mut sum = 0.0;

@@ -23,8 +23,9 @@
 //! - `Gemm` (`transA = 0`, `transB` 0 or 1, `alpha` and `beta` folded into the weights and
 //!   bias; the bias `C` absent, `[outputs]` or `[1, outputs]`), or `MatMul` optionally
 //!   followed by `Add` of a bias, with their weights and biases as initializers;
-//! - then optionally `Tanh`, `Sigmoid` or `Relu`, and for the last layer `Softmax` (axis 1
-//!   or -1) or `Sigmoid`, as [`Mlp::new`] requires.
+//! - then optionally `Tanh`, `Sigmoid`, `Relu` or `HardSigmoid` (PyTorch's: `alpha` 1/6,
+//!   `beta` 0.5), and for the last layer `Softmax` (axis 1 or -1) or `Sigmoid`, as
+//!   [`Mlp::new`] requires.
 //!
 //! `Flatten` (axis 1) and `Identity` pass their input on. Tensors must be FLOAT (data type
 //! 1) with their data in the file.
@@ -42,8 +43,8 @@ use super::{Activation, Dense, Mlp, NetError};
 pub const MAX_FILE_LEN: u64 = 1 << 30;
 
 /// What the reader runs, for error messages about anything else.
-const SUPPORTED: &str =
-    "bgfast runs dense Gemm/MatMul+Add graphs with tanh, sigmoid, relu and a softmax or sigmoid head";
+const SUPPORTED: &str = "bgfast runs dense Gemm/MatMul+Add graphs with tanh, sigmoid, relu, \
+     hard sigmoid and a softmax or sigmoid head";
 
 /// Why ONNX bytes are not a dense net bgfast can run.
 #[derive(Debug)]
@@ -844,6 +845,7 @@ fn chain(graph: &Graph<'_>) -> Result<Mlp, OnnxError> {
             "Tanh" => Some(Activation::Tanh),
             "Sigmoid" => Some(Activation::Sigmoid),
             "Relu" => Some(Activation::Relu),
+            "HardSigmoid" => Some(Activation::HardSigmoid),
             "Softmax" => Some(Activation::Softmax),
             _ => None,
         };
@@ -875,6 +877,17 @@ fn chain(graph: &Graph<'_>) -> Result<Mlp, OnnxError> {
                         return Err(step.unsupported(format!(
                             "axis {axis}; bgfast reads a softmax over axis 1 (or -1) of a \
                              batch of rows"
+                        )));
+                    }
+                } else if activation == Activation::HardSigmoid {
+                    const ALLOWED: &[&str] = &["alpha", "beta"];
+                    // ONNX's defaults are 0.2 and 0.5; PyTorch writes alpha 1/6.
+                    let alpha = step.float("alpha", ALLOWED, 0.2)?;
+                    let beta = step.float("beta", ALLOWED, 0.5)?;
+                    if alpha != Activation::HARD_SIGMOID_ALPHA || beta != 0.5 {
+                        return Err(step.unsupported(format!(
+                            "HardSigmoid with alpha {alpha} and beta {beta}; bgfast runs \
+                             PyTorch's (alpha 1/6, beta 0.5)"
                         )));
                     }
                 } else {

@@ -170,6 +170,13 @@ fn activate<S: Simd, const G: usize>(s: S, activation: Activation, v: &mut [S::V
                 *x = s.max(*x, s.splat(0.0));
             }
         }
+        Activation::HardSigmoid => {
+            let (alpha, half) = (s.splat(Activation::HARD_SIGMOID_ALPHA), s.splat(0.5));
+            for x in v.iter_mut() {
+                let y = s.fma(*x, alpha, half);
+                *x = s.min(s.max(y, s.splat(0.0)), s.splat(1.0));
+            }
+        }
         // Softmax is only ever a head, applied in `finish`.
         Activation::Identity | Activation::Softmax => {}
     }
