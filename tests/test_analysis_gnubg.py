@@ -9,7 +9,7 @@ error at all in its own clean player's plays (it made them with the net that jud
 wildbg's net disagrees with some of them, which is the floor of bgfast's rates. Measured
 over twelve matches (BENCHMARKS.md), with the default net (``Net.wildbg()``) bgfast's rate
 for the noisy player is 1.7 to 2.8 times GNU Backgammon's, about 2 in the median (the bound
-below is 3); judged by wildbg's larger nets (``Net.wildbg_large()``) it is 1.1 to 1.5 times
+below is 3); judged by wildbg's larger nets (``Net.wildbg_large()``) it is 1.2 to 1.5 times
 (the bound is 2, the issue's).
 """
 

@@ -283,7 +283,7 @@ def test_the_large_net_ranks_each_play_as_it_evaluates_the_result() -> None:
 
 
 def test_the_large_net_outplays_the_small_one() -> None:
-    """wildbg's training nets are the stronger player (about +0.4 points a game in
+    """wildbg's training nets are the stronger player (about +0.45 points a game in
     BENCHMARKS.md): 400 games on common dice, a fixed seed."""
     duel = bgfast.duel("wildbg-large", "wildbg", games=400, seed=3, threads=2)
     assert duel.points_per_game > 3 * duel.stderr

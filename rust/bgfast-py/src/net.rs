@@ -353,9 +353,9 @@ impl PyNet {
     }
 
     /// wildbg's larger training nets: contact net 17 (202-300-250-200-6, hard sigmoid) and
-    /// race net 16 (186-300-250-200-6, ReLU), CC0 (Carsten Wenderdel). About 0.4 points a game stronger
-    /// than `Net.wildbg()` in cubeless money play, about ten times its cost per position.
-    /// One object shared by every call.
+    /// race net 16 (186-300-250-200-6, ReLU), CC0 (Carsten Wenderdel). About 0.45 points a
+    /// game stronger than `Net.wildbg()` in cubeless money play, about ten times its cost per
+    /// position. One object shared by every call.
     #[staticmethod]
     fn wildbg_large() -> PyNet {
         PyNet {

@@ -455,9 +455,9 @@ impl Net {
 
     /// wildbg's larger training nets, shipped with bgfast (wildbg encoding; contact net 17,
     /// 202-300-250-200-6 with hard sigmoids, and race net 16, 186-300-250-200-6 with ReLU,
-    /// then softmax; CC0, see
-    /// `nets/NOTICE.md`): about 0.4 points a game stronger than [`Net::wildbg`] in cubeless
-    /// money play, and about ten times its cost per position. Parsed on first use and kept.
+    /// then softmax; CC0, see `nets/NOTICE.md`): about 0.45 points a game stronger than
+    /// [`Net::wildbg`] in cubeless money play, and about ten times its cost per position.
+    /// Parsed on first use and kept.
     pub fn wildbg_large() -> &'static Net {
         static NET: OnceLock<Net> = OnceLock::new();
         NET.get_or_init(|| {
