@@ -134,6 +134,5 @@ def _evaluator(policy: object, evaluator: object) -> Net | None:
         return net
     raise BgfastError(
         f"evaluator must be a bgfast.Net, 'wildbg' or 'wildbg-large', not {shown(evaluator)}:"
-        " truncation,"
-        " variance reduction and the cube need a net's probabilities"
+        " truncation, variance reduction and the cube need a net's probabilities"
     )
