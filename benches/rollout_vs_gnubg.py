@@ -7,6 +7,7 @@ The nets differ, so the numbers are two estimates of two players' equities, not 
 they should agree within a few hundredths in races, less closely in contact.
 
     python benches/rollout_vs_gnubg.py [--games 5184]   # the BENCHMARKS.md table
+    python benches/rollout_vs_gnubg.py --policy wildbg-large    # bgfast with the larger nets
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ CASES = [
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=5184)
+    parser.add_argument("--policy", default="wildbg", help="bgfast's policy (wildbg-large, ...)")
     args = parser.parse_args()
-    print(f"games per rollout: {args.games}; seed 1 in both programs")
+    print(f"games per rollout: {args.games}; seed 1 in both programs; bgfast plays {args.policy}")
     print(
         "| position | rollout | gnubg | bgfast | difference | gnubg s | bgfast s |\n"
         "|---|---|---:|---:|---:|---:|---:|"
@@ -55,7 +57,15 @@ def main() -> None:
             if match is not None:
                 length, mine, theirs = match
                 kwargs = dict(match_length=length, score=(mine, theirs))
-            r = bgfast.rollout(pid, games=args.games, seed=1, threads=1, cubeful=cubeful, **kwargs)  # type: ignore[arg-type]
+            r = bgfast.rollout(
+                pid,
+                games=args.games,
+                policy=args.policy,
+                seed=1,
+                threads=1,
+                cubeful=cubeful,
+                **kwargs,  # type: ignore[arg-type]
+            )
             ours_seconds = time.perf_counter() - t0
             if cubeful:
                 theirs_v, theirs_e = values.cubeful, errors.cubeful
