@@ -325,11 +325,11 @@ impl PyNet {
     /// A net from numpy arrays: `contact` (and `race`, for positions where contact is
     /// broken) are lists of layers `(W, b, activation)`, `W` of shape `(outputs, inputs)`
     /// as `torch.nn.Linear.weight`, `b` of shape `(outputs,)`. Hidden activations: "tanh",
-    /// "sigmoid", "relu", "hardsigmoid" (PyTorch's), "identity"; the last layer is a "softmax" over 6 exclusive
-    /// outcomes (win single, gammon, backgammon, lose single, gammon, backgammon) or a
-    /// "sigmoid" of gnubg's 5 probabilities. `inputs` names the encoding ("wildbg": 202
-    /// contact and 186 race inputs; "board": the 50 raw counts). Raises `InvalidNetError`
-    /// naming the layer and what is wrong.
+    /// "sigmoid", "relu", "hardsigmoid" (PyTorch's), "identity"; the last layer is a
+    /// "softmax" over 6 exclusive outcomes (win single, gammon, backgammon, lose single,
+    /// gammon, backgammon) or a "sigmoid" of gnubg's 5 probabilities. `inputs` names the
+    /// encoding ("wildbg": 202 contact and 186 race inputs; "board": the 50 raw counts).
+    /// Raises `InvalidNetError` naming the layer and what is wrong.
     #[staticmethod]
     #[pyo3(signature = (contact, race = None, inputs = "wildbg"))]
     fn from_arrays(
@@ -365,9 +365,10 @@ impl PyNet {
 
     /// A net from ONNX files (paths): `contact`, and `race` for positions where contact is
     /// broken. Dense graphs only: `Gemm` (or `MatMul` + `Add`) layers with tanh, sigmoid,
-    /// relu or PyTorch's hard sigmoid, and a softmax over 6 outcomes or 5 sigmoids at the end; any widths. `inputs`
-    /// names the encoding; `None` infers it from the contact net's width (202: "wildbg",
-    /// 50: "board"). Raises `InvalidNetError` naming the node or tensor bgfast cannot run.
+    /// relu or PyTorch's hard sigmoid, and a softmax over 6 outcomes or 5 sigmoids at the
+    /// end; any widths. `inputs` names the encoding; `None` infers it from the contact net's
+    /// width (202: "wildbg", 50: "board"). Raises `InvalidNetError` naming the node or tensor
+    /// bgfast cannot run.
     #[staticmethod]
     #[pyo3(signature = (contact, race = None, inputs = None))]
     fn from_onnx(

@@ -1,9 +1,9 @@
 //! Dense nets: validated layers and the reference forward pass.
 //!
 //! A [`Mlp`] is a chain of dense layers `y = f(W x + b)`. Hidden layers use tanh, sigmoid,
-//! relu, hard sigmoid or no activation; the last layer is the head, either a softmax over the six exclusive
-//! outcomes (wildbg's order: win single, gammon, backgammon, lose single, gammon,
-//! backgammon) or five sigmoids that are gnubg's five probabilities directly.
+//! relu, hard sigmoid or no activation; the last layer is the head, either a softmax over
+//! the six exclusive outcomes (wildbg's order: win single, gammon, backgammon, lose single,
+//! gammon, backgammon) or five sigmoids that are gnubg's five probabilities directly.
 
 use core::fmt;
 

@@ -447,7 +447,9 @@ fn hidden<S: Simd>(
         let n = (rows.len() - start).min(tile_size::<S>());
         let tile = &rows[start..start + n];
         // The minimum tells the compiler which sizes this build never reaches.
-        with_tile_size!(n.min(tile_size::<S>()), P => hidden_tile::<S, P>(s, layer, tile, stride, x, y));
+        with_tile_size!(n.min(tile_size::<S>()), P => {
+            hidden_tile::<S, P>(s, layer, tile, stride, x, y)
+        });
         start += n;
     }
 }

@@ -28,9 +28,10 @@
 //! layer. Deeper parts (wildbg's larger nets: 300, 250 and 200 units) write each position's
 //! first layer into its row of the scratch and take the later layers over the batch, in
 //! tiles of up to eight positions that share each load of a weight block (the weights
-//! outgrow the first-level cache; one position at a time would stream them once each). The head is five dot products reduced together (a softmax head's sixth
-//! logit is subtracted from all six when the net is compiled), then a softmax or five
-//! sigmoids with the vectorized `exp`. Activations use [`simd`]'s `tanh` (absolute error
+//! outgrow the first-level cache; one position at a time would stream them once each).
+//! The head is five dot products reduced together (a softmax head's sixth logit is
+//! subtracted from all six when the net is compiled), then a softmax or five sigmoids with
+//! the vectorized `exp`. Activations use [`simd`]'s `tanh` (absolute error
 //! below 4e-7) and logistic function. Sums run in another order than the reference's and
 //! the SIMD builds fuse multiply-adds, so results agree with
 //! [`super::Net::evaluate_reference`] to float32 rounding, not bit for bit; each build is
