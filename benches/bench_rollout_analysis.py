@@ -11,6 +11,7 @@ thread (the figure that matters to a user: it folds speed and variance together)
 
     python -m pytest benches/bench_rollout_analysis.py --benchmark-only   # pytest-benchmark
     python benches/bench_rollout_analysis.py --vr-positions 10 --paired 12960   # BENCHMARKS.md
+    python benches/bench_rollout_analysis.py --rounds 0 --vr-positions 10 --policy wildbg-large
 """
 
 from __future__ import annotations
@@ -99,30 +100,43 @@ def table(rounds: int) -> None:
         print(f"| {name} | {spread[vr]:.3f} | {rate:,.0f} | {spread[vr] / math.sqrt(rate):.4f} |")
 
 
-def variance_reduction_effect(positions: int, games: int) -> None:
+def variance_reduction_effect(positions: int, games: int, policy: str) -> None:
     """The standard error with variance reduction over the one without, at equal games, on
-    contact positions of the wildbg corpus (every 97th line), and pooled over them."""
+    contact positions of the wildbg corpus (every 97th line), and pooled over them; and the
+    games per second of one thread with and without it, from the start."""
     ids = (DATA / "wildbg_contact.csv").read_text().split()[::97][:positions]
-    print(f"variance reduction at {games} games a rollout, both with the same seed:")
+    print(f"variance reduction at {games} games a rollout, both with the same seed, {policy}:")
     print("| position | stderr plain | stderr with VR | ratio |")
     print("|---|---:|---:|---:|")
     plain_total = vr_total = 0.0
     for pid in ids:
         se = [
-            bgfast.rollout(pid, games=games, seed=1, variance_reduction=vr).stderr["equity"]
+            bgfast.rollout(pid, games=games, seed=1, policy=policy, variance_reduction=vr).stderr[
+                "equity"
+            ]
             for vr in (False, True)
         ]
         plain_total += se[0] ** 2
         vr_total += se[1] ** 2
         print(f"| {pid} | {se[0]:.4f} | {se[1]:.4f} | {se[1] / se[0]:.2f} |")
     print(f"| pooled | | | {math.sqrt(vr_total / plain_total):.2f} |")
+    for vr, n in ((False, 2000), (True, 100)):
+        r = bgfast.rollout(START, games=n, seed=1, policy=policy, variance_reduction=vr, threads=1)
+        spread = r.stderr["equity"] * math.sqrt(n)
+        print(
+            f"from the start, one thread, variance reduction {vr}: {r.games_per_second:,.1f}"
+            f" games/s, sd of a game {spread:.3f},"
+            f" stderr after 1 s {spread / math.sqrt(r.games_per_second):.4f}"
+        )
 
 
-def paired_effect(games: int) -> None:
+def paired_effect(games: int, policy: str) -> None:
     """The opening 31's best plays on common dice: each difference's paired standard error
     beside the unpaired one (what independent dice would give), full games and truncated."""
     for truncate in (None, 10):
-        ranked = bgfast.rollout_moves(START, (3, 1), top=5, games=games, seed=99, truncate=truncate)
+        ranked = bgfast.rollout_moves(
+            START, (3, 1), top=5, games=games, seed=99, truncate=truncate, policy=policy
+        )
         best = ranked[0].result
         print(f"opening 31, {games} games a play, truncate={truncate}:")
         print("| play | equity | diff | paired stderr | unpaired stderr | ratio |")
@@ -179,11 +193,15 @@ if __name__ == "__main__":
     parser.add_argument(
         "--paired", type=int, default=0, help="also the opening 31's plays on N common games"
     )
+    parser.add_argument(
+        "--policy", default="wildbg", help="bgfast's policy for --vr-positions and --paired"
+    )
     args = parser.parse_args()
-    table(args.rounds)
+    if args.rounds:
+        table(args.rounds)
     if args.vr_positions:
         print()
-        variance_reduction_effect(args.vr_positions, 1296)
+        variance_reduction_effect(args.vr_positions, 1296, args.policy)
     if args.paired:
         print()
-        paired_effect(args.paired)
+        paired_effect(args.paired, args.policy)
