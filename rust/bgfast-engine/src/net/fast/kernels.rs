@@ -237,63 +237,36 @@ fn pre_activation<S: Simd, const G: usize>(
     a0
 }
 
-/// Runs `$body` with `$G` a constant equal to `$g`, from 1 to 12 (larger values run as 12):
-/// the group sizes a pass can have, each compiled with its sums in registers.
-macro_rules! with_group_size {
-    ($g:expr, $G:ident => $body:expr) => {
-        with_group_size!(@arms $g, $G, $body; 1 2 3 4 5 6 7 8 9 10 11; 12)
-    };
-    (@arms $g:expr, $G:ident, $body:expr; $($n:literal)*; $last:literal) => {
-        match $g {
-            $($n => {
-                const $G: usize = $n;
+/// Runs `$body` with `$N` a constant equal to `$n`, one of the listed literals (values past
+/// them run as the last): each size compiled with its own loop bounds and registers.
+macro_rules! with_const {
+    ($n:expr, $N:ident => $body:expr; $($k:literal)*; $last:literal) => {
+        match $n {
+            $($k => {
+                const $N: usize = $k;
                 $body
             })*
             _ => {
-                const $G: usize = $last;
+                const $N: usize = $last;
                 $body
             }
         }
     };
 }
 
-/// `$body` with `const $P: usize = $p` for a tile of `$p` rows, `1..=8`.
+/// Runs `$body` with `$G` a constant equal to `$g`, from 1 to 12 (larger values run as 12):
+/// the group sizes a pass can have, each compiled with its sums in registers.
+macro_rules! with_group_size {
+    ($g:expr, $G:ident => $body:expr) => {
+        with_const!($g, $G => $body; 1 2 3 4 5 6 7 8 9 10 11; 12)
+    };
+}
+
+/// Runs `$body` with `$P` a constant equal to `$p`, the rows of a hidden layer's tile, from
+/// 1 to 8.
 macro_rules! with_tile_size {
     ($p:expr, $P:ident => $body:expr) => {
-        match $p {
-            1 => {
-                const $P: usize = 1;
-                $body
-            }
-            2 => {
-                const $P: usize = 2;
-                $body
-            }
-            3 => {
-                const $P: usize = 3;
-                $body
-            }
-            4 => {
-                const $P: usize = 4;
-                $body
-            }
-            5 => {
-                const $P: usize = 5;
-                $body
-            }
-            6 => {
-                const $P: usize = 6;
-                $body
-            }
-            7 => {
-                const $P: usize = 7;
-                $body
-            }
-            _ => {
-                const $P: usize = 8;
-                $body
-            }
-        }
+        with_const!($p, $P => $body; 1 2 3 4 5 6 7; 8)
     };
 }
 
