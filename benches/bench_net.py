@@ -99,10 +99,16 @@ def positions() -> list[Position]:
     return contact_positions()
 
 
-def test_evaluate_bgfast(benchmark: Any, positions: list[Position]) -> None:
-    net = Net.wildbg()
+#: The shipped nets by policy name, and the pytest-benchmark group suffix of each.
+NETS = {"wildbg": (Net.wildbg, ""), "wildbg-large": (Net.wildbg_large, "-large")}
+
+
+@pytest.mark.parametrize("name", sorted(NETS))
+def test_evaluate_bgfast(benchmark: Any, positions: list[Position], name: str) -> None:
+    make, group = NETS[name]
+    net = make()
     array = np.stack([p.to_array() for p in positions])
-    benchmark.group = "net-evaluate"
+    benchmark.group = "net-evaluate" + group
     out = benchmark(net.evaluate, array, threads=1)
     assert out.shape == (len(positions), 5)
 
@@ -129,36 +135,17 @@ def test_evaluate_numpy(benchmark: Any, positions: list[Position]) -> None:
     assert out.shape == (len(positions), 6)
 
 
-def test_best_move_bgfast(benchmark: Any, positions: list[Position]) -> None:
-    net = Net.wildbg()
+@pytest.mark.parametrize("name", sorted(NETS))
+def test_best_move_bgfast(benchmark: Any, positions: list[Position], name: str) -> None:
+    make, group = NETS[name]
+    net = make()
     dice = rolls(positions)
 
     def run() -> None:
         for p, d in zip(positions, dice):
             net.best_move(p, d)
 
-    benchmark.group = "net-best-move"
-    benchmark.extra_info["candidates"] = candidates(positions, dice)
-    benchmark(run)
-
-
-def test_evaluate_bgfast_large(benchmark: Any, positions: list[Position]) -> None:
-    net = Net.wildbg_large()
-    array = np.stack([p.to_array() for p in positions])
-    benchmark.group = "net-evaluate-large"
-    out = benchmark(net.evaluate, array, threads=1)
-    assert out.shape == (len(positions), 5)
-
-
-def test_best_move_bgfast_large(benchmark: Any, positions: list[Position]) -> None:
-    net = Net.wildbg_large()
-    dice = rolls(positions)
-
-    def run() -> None:
-        for p, d in zip(positions, dice):
-            net.best_move(p, d)
-
-    benchmark.group = "net-best-move-large"
+    benchmark.group = "net-best-move" + group
     benchmark.extra_info["candidates"] = candidates(positions, dice)
     benchmark(run)
 

@@ -16,10 +16,10 @@ import sys
 import time
 from typing import TextIO
 
-from bgfast._core import BgfastError, Net, check_threads
+from bgfast._core import BgfastError, check_threads
 from bgfast.analysis import Analysis, analyse
 from bgfast.match import Match
-from bgfast.policies import net_of, parse_policy
+from bgfast.policies import parse_net
 
 __all__ = ["add_commands"]
 
@@ -85,24 +85,12 @@ def _report(analysis: Analysis, worst: int) -> str:
     return "\n".join(lines)
 
 
-def _net(text: str | None, option: str) -> Net | None:
-    """A net option: ``wildbg``, ``wildbg-large`` or the path of a ``.bgnet`` file."""
-    if text is None:
-        return None
-    net = net_of(parse_policy(text))
-    if net is None:
-        raise BgfastError(
-            f"{option} must be wildbg, wildbg-large or a .bgnet net file, not {text!r}"
-        )
-    return net
-
-
 def run_analyse(args: argparse.Namespace) -> int:
     """``bgfast analyse``: the summary and the worst decisions, or JSON."""
     match = read_match(args.file)
     threads = check_threads(args.threads)
-    net = _net(args.net, "--net")
-    luck_net = _net(args.luck_net, "--luck-net")
+    net = parse_net(args.net, "--net") if args.net else None
+    luck_net = parse_net(args.luck_net, "--luck-net") if args.luck_net else None
     bar = _Bar(sys.stderr) if sys.stdout.isatty() and sys.stderr.isatty() else None
     try:
         result = analyse(match, net, threads, luck_net=luck_net, progress=bar)

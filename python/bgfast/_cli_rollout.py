@@ -19,7 +19,7 @@ from bgfast._rollout_results import MoveRollout
 from bgfast.codec import state_from_id
 from bgfast.cubeful import DEFAULT_CUBE_LIFE, OWNERS, Stakes
 from bgfast.met import DEFAULT_TABLE
-from bgfast.policies import net_of, parse_policy
+from bgfast.policies import parse_net, parse_policy
 from bgfast.rollout import rollout, rollout_cube, rollout_moves
 
 __all__ = ["add_arguments", "main", "run"]
@@ -251,14 +251,7 @@ def _position_and_stakes(args: argparse.Namespace) -> tuple[_core.Position, Stak
 
 def _evaluator_arg(text: str | None) -> _core.Net | None:
     """``--evaluator``: ``wildbg``, ``wildbg-large`` or the path of a ``.bgnet`` file."""
-    if text is None:
-        return None
-    net = net_of(parse_policy(text))
-    if net is None:
-        raise BgfastError(
-            f"--evaluator must be wildbg, wildbg-large or a .bgnet net file, not {text!r}"
-        )
-    return net
+    return None if text is None else parse_net(text, "--evaluator")
 
 
 def _moves_table(results: list[MoveRollout], dice: tuple[int, int]) -> str:

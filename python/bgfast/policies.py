@@ -25,6 +25,7 @@ __all__ = [
     "choose",
     "is_native",
     "net_of",
+    "parse_net",
     "parse_policy",
     "policy_name",
 ]
@@ -86,6 +87,17 @@ def parse_policy(text: str) -> Policy:
         f"unknown policy {text!r}: use 'wildbg', 'wildbg-large', 'pubeval', 'race', 'random' or"
         " the path of a .bgnet net file"
     )
+
+
+def parse_net(text: str, option: str) -> Net:
+    """A net from the command line: ``wildbg``, ``wildbg-large`` or the path of a ``.bgnet``
+    file; ``BgfastError`` naming ``option`` otherwise (``InvalidNetError`` for a bad file)."""
+    net = net_of(parse_policy(text))
+    if net is None:
+        raise BgfastError(
+            f"{option} must be wildbg, wildbg-large or a .bgnet net file, not {text!r}"
+        )
+    return net
 
 
 def choose(policy: Policy, position: Position, dice: tuple[int, int], *, seed: int = 0) -> Move:
