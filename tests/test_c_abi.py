@@ -61,6 +61,7 @@ def check_program(tmp: str) -> Path:
             f"-I{CRATE / 'include'}",
             f"-L{lib}",
             "-lbgfast",
+            "-lpthread",
             f"-Wl,-rpath,{lib}",
             "-o",
             str(out),
@@ -108,6 +109,18 @@ def test_the_c_program_agrees_with_python(program: Path) -> None:
         got = np.array([float(x) for x in eval_line.split()[1:]], dtype=np.float32)
         assert np.array_equal(got, want_eval[k]), (pid, got, want_eval[k])
     assert max(len(line.split()) - 2 for line in lines[1::3]) == 2226
+
+
+def test_calls_while_threads_exit_return_codes_and_never_abort(program: Path) -> None:
+    # A thread-key destructor and an atexit handler run after Rust's thread-locals are
+    # destroyed: a panic there would unwind into C and abort the process.
+    done = subprocess.run(
+        [str(program), "--exiting"], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    exited = [line for line in done.stdout.splitlines() if line.startswith("EXITED ")]
+    # Good calls succeed, the bad dice are refused (code 4); the message is lost (0).
+    assert exited == ["EXITED 0,0,0,4,0,0 0,0,0,4,0,0"], done.stdout + done.stderr
 
 
 def test_bad_input_is_refused_with_codes_and_messages(program: Path) -> None:

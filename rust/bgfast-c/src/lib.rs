@@ -84,11 +84,25 @@ impl Failure {
     }
 }
 
+/// Keeps `message` for `bgfast_last_error`.
+///
+/// Thread-locals are gone once a thread has begun to exit (C `atexit` handlers and
+/// `pthread_key_create` destructors run after Rust's are destroyed): calls from there still
+/// return their code, only the message is lost, and nothing panics across the boundary.
 fn set_last_error(message: &str) {
     // A message never holds a NUL byte (all are written here); keep what precedes one.
     let text = message.split('\0').next().unwrap_or_default();
     let c = CString::new(text).unwrap_or_default();
-    LAST_ERROR.with(|last| *last.borrow_mut() = c);
+    let _ = LAST_ERROR.try_with(|last| *last.borrow_mut() = c);
+}
+
+/// Runs `f` on this thread's reusable move list, or on a fresh one while the thread exits
+/// (see [`set_last_error`]).
+fn with_move_list<T>(f: impl FnOnce(&mut MoveList) -> T) -> T {
+    let mut list = MOVES.try_with(RefCell::take).unwrap_or_default();
+    let value = f(&mut list);
+    let _ = MOVES.try_with(|kept| kept.replace(list));
+    value
 }
 
 /// Runs `body`, catching a panic, and turns its outcome into a code and a message.
@@ -238,7 +252,7 @@ pub unsafe extern "C" fn bgfast_moves(
                 "the game is over: one side has borne off all 15 checkers (R15)",
             ));
         }
-        MOVES.with_borrow_mut(|list| {
+        with_move_list(|list| {
             position.generate_moves(dice, list);
             let n = list.len();
             // SAFETY: non-null and writable, as the caller promises.
@@ -303,7 +317,9 @@ pub unsafe extern "C" fn bgfast_evaluate(
 /// never free it.
 #[no_mangle]
 pub extern "C" fn bgfast_last_error() -> *const c_char {
-    LAST_ERROR.with(|last| last.borrow().as_ptr())
+    LAST_ERROR
+        .try_with(|last| last.borrow().as_ptr())
+        .unwrap_or(c"".as_ptr())
 }
 
 /// The library's version, such as "0.1.0" (static; never free it).

@@ -7,7 +7,11 @@
  *                      EVAL <five probabilities>
  *   check --errors   calls every function with bad input and prints one line per call:
  *                      ERR <case> <code> <bgfast_last_error()>
- *                    and checks that no buffer was written past its end. */
+ *                    and checks that no buffer was written past its end.
+ *   check --exiting  calls the functions from a thread-key destructor and an atexit
+ *                    handler, which run after the library's thread-locals are gone, and
+ *                    prints "EXITED <codes>" from the handler. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,8 +132,62 @@ static int errors(void) {
     return 0;
 }
 
+/* Every function once, with good and bad input; the codes, comma-separated, in order. */
+static void call_all(char *out, size_t size) {
+    static bgfast_position results[BGFAST_MAX_MOVES];
+    bgfast_position pos;
+    char id[15];
+    float p[5];
+    size_t count = 0;
+    int codes[6];
+    codes[0] = bgfast_position_from_id("4HPwATDgc/ABMA", &pos);
+    codes[1] = bgfast_position_to_id(&pos, id);
+    codes[2] = bgfast_moves(&pos, 3, 1, results, BGFAST_MAX_MOVES, &count);
+    codes[3] = bgfast_moves(&pos, 0, 1, results, 0, &count);
+    codes[4] = bgfast_evaluate(&pos, p);
+    codes[5] = bgfast_last_error()[0] != 0;
+    snprintf(out, size, "%d,%d,%d,%d,%d,%d", codes[0], codes[1], codes[2], codes[3], codes[4],
+             codes[5]);
+}
+
+static pthread_key_t key;
+static char in_destructor[64];
+
+static void key_destructor(void *unused) {
+    (void)unused;
+    call_all(in_destructor, sizeof in_destructor);
+}
+
+static void *thread_main(void *unused) {
+    (void)unused;
+    bgfast_position pos;
+    bgfast_position_from_id("4HPwATDgc/ABMA", &pos); /* the thread-locals now exist */
+    pthread_setspecific(key, &key);
+    return NULL;
+}
+
+static void at_exit(void) {
+    char codes[64];
+    call_all(codes, sizeof codes);
+    /* The codes must be the same as in a running thread: the calls work, only the
+     * messages are lost. */
+    printf("EXITED %s %s\n", in_destructor, codes);
+    fflush(stdout);
+}
+
+static int exiting(void) {
+    pthread_t thread;
+    if (pthread_key_create(&key, key_destructor) != 0) return 1;
+    if (pthread_create(&thread, NULL, thread_main, NULL) != 0) return 1;
+    if (pthread_join(thread, NULL) != 0) return 1;
+    atexit(at_exit);
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    int status = (argc > 1 && strcmp(argv[1], "--errors") == 0) ? errors() : positions();
+    int status = (argc > 1 && strcmp(argv[1], "--errors") == 0)    ? errors()
+                 : (argc > 1 && strcmp(argv[1], "--exiting") == 0) ? exiting()
+                                                                    : positions();
     printf("FAILURES %d\n", failures);
     return status != 0 || failures != 0;
 }
