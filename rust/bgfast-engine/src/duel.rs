@@ -26,6 +26,7 @@ use bgfast_core::rng::GameRng;
 use bgfast_core::{MoveList, Position};
 use rayon::prelude::*;
 
+use crate::blocks;
 use crate::playout::{end_for_root, GameEnd, Policy, MAX_PLIES};
 
 /// Added to the seed for the policies' own random numbers, so they never touch the dice.
@@ -213,17 +214,12 @@ impl Duel {
             }
             tally
         };
-        if threads <= 1 || deals.end - deals.start <= BLOCK {
+        if threads <= 1 || blocks::len(&deals) <= BLOCK {
             return block(deals);
         }
-        let blocks = (deals.end - deals.start).div_ceil(BLOCK);
         let work = || {
-            (0..blocks)
-                .into_par_iter()
-                .map(|k| {
-                    let lo = deals.start + k * BLOCK;
-                    block(lo..(lo + BLOCK).min(deals.end))
-                })
+            blocks::blocks(deals.clone(), BLOCK)
+                .map(block)
                 .reduce(DuelTally::default, |x, y| x + y)
         };
         bgfast_core::threads::install(threads, work).unwrap_or_else(|_| block(deals))
@@ -257,6 +253,20 @@ mod tests {
         assert_eq!(one, split);
         assert_eq!(one.games(), 200);
         assert!(one.stderr() > 0.0);
+    }
+
+    #[test]
+    #[allow(clippy::reversed_empty_ranges)]
+    fn the_last_deal_numbers_and_reversed_ranges_split_like_any_others() {
+        let never = AtomicBool::new(false);
+        let duel = Duel { seed: 9 };
+        let top = u64::MAX - 40..u64::MAX;
+        let one = duel.run(top.clone(), PubevalPolicy::new, || RandomPolicy, 1, &never);
+        let two = duel.run(top, PubevalPolicy::new, || RandomPolicy, 2, &never);
+        assert_eq!(one, two);
+        assert_eq!(one.deals, 40);
+        let none = duel.run(100..5, PubevalPolicy::new, || RandomPolicy, 2, &never);
+        assert_eq!(none.deals, 0);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! ([`duel`]), and a training environment ([`batch`]). No Python here.
 
 pub mod batch;
+mod blocks;
 pub mod cube;
 pub mod duel;
 pub mod eval;

@@ -90,6 +90,28 @@ fn any_thread_count_gives_the_same_bits() {
 }
 
 #[test]
+#[allow(clippy::reversed_empty_ranges)]
+fn the_last_game_numbers_and_reversed_ranges_split_like_any_others() {
+    let s = spec(None);
+    let branches = [Branch::position(contact(), money())];
+    let on = |games: core::ops::Range<u64>, threads| {
+        run(
+            &s,
+            &branches,
+            || Player::Policy(Box::new(AnyPolicy::builtin(PolicyKind::Random))),
+            games,
+            threads,
+            &AtomicBool::new(false),
+        )
+    };
+    let top = u64::MAX - 40..u64::MAX;
+    let one = on(top.clone(), 1);
+    assert_eq!(one.games, 40);
+    assert_eq!(one, on(top, 2));
+    assert_eq!(on(100..5, 2).games, 0);
+}
+
+#[test]
 fn truncating_at_zero_plies_is_the_evaluators_value() {
     let mut s = spec(Some(net()));
     s.truncate = Some(0);

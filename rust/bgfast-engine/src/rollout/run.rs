@@ -10,6 +10,7 @@ use super::dice::Rotation;
 use super::moments::{Sums, Wide};
 use super::trial::{Trial, Workspace};
 use super::{output, Branch, End, Player, Spec, ENDS, OUTPUTS};
+use crate::blocks;
 use crate::eval::Probabilities;
 
 /// Games per unit of parallel work; cancellation is checked between games.
@@ -134,19 +135,14 @@ where
         sums
     };
     let alone = || play(&mut make_player(), &mut Workspace::new(), games.clone());
-    if threads <= 1 || games.end - games.start <= BLOCK {
+    if threads <= 1 || blocks::len(&games) <= BLOCK {
         return alone();
     }
-    let blocks = (games.end - games.start).div_ceil(BLOCK);
     let work = || {
-        (0..blocks)
-            .into_par_iter()
+        blocks::blocks(games.clone(), BLOCK)
             .map_init(
                 || (make_player(), Workspace::new()),
-                |(player, ws), b| {
-                    let lo = games.start + b * BLOCK;
-                    play(player, ws, lo..(lo + BLOCK).min(games.end))
-                },
+                |(player, ws), block| play(player, ws, block),
             )
             .reduce(|| RolloutSums::new(branches.len()), |a, b| a + b)
     };
