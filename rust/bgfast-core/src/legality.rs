@@ -344,11 +344,21 @@ impl Position {
     /// [`Position::generate_moves`] on this position: every step's `from` holds a checker of
     /// the mover when the step is played, `to` is below `from`, and a landing point holds at
     /// most one opposing checker, which is hit (the `hit` flags are not read). A move that
-    /// breaks these assumptions gives a meaningless position, or panics in debug builds.
+    /// breaks these assumptions panics in debug builds and gives a meaningless position in
+    /// release builds, which other functions may then panic on: use [`Position::play`] for a
+    /// move from outside.
     pub fn play_unchecked(&self, mv: &Move) -> Position {
         let mut mover = self.mover();
         let mut opponent = self.opponent();
         for s in mv.steps() {
+            debug_assert!(
+                s.from <= BAR && s.to < s.from,
+                "a step goes down from 1..=25"
+            );
+            debug_assert!(
+                mover.count(s.from) > 0,
+                "a step from a point without a checker"
+            );
             mover = mover.minus(s.from, 1);
             if s.to != OFF {
                 mover = mover.plus(s.to, 1);
@@ -1015,5 +1025,18 @@ mod tests {
         );
         let pass = Move::PASS;
         assert_eq!(start.play(dice(6, 5), &pass), Err(IllegalMove::MustPlay));
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "a step from a point without a checker")]
+    fn play_unchecked_from_an_empty_point_panics_in_debug_builds() {
+        let from_empty = Move::from_steps(&[crate::mv::Step {
+            from: 1,
+            to: 0,
+            hit: false,
+        }])
+        .unwrap();
+        let _ = Position::START.play_unchecked(&from_empty);
     }
 }

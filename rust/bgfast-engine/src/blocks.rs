@@ -33,7 +33,10 @@ mod tests {
         assert_eq!(collected(0..40, 16), vec![0..16, 16..32, 32..40]);
         let top = u64::MAX - 20..u64::MAX;
         let cut = collected(top.clone(), 16);
-        assert_eq!(cut, vec![top.start..top.start + 16, top.start + 16..u64::MAX]);
+        assert_eq!(
+            cut,
+            vec![top.start..top.start + 16, top.start + 16..u64::MAX]
+        );
         assert_eq!(cut.iter().map(|r| r.end - r.start).sum::<u64>(), 20);
     }
 
