@@ -116,6 +116,10 @@ def test_from_arrays_names_what_is_wrong() -> None:
         Net.from_arrays([good[0][:2]])
     with pytest.raises(InvalidNetError, match="race net"):
         Net.from_arrays(good, race=small_layers(202))
+    # Finite weights whose sums could overflow float32 (NaN chances): refused.
+    huge = (good[1][0] * np.float32(1e37), good[1][1], "softmax")
+    with pytest.raises(InvalidNetError, match=r"layer 1 can sum to .* too large"):
+        Net.from_arrays([good[0], huge])
 
 
 def test_a_board_net_of_any_shape_runs() -> None:

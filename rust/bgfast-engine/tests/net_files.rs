@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use bgfast_core::bearoff::file::fnv1a64;
+use bgfast_engine::eval::Evaluator;
 use bgfast_engine::net::file::{FileError, FORMAT_VERSION, HEADER, MAGIC};
 use bgfast_engine::net::{Activation, Dense, Inputs, Mlp, Net, NetError};
 
@@ -45,6 +46,40 @@ fn small_net() -> Net {
     ])
     .unwrap();
     Net::new(Inputs::Board, contact, Some(race)).unwrap()
+}
+
+#[test]
+fn weights_that_could_overflow_float32_are_refused_and_large_finite_ones_agree() {
+    let scaled = |scale: f32| {
+        let mut w = values(2, 8 * 6);
+        w.iter_mut().for_each(|x| *x *= scale);
+        let last = Dense::new(1, 8, 6, w, values(3, 6), Activation::Softmax).unwrap();
+        let first = dense(1, 50, 8, Activation::Relu);
+        Net::new(Inputs::Board, Mlp::new(vec![first, last]).unwrap(), None)
+    };
+    // Finite weights whose sums reach float32's infinity: the passes would give NaN.
+    let e = scaled(3e37).unwrap_err();
+    assert!(
+        matches!(&e, NetError::Parts(m) if m.contains("contact net's layer 1")),
+        "{e}"
+    );
+    // Huge logits that stay finite: both passes give the same probabilities.
+    let net = scaled(1e20).unwrap();
+    let pos = Position::START;
+    let (fast, reference) = (net.evaluate_one(&pos), net.evaluate_reference(&pos));
+    let pairs = [
+        (fast.win, reference.win),
+        (fast.win_gammon, reference.win_gammon),
+        (fast.win_backgammon, reference.win_backgammon),
+        (fast.lose_gammon, reference.lose_gammon),
+        (fast.lose_backgammon, reference.lose_backgammon),
+    ];
+    for (a, b) in pairs {
+        assert!(
+            a.is_finite() && (a - b).abs() < 1e-5,
+            "{fast:?} {reference:?}"
+        );
+    }
 }
 
 /// A file around `payload` with a correct header (a forger's tool: the checksum matches).
@@ -114,8 +149,9 @@ fn bytes_round_trip_bit_for_bit() {
     let back = Net::from_bytes(&bytes).unwrap();
     assert_eq!(back, net);
     assert_eq!(back.to_bytes(), bytes);
-    // Signed zeros and subnormals survive: weights are stored as their bits.
-    let odd = [-0.0f32, f32::MIN_POSITIVE / 4.0, f32::MAX, -f32::MAX];
+    // Signed zeros, subnormals and large values survive: weights are stored as their bits
+    // (the largest, f32::MAX, could overflow a sum and are refused: see below).
+    let odd = [-0.0f32, f32::MIN_POSITIVE / 4.0, 1e20, -f32::EPSILON];
     let mut w = values(9, 300);
     w[..4].copy_from_slice(&odd);
     let bytes = Payload::one_layer("softmax", &w).file();

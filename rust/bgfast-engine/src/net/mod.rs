@@ -74,6 +74,45 @@ fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
     })
 }
 
+/// No input of either encoding exceeds this (a count of checkers).
+const LARGEST_INPUT: f64 = 15.0;
+
+/// Largest a layer's sums may grow: far below `f32::MAX`, so that no sum overflows to an
+/// infinity (whose differences are NaN) in any evaluation pass.
+const LARGEST_SUM: f64 = 1e30;
+
+/// Refuses a part whose weights could make a sum overflow float32 on some position: each
+/// layer's sums are at most its biases plus its weights' magnitudes times the largest
+/// input, which a squashing activation brings back to 1.
+fn bounded(part: &Mlp, phase: Phase) -> Result<(), NetError> {
+    let mut largest_input = LARGEST_INPUT;
+    for (k, layer) in part.layers().iter().enumerate() {
+        let rows = layer.weights().chunks_exact(layer.inputs());
+        let largest_sum = rows
+            .zip(layer.bias())
+            .map(|(row, &b)| {
+                let weights: f64 = row.iter().map(|&w| f64::from(w).abs()).sum();
+                f64::from(b).abs() + weights * largest_input
+            })
+            .fold(0.0, f64::max);
+        if largest_sum > LARGEST_SUM {
+            return Err(NetError::Parts(format!(
+                "the {} net's layer {k} can sum to {largest_sum:.1e}, past the {LARGEST_SUM:.0e} \
+                 float32 evaluation allows: its weights are too large",
+                phase.name()
+            )));
+        }
+        largest_input = match layer.activation() {
+            Activation::Identity | Activation::Relu => largest_sum,
+            Activation::Tanh
+            | Activation::Sigmoid
+            | Activation::HardSigmoid
+            | Activation::Softmax => 1.0,
+        };
+    }
+    Ok(())
+}
+
 /// Positions per unit of work in [`Net::evaluate_parallel`].
 const PARALLEL_CHUNK: usize = 512;
 
@@ -96,8 +135,10 @@ impl Net {
             }
         };
         check(&contact, Phase::Contact)?;
+        bounded(&contact, Phase::Contact)?;
         if let Some(race) = &race {
             check(race, Phase::Race)?;
+            bounded(race, Phase::Race)?;
         }
         let fast = Arc::new(fast::FastNet::new(inputs, &contact, race.as_ref()));
         Ok(Net {
