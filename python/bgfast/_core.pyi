@@ -362,7 +362,8 @@ class RolloutPlan:
         slots: int,
         progress: Callable[[int, int], object] | None = None,
     ) -> tuple[_Sums, bool]:
-        """Sums of games played in lockstep with ``evaluator``; whether Ctrl-C stopped it."""
+        """Sums of games played in lockstep with ``evaluator``, and whether Ctrl-C stopped
+        it (then the games from ``first_game`` up to the first unfinished one)."""
 
 def pubeval_scores(
     positions: npt.NDArray[np.integer[Any]] | Sequence[Position],

@@ -29,3 +29,11 @@ pub fn vec_filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, Error> {
     v.resize(n, value);
     Ok(v)
 }
+
+/// A zeroed `rows` by `width` float32 matrix, row-major, or `MemoryError`.
+pub fn matrix(rows: usize, width: usize) -> Result<Vec<f32>, Error> {
+    let n = rows
+        .checked_mul(width)
+        .ok_or_else(|| out_of_memory(rows, width.saturating_mul(size_of::<f32>())))?;
+    vec_filled(n, 0.0f32)
+}

@@ -12,9 +12,10 @@ use bgfast_engine::cube::{
 };
 use bgfast_engine::net::Net;
 use bgfast_engine::rollout::lockstep::Lockstep;
-use bgfast_engine::rollout::{run, Branch, RolloutSums, Spec, Wide};
+use bgfast_engine::rollout::{run, Branch, RolloutSums, Spec, Wide, MAX_BRANCHES};
 use numpy::ndarray::Array2;
 use numpy::IntoPyArray;
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 
 use crate::bearoff::PyTwoSidedTable;
@@ -22,7 +23,7 @@ use crate::errors::Error;
 use crate::net::PyNet;
 use crate::policy::PolicyArg;
 use crate::position::PyPosition;
-use crate::{args, detach};
+use crate::{alloc, args, detach};
 
 /// A fixed-point sum as its signed high and unsigned low 128 bits (see `Wide::halves`).
 type Halves = (i128, u128);
@@ -220,6 +221,14 @@ impl PyRolloutPlan {
         if branches.is_empty() {
             return Err(Error::Argument("a rollout needs a position to roll out".into()).into());
         }
+        if branches.len() > MAX_BRANCHES {
+            return Err(Error::Argument(format!(
+                "a rollout takes at most {MAX_BRANCHES} lines (the most plays a roll has), \
+                 got {}",
+                branches.len()
+            ))
+            .into());
+        }
         let value: u32 = args::int_in(&cube.0, "the cube value", 1..=u32::MAX as i128)?;
         let cube = Cube::new(value, owner_from(&cube.1)?).ok_or_else(|| {
             Error::Argument(format!(
@@ -309,7 +318,8 @@ impl PyRolloutPlan {
     /// plays chosen by `evaluator(features)`: float32 features `(M, width)` of every
     /// waiting candidate in `scheme`, one score per row back, highest played.
     /// `progress(done, total)` is called as games finish. Returns `(sums, interrupted)`:
-    /// Ctrl-C stops the games and returns the finished ones.
+    /// Ctrl-C (between steps, or a `KeyboardInterrupt` out of `evaluator` or `progress`)
+    /// stops the games and returns those from `first_game` up to the first unfinished one.
     #[pyo3(signature = (evaluator, scheme, first_game, games, slots, progress=None))]
     #[allow(clippy::too_many_arguments)]
     fn run_with(
@@ -335,11 +345,17 @@ impl PyRolloutPlan {
                 }
                 let width = scheme.width();
                 let m = lockstep.candidates().len();
-                let mut features = vec![0.0f32; m * width];
+                let mut features = alloc::matrix(m, width)?;
                 py.detach(|| lockstep.encode_candidates(scheme, &mut features));
                 let features = Array2::from_shape_vec((m, width), features)
                     .map_err(|e| Error::Internal(e.to_string()))?;
-                let returned = evaluator.call1((features.into_pyarray(py),))?;
+                // Ctrl-C inside the evaluator or the progress callback stops the run like
+                // Ctrl-C between steps: the finished games are kept.
+                let stopped = |e: &PyErr| e.is_instance_of::<PyKeyboardInterrupt>(py);
+                let returned = match evaluator.call1((features.into_pyarray(py),)) {
+                    Err(e) if stopped(&e) => return Ok((sums_tuple(lockstep.sums()), true)),
+                    returned => returned?,
+                };
                 let scores = crate::rollout::score_vector(&returned)?;
                 py.detach(|| lockstep.choose(&scores))
                     .map_err(Error::from)?;
@@ -347,7 +363,12 @@ impl PyRolloutPlan {
                     let done = lockstep.sums().games;
                     if done != reported {
                         reported = done;
-                        progress.call1((done, total))?;
+                        match progress.call1((done, total)) {
+                            Err(e) if stopped(&e) => {
+                                return Ok((sums_tuple(lockstep.sums()), true));
+                            }
+                            called => called?,
+                        };
                     }
                 }
             }

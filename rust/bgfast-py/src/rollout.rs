@@ -20,7 +20,7 @@ use crate::{alloc, args};
 
 /// The most games one batch holds (memory grows with it; larger requests are refused or,
 /// for rollouts, run in this many slots).
-pub(crate) const MAX_SLOTS: usize = 1 << 22;
+pub(crate) use bgfast_engine::rollout::MAX_SLOTS;
 
 /// `(rewards, done)` of one step.
 type StepArrays<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<bool>>);
@@ -159,10 +159,10 @@ impl PyGameBatch {
         let (features, offsets) = py.detach(|| {
             let offsets: Vec<i64> = batch.generate().iter().map(|&o| o as i64).collect();
             let m = *offsets.last().unwrap_or(&0) as usize;
-            let mut features = vec![0.0f32; m * scheme.width()];
+            let mut features = alloc::matrix(m, scheme.width())?;
             batch.encode_candidates(scheme, &mut features);
-            (features, offsets)
-        });
+            Ok::<_, Error>((features, offsets))
+        })?;
         let m = *offsets.last().unwrap_or(&0) as usize;
         let features = Array2::from_shape_vec((m, scheme.width()), features)
             .map_err(|e| Error::Internal(e.to_string()))?;
@@ -171,7 +171,9 @@ impl PyGameBatch {
 
     /// Candidate results as `(M, 2, 25)` counts (opponent to move, row 0 the next mover).
     fn candidate_positions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<u8>>> {
-        let c: Vec<Position> = self.batch.candidates().to_vec();
+        let all = self.batch.candidates();
+        let mut c = alloc::vec_with_capacity(all.len())?;
+        c.extend_from_slice(all);
         counts_array(py, c.into_iter().map(Some))
     }
 
@@ -258,7 +260,7 @@ impl PyGameBatch {
     fn observe<'py>(&self, py: Python<'py>, scheme: &str) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let scheme = scheme_from(scheme)?;
         let n = self.batch.len();
-        let mut features = vec![0.0f32; n * scheme.width()];
+        let mut features = alloc::matrix(n, scheme.width())?;
         for (i, row) in features.chunks_exact_mut(scheme.width()).enumerate() {
             scheme.encode(&self.batch.position(i), true, row);
         }

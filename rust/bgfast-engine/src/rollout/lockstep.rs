@@ -5,15 +5,21 @@
 //! cube, truncation, bear-off and luck, only the plays come from outside. Each slot plays
 //! game after game (every branch of one game before the next game), taking game numbers
 //! in slot order from the range; forced plays never reach the evaluator.
+//!
+//! Games finish out of order (a short game overtakes a long one). The sums take each game
+//! only once every game before it has finished, so at any moment they hold a first part of
+//! the range: stopped early, a run holds the same games as a shorter one, and none is
+//! favoured for being short.
 
 use core::ops::Range;
+use std::collections::BTreeMap;
 
 use bgfast_core::Position;
 
 use super::dice::Rotation;
 use super::run::RolloutSums;
 use super::trial::{Trial, Workspace};
-use super::{Branch, End, Outputs, Spec};
+use super::{Branch, End, Outputs, Spec, MAX_SLOTS};
 use crate::batch::{check_scores, highest, StepError};
 use crate::eval::{Evaluator, Probabilities};
 use crate::features::Scheme;
@@ -39,21 +45,30 @@ pub struct Lockstep<'a> {
     slots: Vec<Slot<'a>>,
     games: Range<u64>,
     sums: RolloutSums,
+    /// The first game the sums do not hold yet.
+    unrecorded: u64,
+    /// Finished games after `unrecorded`, waiting for it.
+    waiting: BTreeMap<u64, Vec<(Outputs, End)>>,
     ws: Workspace,
     candidates: Vec<Position>,
     offsets: Vec<usize>,
 }
 
 impl<'a> Lockstep<'a> {
-    /// Games `games` of `branches` on `slots` slots (at least one), advanced to their first
-    /// choices.
+    /// Games `games` of `branches` on `slots` slots (at least one, at most [`MAX_SLOTS`]
+    /// and the number of games), advanced to their first choices. Without branches there
+    /// is nothing to play: it is finished at once.
     pub fn new(
         spec: Spec<'a>,
         branches: Vec<Branch<'a>>,
-        games: Range<u64>,
+        mut games: Range<u64>,
         slots: usize,
     ) -> Lockstep<'a> {
-        let n = slots.clamp(1, (games.end.saturating_sub(games.start)).max(1) as usize);
+        if branches.is_empty() {
+            games.end = games.start;
+        }
+        let len = usize::try_from(games.end.saturating_sub(games.start)).unwrap_or(usize::MAX);
+        let n = slots.clamp(1, len.clamp(1, MAX_SLOTS));
         let roots = branches
             .iter()
             .map(|b| spec.evaluator.map(|net| net.evaluate_one(&b.position)))
@@ -65,6 +80,8 @@ impl<'a> Lockstep<'a> {
             branches,
             roots,
             slots: Vec::with_capacity(n),
+            unrecorded: games.start,
+            waiting: BTreeMap::new(),
             games,
             ws: Workspace::new(),
             candidates: Vec::new(),
@@ -129,7 +146,17 @@ impl<'a> Lockstep<'a> {
                             self.roots[slot.branch],
                         ));
                     } else {
-                        self.sums.record(&slot.outputs);
+                        if slot.game == self.unrecorded {
+                            self.sums.record(&slot.outputs);
+                            self.unrecorded += 1;
+                            while let Some(outputs) = self.waiting.remove(&self.unrecorded) {
+                                self.sums.record(&outputs);
+                                self.unrecorded += 1;
+                            }
+                        } else {
+                            let outputs = core::mem::take(&mut slot.outputs);
+                            self.waiting.insert(slot.game, outputs);
+                        }
                         self.start_game(i);
                     }
                     continue;
@@ -191,7 +218,8 @@ impl<'a> Lockstep<'a> {
         Ok(())
     }
 
-    /// The sums of the games finished so far.
+    /// The sums of the games from the range's start up to the first one still being played
+    /// (all of them once finished).
     pub fn sums(&self) -> &RolloutSums {
         &self.sums
     }

@@ -64,6 +64,8 @@ pub mod moments;
 mod run;
 mod trial;
 
+use core::num::NonZeroU32;
+
 use bgfast_core::bearoff::TwoSided;
 use bgfast_core::Position;
 
@@ -77,6 +79,13 @@ pub use trial::Workspace;
 /// A game still going after this many plies is scored as if truncated there (by the
 /// evaluator, or 0 without one).
 pub use crate::playout::MAX_PLIES;
+
+/// The most branches one run takes: every play of a roll (the most any roll has) rolled
+/// out together. The paired sums grow with the square of the branches.
+pub const MAX_BRANCHES: usize = bgfast_core::MAX_PLAYS;
+
+/// The most games a [`lockstep::Lockstep`] keeps in progress at once.
+pub const MAX_SLOTS: usize = 1 << 22;
 
 /// The quantities each game reports.
 pub const OUTPUTS: usize = 7;
@@ -168,7 +177,12 @@ pub struct Branch<'a> {
     /// decision's no-double branch).
     pub may_double_first: bool,
     /// Money values are per unit of this cube value (the cube before a decision).
-    pub normaliser: u32,
+    pub normaliser: NonZeroU32,
+}
+
+/// The value of `context`'s cube, which [`Cube`] keeps a power of two.
+fn cube_value(context: &CubeContext<'_>) -> NonZeroU32 {
+    NonZeroU32::new(context.cube.value()).expect("a cube's value is a power of two")
 }
 
 impl<'a> Branch<'a> {
@@ -179,7 +193,7 @@ impl<'a> Branch<'a> {
             context,
             for_opponent: false,
             may_double_first: true,
-            normaliser: context.cube.value(),
+            normaliser: cube_value(&context),
         }
     }
 
@@ -191,7 +205,7 @@ impl<'a> Branch<'a> {
             context: context.flipped(),
             for_opponent: true,
             may_double_first: true,
-            normaliser: context.cube.value(),
+            normaliser: cube_value(&context),
         }
     }
 
@@ -213,7 +227,7 @@ impl<'a> Branch<'a> {
                 stakes: context.stakes,
                 cube: taken,
             },
-            normaliser: context.cube.value(),
+            normaliser: cube_value(&context),
             ..Branch::position(position, context)
         })
     }

@@ -97,7 +97,8 @@ impl Add for RolloutSums {
 /// Plays games `games` of every branch on `threads` threads (1 = this thread only) with
 /// `make_player()` choosing the plays (one player per unit of work), and sums their
 /// outputs. Stops starting games once `cancel` is set; the sums then hold the games that
-/// finished in every branch. The sums are the same for any thread count.
+/// finished in every branch. The sums are the same for any thread count. The paired sums
+/// take memory in the square of the branches: the bindings take at most [`super::MAX_BRANCHES`].
 pub fn run<'a, F>(
     spec: &Spec<'a>,
     branches: &[Branch<'a>],

@@ -147,7 +147,7 @@ impl<'a> Trial<'a> {
             luck: [0.0; OUTPUTS],
             known: root,
             may_double_first: branch.may_double_first,
-            normaliser: f64::from(branch.normaliser),
+            normaliser: f64::from(branch.normaliser.get()),
             cube_life: spec.cube_life,
             policy_rng: GameDice::policy_rng(spec.seed, game),
         }
