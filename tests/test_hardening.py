@@ -245,6 +245,43 @@ def test_a_result_too_large_for_memory_is_a_memory_error() -> None:
     assert lines[2] == "211"
 
 
+def test_candidate_features_too_large_for_memory_are_a_memory_error() -> None:
+    result = run_child(
+        """
+        import resource, bgfast
+        env = bgfast.VecEnv(1_000_000, seed=1)
+        limit = 3_000_000 * 1024  # as `ulimit -v 3000000`
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        try:
+            env.candidates()
+        except MemoryError as error:
+            print("MemoryError", error)
+        print(len(env.observe()))
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[0] == "MemoryError" and lines[1] == "1000000"
+
+
+def test_a_rollout_of_more_lines_than_a_roll_has_plays_is_refused() -> None:
+    # Their paired sums would take memory in the square of their number.
+    with pytest.raises(bgfast.BgfastError, match="at most 3060 lines"):
+        bgfast._core.RolloutPlan(
+            [(Position(), "position")] * 3061,
+            (1, "centred"),
+            ("money", False, False),
+            1,
+            True,
+            None,
+            None,
+            False,
+            None,
+            None,
+            "random",
+        )
+
+
 # 6. Threads: bounded, whatever is asked.
 
 
