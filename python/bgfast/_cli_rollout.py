@@ -11,7 +11,7 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bgfast import _core
 from bgfast._core import BgfastError
@@ -21,6 +21,9 @@ from bgfast.cubeful import DEFAULT_CUBE_LIFE, OWNERS, Stakes
 from bgfast.met import DEFAULT_TABLE
 from bgfast.policies import parse_net, parse_policy
 from bgfast.rollout import rollout, rollout_cube, rollout_moves
+
+if TYPE_CHECKING:
+    from bgfast.state import GameState
 
 __all__ = ["add_arguments", "main", "run"]
 
@@ -61,7 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         default="4HPwATDgc/ABMA",
         help="Position ID (side to move about to roll; default: the start), or a GNUbg ID or"
-        " XGID, whose cube, match score and rules are used",
+        " XGID, whose cube, match score and rules are used; an ID with the dice rolled goes"
+        " with --moves of that roll only, and an ID with a double or resignation waiting"
+        " for an answer is refused",
     )
     what = parser.add_mutually_exclusive_group()
     what.add_argument(
@@ -218,6 +223,43 @@ _STAKE_FLAGS = {
 }
 
 
+def _check_phase(args: argparse.Namespace, state: GameState) -> None:
+    """Refuses a GNUbg ID or XGID whose state the rollout asked for would drop: an answer
+    that waits (a pending double or resignation: the rollout cannot start from it), and
+    rolled dice unless ``--moves`` rolls out the plays of that very roll."""
+    name = args.position.strip()
+    if state.phase == "doubled":
+        raise BgfastError(
+            f"{name}: a double waits for an answer (R19) and a rollout starts from a position"
+            " on roll: give the ID before the double and roll out the doubler's decision with"
+            " --cube (its double/take and double/pass values settle the take)"
+        )
+    if state.phase == "resign":
+        raise BgfastError(
+            f"{name}: a resignation waits for an answer and a rollout starts from a position"
+            " on roll: give the ID before the resignation"
+        )
+    if state.dice is None:
+        return
+    roll = f"{state.dice[0]}{state.dice[1]}"
+    if args.cube:
+        raise BgfastError(
+            f"{name}: {state.dice[0]}-{state.dice[1]} is rolled, and the cube is turned before"
+            f" the roll (R18): give the ID before the roll for --cube, or roll out the plays"
+            f" of the roll with --moves {roll}"
+        )
+    if args.moves is None:
+        raise BgfastError(
+            f"{name}: {state.dice[0]}-{state.dice[1]} is rolled: roll out its plays with"
+            f" --moves {roll}, or give the ID before the roll to roll out the position"
+        )
+    if sorted(args.moves) != sorted(state.dice):
+        raise BgfastError(
+            f"{name} holds the roll {roll} already: drop --moves"
+            f" {args.moves[0]}{args.moves[1]} or make it --moves {roll}"
+        )
+
+
 def _position_and_stakes(args: argparse.Namespace) -> tuple[_core.Position, Stakes]:
     """The position to roll out and its stakes: a GNUbg ID or XGID brings its own (cube,
     match score, Crawford, rules), which the stake flags may not contradict; a Position ID
@@ -235,6 +277,7 @@ def _position_and_stakes(args: argparse.Namespace) -> tuple[_core.Position, Stak
             raise BgfastError(
                 f"{args.position.strip()}: nobody is on roll before the opening roll (R3)"
             )
+        _check_phase(args, state)
         return state.position, Stakes.of_state(state, met=args.met)
     flags: dict[str, Any] = {**_STAKE_FLAGS, **given}
     stakes = Stakes.check(

@@ -361,6 +361,49 @@ class CubeDecision:
 
 Probabilities = Union[Sequence[float], npt.ArrayLike]
 
+#: How far chances may break ``backgammon <= gammon <= win`` (and the losing side's
+#: ``<= 1 - win``) by rounding, as a net's float32 outputs do, and still be taken.
+CHANCE_TOLERANCE = 1e-6
+
+_CHANCES = "win, win gammon, win backgammon, lose gammon, lose backgammon"
+
+
+def check_probabilities(probabilities: Probabilities) -> npt.NDArray[np.float64]:
+    """gnubg's five cubeless chances (win, win gammon, win backgammon, lose gammon, lose
+    backgammon, as ``Net.evaluate`` gives them) as a float64 array, checked: five
+    finite numbers from 0 to 1 that fit together (a backgammon is also a gammon and a
+    gammon also a win, R16: ``win backgammon <= win gammon <= win`` and ``lose backgammon
+    <= lose gammon <= 1 - win``, up to :data:`CHANCE_TOLERANCE`); ``BgfastError`` naming
+    what is wrong otherwise."""
+    try:
+        given = np.asarray(probabilities)
+    except (TypeError, ValueError):  # ragged, or not array-like
+        given = np.asarray(None)
+    if given.dtype.kind not in "iuf" or given.size != 5:
+        raise BgfastError(
+            f"probabilities must be five numbers ({_CHANCES}), not {shown(probabilities)}"
+        )
+    p = given.astype(np.float64).reshape(-1)
+    if not np.all(np.isfinite(p)) or not np.all((p >= 0) & (p <= 1)):
+        raise BgfastError(
+            f"probabilities must be five chances from 0 to 1 ({_CHANCES}), not"
+            f" {shown(probabilities)}"
+        )
+    win, win_g, win_bg, lose_g, lose_bg = (float(x) for x in p)
+    for part, name, whole, of in (
+        (win_bg, "win backgammon", win_g, "win gammon"),
+        (win_g, "win gammon", win, "win"),
+        (lose_bg, "lose backgammon", lose_g, "lose gammon"),
+        (lose_g, "lose gammon", 1.0 - win, "the chance to lose (1 - win)"),
+    ):
+        if part > whole + CHANCE_TOLERANCE:
+            raise BgfastError(
+                f"probabilities {shown(probabilities)} do not fit together: {name} {part:g}"
+                f" is more than {of} {whole:g} (R16: a backgammon is also a gammon, a gammon"
+                " also a win)"
+            )
+    return p
+
 
 def decide(
     probabilities: Probabilities,
@@ -391,12 +434,7 @@ def decide(
 
 def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -> CubeDecision:
     """:func:`decide` with checked stakes."""
-    p = np.asarray(probabilities, dtype=np.float64).reshape(-1)
-    if p.shape != (5,) or not np.all(np.isfinite(p)) or not np.all((p >= 0) & (p <= 1)):
-        raise BgfastError(
-            "probabilities must be five chances from 0 to 1 (win, win gammon, win backgammon,"
-            f" lose gammon, lose backgammon), not {shown(probabilities)}"
-        )
+    p = check_probabilities(probabilities)
     nd, dt, dp = _core.cube_values(
         [float(x) for x in p], (stakes.cube_value, stakes.cube_owner), stakes.native(), cube_life
     )

@@ -43,13 +43,21 @@ import numpy as np
 from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, WithJsonSchema
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bgfast import codec, cubeful
-from bgfast._core import BgfastError, IllegalMoveError, InvalidMoveError, Net, Position
+from bgfast._core import (
+    BgfastError,
+    IllegalMoveError,
+    InvalidDiceError,
+    InvalidMoveError,
+    Net,
+    Position,
+    check_dice,
+)
 from bgfast._version import __version__
-from bgfast.errors import InvalidIdError
+from bgfast.errors import InvalidIdError, shown
 from bgfast.policies import SHIPPED_NETS
 from bgfast.state import GameState
 
@@ -216,11 +224,17 @@ class BestAnswer(BaseModel):
     moves: list[RankedMove]
 
 
+# A die of a JSON pair, taken as sent and checked by ``check_dice`` (not coerced by
+# pydantic, which would read ``true`` or ``"3"`` or ``3.0`` as an int); an integer 1-6 in
+# the schema.
+JsonDie = Annotated[Any, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 6})]
+
+
 class PlayRequest(BaseModel):
     """A play to check."""
 
     position: str = Field(examples=["4HPwATDgc/ABMA"])
-    dice: str | tuple[int, int] | None = Field(default=None, examples=["31"])
+    dice: str | tuple[JsonDie, JsonDie] | None = Field(default=None, examples=["31", [3, 1]])
     move: str = Field(examples=["8/5 6/5"])
 
 
@@ -453,8 +467,17 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         all is a 400."""
         read = _position(request.position)
         given = request.dice
-        text = f"{given[0]}{given[1]}" if isinstance(given, tuple) else given
-        roll = _dice(text, read)
+        if isinstance(given, tuple):
+            try:
+                roll = check_dice(given)
+            except InvalidDiceError:
+                raise ApiError(
+                    f"dice are two dice 1-6 such as [3, 1] or '31', not {shown(list(given))}",
+                    "dice",
+                    kind="InvalidDiceError",
+                ) from None
+        else:
+            roll = _dice(given, read)
         _not_over(read)
         try:
             move = read.position.parse_move(request.move, roll)
