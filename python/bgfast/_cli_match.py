@@ -14,6 +14,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 from typing import TextIO
 
 from bgfast._core import BgfastError, check_threads
@@ -32,6 +33,8 @@ def _kind(path: str, *, reading: bool) -> str:
         return "mat"
     if ext == ".sgf":
         return "sgf"
+    if reading and not os.path.isfile(path):
+        return "mat"  # the reader says why it cannot read it (a FIFO is not opened)
     if reading:
         try:
             with open(path, "rb") as f:
@@ -43,14 +46,24 @@ def _kind(path: str, *, reading: bool) -> str:
 
 
 def read_match(path: str) -> Match:
-    """The match of a ``.mat`` or SGF file (``InvalidSaveError`` if damaged)."""
+    """The match of a ``.mat`` or SGF file (``InvalidSaveError`` if damaged, or if the
+    path is not a regular file: the readers refuse a device or a FIFO unread)."""
     kind = _kind(path, reading=True)
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        return Match.from_mat(Path(path)) if kind == "mat" else Match.from_sgf(Path(path))
     except OSError as e:
         raise BgfastError(f"cannot read {path}: {e.strerror}") from None
-    return Match.from_mat(data) if kind == "mat" else Match.from_sgf(data)
+
+
+def _count(text: str) -> int:
+    """A number of decisions to list (``--worst``): an int from 0."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number 0 or more, not {text!r}") from None
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"expected a number 0 or more, not {count}")
+    return count
 
 
 class _Bar:
@@ -131,7 +144,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     analyse_cmd.add_argument("file", help="a .mat (Jellyfish) or .sgf (GNU Backgammon) file")
     analyse_cmd.add_argument("--json", action="store_true", help="print everything as JSON")
     analyse_cmd.add_argument(
-        "--worst", type=int, default=10, help="how many of the costliest decisions to list"
+        "--worst", type=_count, default=10, help="how many of the costliest decisions to list"
     )
     analyse_cmd.add_argument(
         "--threads", type=int, default=None, help="threads for the net (default: one per CPU)"

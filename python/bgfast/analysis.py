@@ -388,9 +388,15 @@ class Analysis:
     luck_net: str = "wildbg"
 
     def worst(self, n: int = 10) -> list[Decision]:
-        """The ``n`` costliest decisions, worst first (ties in the order played)."""
+        """The ``n`` costliest decisions, worst first (ties in the order played): at most
+        ``n``, an int from 0 (a negative ``n`` is a :class:`~bgfast.BgfastError`, anything
+        but an int a ``TypeError``)."""
+        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"n must be an int, not {type(n).__name__}")
+        if n < 0:
+            raise BgfastError(f"n is how many decisions to list, 0 or more, not {shown(n)}")
         ranked = sorted(enumerate(self.decisions), key=lambda kd: (-kd[1].loss, kd[0]))
-        return [d for _, d in ranked[:n] if d.loss > 0.0]
+        return [d for _, d in ranked[: int(n)] if d.loss > 0.0]
 
     def to_dict(self) -> dict[str, Any]:
         """The analysis as JSON-ready data."""

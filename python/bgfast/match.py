@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Union
 from bgfast import matfile, met, replay, sgf, svg
 from bgfast.errors import GameStateError, InvalidSaveError, MatchOptionError, shown
 from bgfast.game import Game
-from bgfast.persist import Saved, atomic_write_text, damaged, same_json
+from bgfast.persist import Saved, atomic_write_text, damaged, read_file, same_json
 from bgfast.scoring import Rules, is_post_crawford
 from bgfast.transcript import MatchInfo, StatedRules, Transcript
 from bgfast.vocab import check_flag, check_match_length, check_player, check_seed
@@ -403,7 +403,8 @@ class Match(Saved):
         bytes, or its path (a :class:`os.PathLike`, or a ``str`` naming an existing file
         rather than holding a match). Every play is replayed through the referee; a file that
         is damaged, illegal or inconsistent raises :class:`~bgfast.InvalidSaveError` naming
-        the game, the move number and what is wrong."""
+        the game, the move number and what is wrong; so does a path that is not a regular
+        file (a device, a FIFO) or is longer than a match file can be, left unread."""
         text = _read(source)
         with damaged(".mat file"):
             return cls.from_transcript(matfile.parse(text))
@@ -411,8 +412,8 @@ class Match(Saved):
     def to_mat(self, path: str | os.PathLike[str] | None = None) -> str:
         """The match as a ``.mat`` file's text, as GNU Backgammon writes it (``import mat``
         reads it back unchanged); with ``path``, also written there atomically. A match a
-        ``.mat`` file cannot hold (a name with ``:``, an illegal play that stood, a tied
-        opening roll) raises :class:`~bgfast.MatchOptionError`."""
+        ``.mat`` file cannot hold (a name with ``:`` or with spaces around it, an illegal
+        play that stood, a tied opening roll) raises :class:`~bgfast.MatchOptionError`."""
         text = matfile.write(self.to_transcript(mat=True))
         if path is not None:
             atomic_write_text(path, text)
@@ -444,15 +445,14 @@ def _check_info(info: object) -> MatchInfo:
 
 
 def _read(source: object) -> str | bytes:
-    """The text of a match file given as text, bytes or a path."""
+    """The text of a match file given as text, bytes or a path (a regular file of at most
+    :data:`~bgfast.persist.MAX_FILE_BYTES`: a device or a FIFO is refused unread)."""
     if isinstance(source, (bytes, bytearray)):
         return bytes(source)
     if isinstance(source, os.PathLike):
-        with open(source, "rb") as f:
-            return f.read()
+        return read_file(source, "match file")
     if isinstance(source, str):
         if "\n" not in source and len(source) < 4096 and os.path.isfile(source):
-            with open(source, "rb") as f:
-                return f.read()
+            return read_file(source, "match file")
         return source
     raise TypeError(f"a match file is text, bytes or a path, not {type(source).__name__}")

@@ -379,6 +379,11 @@ def _check_name(name: str) -> str:
         raise MatchOptionError(
             f"a .mat file cannot hold the name {name!r}: ':' ends a name on its score lines"
         )
+    if name != name.strip():
+        raise MatchOptionError(
+            f"a .mat file cannot hold the name {name!r}: the spaces around a name on its "
+            "score lines are not part of it"
+        )
     return name
 
 
@@ -402,8 +407,8 @@ def _wins(result: Result) -> str:
 def write(transcript: Transcript) -> str:
     """The ``.mat`` text of ``transcript``, laid out as GNU Backgammon writes it (which it
     imports with ``import mat``). The entries are written as given: the take that answers a
-    beaver must be left out, as the format has it. A name holding ``:`` raises
-    :class:`~bgfast.MatchOptionError`."""
+    beaver must be left out, as the format has it. A name holding ``:``, or starting or
+    ending with a space, raises :class:`~bgfast.MatchOptionError`."""
     info = transcript.info
     names = [_check_name(n) for n in info.players]
     out: list[str] = []

@@ -21,26 +21,33 @@ import hashlib
 import json
 import math
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from typing import Any, ClassVar, TypeVar
 
-from bgfast.errors import InvalidSaveError
+from bgfast.errors import InvalidSaveError, shown
 
 __all__ = [
     "MAX_DEPTH",
+    "MAX_FILE_BYTES",
     "Saved",
     "atomic_write_text",
     "checksum",
     "damaged",
     "dumps",
     "loads",
+    "read_file",
     "same_json",
 ]
 
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects a saved record may have (records nest about
 six levels; a deeper one is damaged, and would only make the loaders recurse)."""
+
+MAX_FILE_BYTES = 64 << 20
+"""The largest file :func:`read_file` reads (64 MiB): a saved record or a match file is
+far smaller (an SGF file of a million nodes, the most its reader takes, is about 10 MB)."""
 
 # What malformed data can raise in code that expects a well-formed record: wrong types
 # (TypeError, AttributeError), missing keys or items (KeyError, IndexError), bad values and
@@ -68,6 +75,8 @@ def damaged(what: str, error: type[InvalidSaveError] = InvalidSaveError) -> Iter
     except error:
         raise
     except _DAMAGE as e:
+        if type(e) is KeyError and e.args:
+            raise error(f"damaged {what}: missing field {shown(e.args[0])}") from e
         raise error(f"damaged {what}: {e}") from e
 
 
@@ -183,6 +192,38 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
         raise
 
 
+def read_file(
+    path: str | os.PathLike[str],
+    what: str = "file",
+    error: type[InvalidSaveError] = InvalidSaveError,
+) -> bytes:
+    """The bytes of the file at ``path``: a regular file of at most :data:`MAX_FILE_BYTES`.
+
+    Anything else (a device such as ``/dev/zero``, a FIFO, a directory) or a longer file is
+    ``error`` (an :class:`InvalidSaveError`) naming ``what`` and the path, raised before
+    anything is read: such a path would be read forever, or block. The path is checked
+    before it is opened (opening a FIFO blocks), opened non-blocking and checked again on
+    the open file, and the read stops after the limit in case the file grows. ``OSError``
+    if it cannot be opened or read."""
+    name = f"{what} {os.fsdecode(path)}"
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise error(f"cannot read {name}: not a regular file")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    with open(os.open(path, flags), "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise error(f"cannot read {name}: not a regular file")
+        if info.st_size > MAX_FILE_BYTES:
+            raise error(
+                f"cannot read {name}: {info.st_size} bytes, more than the {MAX_FILE_BYTES} "
+                "a file may have"
+            )
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise error(f"cannot read {name}: it grew past {MAX_FILE_BYTES} bytes as it was read")
+    return data
+
+
 _S = TypeVar("_S", bound="Saved")
 
 
@@ -251,6 +292,7 @@ class Saved:
     @classmethod
     def load(cls: type[_S], path: str | os.PathLike[str]) -> _S:
         """Load what :meth:`save` wrote (see :meth:`from_json`). The file is read as bytes:
-        text that is not UTF-8 is a damaged save, not a ``UnicodeDecodeError``."""
-        with open(path, "rb") as f:
-            return cls.from_json(f.read())
+        text that is not UTF-8 is a damaged save, not a ``UnicodeDecodeError``; a path that
+        is not a regular file, or a file too large to be a save, is refused unread
+        (:func:`read_file`)."""
+        return cls.from_json(read_file(path, f"saved {cls.WHAT}", cls.SAVE_ERROR))

@@ -99,6 +99,24 @@ def _position(text: str, i: int) -> str:
     return f"line {line}"
 
 
+class _Lines:
+    """Line numbers of indices met in increasing order, as :func:`_position` gives them:
+    each call counts only the line breaks since the previous one, so that a reader that
+    names the line of every token reads in linear time."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.index = 0
+        self.line = 1
+
+    def at(self, i: int) -> str:
+        if i < self.index:
+            return _position(self.text, i)
+        self.line += self.text.count("\n", self.index, i)
+        self.index = i
+        return f"line {self.line}"
+
+
 def _value(text: str, i: int) -> tuple[str, int]:
     """The property value starting after the ``[`` at ``i - 1``: escapes undone (``\\]``,
     ``\\\\``; a backslash before a line break removes both). Returns it and the index after
@@ -132,13 +150,14 @@ def _trees(text: str) -> list[_Tree]:
     stack: list[list[int]] = []
     i, n = 0, len(text)
     nodes = 0
+    lines = _Lines(text)
     while True:
         while i < n and text[i].isspace():
             i += 1
         if i == n:
             break
         c = text[i]
-        where = _position(text, i)
+        where = lines.at(i)
         if c == "(":
             if not stack:
                 trees.append(_Tree(where=where))
