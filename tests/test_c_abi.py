@@ -114,9 +114,7 @@ def test_the_c_program_agrees_with_python(program: Path) -> None:
 def test_calls_while_threads_exit_return_codes_and_never_abort(program: Path) -> None:
     # A thread-key destructor and an atexit handler run after Rust's thread-locals are
     # destroyed: a panic there would unwind into C and abort the process.
-    done = subprocess.run(
-        [str(program), "--exiting"], capture_output=True, text=True, timeout=300
-    )
+    done = subprocess.run([str(program), "--exiting"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     exited = [line for line in done.stdout.splitlines() if line.startswith("EXITED ")]
     # Good calls succeed, the bad dice are refused (code 4); the message is lost (0).
