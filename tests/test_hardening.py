@@ -264,22 +264,27 @@ def test_candidate_features_too_large_for_memory_are_a_memory_error() -> None:
     assert lines[0].split()[0] == "MemoryError" and lines[1] == "1000000"
 
 
+def _random_plan(lines: int = 1) -> bgfast._core.RolloutPlan:
+    """A cubeless money rollout plan of the start, ``lines`` times, with random play."""
+    return bgfast._core.RolloutPlan(
+        [(Position(), "position")] * lines,
+        (1, "centred"),
+        ("money", False, False),
+        1,
+        True,
+        None,
+        None,
+        False,
+        None,
+        None,
+        "random",
+    )
+
+
 def test_a_rollout_of_more_lines_than_a_roll_has_plays_is_refused() -> None:
     # Their paired sums would take memory in the square of their number.
     with pytest.raises(bgfast.BgfastError, match="at most 3060 lines"):
-        bgfast._core.RolloutPlan(
-            [(Position(), "position")] * 3061,
-            (1, "centred"),
-            ("money", False, False),
-            1,
-            True,
-            None,
-            None,
-            False,
-            None,
-            None,
-            "random",
-        )
+        _random_plan(lines=3061)
 
 
 # 6. Threads: bounded, whatever is asked.
@@ -293,19 +298,7 @@ def test_thread_counts_out_of_range_name_the_range(threads: int) -> None:
     with pytest.raises(bgfast.BgfastError, match=message):
         batch.ids([Position()], threads=threads)
     with pytest.raises(bgfast.BgfastError, match=message):
-        bgfast._core.RolloutPlan(
-            [(Position(), "position")],
-            (1, "centred"),
-            ("money", False, False),
-            1,
-            True,
-            None,
-            None,
-            False,
-            None,
-            None,
-            "random",
-        ).run(0, 10, threads)
+        _random_plan().run(0, 10, threads)
 
 
 @pytest.mark.parametrize("threads", [True, 1.5, "2"])

@@ -1,6 +1,6 @@
-"""Regression tests of the API hardening: impossible dice over HTTP, IDs whose dice or
-pending double a rollout would drop, cube decisions of chances that do not fit together,
-and Ctrl-C in a rollout played by a Python callable.
+"""Regression tests of the API hardening: IDs whose dice or pending double a rollout would
+drop, cube decisions of chances that do not fit together, and Ctrl-C in a rollout played
+by a Python callable (impossible dice over HTTP are in ``test_serve_http.py``).
 
 Everything runs in this process and fast; nothing here measures speed.
 """
@@ -22,76 +22,6 @@ from bgfast.cli import main
 
 START_ID = "4HPwATDgc/ABMA"
 CONTACT = (Path(__file__).parent / "data" / "wildbg_contact.csv").read_text().split()[:200]
-
-# ------------------------------------------------------------------ POST /play dice
-
-
-def _post(path: str, body: object) -> tuple[int, Any]:
-    """``POST path`` with a JSON body, straight to the ASGI app (no server, no client
-    library): the status and the decoded answer."""
-    import anyio
-
-    from bgfast.serve_http import create_app
-
-    app = create_app()
-    data = json.dumps(body).encode()
-    sent: list[dict[str, Any]] = []
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(data)).encode()),
-        ],
-        "client": ("test", 1),
-        "server": ("test", 80),
-    }
-    delivered = False
-
-    async def receive() -> dict[str, Any]:
-        nonlocal delivered
-        if not delivered:
-            delivered = True
-            return {"type": "http.request", "body": data, "more_body": False}
-        await anyio.sleep_forever()
-        raise AssertionError("unreachable")
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    async def call() -> None:
-        await app(scope, receive, send)
-
-    anyio.run(call)
-    status = sent[0]["status"]
-    return status, json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
-
-
-@pytest.mark.parametrize(
-    "dice",
-    [[3, -1], [6, -6], [True, 1], [1, True], [3.0, 1], ["3", 1], [0, 1], [7, 1], [10**30, 1]],
-)
-def test_play_refuses_impossible_dice_pairs(dice: list[object]) -> None:
-    pytest.importorskip("fastapi")
-    status, body = _post("/play", {"position": START_ID, "dice": dice, "move": "8/5 6/5"})
-    assert status == 400, body
-    assert body["error"]["type"] == "InvalidDiceError"
-    assert body["error"]["parameter"] == "dice"
-
-
-def test_play_takes_a_pair_and_text_alike() -> None:
-    pytest.importorskip("fastapi")
-    for dice in ([3, 1], "31", "3-1"):
-        status, body = _post("/play", {"position": START_ID, "dice": dice, "move": "8/5 6/5"})
-        assert (status, body["legal"], body["move"]) == (200, True, "8/5 6/5"), dice
-
 
 # ------------------------------------------------------------------ bgfast rollout IDs
 

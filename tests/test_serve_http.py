@@ -176,6 +176,25 @@ def test_play_names_the_rule_broken(server: HttpServer) -> None:
     assert (status, body["error"]["parameter"]) == (400, "move")
 
 
+@pytest.mark.parametrize(
+    "dice",
+    [[3, -1], [6, -6], [True, 1], [1, True], [3.0, 1], ["3", 1], [0, 1], [7, 1], [10**30, 1]],
+)
+def test_play_refuses_impossible_dice_pairs(server: HttpServer, dice: list[object]) -> None:
+    # A pair was once joined into text: [3, -1] read as "3-1", [true, 1] as 1-1.
+    body = {"position": "4HPwATDgc/ABMA", "dice": dice, "move": "8/5 6/5"}
+    status, answer = server.post("/play", body)
+    assert status == 400, answer
+    assert (answer["error"]["type"], answer["error"]["parameter"]) == ("InvalidDiceError", "dice")
+
+
+def test_play_takes_a_pair_and_text_alike(server: HttpServer) -> None:
+    for dice in ([3, 1], "31", "3-1"):
+        body = {"position": "4HPwATDgc/ABMA", "dice": dice, "move": "8/5 6/5"}
+        status, answer = server.post("/play", body)
+        assert (status, answer["legal"], answer["move"]) == (200, True, "8/5 6/5"), dice
+
+
 def test_ids_convert_every_notation(server: HttpServer) -> None:
     game = Game(match_length=5, seed=9)
     game.roll((6, 1))

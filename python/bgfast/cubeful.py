@@ -361,19 +361,19 @@ class CubeDecision:
 
 Probabilities = Union[Sequence[float], npt.ArrayLike]
 
-#: How far chances may break ``backgammon <= gammon <= win`` (and the losing side's
-#: ``<= 1 - win``) by rounding, as a net's float32 outputs do, and still be taken.
-CHANCE_TOLERANCE = 1e-6
+# How far chances may break ``backgammon <= gammon <= win`` (and the losing side's
+# ``<= 1 - win``) by rounding, as a net's float32 outputs do, and still be taken.
+_CHANCE_TOLERANCE = 1e-6
 
 _CHANCES = "win, win gammon, win backgammon, lose gammon, lose backgammon"
 
 
-def check_probabilities(probabilities: Probabilities) -> npt.NDArray[np.float64]:
+def _check_probabilities(probabilities: Probabilities) -> npt.NDArray[np.float64]:
     """gnubg's five cubeless chances (win, win gammon, win backgammon, lose gammon, lose
     backgammon, as ``Net.evaluate`` gives them) as a float64 array, checked: five
     finite numbers from 0 to 1 that fit together (a backgammon is also a gammon and a
     gammon also a win, R16: ``win backgammon <= win gammon <= win`` and ``lose backgammon
-    <= lose gammon <= 1 - win``, up to :data:`CHANCE_TOLERANCE`); ``BgfastError`` naming
+    <= lose gammon <= 1 - win``, up to ``_CHANCE_TOLERANCE``); ``BgfastError`` naming
     what is wrong otherwise."""
     try:
         given = np.asarray(probabilities)
@@ -396,7 +396,7 @@ def check_probabilities(probabilities: Probabilities) -> npt.NDArray[np.float64]
         (lose_bg, "lose backgammon", lose_g, "lose gammon"),
         (lose_g, "lose gammon", 1.0 - win, "the chance to lose (1 - win)"),
     ):
-        if part > whole + CHANCE_TOLERANCE:
+        if part > whole + _CHANCE_TOLERANCE:
             raise BgfastError(
                 f"probabilities {shown(probabilities)} do not fit together: {name} {part:g}"
                 f" is more than {of} {whole:g} (R16: a backgammon is also a gammon, a gammon"
@@ -434,7 +434,7 @@ def decide(
 
 def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -> CubeDecision:
     """:func:`decide` with checked stakes."""
-    p = check_probabilities(probabilities)
+    p = _check_probabilities(probabilities)
     nd, dt, dp = _core.cube_values(
         [float(x) for x in p], (stakes.cube_value, stakes.cube_owner), stakes.native(), cube_life
     )
