@@ -419,6 +419,15 @@ def test_fibs_board_decoder(data: st.DataObject) -> None:
     # flag) are derived data, and so are the dice of the side not on turn (FIBS 0, gnubg a
     # copy)
     not_on_turn = (35, 36) if parts[32] == parts[41] else (33, 34)
-    for i in (1, 2, *not_on_turn, 47, 48, 49, 50, 52):
+    derived = [1, 2, *not_on_turn, 47, 48, 49, 50, 52]
+    if int(parts[3]) in (0, 9999):
+        derived += [4, 5]  # money play keeps no score (bgfast.codec, FIBS boards)
+    if parts[50] != "0":
+        # FIBS's no-Crawford flag: with no Crawford game, a 1-away score is written as gnubg
+        # writes it, post-Crawford (the cube is live), whatever the line said there
+        derived.append(51)
+    if game.state.crawford:
+        derived += [38, 39]  # no cube in the Crawford game: its "may double" flags are not read
+    for i in derived:
         parts[i] = written[i]
     assert [int(p) for p in parts[3:]] == [int(p) for p in written[3:]]

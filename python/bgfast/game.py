@@ -39,7 +39,14 @@ from bgfast.cube import Cube
 from bgfast.errors import GameStateError, InvalidSaveError, MatchOptionError, shown
 from bgfast.persist import Saved, damaged, same_json
 from bgfast.scoring import Rules
-from bgfast.state import FIELDS, CubeOffer, GameResult, GameState, Resignation
+from bgfast.state import (
+    FIELDS,
+    CubeOffer,
+    GameResult,
+    GameState,
+    Resignation,
+    cube_of_resignation,
+)
 from bgfast.svg import Home
 from bgfast.vocab import (
     OFFERS,
@@ -699,8 +706,9 @@ class Game(Saved):
         state = self._state
         r = state.resignation
         assert r is not None
-        points = state.rules.points(r.kind, state.cube.value, state.cube.centred)
-        self._finish(GameResult(1 - r.player, r.kind, points, "resign"), offer=None)
+        cube = cube_of_resignation(state)
+        points = state.rules.points(r.kind, cube.value, cube.centred)
+        self._finish(GameResult(1 - r.player, r.kind, points, "resign"), offer=None, cube=cube)
         return event
 
     def _on_reject(self, event: ev.Reject) -> ev.Reject:

@@ -412,8 +412,10 @@ class Match(Saved):
     def to_mat(self, path: str | os.PathLike[str] | None = None) -> str:
         """The match as a ``.mat`` file's text, as GNU Backgammon writes it (``import mat``
         reads it back unchanged); with ``path``, also written there atomically. A match a
-        ``.mat`` file cannot hold (a name with ``:`` or with spaces around it, an illegal
-        play that stood, a tied opening roll) raises :class:`~bgfast.MatchOptionError`."""
+        ``.mat`` file cannot hold (a name with ``:`` or with spaces around it, a comment
+        line that reads as one of its header tags such as ``[Crawford "Off"]``, an illegal
+        play that stood, an automatic double at the opening, R22) raises
+        :class:`~bgfast.MatchOptionError`."""
         text = matfile.write(self.to_transcript(mat=True))
         if path is not None:
             atomic_write_text(path, text)

@@ -24,8 +24,9 @@ right): a roll and its play (``52: 13/8 24/22``; points from the mover's own sid
 bar, 0 off; nothing after the dice when the roll cannot be played), ``Doubles => 2``,
 ``Beavers => 4``, ``Raccoons => 8``, ``Takes`` or ``Drops``. A ``Wins N points`` line in a
 player's column ends the game for that player; when it follows neither a pass nor the last
-checker borne off, the other player resigned (``N`` is the resigned kind times the cube, as
-GNU Backgammon writes it). A take that answers a beaver is not written: the doubler's next
+checker borne off, the other player resigned (``N`` is the resigned kind times the cube, or
+times the cube on offer for a resignation that answers a double, beaver or raccoon, as GNU
+Backgammon writes it). A take that answers a beaver is not written: the doubler's next
 roll says it. A session of money games is a ``0 point match``; its score lines add up the
 points won.
 
@@ -63,7 +64,9 @@ _RIGHT_COLUMN = 15
 
 _MATCH_LINE = re.compile(r"^\s*(\d{1,9})\s+point\s+match\s*$", re.IGNORECASE)
 _GAME_LINE = re.compile(r"^\s*game\s+(\d{1,9})\s*$", re.IGNORECASE)
-_SCORE_LINE = re.compile(r"^\s*(\S(?:.*?\S)?)\s*:\s*(\d{1,9})\s+(\S(?:.*?\S)?)\s*:\s*(\d{1,9})\s*$")
+# GNU Backgammon pads "name : points" to 31 characters and writes the second name right
+# after it, so past 31 no space separates the first score from the second name.
+_SCORE_LINE = re.compile(r"^\s*(\S(?:.*?\S)?)\s*:\s*(\d{1,9})\s*(\S(?:.*?\S)?)\s*:\s*(\d{1,9})\s*$")
 _NUMBERED = re.compile(r"^(\s*(\d{1,9})\))(.*)$")
 _TAG = re.compile(r'^\[\s*([A-Za-z][A-Za-z0-9 ]*?)\s+"(.*)"\s*\]$')
 _DICE = re.compile(r"^([1-6])([1-6]):$")
@@ -135,8 +138,38 @@ def _date(where: str, value: str) -> datetime.date:
         raise _fail(where, f"the date {value!r} is no day: {e}") from None
 
 
+# Tags the reader takes from the header comments (the rest stay comment lines).
+_READ_TAGS = {
+    "site",
+    "event",
+    "round",
+    "transcriber",
+    "eventdate",
+    "player 1",
+    "player 2",
+    "crawford",
+    "jacoby",
+    "beaver",
+    "cubelimit",
+    "variation",
+} | _IGNORED_TAGS
+
+
+def _read_tag(text: str) -> re.Match[str] | None:
+    """The tag a comment line holds if the reader takes it as one, else ``None``."""
+    tag = _TAG.match(text.strip())
+    return tag if tag is not None and tag[1].strip().lower() in _READ_TAGS else None
+
+
+def _comment_text(line: str) -> str:
+    """A comment line's text: what follows its ``;`` (or ``#``) and the one space the
+    writer puts there, indentation kept."""
+    text = line.lstrip()[1:]
+    return text[1:] if text.startswith(" ") else text
+
+
 def _read_comment(header: _Header, where: str, text: str) -> None:
-    tag = _TAG.match(text)
+    tag = _read_tag(text)
     if tag is None:
         header.comment.append(text)
         return
@@ -160,11 +193,8 @@ def _read_comment(header: _Header, where: str, text: str) -> None:
             raise _fail(where, f'[CubeLimit "{value}"] is no cube value (R17)')
         limit = int(value)
         header.max_cube = None if limit == CUBE_LIMIT else limit
-    elif lower == "variation":
-        if value.strip().lower() != "backgammon":
-            raise _fail(where, f"bgfast plays backgammon, not the variation {value!r}")
-    elif lower not in _IGNORED_TAGS:
-        header.comment.append(text)  # an unknown tag is a comment, as GNU Backgammon reads it
+    elif lower == "variation" and value.strip().lower() != "backgammon":
+        raise _fail(where, f"bgfast plays backgammon, not the variation {value!r}")
 
 
 @dataclass
@@ -231,7 +261,7 @@ def _entry(item: _Item, player: int, move: int, where: str) -> Entry | Result:
     points = int(rest[0])
     if points < 1:
         raise _fail(where, "a game is won by one point or more")
-    return Result(player, points, None, where)
+    return Result(player, points, None, where, match_won=True if rest[2:] else None)
 
 
 #: The longest line read: real lines are under a hundred characters, and no line this
@@ -262,7 +292,7 @@ def parse(text: str | bytes) -> Transcript:
         if not stripped:
             continue
         if stripped[0] in ";#":
-            _read_comment(header, where, stripped[1:].strip())
+            _read_comment(header, where, _comment_text(line))
             continue
         m = _MATCH_LINE.match(line)
         if m is None:
@@ -432,13 +462,21 @@ def write(transcript: Transcript) -> str:
             out.append('; [Beaver "On"]')
     if info.comment:
         out.append("")
-        out.extend(f"; {line}" if line else ";" for line in info.comment.split("\n"))
+        for line in info.comment.split("\n"):
+            if _read_tag(line) is not None:
+                # The format has no way to tell such a line from the tag itself, which
+                # would change the match read back (a [Crawford "Off"] line its rules).
+                raise MatchOptionError(
+                    f"a .mat file cannot hold the comment line {line!r}: it reads as a tag"
+                )
+            out.append(f"; {line}" if line else ";")
     out += ["", f" {transcript.length} point match", ""]
     for game in transcript.games:
         out.append(f" Game {game.number}")
         score = game.score or (0, 0)
         left = f"{names[0]} : {score[0]}"
-        out.append(f" {left:<31}{names[1]} : {score[1]}")
+        # A space at least between the columns: a long name must not run into the next.
+        out.append(f" {left + ' ':<31}{names[1]} : {score[1]}")
         numbers = move_numbers([e.player for e in game.entries])
         rows: dict[int, list[str]] = {}
         for entry, number in zip(game.entries, numbers):

@@ -23,7 +23,7 @@ from bgfast._core import BgfastError, Move
 from bgfast.errors import InvalidSaveError, MatchOptionError
 from bgfast.game import Game
 from bgfast.scoring import Rules
-from bgfast.state import GameState
+from bgfast.state import GameState, cube_of_resignation
 from bgfast.transcript import (
     Entry,
     EntryKind,
@@ -107,6 +107,14 @@ def play_games(transcript: Transcript, new_game: Callable[[], Game]) -> None:
         _play(game, record, money)
         if game.result is not None:
             total[game.result.winner] += game.result.points
+        if record.result is not None and record.result.match_won:
+            won = not money and max(total) >= transcript.length
+            if not won:
+                raise InvalidSaveError(
+                    f"{label} ({record.result.where}): the file says the game wins the match; "
+                    f"the score is {total[0]}-{total[1]}"
+                    + ("" if money else f" in a {transcript.length}-point match (R20)")
+                )
 
 
 def _fail(entry: Entry, record: GameRecord, what: str) -> InvalidSaveError:
@@ -224,6 +232,22 @@ def _kind_of(points: int, cube: int) -> Kind:
     return "gammon" if points <= 2 * cube else "backgammon"
 
 
+def _resignation_unit(state: GameState, *, mat: bool) -> int:
+    """The cube a file multiplies a resignation's kind by in ``state``. A player may resign
+    instead of answering a double, beaver or raccoon: GNU Backgammon's ``.mat`` files
+    (which do not say the loser resigned) then write the kind times the cube on offer, its
+    SGF files the points scored (on the cube the offer doubles, R16)."""
+    if state.offer is None:
+        return state.cube.value
+    return state.offer.value if mat else cube_of_resignation(state).value
+
+
+def _jacoby_note(game: Game) -> str:
+    if game.rules.jacoby and game.cube.centred:
+        return " (the Jacoby rule, R23: the cube was never turned)"
+    return ""
+
+
 def _finish(game: Game, record: GameRecord, money: bool) -> None:
     result = record.result
     label = f"game {record.number}"
@@ -231,10 +255,8 @@ def _finish(game: Game, record: GameRecord, money: bool) -> None:
         return  # a game still in play, or a file that leaves the result to the board
     where = f"{label} ({result.where})"
     if game.result is None:
-        if game.phase == "doubled":
-            raise InvalidSaveError(f"{where}: the game ends while a double waits for an answer")
         loser = 1 - result.winner
-        cube = game.cube.value
+        cube = _resignation_unit(game.state, mat=result.resigned is None)
         kind = _kind_of(result.points, cube)
         if result.points != cube * (KINDS.index(kind) + 1):
             raise InvalidSaveError(
@@ -250,6 +272,15 @@ def _finish(game: Game, record: GameRecord, money: bool) -> None:
             game.accept()
         except BgfastError as e:
             raise InvalidSaveError(f"{where}: player {loser} resigns: {e}") from None
+        scored = game.result
+        assert scored is not None
+        if result.resigned and scored.points != result.points:
+            # SGF states the points scored; the score lines of the next game would catch a
+            # difference, but the last game has none.
+            raise InvalidSaveError(
+                f"{where}: the file says {result.points} points; a resigned {kind} scores "
+                f"{scored.points} here{_jacoby_note(game)}"
+            )
         return
     got = game.result
     if got.winner != result.winner:
@@ -363,8 +394,10 @@ def transcript_of(
         if game.result is not None:
             r = game.result
             points = r.points
-            if mat and r.reason != "drop":
+            if mat and r.reason == "bear-off":
                 points = game.cube.value * (KINDS.index(r.kind) + 1)
+            elif mat and r.reason == "resign":
+                points = _resignation_unit(_accepted_in(game), mat=True) * (KINDS.index(r.kind) + 1)
             result = Result(r.winner, points, r.reason == "resign")
         records.append(
             GameRecord(number, (total[0], total[1]), game.crawford, tuple(entries), result)
@@ -374,14 +407,22 @@ def transcript_of(
     return Transcript(length, info, rules, tuple(records), tuple(g.rules.jacoby for g in games))
 
 
+def _accepted_in(game: Game) -> GameState:
+    """The state in which ``game``'s resignation was accepted."""
+    return [step.before for step in walk(game) if isinstance(step.event, ev.Accept)][-1]
+
+
 def _entries(game: Game, number: int, mat: bool) -> list[Entry]:
     entries: list[Entry] = []
     illegal: set[int] = set()  # entries whose play broke the rules (table mode, R31)
-    for step in walk(game):
+    steps = list(walk(game))
+    for index, step in enumerate(steps):
         event, before = step.event, step.before
         if isinstance(event, ev.Roll):
             assert event.dice is not None
             if before.phase == "opening":
+                if step.after.phase == "opening" and step.after.cube == before.cube:
+                    continue  # a tie, rolled again (R3): match files do not record it
                 if step.after.phase == "opening":
                     raise MatchOptionError(
                         f"game {number}: a tied opening roll (an automatic double, R22) "
@@ -412,8 +453,12 @@ def _entries(game: Game, number: int, mat: bool) -> list[Entry]:
         elif isinstance(event, (ev.Take, ev.Drop)):
             offer = before.offer
             assert offer is not None
-            if isinstance(event, ev.Take) and offer.kind == "beaver" and mat:
-                continue  # the doubler's next roll says it
+            rolls_next = index + 1 < len(steps) and isinstance(steps[index + 1].event, ev.Roll)
+            if isinstance(event, ev.Take) and offer.kind == "beaver" and mat and rolls_next:
+                # The doubler's next roll says it. Before a resignation, or at the end of
+                # a game in play, it is written: a resignation would read as the beaver's
+                # answer, scored on the cube before the take.
+                continue
             kind: EntryKind = "take" if isinstance(event, ev.Take) else "drop"
             entries.append(Entry(offer.responder, kind))
     if illegal:

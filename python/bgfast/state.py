@@ -51,7 +51,7 @@ from bgfast.vocab import (
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-__all__ = ["FIELDS", "CubeOffer", "GameResult", "GameState", "Resignation"]
+__all__ = ["FIELDS", "CubeOffer", "GameResult", "GameState", "Resignation", "cube_of_resignation"]
 
 FIELDS: tuple[str, ...] = (
     "rules",
@@ -160,6 +160,17 @@ class Resignation:
     player: int
     kind: Kind
     back_to: Phase
+
+
+def cube_of_resignation(state: GameState) -> Cube:
+    """The cube a resignation accepted in ``state`` is scored on (R16, R23). While a double
+    waits, the cube before it; while a beaver or a raccoon waits, the cube as it took it
+    before redoubling (turned, owned by whoever made that offer), so that resigning never
+    costs less than passing (GNU Backgammon scores it so)."""
+    offer = state.offer
+    if offer is None or offer.kind == "double":
+        return state.cube
+    return state.cube.taken(1 - offer.responder, offer.value // 2)
 
 
 def _player(value: object, what: str) -> int:

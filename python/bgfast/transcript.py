@@ -193,12 +193,15 @@ class Result:
             it says they did not, ``None`` when it does not say (``.mat``: a win that is
             neither a pass nor a bear-off is a resignation).
         where: where the file says it.
+        match_won: ``True`` if the file says the game wins the match (``.mat``'s ``Wins N
+            points and the match``), else ``None``.
     """
 
     winner: int
     points: int
     resigned: bool | None = None
     where: str = ""
+    match_won: bool | None = None
 
 
 @dataclass(frozen=True)
