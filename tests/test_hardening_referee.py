@@ -450,13 +450,36 @@ def test_random_matches_read_back_from_both_formats(seed: int) -> None:
         back = read(write(match))
         assert _scored(back) == _scored(match)
         assert back.score == match.score
+        assert back.rules == match.rules
         last, again = match.games[-1], back.games[-1]
         if not last.is_over and last.phase != "resign":  # files hold no pending resignation
-            # (The cube's settings may differ: a .mat file states no raccoon rule, SGF no
-            # cube limit but 1.)
             assert (again.phase, again.cube.value, again.cube.owner, again.offered_cube) == (
                 last.phase,
                 last.cube.value,
                 last.cube.owner,
                 last.offered_cube,
             )
+
+
+# ------------------------------------------------------------------ rules a format holds
+
+
+@pytest.mark.parametrize("rules", [Rules(beavers=True, raccoons=True), Rules(max_cube=4)])
+def test_the_money_rules_survive_both_formats_before_any_offer(rules: Rules) -> None:
+    # A .mat file showed the raccoon rule only by a raccoon played, and SGF kept no cube
+    # limit but 1: read back, the rules of a session without offers changed silently.
+    match = Match(0, seed=2, rules=rules)
+    game = match.new_game()
+    game.roll((3, 1))
+    game.play("8/5 6/5")
+    for back in (Match.from_mat(match.to_mat()), Match.from_sgf(match.to_sgf())):
+        assert back.rules == rules
+
+
+def test_an_sgf_cube_limit_that_is_no_cube_value_is_refused() -> None:
+    match = Match(3, seed=2, rules=Rules(max_cube=8))
+    match.new_game().roll((3, 1))
+    text = match.to_sgf()
+    assert "CubeLimit=8" in text
+    with pytest.raises(InvalidSaveError, match="no cube value"):
+        Match.from_sgf(text.replace("CubeLimit=8", "CubeLimit=6"))

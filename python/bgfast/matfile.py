@@ -32,7 +32,9 @@ points won.
 
 Header comments hold the match's information (``[Site]``, ``[Event]``, ``[Round]``,
 ``[EventDate]``, ``[Transcriber]``, the players' names) and its rules as eXtreme Gammon
-writes them (``[Crawford "Off"]``, ``[Jacoby "On"]``, ``[Beaver "On"]``); other comment
+writes them (``[Crawford "Off"]``, ``[Jacoby "On"]``, ``[Beaver "On"]``, ``[CubeLimit
+"8"]``; bgfast adds ``[Raccoon "On"]``, which a file shows otherwise only by a raccoon
+played); other comment
 lines are the match's comment. Anything else is an :class:`~bgfast.InvalidSaveError`
 naming the line.
 """
@@ -116,6 +118,7 @@ class _Header:
     crawford: bool | None = None
     jacoby: bool | None = None
     beavers: bool | None = None
+    raccoons: bool | None = None
     max_cube: int | None = None
 
 
@@ -150,6 +153,7 @@ _READ_TAGS = {
     "crawford",
     "jacoby",
     "beaver",
+    "raccoon",
     "cubelimit",
     "variation",
 } | _IGNORED_TAGS
@@ -188,6 +192,8 @@ def _read_comment(header: _Header, where: str, text: str) -> None:
         header.jacoby = _on_off(where, key, value)
     elif lower == "beaver":
         header.beavers = _on_off(where, key, value)
+    elif lower == "raccoon":
+        header.raccoons = _on_off(where, key, value)
     elif lower == "cubelimit":
         if not re.fullmatch(r"\s*\d{1,6}\s*", value) or cube_value_problem(int(value)):
             raise _fail(where, f'[CubeLimit "{value}"] is no cube value (R17)')
@@ -340,6 +346,7 @@ def parse(text: str | bytes) -> Transcript:
         crawford=header.crawford if length else None,
         jacoby=header.jacoby if not length else None,
         beavers=header.beavers if not length else None,
+        raccoons=header.raccoons if not length else None,
         max_cube=header.max_cube,
     )
     return Transcript(length, match_info, rules, tuple(games))
@@ -460,6 +467,8 @@ def write(transcript: Transcript) -> str:
             out.append('; [Jacoby "On"]')
         if rules.beavers:
             out.append('; [Beaver "On"]')
+        if rules.raccoons:
+            out.append('; [Raccoon "On"]')
     if info.comment:
         out.append("")
         for line in info.comment.split("\n"):

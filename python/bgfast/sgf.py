@@ -17,7 +17,8 @@ The root node holds the game: ``MI`` (match length, game number from 0, the scor
 White and Black before it), the players (``PW`` White is player 0, ``PB`` Black player 1),
 the first game's match information (``DT``, ``EV``, ``RO``, ``PC``, ``AN``, ``GC``,
 ``WR``, ``BR``), the rules (``RU``: ``Crawford``, ``CrawfordGame``, ``Jacoby``, ``NoCube``;
-bgfast adds ``Beavers`` and ``Raccoons``, which GNU Backgammon passes over) and the result
+bgfast adds ``Beavers``, ``Raccoons`` and a cube limit ``CubeLimit=8``, which GNU Backgammon
+passes over) and the result
 (``RE[B+2]``, ``R`` after the points for a resignation). Each later node holds one action
 of ``W`` or ``B``: the dice and the play, each checker step two letters (``a``..``x`` the
 points from White's 1-point, Black's counted the other way; ``y`` the bar, ``z`` off),
@@ -46,7 +47,7 @@ from bgfast.transcript import (
     Transcript,
     move_numbers,
 )
-from bgfast.vocab import MAX_MATCH_LENGTH
+from bgfast.vocab import CUBE_LIMIT, MAX_MATCH_LENGTH, cube_value_problem
 
 __all__ = ["parse", "write"]
 
@@ -61,6 +62,7 @@ _MOVE_VALUE = re.compile(r"^([1-6])([1-6])([a-z]*)$")
 _RESULT = re.compile(r"^([WB])\+(\d{1,9})(R?)$")
 _MI = re.compile(r"^(length|game|ws|bs):(\d{1,9})$")
 _RULES = {"Crawford", "CrawfordGame", "Jacoby", "NoCube", "Beavers", "Raccoons"}
+_CUBE_LIMIT = re.compile(r"^CubeLimit=(\d{1,6})$")
 _MAX_NODES = 1_000_000
 _IDENT = re.compile(r"[A-Z]+")
 
@@ -302,7 +304,10 @@ def _root(node: _Node, label: str) -> _Game:
             raise InvalidSaveError(f"{label}: the date DT[{text}] is no day: {e}") from None
     if "RU" in node.props:
         for rule in _one(node, "RU", label).split(":"):
-            if rule not in _RULES:
+            limit = _CUBE_LIMIT.match(rule)
+            if limit is not None and cube_value_problem(int(limit[1])):
+                raise InvalidSaveError(f"{label}: {rule!r} in RU is no cube value (R17)")
+            if rule not in _RULES and limit is None:
                 raise InvalidSaveError(f"{label}: unknown or unsupported rule {rule!r} in RU")
             g.rules.add(rule)
     if "CV" in node.props and _one(node, "CV", label) != "1":
@@ -474,9 +479,16 @@ def parse(text: str | bytes) -> Transcript:
         jacoby=None if length else jacobys[0],
         beavers=None if length or "Beavers" not in rules else True,
         raccoons=None if length or "Raccoons" not in rules else True,
-        max_cube=1 if "NoCube" in rules else None,
+        max_cube=1 if "NoCube" in rules else _stated_cube_limit(rules),
     )
     return Transcript(length, match_info, stated, tuple(games), tuple(jacobys))
+
+
+def _stated_cube_limit(rules: set[str]) -> int | None:
+    limits = [int(m[1]) for m in map(_CUBE_LIMIT.match, rules) if m is not None]
+    if len(limits) > 1:
+        raise InvalidSaveError(f"RU states {len(limits)} cube limits")
+    return limits[0] if limits and limits[0] != CUBE_LIMIT else None
 
 
 # ---------------------------------------------------------------------------- writing
@@ -550,6 +562,8 @@ def write(transcript: Transcript) -> str:
             ru.append("Beavers")
         if not length and rules.raccoons:
             ru.append("Raccoons")
+        if rules.max_cube not in (None, 1):
+            ru.append(f"CubeLimit={rules.max_cube}")
         if ru:
             head.append(f"RU[{':'.join(ru)}]")
         r = game.result
