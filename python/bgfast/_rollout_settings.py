@@ -95,7 +95,8 @@ def check_settings(
     """Checks a rollout's arguments; ``BgfastError`` naming the first that is wrong."""
     if truncate is not None:
         truncate = int(_core.check_int("truncate", truncate, 0, 2**32 - 1))
-    if bearoff not in ("exact", None):
+    # Compared as a str only: ``in`` would compare a numpy array element by element.
+    if not (bearoff is None or (isinstance(bearoff, str) and bearoff == "exact")):
         raise BgfastError(f"bearoff must be 'exact' or None, not {shown(bearoff)}")
     vr = _flag("variance_reduction", variance_reduction)
     is_cubeful = _flag("cubeful", cubeful)

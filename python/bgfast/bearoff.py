@@ -228,6 +228,16 @@ def _cached(path: Path, reader: Callable[[bytes], Table], builder: Callable[[], 
     return table
 
 
+def _cubeful_two_sided(data: bytes) -> TwoSidedTable:
+    """The two-sided table in ``data``, which must hold cube equities: the cache serves
+    cubeful rollouts and ``cubeful_equity``, so a valid table built without them (by
+    ``TwoSidedTable.build(cubeful=False)``) is no cache entry and is built again."""
+    table = TwoSidedTable.from_bytes(data)
+    if not table.cubeful:
+        raise BearoffFileError("the two-sided table was built without cube equities")
+    return table
+
+
 def one_sided() -> OneSidedTable:
     """The one-sided table (54,264 positions of up to 15 checkers), loaded or built once
     per process and cache directory."""
@@ -237,7 +247,7 @@ def one_sided() -> OneSidedTable:
 def two_sided() -> TwoSidedTable:
     """The two-sided table (924 x 924 positions of up to 6 checkers a side, cubeless and
     cubeful), loaded or built once per process and cache directory."""
-    return _cached(_two_sided_path(), TwoSidedTable.from_bytes, TwoSidedTable.build)
+    return _cached(_two_sided_path(), _cubeful_two_sided, TwoSidedTable.build)
 
 
 def build(
@@ -275,7 +285,7 @@ def build(
     _remember(paths[0], one, replace=True)
     two = _load_or_build(
         paths[1],
-        TwoSidedTable.from_bytes,
+        _cubeful_two_sided,
         lambda: TwoSidedTable.build(cubeful=True, threads=threads, progress=reporter("two-sided")),
         force,
     )

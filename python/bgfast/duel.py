@@ -23,7 +23,7 @@ from typing import Any
 
 from bgfast import _core
 from bgfast._core import BgfastError
-from bgfast._running import Z95, Progress, finite, run_in_chunks
+from bgfast._running import Z95, Progress, check_progress, finite, run_in_chunks
 from bgfast.policies import Policy, check_policy, policy_name
 
 __all__ = ["DuelResult", "duel"]
@@ -129,6 +129,7 @@ def duel(
         seed = secrets.randbits(63)
     _core.check_int("seed", seed, 0, 2**64 - 1)
     threads = _core.check_threads(threads)
+    check_progress(progress)
     deals = games // 2
     tally = [0] * 10
 

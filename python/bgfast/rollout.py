@@ -71,7 +71,7 @@ from bgfast import _core
 from bgfast._core import BgfastError, IllegalMoveError, Move, Net, Position
 from bgfast._rollout_results import VALUE, CubeRollout, MoveRollout, RawSums, RolloutResult
 from bgfast._rollout_settings import RolloutSettings, check_settings, name_of
-from bgfast._running import Progress, run_in_chunks
+from bgfast._running import Progress, check_progress, float64_scores, run_in_chunks
 from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes, action_name
 from bgfast.errors import ShardError
 from bgfast.features import SCHEMES
@@ -104,6 +104,11 @@ SHARD_GAMES = 10_000
 
 #: Times a failed shard is submitted again before ``ShardError`` (its dice are the same).
 SHARD_RETRIES = 2
+
+#: The most shards submitted but not yet summed into the finished prefix: enough to keep a
+#: large cluster busy, while a huge game count (``games=10**15``) costs no memory or time
+#: before its shards run (every shard was made and submitted at once).
+SHARDS_IN_FLIGHT = 1024
 
 PositionArg = Union[Position, str, npt.ArrayLike, None]
 
@@ -172,9 +177,10 @@ def _run_evaluator(
 
 
 def _scores(returned: object) -> npt.NDArray[np.float64]:
-    """An evaluator's scores as a flat float64 array (compared as given: float64 keeps
-    every distinction a net makes), or a ``BgfastError`` saying what is wrong with them
-    (a wrong count or NaN scores are refused, naming them, by the native step)."""
+    """An evaluator's scores as a flat float64 array (compared as given; scores float64
+    cannot tell apart are refused, ``float64_scores``), or a ``BgfastError`` saying what is
+    wrong with them (a wrong count or NaN scores are refused, naming them, by the native
+    step)."""
     try:
         array = np.asarray(returned)
     except (TypeError, ValueError) as error:  # ragged, or not array-like
@@ -183,7 +189,7 @@ def _scores(returned: object) -> npt.NDArray[np.float64]:
         raise BgfastError(
             f"the evaluator returned an array of dtype {array.dtype}: scores must be numbers"
         )
-    return np.ascontiguousarray(array, dtype=np.float64).reshape(-1)
+    return float64_scores(array, "the evaluator's scores")
 
 
 def run_shard(spec: dict[str, Any]) -> RawSums:
@@ -245,64 +251,69 @@ def _run_executor(
     }
     _check_sendable(base)
     shards = math.ceil(games / SHARD_GAMES)
-    specs: list[dict[str, Any]] = [
-        {**base, "first_game": k * SHARD_GAMES, "games": min(SHARD_GAMES, games - k * SHARD_GAMES)}
-        for k in range(shards)
-    ]
-    results: list[RawSums | None] = [None] * shards
+
+    def spec(k: int) -> dict[str, Any]:
+        first = k * SHARD_GAMES
+        return {**base, "first_game": first, "games": min(SHARD_GAMES, games - first)}
+
     futures: dict[Future[RawSums], int] = {}
-    retries = [0] * shards
+    retries: dict[int, int] = {}
+    # Shards finished after one that is still out: summed once the prefix reaches them.
+    waiting: dict[int, RawSums] = {}
+    prefix = 0  # the shards 0 .. prefix - 1 are summed into `total`
+    total = RawSums.zero(len(branches))
+    submitted = 0  # the shards 0 .. submitted - 1 have been submitted
+    done = 0  # games of every finished shard, for progress
 
     def failed(k: int, cause: BaseException) -> ShardError:
-        first = specs[k]["first_game"]
+        first = k * SHARD_GAMES
         return ShardError(
-            f"shard {k} of {shards} (games {first}..{first + specs[k]['games'] - 1}) failed"
-            f" after {retries[k] + 1} attempt(s): {type(cause).__name__}: {cause}"
+            f"shard {k} of {shards} (games {first}..{first + spec(k)['games'] - 1}) failed"
+            f" after {retries.get(k, 0) + 1} attempt(s): {type(cause).__name__}: {cause}"
         )
 
     def submit(k: int) -> None:
         try:
-            futures[executor.submit(run_shard, specs[k])] = k
+            futures[executor.submit(run_shard, spec(k))] = k
         except Exception as error:  # a broken or shut-down executor takes no more work
             raise failed(k, error) from error
 
-    def total(upto: int) -> RawSums:
-        """The sums of the finished prefix of shards (a prefix of the game order)."""
-        out = RawSums.zero(len(branches))
-        for r in results[:upto]:
-            if r is None:
-                break
-            out = out + r
-        return out
-
     try:
-        for k in range(shards):
-            submit(k)
-        while futures:
+        while prefix < shards:
+            while submitted < shards and submitted - prefix < SHARDS_IN_FLIGHT:
+                submit(submitted)
+                submitted += 1
             finished, _ = wait(list(futures), return_when=FIRST_COMPLETED)
             for f in sorted(finished, key=futures.__getitem__):
                 k = futures.pop(f)
                 try:
-                    results[k] = f.result()
+                    waiting[k] = f.result()
                 except BgfastError as error:  # refused by the worker: the same every time
                     raise failed(k, error) from error
                 except Exception as error:
                     # A lost worker: the shard's dice depend on (seed, game) alone, so playing
                     # it again anywhere gives the identical sums.
-                    if retries[k] >= SHARD_RETRIES:
+                    if retries.get(k, 0) >= SHARD_RETRIES:
                         raise failed(k, error) from error
-                    retries[k] += 1
+                    retries[k] = retries.get(k, 0) + 1
                     submit(k)
+                    continue
+                done += spec(k)["games"]
+            while prefix in waiting:
+                total = total + waiting.pop(prefix)
+                prefix += 1
             if progress is not None:
-                done = sum(s["games"] for s, r in zip(specs, results) if r is not None)
                 progress(done, games)
     except BaseException as error:
         for f in futures:
             f.cancel()
         if isinstance(error, KeyboardInterrupt):
-            return total(shards), True
+            while prefix in waiting:  # finished before the interrupt, not summed yet
+                total = total + waiting.pop(prefix)
+                prefix += 1
+            return total, True
         raise
-    return total(shards), False
+    return total, False
 
 
 def _play(
@@ -356,6 +367,7 @@ _SETTINGS = ("evaluator", "truncate", "bearoff", "variance_reduction", "quasi_ra
 def _settings(arguments: dict[str, Any], *, cubeful: bool) -> RolloutSettings:
     """Checks the arguments every rollout function shares (its caller's ``locals()``)."""
     _core.check_int("games", arguments["games"], 1, 2**64 - 1)
+    check_progress(arguments["progress"])
     _core.check_int("batch", arguments["batch"], 1, _core.GameBatch.MAX_GAMES)
     seed = arguments["seed"]
     if seed is None:

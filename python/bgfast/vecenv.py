@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from bgfast import _core
 from bgfast._core import BgfastError
+from bgfast._running import float64_scores
 from bgfast.errors_game import shown
 from bgfast.features import SCHEMES
 from bgfast.policies import Policy, check_policy
@@ -44,14 +45,15 @@ def _array(name: str, values: npt.ArrayLike) -> npt.NDArray[Any]:
 
 
 def _scores(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
-    """Real-number scores as flat float64 (exact for any integer or float score);
-    non-numbers are refused. NaN is refused where scores are compared."""
+    """Real-number scores as flat float64, refused if float64 would merge two different
+    ones (``float64_scores``); non-numbers are refused. NaN is refused where scores are
+    compared."""
     a = _array("scores", scores)
     if a.dtype == np.bool_ or not (
         np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)
     ):
         raise BgfastError(f"scores must be real numbers, not {a.dtype} values")
-    return np.ascontiguousarray(a.reshape(-1), dtype=np.float64)
+    return float64_scores(a, "scores")
 
 
 def segment_argmax(scores: npt.ArrayLike, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:

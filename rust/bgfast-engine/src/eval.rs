@@ -61,6 +61,26 @@ impl Probabilities {
         }
     }
 
+    /// From five independent estimates in gnubg's order (a net's five sigmoids), made
+    /// consistent as GNU Backgammon's `SanityCheck` makes its nets' outputs: a gammon is a
+    /// win too and a backgammon a gammon (R16), so `win_gammon <= win`, `win_backgammon <=
+    /// win_gammon`, `lose_gammon <= 1 - win` and `lose_backgammon <= lose_gammon`. Without
+    /// it a net could say a gammon is likelier than a win, and every equity, cube decision
+    /// and error rate built on the five would follow it.
+    #[inline]
+    pub fn from_estimates(p: [f32; 5]) -> Probabilities {
+        let [win, win_gammon, win_backgammon, lose_gammon, lose_backgammon] = p;
+        let win_gammon = win_gammon.min(win);
+        let lose_gammon = lose_gammon.min(1.0 - win);
+        Probabilities {
+            win,
+            win_gammon,
+            win_backgammon: win_backgammon.min(win_gammon),
+            lose_gammon,
+            lose_backgammon: lose_backgammon.min(lose_gammon),
+        }
+    }
+
     /// Cubeless equity in points per game (R16): `2 win - 1 + wg + wbg - lg - lbg`.
     #[inline]
     pub fn equity(&self) -> f32 {

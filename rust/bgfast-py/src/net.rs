@@ -7,12 +7,12 @@ use std::sync::{Arc, OnceLock};
 use bgfast_core::rows::ROW_BYTES;
 use bgfast_core::threads::Runner;
 use bgfast_core::{Dice, MoveList, Position, PositionError};
+use bgfast_engine::net::file::FileError;
 use bgfast_engine::net::{onnx, Activation, Dense, Inputs, Mlp, Net, NetError, Phase, Scratch};
 use bgfast_engine::Probabilities;
 use numpy::ndarray::Array2;
 use numpy::{
-    IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArray,
-    PyUntypedArrayMethods,
+    IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
@@ -59,6 +59,79 @@ fn activation_from(name: &str, layer: usize) -> Result<Activation, Error> {
 /// Said with every shape error: the weights' layout is the usual source of one.
 const W_SHAPE: &str = " (each W has shape (outputs, inputs), as torch.nn.Linear.weight)";
 
+/// `obj` as a C-contiguous float array, if it holds real numbers (any integer, float or
+/// bool dtype, or Python numbers): float32 for float32 and float16 (exact, and no copy of
+/// float32 weights), float64 for the rest, so that a value beyond float32 can be named.
+/// Complex numbers (whose imaginary part a cast would drop), dates, times and text are not
+/// weights: the problem, said of the array, is the error.
+fn real_array<'py>(obj: &Bound<'py, PyAny>) -> Result<Bound<'py, PyAny>, String> {
+    let np = obj.py().import("numpy").map_err(|e| e.to_string())?;
+    let array = np
+        .call_method1("asarray", (obj,))
+        .map_err(|e| format!("is not an array of numbers ({e})"))?;
+    let dtype = array.getattr("dtype").map_err(|e| e.to_string())?;
+    let kind: String = dtype
+        .getattr("kind")
+        .and_then(|k| k.extract())
+        .map_err(|e| e.to_string())?;
+    // "O": Python objects, which the cast below reads as numbers or refuses.
+    if !matches!(kind.as_str(), "b" | "i" | "u" | "f" | "O") {
+        return Err(format!(
+            "holds {dtype} values, not real numbers",
+            dtype = dtype.str().map(|s| s.to_string()).unwrap_or_default()
+        ));
+    }
+    let size: usize = dtype
+        .getattr("itemsize")
+        .and_then(|k| k.extract())
+        .map_err(|e| e.to_string())?;
+    let float = if kind == "f" && size <= 4 {
+        "float32"
+    } else {
+        "float64"
+    };
+    np.call_method1("ascontiguousarray", (array, float))
+        .map_err(|e| format!("is not an array of numbers ({e})"))
+}
+
+/// The values of `array` (from [`real_array`]) as float32, in C order: see
+/// [`float32_values`]. `name(i)` names the `i`-th value.
+fn float32_of(array: &Bound<'_, PyAny>, name: impl Fn(usize) -> String) -> Result<Vec<f32>, Error> {
+    let flat = array.call_method0("ravel").map_err(Error::Python)?;
+    if let Ok(values) = flat.extract::<PyReadonlyArray1<'_, f32>>() {
+        let mut out = alloc::vec_with_capacity(values.len())?;
+        out.extend(values.as_array().iter().copied());
+        return Ok(out);
+    }
+    let values: PyReadonlyArray1<'_, f64> = flat
+        .extract()
+        .map_err(|_| Error::Internal("real_array gives float32 or float64".into()))?;
+    float32_values(values.as_array().iter().copied(), name)
+}
+
+/// The float32 weights of `values` (read as float64, so that a value too large for float32
+/// is named as such rather than becoming an infinity); NaN and infinities pass through, for
+/// `Dense::new` to refuse by their place. `name(i)` names the `i`-th value.
+fn float32_values(
+    values: impl ExactSizeIterator<Item = f64>,
+    name: impl Fn(usize) -> String,
+) -> Result<Vec<f32>, Error> {
+    let mut out = alloc::vec_with_capacity(values.len())?;
+    for (i, v) in values.enumerate() {
+        // `as` rounds to nearest, and gives an infinity past float32's range.
+        let narrow = v as f32;
+        if v.is_finite() && !narrow.is_finite() {
+            return Err(Error::Net(format!(
+                "{} = {v:e} is beyond float32's range (at most {:e}), in which nets run",
+                name(i),
+                f32::MAX
+            )));
+        }
+        out.push(narrow);
+    }
+    Ok(out)
+}
+
 /// One part from `[(W, b, activation), ...]`, `W` of shape `(outputs, inputs)`.
 fn part_from(layers: &Bound<'_, PyAny>, part: &str) -> Result<Mlp, Error> {
     let in_part = |e: String| Error::Net(format!("{part} net: {e}"));
@@ -75,37 +148,40 @@ fn part_from(layers: &Bound<'_, PyAny>, part: &str) -> Result<Mlp, Error> {
             .filter(|t| t.len() == 3)
             .ok_or_else(|| in_part(format!("layer {k}: expected a tuple (W, b, activation)")))?;
         let float_array = |i: usize, what: &str| -> Result<Bound<'_, PyAny>, Error> {
-            let np = triple.py().import("numpy").map_err(Error::Python)?;
-            np.call_method1(
-                "ascontiguousarray",
-                (triple.get_item(i).map_err(Error::Python)?, "float32"),
-            )
-            .map_err(|e| {
-                in_part(format!(
-                    "layer {k}: {what} is not an array of numbers ({e})"
-                ))
-            })
+            real_array(&triple.get_item(i).map_err(Error::Python)?)
+                .map_err(|problem| in_part(format!("layer {k}: {what} {problem}")))
         };
         let w = float_array(0, "W")?;
         let b = float_array(1, "b")?;
-        let w: PyReadonlyArray2<'_, f32> = w.extract().map_err(|_| {
-            in_part(format!(
+        let shape = |a: &Bound<'_, PyAny>| {
+            a.cast::<PyUntypedArray>()
+                .map(|a| a.shape().to_vec())
+                .unwrap_or_default()
+        };
+        let [outputs, inputs] = shape(&w)[..] else {
+            return Err(in_part(format!(
                 "layer {k}: W must be 2-dimensional, shape (outputs, inputs) as \
                  torch.nn.Linear.weight"
-            ))
-        })?;
-        let b: PyReadonlyArray1<'_, f32> = b.extract().map_err(|_| {
-            in_part(format!(
+            )));
+        };
+        if shape(&b).len() != 1 {
+            return Err(in_part(format!(
                 "layer {k}: b must be 1-dimensional, shape (outputs,)"
-            ))
-        })?;
+            )));
+        }
         let name: String = triple
             .get_item(2)
             .and_then(|a| a.extract())
             .map_err(|_| in_part(format!("layer {k}: the activation must be a str")))?;
-        let (outputs, inputs) = w.as_array().dim();
-        let weights = w.as_array().iter().copied().collect();
-        let bias = b.as_array().iter().copied().collect();
+        let in_layer = |e: Error| match e {
+            Error::Net(m) => in_part(format!("layer {k}: {m}")),
+            e => e,
+        };
+        let weights = float32_of(&w, |i| {
+            format!("W[{}, {}]", i / inputs.max(1), i % inputs.max(1))
+        })
+        .map_err(in_layer)?;
+        let bias = float32_of(&b, |i| format!("b[{i}]")).map_err(in_layer)?;
         let activation = activation_from(&name, k).map_err(|e| match e {
             Error::Net(m) => in_part(m),
             e => e,
@@ -145,6 +221,27 @@ pub fn named(name: &str) -> Option<Arc<Net>> {
     }
 }
 
+/// The error for a net that cannot be built or read: `MemoryError` when there is no
+/// memory for its weights (the net's size comes from the caller), else `InvalidNetError`
+/// with `message`.
+fn net_error(out_of_memory: bool, message: String) -> Error {
+    if out_of_memory {
+        Error::Memory(message)
+    } else {
+        Error::Net(message)
+    }
+}
+
+/// [`net_error`] of a net file that could not be read.
+fn file_error(e: &FileError) -> Error {
+    let out_of_memory = match e {
+        FileError::Invalid(NetError::OutOfMemory { .. }) => true,
+        FileError::Io { source, .. } => source.kind() == std::io::ErrorKind::OutOfMemory,
+        _ => false,
+    };
+    net_error(out_of_memory, e.to_string())
+}
+
 /// A net part from an ONNX file.
 fn onnx_part(path: &Bound<'_, PyAny>, part: &str) -> Result<Mlp, Error> {
     let path: PathBuf = path.extract().map_err(|_| {
@@ -152,7 +249,14 @@ fn onnx_part(path: &Bound<'_, PyAny>, part: &str) -> Result<Mlp, Error> {
             "the {part} net must be a path (str or os.PathLike)"
         ))
     })?;
-    onnx::read_mlp_file(&path).map_err(|e| Error::Net(format!("{part} net: {e}")))
+    onnx::read_mlp_file(&path).map_err(|e| {
+        let out_of_memory = match &e {
+            onnx::OnnxError::Invalid(NetError::OutOfMemory { .. }) => true,
+            onnx::OnnxError::Io { source, .. } => source.kind() == std::io::ErrorKind::OutOfMemory,
+            _ => false,
+        };
+        net_error(out_of_memory, format!("{part} net: {e}"))
+    })
 }
 
 fn inputs_from(name: &str) -> Result<Inputs, Error> {
@@ -329,7 +433,9 @@ impl PyNet {
     /// "softmax" over 6 exclusive outcomes (win single, gammon, backgammon, lose single,
     /// gammon, backgammon) or a "sigmoid" of gnubg's 5 probabilities. `inputs` names the
     /// encoding ("wildbg": 202 contact and 186 race inputs; "board": the 50 raw counts).
-    /// Raises `InvalidNetError` naming the layer and what is wrong.
+    /// Weights are real numbers of any integer, float or bool dtype, run as float32.
+    /// Raises `InvalidNetError` naming the layer and what is wrong (complex, date or text
+    /// weights, a value beyond float32), `MemoryError` if there is no memory for the net.
     #[staticmethod]
     #[pyo3(signature = (contact, race = None, inputs = "wildbg"))]
     fn from_arrays(
@@ -340,8 +446,10 @@ impl PyNet {
         let inputs = inputs_from(inputs)?;
         let contact = part_from(contact, "contact")?;
         let race = race.map(|r| part_from(r, "race")).transpose()?;
-        let net =
-            Net::new(inputs, contact, race).map_err(|e| Error::Net(format!("{e}{W_SHAPE}")))?;
+        let net = Net::new(inputs, contact, race).map_err(|e| match e {
+            NetError::OutOfMemory { .. } => net_error(true, e.to_string()),
+            e => Error::Net(format!("{e}{W_SHAPE}")),
+        })?;
         Ok(PyNet { net: Arc::new(net) })
     }
 
@@ -391,7 +499,8 @@ impl PyNet {
                     ))
                 })?,
         };
-        let net = Net::new(inputs, contact, race).map_err(|e| Error::Net(e.to_string()))?;
+        let net = Net::new(inputs, contact, race)
+            .map_err(|e| net_error(matches!(e, NetError::OutOfMemory { .. }), e.to_string()))?;
         Ok(PyNet { net: Arc::new(net) })
     }
 
@@ -405,12 +514,11 @@ impl PyNet {
     }
 
     /// A net saved by `save`. Raises `InvalidNetError` for a file that is not a bgfast net,
-    /// from another format version, damaged (checksum) or truncated.
+    /// from another format version, damaged (checksum) or truncated, `MemoryError` if
+    /// there is no memory for the net it holds.
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyNet> {
-        let net = py
-            .detach(|| Net::load(&path))
-            .map_err(|e| Error::Net(e.to_string()))?;
+        let net = py.detach(|| Net::load(&path)).map_err(|e| file_error(&e))?;
         Ok(PyNet { net: Arc::new(net) })
     }
 
@@ -422,7 +530,7 @@ impl PyNet {
     /// A net from `to_bytes`'s bytes, checked as `load` checks a file.
     #[staticmethod]
     fn from_bytes(data: &[u8]) -> PyResult<PyNet> {
-        let net = Net::from_bytes(data).map_err(|e| Error::Net(e.to_string()))?;
+        let net = Net::from_bytes(data).map_err(|e| file_error(&e))?;
         Ok(PyNet { net: Arc::new(net) })
     }
 

@@ -129,6 +129,8 @@ impl fmt::Display for FileError {
                 known(Activation::ALL.map(Activation::name))
             ),
             FileError::Malformed(what) => write!(f, "malformed net file: {what}"),
+            // No memory for a good net is no fault of the net.
+            FileError::Invalid(e @ NetError::OutOfMemory { .. }) => write!(f, "{e}"),
             FileError::Invalid(e) => write!(f, "bad net: {e}"),
             FileError::Io { path, source } => {
                 write!(f, "I/O error on {}: {source}", path.display())
@@ -175,7 +177,14 @@ pub(crate) fn read_capped(path: &Path, max: u64) -> io::Result<Vec<u8>> {
             format!("{len} bytes; a net file may have at most {max}"),
         ));
     }
-    let mut bytes = Vec::with_capacity(len as usize);
+    let mut bytes = Vec::new();
+    // Fallible: a file of up to a gigabyte must not abort the process under a memory limit.
+    bytes.try_reserve_exact(len as usize).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            format!("cannot allocate {len} bytes to read it"),
+        )
+    })?;
     file.take(max + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > max {
         return Err(io::Error::new(
@@ -280,10 +289,17 @@ impl<'a> Reader<'a> {
         };
         let (head, rest) = self.bytes.split_at(len as usize);
         self.bytes = rest;
-        Ok(head
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect())
+        let mut floats = Vec::new();
+        floats
+            .try_reserve_exact(n as usize)
+            .map_err(|_| NetError::OutOfMemory {
+                bytes: len as usize,
+            })?;
+        floats.extend(
+            head.chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+        );
+        Ok(floats)
     }
 }
 

@@ -3,7 +3,8 @@
 //! A [`Mlp`] is a chain of dense layers `y = f(W x + b)`. Hidden layers use tanh, sigmoid,
 //! relu, hard sigmoid or no activation; the last layer is the head, either a softmax over
 //! the six exclusive outcomes (wildbg's order: win single, gammon, backgammon, lose single,
-//! gammon, backgammon) or five sigmoids that are gnubg's five probabilities directly.
+//! gammon, backgammon) or five sigmoids that are gnubg's five probabilities (made
+//! consistent as gnubg makes them: a gammon no likelier than a win, R16).
 
 use core::fmt;
 
@@ -70,7 +71,8 @@ impl Activation {
 pub enum Head {
     /// Softmax over six exclusive outcomes, wildbg's order.
     Outcomes,
-    /// Five sigmoids: gnubg's five probabilities.
+    /// Five sigmoids: gnubg's five probabilities, made consistent as gnubg makes them
+    /// ([`Probabilities::from_estimates`]).
     Gnubg,
 }
 
@@ -113,6 +115,22 @@ pub enum NetError {
     },
     /// The contact and race parts disagree, or a part does not fit the input encoding.
     Parts(String),
+    /// There is no memory for the net's weights (a net's size comes from its file or its
+    /// arrays: refused rather than aborting the process).
+    OutOfMemory {
+        /// The bytes asked for.
+        bytes: usize,
+    },
+}
+
+/// A vector of `n` copies of `value`, or [`NetError::OutOfMemory`].
+pub(crate) fn try_filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, NetError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| NetError::OutOfMemory {
+        bytes: n.saturating_mul(size_of::<T>()),
+    })?;
+    v.resize(n, value);
+    Ok(v)
 }
 
 impl fmt::Display for NetError {
@@ -133,6 +151,9 @@ impl fmt::Display for NetError {
             }
             NetError::Activation { layer, problem } => write!(f, "layer {layer}: {problem}"),
             NetError::Parts(problem) => f.write_str(problem),
+            NetError::OutOfMemory { bytes } => {
+                write!(f, "cannot allocate {bytes} bytes for the net's weights")
+            }
         }
     }
 }
@@ -338,7 +359,7 @@ impl Mlp {
             Head::Outcomes => {
                 Probabilities::from_outcomes([out[0], out[1], out[2], out[3], out[4], out[5]])
             }
-            Head::Gnubg => Probabilities::from_array([out[0], out[1], out[2], out[3], out[4]]),
+            Head::Gnubg => Probabilities::from_estimates([out[0], out[1], out[2], out[3], out[4]]),
         }
     }
 

@@ -140,7 +140,7 @@ impl Net {
             check(race, Phase::Race)?;
             bounded(race, Phase::Race)?;
         }
-        let fast = Arc::new(fast::FastNet::new(inputs, &contact, race.as_ref()));
+        let fast = Arc::new(fast::FastNet::new(inputs, &contact, race.as_ref())?);
         Ok(Net {
             inputs,
             contact,

@@ -96,6 +96,7 @@ impl fmt::Display for OnnxError {
                 write!(f, "node {node} '{op}': {problem}")
             }
             OnnxError::Tensor { name, problem } => write!(f, "tensor '{name}': {problem}"),
+            OnnxError::Invalid(e @ NetError::OutOfMemory { .. }) => write!(f, "{e}"),
             OnnxError::Invalid(e) => write!(f, "bad net: {e}"),
             OnnxError::Io { path, source } => {
                 write!(f, "I/O error on {}: {source}", path.display())
@@ -472,6 +473,9 @@ fn read_tensor(mut wire: Wire<'_>) -> Result<Tensor<'_>, OnnxError> {
                 if b.len() % 4 != 0 {
                     return Err(protobuf(field.at, "packed float_data is not whole floats"));
                 }
+                t.float_data
+                    .try_reserve(b.len() / 4)
+                    .map_err(|_| NetError::OutOfMemory { bytes: b.len() })?;
                 t.float_data.extend(
                     b.chunks_exact(4)
                         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
@@ -532,9 +536,12 @@ impl Tensor<'_> {
                         raw.len()
                     )));
                 }
-                raw.chunks_exact(4)
-                    .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    .collect()
+                let mut values = floats_with_capacity(raw.len() / 4)?;
+                values.extend(
+                    raw.chunks_exact(4)
+                        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                );
+                values
             }
             Some(_) => return Err(self.error("holds both raw_data and float_data")),
             None => {
@@ -545,7 +552,9 @@ impl Tensor<'_> {
                         self.float_data.len()
                     )));
                 }
-                self.float_data.clone()
+                let mut values = floats_with_capacity(self.float_data.len())?;
+                values.extend_from_slice(&self.float_data);
+                values
             }
         };
         Ok(values)
@@ -622,13 +631,24 @@ impl Linear {
     }
 }
 
+/// An empty vector with room for `n` floats, or [`NetError::OutOfMemory`]: a file's
+/// tensors may be as large as the file, which must not abort the process.
+fn floats_with_capacity(n: usize) -> Result<Vec<f32>, OnnxError> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(n)
+        .map_err(|_| NetError::OutOfMemory {
+            bytes: n.saturating_mul(4),
+        })?;
+    Ok(out)
+}
+
 /// `[rows][columns]` row-major to `[columns][rows]`.
-fn transpose(values: &[f32], rows: usize, columns: usize) -> Vec<f32> {
-    let mut out = Vec::with_capacity(values.len());
+fn transpose(values: &[f32], rows: usize, columns: usize) -> Result<Vec<f32>, OnnxError> {
+    let mut out = floats_with_capacity(values.len())?;
     for c in 0..columns {
         out.extend((0..rows).map(|r| values[r * columns + c]));
     }
-    out
+    Ok(out)
 }
 
 /// A node with what it reads resolved.
@@ -744,7 +764,7 @@ impl<'g, 'a> Step<'g, 'a> {
             // B is [outputs][inputs] already.
             (columns, rows, values)
         } else {
-            (rows, columns, transpose(&values, rows, columns))
+            (rows, columns, transpose(&values, rows, columns)?)
         };
         let weights = weights.into_iter().map(|w| alpha * w).collect();
         let bias = match self.initializer(2)? {
@@ -765,7 +785,7 @@ impl<'g, 'a> Step<'g, 'a> {
         self.no_attributes()?;
         let b = self.required(1)?;
         let (inputs, outputs) = b.matrix()?;
-        let weights = transpose(&b.floats()?, inputs, outputs);
+        let weights = transpose(&b.floats()?, inputs, outputs)?;
         Ok(Linear {
             inputs,
             outputs,

@@ -511,7 +511,7 @@ fn finish<S: Simd>(s: S, head: Head, z: S::V) -> Probabilities {
         Head::Gnubg => {
             s.store(&mut out, simd::sigmoid(s, z));
             let p = &out.0;
-            Probabilities::from_array([p[0], p[1], p[2], p[3], p[4]])
+            Probabilities::from_estimates([p[0], p[1], p[2], p[3], p[4]])
         }
     }
 }

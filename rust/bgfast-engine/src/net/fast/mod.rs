@@ -48,7 +48,7 @@ mod simd;
 use bgfast_core::{MoveList, Position};
 
 use super::inputs::{Inputs, Phase};
-use super::mlp::{Activation, Dense, Head, Mlp};
+use super::mlp::{try_filled, Activation, Dense, Head, Mlp, NetError};
 use crate::eval::Probabilities;
 use simd::{Block, LANES};
 
@@ -164,11 +164,15 @@ fn blocks_of(width: usize) -> usize {
 }
 
 impl First {
-    fn new(layer: &Dense, activation: Activation, slots: [[Slot; SLOTS]; 2]) -> First {
+    fn new(
+        layer: &Dense,
+        activation: Activation,
+        slots: [[Slot; SLOTS]; 2],
+    ) -> Result<First, NetError> {
         let (inputs, outputs) = (layer.inputs(), layer.outputs());
         let blocks = blocks_of(outputs);
-        let mut bias = vec![Block::default(); blocks];
-        let mut cols = vec![Block::default(); inputs * blocks];
+        let mut bias = try_filled(blocks, Block::default())?;
+        let mut cols = try_filled(inputs * blocks, Block::default())?;
         for (o, row) in layer.weights().chunks_exact(inputs).enumerate() {
             bias[o / LANES].0[o % LANES] = layer.bias()[o];
             for (i, w) in row.iter().enumerate() {
@@ -184,7 +188,7 @@ impl First {
             })
         });
         let stride = blocks as u32;
-        First {
+        Ok(First {
             blocks,
             bias,
             cols,
@@ -192,29 +196,29 @@ impl First {
             slots,
             units: Trans::new(stride, |n| super::inputs::units(n.min(15))),
             linear: Trans::new(stride, |n| [n as f32]),
-        }
+        })
     }
 }
 
 impl Hidden {
-    fn new(layer: &Dense) -> Hidden {
+    fn new(layer: &Dense) -> Result<Hidden, NetError> {
         let (inputs, outputs) = (layer.inputs(), layer.outputs());
         let blocks = blocks_of(outputs);
-        let mut bias = vec![Block::default(); blocks];
-        let mut weights = vec![Block::default(); blocks * inputs];
+        let mut bias = try_filled(blocks, Block::default())?;
+        let mut weights = try_filled(blocks * inputs, Block::default())?;
         for (o, row) in layer.weights().chunks_exact(inputs).enumerate() {
             bias[o / LANES].0[o % LANES] = layer.bias()[o];
             for (i, w) in row.iter().enumerate() {
                 weights[(o / LANES) * inputs + i].0[o % LANES] = *w;
             }
         }
-        Hidden {
+        Ok(Hidden {
             inputs,
             blocks,
             bias,
             weights,
             activation: layer.activation(),
-        }
+        })
     }
 }
 
@@ -222,7 +226,7 @@ impl Last {
     /// A softmax over six outcomes is unchanged when one number is taken from all six
     /// logits: the sixth is taken from each, so that its row drops out and five dot
     /// products remain, as for gnubg's five sigmoids (the sixth logit is then 0).
-    fn new(layer: &Dense, head: Head) -> Last {
+    fn new(layer: &Dense, head: Head) -> Result<Last, NetError> {
         let (inputs, outputs) = (layer.inputs(), layer.outputs());
         let in_blocks = blocks_of(inputs);
         let weights: Vec<&[f32]> = layer.weights().chunks_exact(inputs).collect();
@@ -230,7 +234,7 @@ impl Last {
             Head::Outcomes => weights[o][i] - weights[5][i],
             Head::Gnubg => weights[o][i],
         };
-        let mut rows = vec![Block::default(); 5 * in_blocks];
+        let mut rows = try_filled(5 * in_blocks, Block::default())?;
         for o in 0..5 {
             for i in 0..inputs {
                 rows[o * in_blocks + i / LANES].0[i % LANES] = rebased(o, i);
@@ -244,11 +248,11 @@ impl Last {
                 *b -= sixth;
             }
         }
-        Last {
+        Ok(Last {
             in_blocks,
             rows,
             bias,
-        }
+        })
     }
 }
 
@@ -289,40 +293,51 @@ fn slots(inputs: Inputs, phase: Phase) -> [[Slot; SLOTS]; 2] {
 }
 
 impl Part {
-    fn new(mlp: &Mlp, inputs: Inputs, phase: Phase) -> Part {
+    fn new(mlp: &Mlp, inputs: Inputs, phase: Phase) -> Result<Part, NetError> {
         let layers = mlp.layers();
         let (first, rest) = layers.split_first().expect("an Mlp has a layer");
         let slots = slots(inputs, phase);
         let (first, hidden, last) = match rest.split_last() {
             // One layer: it is the head; its activation is the head's, applied at the end.
-            None => (First::new(first, Activation::Identity, slots), vec![], None),
+            None => (
+                First::new(first, Activation::Identity, slots)?,
+                vec![],
+                None,
+            ),
             Some((last, hidden)) => (
-                First::new(first, first.activation(), slots),
-                hidden.iter().map(Hidden::new).collect(),
-                Some(Last::new(last, mlp.head())),
+                First::new(first, first.activation(), slots)?,
+                hidden.iter().map(Hidden::new).collect::<Result<_, _>>()?,
+                Some(Last::new(last, mlp.head())?),
             ),
         };
         let widest = hidden
             .iter()
             .map(|h| h.blocks)
             .fold(first.blocks, usize::max);
-        Part {
+        Ok(Part {
             first,
             hidden,
             last,
             head: mlp.head(),
             widest,
-        }
+        })
     }
 }
 
 impl FastNet {
-    /// Compiles the parts of a net (already checked against the encoding).
-    pub(crate) fn new(inputs: Inputs, contact: &Mlp, race: Option<&Mlp>) -> FastNet {
-        FastNet {
-            contact: Part::new(contact, inputs, Phase::Contact),
-            race: race.map(|r| Part::new(r, inputs, Phase::Race)),
-        }
+    /// Compiles the parts of a net (already checked against the encoding);
+    /// [`NetError::OutOfMemory`] if there is no memory for the compiled weights.
+    pub(crate) fn new(
+        inputs: Inputs,
+        contact: &Mlp,
+        race: Option<&Mlp>,
+    ) -> Result<FastNet, NetError> {
+        Ok(FastNet {
+            contact: Part::new(contact, inputs, Phase::Contact)?,
+            race: race
+                .map(|r| Part::new(r, inputs, Phase::Race))
+                .transpose()?,
+        })
     }
 
     /// The part that scores `pos` (as [`super::Net::part`]).
