@@ -255,12 +255,13 @@ def test_bad_input_is_a_4xx_json_error(
 
 
 def test_a_request_line_too_long_for_http_is_refused(server: HttpServer) -> None:
-    """A 100 KB URL is refused by uvicorn's HTTP parser (a plain-text 400 before the app,
-    not a JSON error); the server goes on."""
+    """A 100 KB URL is refused before the app (a request line and headers past MAX_HEAD:
+    a JSON 431); the server goes on."""
     request = urllib.request.Request(f"{server.url}/moves?position={'A' * 100_000}&dice=31")
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=30)
-    assert 400 <= refused.value.code < 500
+    assert refused.value.code == 431
+    assert json.loads(refused.value.read())["error"]["type"] == "RequestHeaderFieldsTooLarge"
     assert server.get("/moves", position="4HPwATDgc/ABMA", dice="31")[0] == 200
 
 
@@ -348,7 +349,7 @@ def test_keep_alive_answers_do_not_wait_for_delayed_acks(server: HttpServer) -> 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["http", "--threads", "0"], "threads must be at least 1"),
+        (["http", "--threads", "0"], "threads must be from 1 to 256"),
         (["http", "--net", "foo"], "NAME=PATH"),
         (["http", "--net", "foo=/nonexistent/mine.bgnet"], "nonexistent"),
         (["http", "--port", "70000"], "0..65535"),

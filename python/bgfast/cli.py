@@ -191,6 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if "--version" in argv and all(a in ("--version", "--verbose") for a in argv):
             print(_version(verbose="--verbose" in argv))
+            sys.stdout.flush()  # a write error is reported here, not at the interpreter's exit
             return 0
         args = _parser().parse_args(_bare_xgids(argv))
         try:
@@ -203,6 +204,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader went away (``bgfast moves ... | head``): end quietly, as Python's
         # documentation advises, without a second error when the interpreter flushes.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _drop_stdout()
         return 1
+    except KeyboardInterrupt:
+        # Ctrl-C: stopped as asked, in one line (the status a shell gives SIGINT, 128 + 2).
+        print("bgfast: interrupted", file=sys.stderr)
+        return 130
+    except OSError as error:
+        # Mostly the output that cannot be written (a full disk, a failing device): the
+        # commands turn every file they cannot read into a message of their own. One line,
+        # and no second error when the interpreter flushes what stdout still holds.
+        why = error.strerror or str(error)
+        if error.filename is None:
+            print(f"bgfast: cannot write the output: {why}", file=sys.stderr)
+        else:
+            print(f"bgfast: {error.filename}: {why}", file=sys.stderr)
+        _drop_stdout()
+        return 1
+
+
+def _drop_stdout() -> None:
+    """Points stdout at the null device, so that nothing is written to it any more."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)

@@ -7,8 +7,9 @@ byte). The server answers one line: ``roll`` or ``double`` when no dice are on t
 ``take`` or ``drop`` when a double waits, else the play in gnubg's notation (``8/5 6/5``,
 ``bar/22*``, ``6/off``; an empty line for a roll that cannot be played). A line it cannot
 read is answered ``Error (...)`` (gnubg then stops asking) and the connection stays open.
-Connections are served at once and one after another; the work of each answer runs on a
-thread pool, off the event loop (the native parts release the GIL).
+Connections are served at once (up to :data:`MAX_CONNECTIONS`) and one after another; the
+work of each answer runs on a thread pool, off the event loop (the native parts release the
+GIL). Ctrl-C or SIGTERM closes the connections still open and ends the server with status 0.
 
 How the server decides (:class:`ExternalPlayer`):
 
@@ -29,7 +30,8 @@ gnubg's external-player writer: it puts the name and the score of the player on 
 first (gnubg's ``fMove``), whichever colour that player has, so when the player on turn is
 not the board's colour side the two scores are swapped before reading. With ``log``, each
 exchange is appended to a file as one JSON line (time, connection, peer, received, reply,
-milliseconds).
+milliseconds); a log that cannot be written any more is given up with a warning, and the
+games go on.
 
 Not covered: beavers in money sessions. A board says that a double waits but not who is
 asked, and the server reads it as the opponent's double (R18: the doubler is the side on
@@ -55,15 +57,18 @@ from datetime import datetime, timezone
 from typing import Any, TextIO
 
 from bgfast import cubeful
-from bgfast._core import BgfastError, Net
+from bgfast._core import BgfastError, Net, check_threads
 from bgfast.codec import FibsBoard, state_from_fibs_board
 from bgfast.policies import NAMES, Policy, check_policy, choose, net_of, policy_name
 from bgfast.state import GameState
 
 __all__ = [
+    "MAX_CONNECTIONS",
     "MAX_LINE",
     "RACE_TAKE_LEAD",
+    "STOP_GRACE",
     "TOO_LONG",
+    "TOO_MANY",
     "ExchangeLog",
     "ExternalPlayer",
     "serve",
@@ -79,6 +84,17 @@ MAX_LINE = 1 << 16
 
 #: The answer to a longer line (given once; the rest of the line is skipped).
 TOO_LONG = f"Error (a line longer than {MAX_LINE} bytes)"
+
+#: The most connections served at once (gnubg opens one per external player): clients
+#: beyond it would use up the process's file descriptors, and asyncio then accepts no one,
+#: logging a traceback a second until some go away.
+MAX_CONNECTIONS = 256
+
+#: The answer to a client beyond :data:`MAX_CONNECTIONS`, which is then let go.
+TOO_MANY = f"Error (the server serves at most {MAX_CONNECTIONS} connections at once)"
+
+#: Seconds a stopping server waits for the answers being worked out.
+STOP_GRACE = 5.0
 
 
 def state_from_external_board(line: str) -> GameState:
@@ -206,22 +222,39 @@ class ExternalPlayer:
 
 
 class ExchangeLog:
-    """Appends one JSON line per exchange to a file (``--log``); safe across threads."""
+    """Appends one JSON line per exchange to a file (``--log``); safe across threads.
+
+    A log that cannot be written any more (a full disk, a removed device) is given up with
+    one warning on ``sys.stderr``: the log serves the games, and gnubg still gets its
+    answers."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
         self._file: TextIO = open(path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115
         self._lock = threading.Lock()
+        self.failed: OSError | None = None  # why the log was given up
 
     def write(self, **record: Any) -> None:
         """Writes ``record`` with the time (UTC, ISO 8601) first."""
         now = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
         line = json.dumps({"time": now, **record}, ensure_ascii=False)
         with self._lock:
-            self._file.write(line + "\n")
+            if self.failed is not None:
+                return
+            try:
+                self._file.write(line + "\n")
+            except OSError as error:
+                self.failed = error
+                print(
+                    f"bgfast: cannot write the log {self.path} ({error.strerror or error});"
+                    " serving on without it",
+                    file=sys.stderr,
+                    flush=True,
+                )
 
     def close(self) -> None:
-        """Closes the file."""
-        with self._lock:
+        """Closes the file (what it cannot write any more is lost, as warned)."""
+        with self._lock, contextlib.suppress(OSError):
             self._file.close()
 
 
@@ -304,27 +337,57 @@ async def serve(
     stop: asyncio.Event | None = None,
 ) -> None:
     """Serves gnubg's connections on ``host:port`` (0: a free port) until ``stop`` is set
-    (or forever); ``ready(host, port)`` is called once listening."""
+    (or forever); ``ready(host, port)`` is called once listening. At most
+    :data:`MAX_CONNECTIONS` at once: another client is answered :data:`TOO_MANY` and let
+    go. On stopping, the connections still open are closed (their answers being worked out
+    are given :data:`STOP_GRACE` seconds)."""
+    workers = min(8, (os.cpu_count() or 2) + 2) if threads is None else check_threads(threads)
     pool = concurrent.futures.ThreadPoolExecutor(
-        max_workers=threads or min(8, (os.cpu_count() or 2) + 2),
-        thread_name_prefix="bgfast-external",
+        max_workers=workers, thread_name_prefix="bgfast-external"
     )
     connections = itertools.count(1)
+    open_connections: dict[asyncio.Task[Any], asyncio.StreamWriter] = {}
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        await _answer(player, pool, reader, writer, next(connections), log)
+        task = asyncio.current_task()
+        assert task is not None  # asyncio serves each connection in a task of its own
+        if len(open_connections) >= MAX_CONNECTIONS:
+            with contextlib.suppress(Exception):
+                writer.write(TOO_MANY.encode() + b"\n")
+                writer.close()  # sends what is written, then closes
+                await writer.wait_closed()
+            return
+        open_connections[task] = writer
+        try:
+            await _answer(player, pool, reader, writer, next(connections), log)
+        finally:
+            del open_connections[task]
 
-    server = await asyncio.start_server(handle, host, port, limit=MAX_LINE)
+    try:
+        server = await asyncio.start_server(handle, host, port, limit=MAX_LINE)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
     try:
         bound = server.sockets[0].getsockname()
         if ready is not None:
             ready(str(bound[0]), int(bound[1]))
-        async with server:
-            if stop is None:
-                await server.serve_forever()
-            else:
-                await stop.wait()
+        if stop is None:
+            await server.serve_forever()
+        else:
+            await stop.wait()
     finally:
+        # Let go of the clients still connected (an idle gnubg between games, a client that
+        # went quiet): left open, Python 3.12's Server.wait_closed waits for them forever,
+        # and the handlers asyncio.run cancels print a traceback each. abort(): a client
+        # that reads nothing must not hold the shutdown on its unsent answer.
+        server.close()
+        for writer in list(open_connections.values()):
+            writer.transport.abort()
+        if open_connections:
+            await asyncio.wait(list(open_connections), timeout=STOP_GRACE)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(server.wait_closed(), STOP_GRACE)
         pool.shutdown(wait=False, cancel_futures=True)
 
 
@@ -340,7 +403,11 @@ def run(
     """``bgfast serve gnubg-external``: serves until Ctrl-C or SIGTERM; prints the address
     it listens on (one line, for scripts) first."""
     player = ExternalPlayer(policy, jacoby=jacoby)
-    log = ExchangeLog(log_path) if log_path else None
+    try:
+        log = ExchangeLog(log_path) if log_path else None
+    except OSError as error:
+        print(f"bgfast: cannot open the log {log_path}: {error.strerror or error}", file=sys.stderr)
+        return 2
 
     def ready(bound_host: str, bound_port: int) -> None:
         print(

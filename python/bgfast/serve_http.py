@@ -25,16 +25,25 @@ holds):
 Bad input is a 4xx JSON error ``{"error": {"type", "message", "parameter"}}`` naming what
 is wrong (400 for a value bgfast refuses, 422 for a missing or mistyped parameter, 404 and
 405 for a wrong path or method); any other failure is a 500 of the same shape, and the
-server goes on answering. A request that HTTP itself cannot parse (a request line over
-uvicorn's limit) is refused by uvicorn before the app, with its plain-text 400.
+server goes on answering. A request that HTTP itself cannot parse is refused by uvicorn
+before the app, with its plain-text 400. Sizes are bounded: a body over :data:`MAX_BODY`
+bytes is a 413 and a request line and headers over :data:`MAX_HEAD` a 431, neither read
+whole; a request line and headers, or a piece of a body, not sent within
+:data:`REQUEST_TIMEOUT` seconds are a 408 (JSON errors of the same shape). Ctrl-C or
+SIGTERM stops the server with status 0, after the requests under way (cancelled after
+:data:`STOP_GRACE` seconds).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import re
+import signal
 import socket
 import sys
+import threading
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
@@ -55,13 +64,22 @@ from bgfast._core import (
     Net,
     Position,
     check_dice,
+    check_threads,
 )
 from bgfast._version import __version__
 from bgfast.errors import InvalidIdError, shown
 from bgfast.policies import SHIPPED_NETS
 from bgfast.state import GameState
 
-__all__ = ["create_app", "read_position", "run"]
+__all__ = [
+    "MAX_BODY",
+    "MAX_HEAD",
+    "REQUEST_TIMEOUT",
+    "STOP_GRACE",
+    "create_app",
+    "read_position",
+    "run",
+]
 
 OUTCOMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
@@ -75,6 +93,94 @@ class ApiError(Exception):
         self.parameter = parameter
         self.status = status
         self.kind = kind or "BadRequest"
+
+
+#: The largest request body read (a ``POST /play`` body is about 100 bytes); a longer one
+#: is refused with a 413 unread, instead of being held in memory whole.
+MAX_BODY = 1 << 16
+
+#: The most bytes of request line and headers read for one request (uvicorn's httptools
+#: parser keeps every header it is sent, without a limit of its own).
+MAX_HEAD = 1 << 16
+
+#: Seconds a client has to send a request's line and headers, and then each piece of its
+#: body (a client that connects and says nothing, or sends half a request, held a connection
+#: and its file descriptor forever).
+REQUEST_TIMEOUT = 10
+
+#: Seconds a stopping server waits for the requests under way (a client that sent half a
+#: body would otherwise hold it forever) before it cancels them.
+STOP_GRACE = 5
+
+
+def _error_body(kind: str, message: str, parameter: str | None = None) -> dict[str, Any]:
+    return {"error": {"type": kind, "message": message, "parameter": parameter}}
+
+
+class _BodyLimit:
+    """ASGI middleware: reads a request's body up to :data:`MAX_BODY` bytes and answers a
+    413 JSON error past it (a declared ``Content-Length`` is checked before reading)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or ()).get(b"content-length", b"0")
+        if not declared.isdigit() or int(declared) > MAX_BODY:
+            await _refuse(send, 413, "PayloadTooLarge", _TOO_LARGE)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            try:
+                message = await asyncio.wait_for(receive(), REQUEST_TIMEOUT)
+            except asyncio.TimeoutError:
+                late = f"the request body did not arrive within {REQUEST_TIMEOUT} seconds"
+                await _refuse(send, 408, "RequestTimeout", late)
+                return
+            except asyncio.CancelledError:
+                # The server stops (STOP_GRACE over) while the client still sends its body:
+                # an answer, not a traceback in the server's log.
+                await _refuse(send, 503, "ServiceUnavailable", "the server is stopping")
+                return
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > MAX_BODY:
+                await _refuse(send, 413, "PayloadTooLarge", _TOO_LARGE)
+                return
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def replay() -> Any:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+
+        await self.app(scope, replay, send)
+
+
+_TOO_LARGE = f"the request body is longer than {MAX_BODY} bytes"
+
+
+async def _refuse(send: Any, status: int, kind: str, message: str) -> None:
+    """Answers a JSON error and closes the connection (what the client still sends is not
+    read)."""
+    payload = json.dumps(_error_body(kind, message)).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+        (b"connection", b"close"),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})
 
 
 # ------------------------------------------------------------------------- reading input
@@ -330,8 +436,8 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
     name; ``threads`` worker threads run the endpoints (default: anyio's 40)."""
     shipped = {name: make() for name, make in SHIPPED_NETS.items()}
     offered: dict[str, Net] = {**shipped, **(nets or {})}
-    if threads is not None and threads < 1:
-        raise BgfastError(f"threads must be at least 1, not {threads}")
+    if threads is not None:
+        check_threads(threads)  # as every thread count: 1..MAX_THREADS
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -365,15 +471,22 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
     async def _invalid(request: Request, error: RequestValidationError) -> JSONResponse:
         problems = error.errors()
         first = problems[0] if problems else {}
-        location = [str(x) for x in first.get("loc", ()) if x not in ("query", "body")]
-        parameter = ".".join(location) or None
+        if first.get("type") == "json_invalid":
+            # its location is ("body", offset): the offset is no parameter
+            where = first.get("loc", ("body", 0))[-1]
+            why = (first.get("ctx") or {}).get("error", "invalid")
+            message = f"the body is not JSON: {why} at character {where}"
+            return JSONResponse(_error_body("ValidationError", message), status_code=422)
+        # The parameter is the top-level name: pydantic's deeper locations name the members
+        # of a type union ("dice.str", "dice.tuple[any, any]"), which no client sends.
+        location = [x for x in first.get("loc", ()) if x not in ("query", "body")]
+        parameter = str(location[0]) if location else None
         message = "; ".join(
             f"{'.'.join(str(x) for x in p.get('loc', ()) if x not in ('query', 'body')) or 'body'}"
             f": {p.get('msg', 'invalid')}"
             for p in problems
         )
-        body = {"error": {"type": "ValidationError", "message": message, "parameter": parameter}}
-        return JSONResponse(body, status_code=422)
+        return JSONResponse(_error_body("ValidationError", message, parameter), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
@@ -521,8 +634,100 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         """The server's version and the nets ``net=`` may name."""
         return Health(status="ok", version=__version__, nets=sorted(offered))
 
+    app.add_middleware(_BodyLimit)
     app.state.nets = sorted(offered)
     return app
+
+
+def _raw_refusal(status: bytes, kind: str, message: str) -> bytes:
+    """A whole HTTP answer with a JSON error, for the protocol to write before any app."""
+    payload = json.dumps(_error_body(kind, message)).encode()
+    return (
+        b"HTTP/1.1 %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
+        b"connection: close\r\n\r\n%s" % (status, len(payload), payload)
+    )
+
+
+def _http_protocol() -> Any:
+    """uvicorn's httptools protocol refusing a request whose line and headers pass
+    :data:`MAX_HEAD` bytes (431) or take :data:`REQUEST_TIMEOUT` seconds to arrive (408);
+    ``"auto"`` when httptools is not installed (uvicorn's h11 protocol, used then, has a
+    size limit of its own)."""
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:  # pragma: no cover - httptools comes with the serve extra
+        return "auto"
+
+    too_large = _raw_refusal(
+        b"431 Request Header Fields Too Large",
+        "RequestHeaderFieldsTooLarge",
+        f"the request line and headers are longer than {MAX_HEAD} bytes",
+    )
+    too_slow = _raw_refusal(
+        b"408 Request Timeout",
+        "RequestTimeout",
+        f"the request line and headers did not arrive within {REQUEST_TIMEOUT} seconds",
+    )
+
+    class LimitedHeadProtocol(HttpToolsProtocol):
+        # Counted on the bytes received, before httptools sees them (it gathers a header's
+        # name and value before any callback does), from the start of a request to the
+        # blank line ending its headers; a body in the same read is not counted.
+        head_bytes = 0
+        head_tail = b""  # the last bytes of the head so far: its end may span two reads
+        reading_head = True
+        head_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self.time_head()
+
+        def time_head(self) -> None:
+            if self.head_timer is not None:
+                self.head_timer.cancel()
+            self.head_timer = self.loop.call_later(REQUEST_TIMEOUT, self.head_too_slow)
+
+        def head_too_slow(self) -> None:
+            if not self.reading_head or self.transport.is_closing():
+                return
+            if self.cycle is not None and not self.cycle.response_complete:
+                self.time_head()  # an answer is under way: the next head's time starts later
+                return
+            self.refuse(too_slow)
+
+        def refuse(self, answer: bytes) -> None:
+            if not self.transport.is_closing():
+                self.transport.write(answer)
+                self.transport.close()
+
+        def data_received(self, data: bytes) -> None:
+            if self.reading_head:
+                seen = self.head_tail + data
+                end = seen.find(b"\r\n\r\n")
+                self.head_bytes += len(data) if end < 0 else end + 4 - len(self.head_tail)
+                self.head_tail = seen[-3:]
+                if self.head_bytes > MAX_HEAD:
+                    self.refuse(too_large)
+                    return
+            super().data_received(data)
+
+        def on_headers_complete(self) -> None:
+            self.reading_head = False
+            if self.head_timer is not None:
+                self.head_timer.cancel()
+            super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            super().on_message_complete()
+            self.reading_head, self.head_bytes, self.head_tail = True, 0, b""
+            self.time_head()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self.head_timer is not None:
+                self.head_timer.cancel()
+            super().connection_lost(exc)
+
+    return LimitedHeadProtocol
 
 
 def run(
@@ -533,7 +738,7 @@ def run(
     threads: int | None = None,
 ) -> int:
     """``bgfast serve http``: loads the nets, prints the address (one line, for scripts)
-    and serves until Ctrl-C or SIGTERM."""
+    and serves until Ctrl-C or SIGTERM (then ends with status 0)."""
     import uvicorn
 
     loaded = {name: Net.load(path) for name, path in (nets or {}).items()}
@@ -549,16 +754,41 @@ def run(
     try:
         sock.bind((host, port))
     except OSError as error:
+        sock.close()
         print(f"bgfast: cannot listen on {host}:{port}: {error}", file=sys.stderr)
         return 2
     sock.listen(1024)
     bound = sock.getsockname()[1]
+    shown_host = f"[{host}]" if family == socket.AF_INET6 else host  # a URL's IPv6 address
     print(
-        f"bgfast serve http: listening on http://{host}:{bound}"
+        f"bgfast serve http: listening on http://{shown_host}:{bound}"
         f" (OpenAPI schema /openapi.json, pages /docs; nets {', '.join(app.state.nets)})",
         flush=True,
     )
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        http=_http_protocol(),
+        timeout_graceful_shutdown=STOP_GRACE,
+    )
     server = uvicorn.Server(config)
-    server.run(sockets=[sock])
+
+    # uvicorn stops gracefully on SIGINT and SIGTERM, then raises the signal again for the
+    # handler it found: Python's own turned Ctrl-C into a KeyboardInterrupt traceback, and
+    # SIGTERM's killed the process (status -15). Stopping is what was asked: this handler
+    # asks uvicorn to stop (a signal before uvicorn's own handlers are in place) and the
+    # run ends with status 0, as bgfast serve gnubg-external does.
+    def stop(signum: int, frame: object) -> None:
+        server.should_exit = True
+
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        server.run(sockets=[sock])
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return 0

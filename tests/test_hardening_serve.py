@@ -1,0 +1,433 @@
+"""A third adversarial pass over bgfast as a server and as a command: each test failed before
+its fix.
+
+``bgfast serve gnubg-external``: a log that cannot be opened or written, clients still
+connected when the server is stopped, more clients than the server can hold. ``bgfast serve
+http``: bodies and request heads of any size, clients that stall, JSON that does not parse,
+type unions in the error's parameter, thread counts, stopping with clients connected or
+half a request sent, the address printed for an IPv6 host. The command line: output that
+cannot be written, Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import gnubg_external
+import pytest
+
+from bgfast import BgfastError, cli
+from bgfast import serve_gnubg as gnubg
+from bgfast.serve_gnubg import TOO_MANY, ExternalPlayer
+
+TO_MOVE = (
+    "board:gnubg:root:5:0:2:0:-1:0:0:-1:0:5:0:3:0:0:0:-5:6:0:0:0:-3:0:-5:0:0:0:0:1:0:-1"
+    ":2:3:2:3:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1"
+)
+START = "4HPwATDgc/ABMA"
+MATCH = Path(__file__).parent / "data" / "matches" / "noisy_5pt_seed11.mat"
+needs_dev_full = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+
+
+def _bgfast(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bgfast", *args], capture_output=True, text=True, timeout=timeout
+    )
+
+
+def _ask(sock: socket.socket, line: str) -> bytes:
+    sock.sendall(line.encode() + b"\n\0")
+    return sock.makefile("rb").readline()
+
+
+def _stops_cleanly(process: subprocess.Popen[str], sig: int, within: float) -> str:
+    """Sends ``sig`` and returns the process's stderr once it has ended with status 0 in
+    ``within`` seconds."""
+    started = time.monotonic()
+    process.send_signal(sig)
+    try:
+        _, err = process.communicate(timeout=within + 10)
+    except subprocess.TimeoutExpired:  # pragma: no cover - the defect
+        process.kill()
+        raise AssertionError(f"the server did not stop on signal {sig}") from None
+    assert time.monotonic() - started < within
+    assert process.returncode == 0, err
+    assert "Traceback" not in err, err
+    return err
+
+
+# ------------------------------------------------------------------------- gnubg-external
+
+
+@pytest.mark.parametrize("log", ["/nonexistent/dir/exchanges.jsonl", "."])
+def test_a_log_that_cannot_be_opened_is_one_line(log: str) -> None:
+    done = _bgfast("serve", "gnubg-external", "--policy", "pubeval", "--log", log)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"bgfast: cannot open the log {log}: ")
+    assert len(done.stderr.splitlines()) == 1
+
+
+@needs_dev_full
+def test_a_log_that_cannot_be_written_does_not_cut_gnubg_off() -> None:
+    """A full disk under the log closed the connection after each answer (gnubg lost its
+    external player) and made the server's exit a traceback; now it warns once and serves
+    on."""
+    server = gnubg_external.Server("pubeval", log="/dev/full")
+    want = ExternalPlayer("pubeval").reply(TO_MOVE).encode() + b"\n"
+    with socket.create_connection((server.host, server.port), timeout=30) as sock:
+        assert [_ask(sock, TO_MOVE) for _ in range(3)] == [want] * 3
+    err = _stops_cleanly(server.process, signal.SIGTERM, within=10)
+    assert err.count("cannot write the log /dev/full") == 1, err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_the_server_stops_with_clients_connected(sig: int) -> None:
+    """Each client still connected on Ctrl-C or SIGTERM printed a CancelledError traceback
+    (Python 3.11; on 3.12 the server waited for them forever); they are let go."""
+    server = gnubg_external.Server("pubeval")
+    address = (server.host, server.port)
+    idle = [socket.create_connection(address, timeout=30) for _ in range(3)]
+    half = socket.create_connection(address, timeout=30)
+    half.sendall(TO_MOVE[:40].encode())
+    deaf = socket.create_connection(address, timeout=30)  # asks, never reads
+    deaf.sendall((TO_MOVE + "\n").encode() * 2000)
+    talking = socket.create_connection(address, timeout=30)
+    assert _ask(talking, TO_MOVE).startswith(b"24/")
+    time.sleep(0.3)
+    assert _stops_cleanly(server.process, sig, within=gnubg.STOP_GRACE) == ""
+    for sock in [*idle, half, deaf, talking]:
+        sock.close()
+
+
+class _InProcess:
+    """:func:`bgfast.serve_gnubg.serve` on a thread of its own, stopped on leaving."""
+
+    def __init__(self, player: ExternalPlayer) -> None:
+        self.player = player
+        self.address: tuple[str, int] | None = None
+        self.loop = asyncio.new_event_loop()
+        self.listening = threading.Event()
+        self.error: BaseException | None = None
+
+    def __enter__(self) -> _InProcess:
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        assert self.listening.wait(30), self.error
+        return self
+
+    def _run(self) -> None:
+        async def main() -> None:
+            self.stop = asyncio.Event()
+
+            def ready(host: str, port: int) -> None:
+                self.address = (host, port)
+                self.listening.set()
+
+            await gnubg.serve(self.player, ready=ready, stop=self.stop)
+
+        try:
+            self.loop.run_until_complete(main())
+        except BaseException as error:  # pragma: no cover - reported by __exit__
+            self.error = error
+            self.listening.set()
+
+    def __exit__(self, *exc: object) -> None:
+        self.loop.call_soon_threadsafe(self.stop.set)
+        self.thread.join(timeout=gnubg.STOP_GRACE + 10)
+        assert not self.thread.is_alive(), "serve() did not return"
+        assert self.error is None, self.error
+        self.loop.close()
+
+
+def test_stopping_closes_the_connections_still_open() -> None:
+    """serve() returns when stopped with clients connected, and they see the end."""
+    with _InProcess(ExternalPlayer("pubeval")) as served:
+        assert served.address is not None
+        client = socket.create_connection(served.address, timeout=30)
+        assert _ask(client, TO_MOVE).startswith(b"24/")
+    assert client.recv(100) == b""  # closed by the server
+    client.close()
+
+
+def test_clients_beyond_the_bound_are_refused_not_left_hanging(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every client took a file descriptor: at the process's limit asyncio accepted no one,
+    logging a traceback a second. Past MAX_CONNECTIONS a client is answered and let go."""
+    monkeypatch.setattr(gnubg, "MAX_CONNECTIONS", 2)
+    with _InProcess(ExternalPlayer("pubeval")) as served:
+        assert served.address is not None
+        first, second = (socket.create_connection(served.address, timeout=30) for _ in "12")
+        assert _ask(first, TO_MOVE).startswith(b"24/")
+        assert _ask(second, TO_MOVE).startswith(b"24/")
+        with socket.create_connection(served.address, timeout=30) as third:
+            stream = third.makefile("rb")
+            assert stream.readline() == TOO_MANY.encode() + b"\n"
+            assert stream.read() == b""
+        first.close()
+        time.sleep(0.2)
+        with socket.create_connection(served.address, timeout=30) as fourth:
+            assert _ask(fourth, TO_MOVE).startswith(b"24/")
+        second.close()
+
+
+# ------------------------------------------------------------------------- http
+
+
+class _Http:
+    """``bgfast serve http`` in a child process, asked over raw sockets."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bgfast", "serve", "http", "--port", "0", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        first = self.process.stdout.readline()
+        found = re.search(r"listening on http://([\d.]+):(\d+)", first)
+        if not found:
+            self.process.kill()
+            raise AssertionError(f"the server did not start: {first!r}")
+        self.address = (found.group(1), int(found.group(2)))
+
+    def exchange(self, head: bytes, body: bytes = b"") -> tuple[int, Any]:
+        """Sends a request (``Connection: close`` added) and reads the answer."""
+        with socket.create_connection(self.address, timeout=30) as sock:
+            # refused before it was all sent: the answer is waiting all the same
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                sock.sendall(head.rstrip(b"\r\n") + b"\r\nConnection: close\r\n\r\n" + body)
+            answer = b""
+            with contextlib.suppress(ConnectionResetError):
+                while chunk := sock.recv(1 << 16):
+                    answer += chunk
+        status_line, _, rest = answer.partition(b"\r\n")
+        payload = rest.partition(b"\r\n\r\n")[2]
+        return int(status_line.split()[1]), json.loads(payload) if payload else None
+
+    def post(self, body: bytes, headers: bytes = b"") -> tuple[int, Any]:
+        head = (
+            b"POST /play HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n%s" % (len(body), headers)
+        )
+        return self.exchange(head, body)
+
+    def answers(self) -> bool:
+        status, _ = self.exchange(b"GET /moves?position=4HPwATDgc/ABMA&dice=31 HTTP/1.1\r\nHost: x")
+        return status == 200
+
+
+@pytest.fixture(scope="module")
+def http() -> Iterator[_Http]:
+    server = _Http()
+    yield server
+    assert server.process.poll() is None, "the server died"
+    _stops_cleanly(server.process, signal.SIGTERM, within=10)
+
+
+PLAY = {"position": START, "dice": "31", "move": "8/5 6/5"}
+
+
+def test_a_body_too_large_is_refused_unread(http: _Http) -> None:
+    """A 400 MB body was held in memory whole before the app refused it; now 413 after at
+    most MAX_BODY bytes, declared or chunked."""
+    from bgfast.serve_http import MAX_BODY
+
+    padded = json.dumps({**PLAY, "pad": "x" * (MAX_BODY - 200)}).encode()
+    assert http.post(padded)[0] == 200  # under the bound, with its headers
+    status, body = http.post(json.dumps({**PLAY, "pad": "x" * MAX_BODY}).encode())
+    assert status == 413 and body["error"]["type"] == "PayloadTooLarge"
+    head = (
+        b"POST /play HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 400000000"
+    )
+    assert http.exchange(head, b" " * (1 << 20))[0] == 413
+    chunked = b"".join(b"10000\r\n" + b" " * 0x10000 + b"\r\n" for _ in range(4))
+    head = (
+        b"POST /play HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked"
+    )
+    assert http.exchange(head, chunked)[0] == 413
+    assert http.answers()
+
+
+def test_request_heads_are_bounded(http: _Http) -> None:
+    """httptools kept every header sent (400 MB of headers: 530 MB of memory); a head past
+    MAX_HEAD is a 431 JSON error, headers many or one long."""
+    from bgfast.serve_http import MAX_HEAD
+
+    many = b"".join(b"X-Junk-%d: %s\r\n" % (i, b"a" * 100) for i in range(MAX_HEAD // 100))
+    status, body = http.exchange(b"GET /health HTTP/1.1\r\nHost: x\r\n" + many)
+    assert status == 431 and body["error"]["type"] == "RequestHeaderFieldsTooLarge"
+    long = b"X-Long: " + b"a" * (4 * MAX_HEAD)
+    assert http.exchange(b"GET /health HTTP/1.1\r\nHost: x\r\n" + long)[0] == 431
+    assert (
+        http.exchange(b"GET /health?" + b"a" * (2 * MAX_HEAD) + b" HTTP/1.1\r\nHost: x")[0] == 431
+    )
+    assert http.answers()
+
+
+def test_clients_that_stall_are_let_go(http: _Http) -> None:
+    """A client that connected and said nothing, or sent half a head or half a body, held
+    its connection (and a file descriptor) forever; each is a 408 after REQUEST_TIMEOUT."""
+    from bgfast.serve_http import REQUEST_TIMEOUT
+
+    starts = [
+        b"",
+        b"GET /health HTTP/1.1\r\nHost: x\r\n",
+        b'POST /play HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"pos',
+    ]
+    clients = [socket.create_connection(http.address, timeout=REQUEST_TIMEOUT + 10) for _ in starts]
+    started = time.monotonic()
+    for client, start in zip(clients, starts):
+        client.sendall(start)
+    for client in clients:
+        with client:
+            answer = client.makefile("rb").read()
+        assert answer.startswith(b"HTTP/1.1 408 "), answer
+        assert b'"RequestTimeout"' in answer
+    assert REQUEST_TIMEOUT - 1 < time.monotonic() - started < REQUEST_TIMEOUT + 5
+    assert http.answers()
+
+
+@pytest.mark.parametrize(
+    ("raw", "offset"),
+    [
+        (b"not json", 0),
+        (b'{"position": ', 13),
+        (json.dumps(PLAY) + " x", len(json.dumps(PLAY)) + 1),
+    ],
+)
+def test_json_that_does_not_parse_names_no_parameter(
+    http: _Http, raw: bytes | str, offset: int
+) -> None:
+    """The character offset of a JSON error was given as the parameter ("13")."""
+    status, body = http.post(raw.encode() if isinstance(raw, str) else raw)
+    assert status == 422
+    assert body["error"]["parameter"] is None
+    assert body["error"]["message"].startswith("the body is not JSON: ")
+    assert body["error"]["message"].endswith(f"at character {offset}")
+
+
+@pytest.mark.parametrize("dice", [31, {"a": 1}, True])
+def test_a_mistyped_union_names_the_parameter_sent(http: _Http, dice: object) -> None:
+    """A die pair that is neither text nor a pair was named "dice.str", a member of the
+    type union that no client sends."""
+    status, body = http.post(json.dumps({**PLAY, "dice": dice}).encode())
+    assert status == 422 and body["error"]["parameter"] == "dice", body
+
+
+def test_thread_counts_are_bounded_as_everywhere() -> None:
+    from bgfast._core import MAX_THREADS
+    from bgfast.serve_http import create_app
+
+    with pytest.raises(BgfastError, match=f"threads must be from 1 to {MAX_THREADS}"):
+        create_app(threads=MAX_THREADS + 1)
+    with pytest.raises(TypeError):
+        create_app(threads=2.5)  # type: ignore[arg-type]
+    done = _bgfast("serve", "http", "--port", "0", "--threads", str(10**20))
+    assert done.returncode == 2 and "threads must be from 1 to 256" in done.stderr
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_the_http_server_stops_with_status_0(sig: int) -> None:
+    """Ctrl-C ended in a KeyboardInterrupt traceback (status -2), SIGTERM in the signal's
+    own death (-15), and a client that sent half a body kept SIGTERM waiting forever."""
+    from bgfast.serve_http import STOP_GRACE
+
+    server = _Http()
+    keep_alive = socket.create_connection(server.address, timeout=30)
+    keep_alive.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert keep_alive.recv(1000).startswith(b"HTTP/1.1 200")
+    stalled = socket.create_connection(server.address, timeout=30)
+    stalled.sendall(
+        b"POST /play HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b'Content-Length: 100\r\n\r\n{"pos'
+    )
+    time.sleep(0.3)
+    _stops_cleanly(server.process, sig, within=STOP_GRACE + 5)
+    keep_alive.close()
+    stalled.close()
+
+
+# ------------------------------------------------------------------------- the command line
+
+
+@needs_dev_full
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--version"],
+        ["moves", START, "31"],
+        ["moves", START, "31", "--json"],
+        ["analyse", str(MATCH), "--json"],
+        ["rollout", "--games", "10", "--seed", "1"],
+    ],
+)
+def test_output_that_cannot_be_written_is_one_line(args: list[str]) -> None:
+    """A full disk under stdout was a traceback (and a second one at exit)."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "bgfast", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 1
+    assert done.stderr == "bgfast: cannot write the output: No space left on device\n"
+
+
+def test_ctrl_c_is_one_line_and_status_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_cmd_moves", interrupted)
+    assert cli.main(["moves", START, "31"]) == 130
+    assert capsys.readouterr().err == "bgfast: interrupted\n"
+
+
+def _has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _has_ipv6_loopback(), reason="no IPv6 loopback")
+def test_the_address_printed_for_an_ipv6_host_is_a_url() -> None:
+    """``--host ::1`` printed ``http://::1:PORT``, which no client can open."""
+    import urllib.request
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bgfast", "serve", "http", "--host", "::1", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        found = re.search(r"listening on (\S+)", process.stdout.readline())
+        assert found and found.group(1).startswith("http://[::1]:")
+        with urllib.request.urlopen(found.group(1) + "/health", timeout=30) as answer:
+            assert json.loads(answer.read())["status"] == "ok"
+    finally:
+        _stops_cleanly(process, signal.SIGTERM, within=10)
