@@ -9,6 +9,7 @@ regular files of a bounded size.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,7 @@ from bgfast import (
     sgf,
 )
 from bgfast.cli import main
+from bgfast.persist import atomic_write_text
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE_MAT = DATA / "formats" / "example_3pt.mat"
@@ -204,3 +206,27 @@ def test_a_mat_file_keeps_a_name_with_inner_spaces() -> None:
     match = Match.from_mat(EXAMPLE_MAT)
     match.info = MatchInfo(players=("Ann Lee", "Bo  Ray"))
     assert Match.from_mat(match.to_mat()).info.players == ("Ann Lee", "Bo  Ray")
+
+
+# ------------------------------------------------------------------ permissions of saves
+
+
+def test_a_saved_file_gets_the_permissions_the_umask_gives(tmp_path: Path) -> None:
+    # Saves went through tempfile.mkstemp, whose private 0600 file os.replace kept: other
+    # users could not read a converted match whatever the umask said.
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "new.txt"
+        atomic_write_text(path, "x")
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    finally:
+        os.umask(old)
+
+
+def test_a_replaced_file_keeps_its_permissions(tmp_path: Path) -> None:
+    path = tmp_path / "mine.txt"
+    path.write_text("old")
+    path.chmod(0o600)
+    atomic_write_text(path, "new")
+    assert (path.read_text(), stat.S_IMODE(path.stat().st_mode)) == ("new", 0o600)
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]  # no temporary file left

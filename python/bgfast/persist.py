@@ -21,8 +21,8 @@ import hashlib
 import json
 import math
 import os
+import secrets
 import stat
-import tempfile
 from collections.abc import Iterator
 from typing import Any, ClassVar, TypeVar
 
@@ -176,11 +176,14 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
 
     The text goes to a temporary file in the same directory, is flushed to disk, and then
     replaces ``path`` in one step (:func:`os.replace`). Written as UTF-8 with ``\n`` line
-    ends on every platform, so a saved file has the same bytes everywhere.
+    ends on every platform, so a saved file has the same bytes everywhere. A new file gets
+    the permissions the umask gives (as ``open`` would), a replaced one keeps its own.
     """
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".bgfast-", suffix=".tmp", dir=directory)
+    fd, tmp = _new_temporary(directory)
     try:
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()
@@ -190,6 +193,19 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _new_temporary(directory: str) -> tuple[int, str]:
+    """A new file of a random name in ``directory``, opened for writing: made with mode
+    0o666 less the umask (``tempfile.mkstemp`` makes it private, and ``os.replace`` would
+    keep that)."""
+    for _ in range(100):
+        tmp = os.path.join(directory, f".bgfast-{secrets.token_hex(8)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name in {directory}")
 
 
 def read_file(
