@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgfast import Game, InvalidSaveError, Match, MatchInfo, MatchOptionError, Rules
+from bgfast import Game, InvalidIdError, InvalidSaveError, Match, MatchInfo, MatchOptionError, Rules
 from bgfast.state import GameResult
 
 DATA = Path(__file__).parent / "data"
@@ -483,3 +483,12 @@ def test_an_sgf_cube_limit_that_is_no_cube_value_is_refused() -> None:
     assert "CubeLimit=8" in text
     with pytest.raises(InvalidSaveError, match="no cube value"):
         Match.from_sgf(text.replace("CubeLimit=8", "CubeLimit=6"))
+
+
+@pytest.mark.parametrize("length", ["1000000", "9" * 5000])
+def test_a_fibs_board_number_out_of_range_is_named_as_such(length: str) -> None:
+    # A number of more than six digits was "not a number".
+    start = "0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0"
+    line = f"board:You:Opponent:{length}:0:0:{start}:1:3:1:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:0"
+    with pytest.raises(InvalidIdError, match=r"'match length' is '\d+.*, not in 0\.\.32767"):
+        Game.from_fibs_board(line)

@@ -750,8 +750,12 @@ class FibsBoard:
         n: list[int] = []
         for (name, lo, hi), text in zip(_FIBS_RANGES, parts[3:]):
             # plain ASCII digits only: int() would also take '+5', ' 5', '1_0' or other scripts
-            if not re.fullmatch(r"-?[0-9]{1,6}", text):
-                raise InvalidIdError(f"FIBS board field {name!r} is not a number: {text!r}")
+            if not re.fullmatch(r"-?[0-9]+", text):
+                raise InvalidIdError(f"FIBS board field {name!r} is not a number: {shown(text)}")
+            if len(text.lstrip("-")) > 6:  # no field needs more digits: not read as an int
+                raise InvalidIdError(
+                    f"FIBS board field {name!r} is {shown(text, 20)}, not in {lo}..{hi}"
+                )
             value = int(text)
             if not lo <= value <= hi:
                 raise InvalidIdError(f"FIBS board field {name!r} is {value}, not in {lo}..{hi}")
