@@ -132,6 +132,14 @@ def test_the_command_line_refuses_a_device(
     assert "/dev/zero: not a regular file" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["analyse", ""], ["convert", "", "x.sgf"]])
+def test_the_command_line_names_an_empty_path(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(command) == 2  # pathlib read "" as ".", "not a regular file"
+    assert "the match file's path is empty" in capsys.readouterr().err
+
+
 @needs_fifo
 def test_the_command_line_refuses_a_fifo_without_blocking(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -48,6 +48,8 @@ def _kind(path: str, *, reading: bool) -> str:
 def read_match(path: str) -> Match:
     """The match of a ``.mat`` or SGF file (``InvalidSaveError`` if damaged, or if the
     path is not a regular file: the readers refuse a device or a FIFO unread)."""
+    if not path:
+        raise BgfastError("the match file's path is empty")  # pathlib would read it as "."
     kind = _kind(path, reading=True)
     try:
         return Match.from_mat(Path(path)) if kind == "mat" else Match.from_sgf(Path(path))
