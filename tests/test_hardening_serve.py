@@ -12,7 +12,6 @@ cannot be written, Ctrl-C.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import re
@@ -28,6 +27,7 @@ from typing import Any
 
 import gnubg_external
 import pytest
+from http_server import HttpServer
 
 from bgfast import BgfastError, cli
 from bgfast import serve_gnubg as gnubg
@@ -187,39 +187,11 @@ def test_clients_beyond_the_bound_are_refused_not_left_hanging(
 # ------------------------------------------------------------------------- http
 
 
-class _Http:
-    """``bgfast serve http`` in a child process, asked over raw sockets."""
+class _Http(HttpServer):
+    """The server, asked over raw sockets."""
 
-    def __init__(self, *args: str) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "bgfast", "serve", "http", "--port", "0", *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        assert self.process.stdout is not None
-        first = self.process.stdout.readline()
-        found = re.search(r"listening on http://([\d.]+):(\d+)", first)
-        if not found:
-            self.process.kill()
-            raise AssertionError(f"the server did not start: {first!r}")
-        self.address = (found.group(1), int(found.group(2)))
-
-    def exchange(self, head: bytes, body: bytes = b"") -> tuple[int, Any]:
-        """Sends a request (``Connection: close`` added) and reads the answer."""
-        with socket.create_connection(self.address, timeout=30) as sock:
-            # refused before it was all sent: the answer is waiting all the same
-            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-                sock.sendall(head.rstrip(b"\r\n") + b"\r\nConnection: close\r\n\r\n" + body)
-            answer = b""
-            with contextlib.suppress(ConnectionResetError):
-                while chunk := sock.recv(1 << 16):
-                    answer += chunk
-        status_line, _, rest = answer.partition(b"\r\n")
-        payload = rest.partition(b"\r\n\r\n")[2]
-        return int(status_line.split()[1]), json.loads(payload) if payload else None
-
-    def post(self, body: bytes, headers: bytes = b"") -> tuple[int, Any]:
+    def play(self, body: bytes, headers: bytes = b"") -> tuple[int, Any]:
+        """``POST /play`` with ``body`` as it is, and ``headers``."""
         head = (
             b"POST /play HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Content-Length: %d\r\n%s" % (len(body), headers)
@@ -248,8 +220,8 @@ def test_a_body_too_large_is_refused_unread(http: _Http) -> None:
     from bgfast.serve_http import MAX_BODY
 
     padded = json.dumps({**PLAY, "pad": "x" * (MAX_BODY - 200)}).encode()
-    assert http.post(padded)[0] == 200  # under the bound, with its headers
-    status, body = http.post(json.dumps({**PLAY, "pad": "x" * MAX_BODY}).encode())
+    assert http.play(padded)[0] == 200  # under the bound, with its headers
+    status, body = http.play(json.dumps({**PLAY, "pad": "x" * MAX_BODY}).encode())
     assert status == 413 and body["error"]["type"] == "PayloadTooLarge"
     head = (
         b"POST /play HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -316,7 +288,7 @@ def test_json_that_does_not_parse_names_no_parameter(
     http: _Http, raw: bytes | str, offset: int
 ) -> None:
     """The character offset of a JSON error was given as the parameter ("13")."""
-    status, body = http.post(raw.encode() if isinstance(raw, str) else raw)
+    status, body = http.play(raw.encode() if isinstance(raw, str) else raw)
     assert status == 422
     assert body["error"]["parameter"] is None
     assert body["error"]["message"].startswith("the body is not JSON: ")
@@ -327,7 +299,7 @@ def test_json_that_does_not_parse_names_no_parameter(
 def test_a_mistyped_union_names_the_parameter_sent(http: _Http, dice: object) -> None:
     """A die pair that is neither text nor a pair was named "dice.str", a member of the
     type union that no client sends."""
-    status, body = http.post(json.dumps({**PLAY, "dice": dice}).encode())
+    status, body = http.play(json.dumps({**PLAY, "dice": dice}).encode())
     assert status == 422 and body["error"]["parameter"] == "dice", body
 
 

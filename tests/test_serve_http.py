@@ -10,7 +10,6 @@ offered with ``--net NAME=PATH``.
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 import threading
@@ -19,60 +18,16 @@ import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
+from http_server import HttpServer
 
 from bgfast import Game, Net, Position, codec, cubeful
 
 DATA = Path(__file__).parent / "data"
 CONTACT = (DATA / "wildbg_contact.csv").read_text().split()[:40]
 ROLLS = [(3, 1), (6, 6), (5, 2), (1, 1), (6, 4)]
-
-
-class HttpServer:
-    """``bgfast serve http`` in a child process on a free port."""
-
-    def __init__(self, *args: str) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "bgfast", "serve", "http", "--port", "0", *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        assert self.process.stdout is not None
-        first = self.process.stdout.readline()
-        match = re.search(r"listening on (http://[\d.]+:\d+)", first)
-        if not match:
-            self.process.kill()
-            raise AssertionError(f"the server did not start: {first!r}")
-        self.url = match.group(1)
-
-    def get(self, path: str, **query: object) -> tuple[int, Any]:
-        url = f"{self.url}{path}"
-        if query:
-            url += "?" + urllib.parse.urlencode(query)
-        return self._open(urllib.request.Request(url))
-
-    def post(self, path: str, body: object, raw: bytes | None = None) -> tuple[int, Any]:
-        data = raw if raw is not None else json.dumps(body).encode()
-        request = urllib.request.Request(
-            f"{self.url}{path}", data=data, headers={"Content-Type": "application/json"}
-        )
-        return self._open(request)
-
-    @staticmethod
-    def _open(request: urllib.request.Request) -> tuple[int, Any]:
-        try:
-            with urllib.request.urlopen(request, timeout=60) as answer:
-                return answer.status, json.loads(answer.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
