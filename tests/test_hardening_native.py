@@ -215,6 +215,19 @@ def test_a_bearoff_setting_that_is_no_str_is_a_bgfast_error(value: object) -> No
 # ------------------------------------------------------------------ nets too large for memory
 
 
+def _first_words(code: str) -> list[str]:
+    """The first word of each line ``code`` prints, run in a fresh Python (which must
+    exit normally: an abort is what these tests catch)."""
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    return [line.split()[0] for line in result.stdout.splitlines()]
+
+
 def test_a_net_too_large_for_memory_is_a_memory_error(tmp_path: Path) -> None:
     # Loading a valid 270 MB net file under a memory limit aborted the process (the file's
     # bytes, its weights and their compiled copy were allocated infallibly).
@@ -239,15 +252,7 @@ def test_a_net_too_large_for_memory_is_a_memory_error(tmp_path: Path) -> None:
                 print("MemoryError", error)
         print(bgfast.Net.wildbg().equity(bgfast.Position()) != 0)
     """
-    result = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    lines = result.stdout.splitlines()
-    assert [line.split()[0] for line in lines] == ["MemoryError", "MemoryError", "True"], lines
+    assert _first_words(code) == ["MemoryError", "MemoryError", "True"]
 
 
 def test_an_onnx_net_too_large_for_memory_is_a_memory_error(tmp_path: Path) -> None:
@@ -286,14 +291,7 @@ def test_an_onnx_net_too_large_for_memory_is_a_memory_error(tmp_path: Path) -> N
             print("MemoryError", error)
         print(bgfast.Net.wildbg().equity(bgfast.Position()) != 0)
     """
-    result = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    assert [line.split()[0] for line in result.stdout.splitlines()] == ["MemoryError", "True"]
+    assert _first_words(code) == ["MemoryError", "True"]
 
 
 # ------------------------------------------------------------------ rollouts on executors
