@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Union
 
 import numpy as np
@@ -153,14 +153,15 @@ class Decision:
             doubled or rolled) or ``"take"`` (the answer to a double).
         dice: the roll of a chequer play, else ``None``.
         played: the play made (``24/21 13/11``; ``""`` for a roll that could not be
-            played), or the action: ``"no double"``, ``"double"``, ``"take"``,
-            ``"beaver"`` or ``"pass"``.
+            played; in table mode an illegal play that stood, R31, as written), or the
+            action: ``"no double"``, ``"double"``, ``"take"``, ``"beaver"`` or ``"pass"``.
         best: the best play or action by the analysis.
         loss: what the decision cost, in EMG normalised to the cube (0 for the best).
         loss_mwc: the same in match-winning chances (matches only, else ``None``).
         mark: ``"doubtful"``, ``"bad"`` or ``"very bad"`` (:func:`mark_of`), else ``None``.
         counted: whether it counts in the error rate: a play with more than one legal
-            result; a close or actual cube decision (GNU Backgammon's rule).
+            result (or an illegal play that stood); a close or actual cube decision (GNU
+            Backgammon's rule).
         cube: the cube's value at the decision.
     """
 
@@ -490,7 +491,9 @@ class _Turn:
     stakes: cubeful.Stakes
     opening: bool
     played: Move | None = None  # the play committed for it
+    # An illegal play that stood (table mode, R31): its text as written and its result.
     played_text: str = ""
+    illegal_result: Position | None = None
 
 
 @dataclass
@@ -723,8 +726,15 @@ class _Analyst:
     def collect(self, game: Game, number: int) -> tuple[list[_Turn], list[_Cube]]:
         """The rolls and cube decisions of ``game``, with their states and stakes."""
         steps = _moments.moments(game)
+        # A game begun with the dice already rolled (from a Game's state or an ID with dice)
+        # has no Roll event for its first play, which is rated all the same.
+        first = steps[0].before if steps else None
+        rolled_before = first is not None and first.phase == "move" and first.dice is not None
         # Move numbers as a .mat file numbers its lines (the take of a beaver takes no cell).
         actors: list[int] = []
+        if first is not None and rolled_before:
+            assert first.turn is not None
+            actors.append(first.turn)
         at: list[int] = []  # index into actors for each step (or -1)
         for step in steps:
             actor = _actor(step)
@@ -737,7 +747,21 @@ class _Analyst:
         doubled = False
         doubling_state: State | None = None
         pending: _Turn | None = None
+        staged_text = ""  # the text of the last move staged
         last_number = 1
+        if first is not None and rolled_before:
+            assert first.turn is not None and first.dice is not None
+            last_number = numbers[0]
+            pending = _Turn(
+                number,
+                last_number,
+                first.turn,
+                first,
+                first.dice,
+                self.stakes(first, first.turn),
+                False,
+            )
+            turns.append(pending)
         for step, k in zip(steps, at):
             if k >= 0:
                 last_number = numbers[k]
@@ -789,9 +813,13 @@ class _Analyst:
                 doubling_state = before
             elif isinstance(event, (ev.Take, ev.Drop, ev.Beaver)):
                 offer = before.offer
-                assert offer is not None and doubling_state is not None
+                assert offer is not None
                 if offer.kind != "double":
                     continue  # beavers' and raccoons' answers: not analysed (as GNU Backgammon)
+                # A game begun with the double already offered (from a Game's state or an ID)
+                # has no Double event: the state before it is the offer's without the offer
+                # (the doubler on turn, the cube not yet turned).
+                offered = doubling_state if doubling_state is not None else _unoffered(before)
                 action = {ev.Take: "take", ev.Drop: "pass", ev.Beaver: "beaver"}[type(event)]
                 cubes.append(
                     _Cube(
@@ -799,16 +827,25 @@ class _Analyst:
                         last_number,
                         offer.responder,
                         action,
-                        doubling_state,
+                        offered,
                         offer.doubler,
-                        self.stakes(doubling_state, offer.doubler),
+                        self.stakes(offered, offer.doubler),
                     )
                 )
-            elif isinstance(event, ev.Commit) and pending is not None and step.move is not None:
-                pending.played = step.move
+            elif isinstance(event, ev.Move):
+                staged_text = event.move
+            elif isinstance(event, ev.Commit) and pending is not None:
+                if step.move is not None:
+                    pending.played = step.move
+                else:  # an illegal play, which stands unless it is called (R31)
+                    pending.played_text = staged_text
+                    pending.illegal_result = after.position
                 pending = None
             elif isinstance(event, ev.Call):
+                # The illegal play is taken back; the play that replaces it is rated.
                 pending = turns[-1] if turns else None
+                if pending is not None:
+                    pending.played_text, pending.illegal_result = "", None
         return turns, cubes
 
     def _may_double(self, state: State, player: int) -> bool:
@@ -832,7 +869,9 @@ class _Analyst:
             positions.append(turn.state.position)
             stakes.append(turn.stakes)
             if turn.opening:
-                positions.append(turn.state.position)
+                # The other player's view of the start (the same for the usual start, not
+                # for a game begun from another position).
+                positions.append(turn.state.position.flipped())
                 stakes.append(self.stakes(turn.state, 1 - turn.player))
         # Every play of all 21 rolls scored from its roll's origin, in one native call
         # (float32, as the net gives them: the values need no more).
@@ -850,6 +889,18 @@ class _Analyst:
         if not self.one_net:
             chances = self.net.evaluate(plays, threads=self.threads)
             played_values = self._values(chances, play_offsets, [t.stakes for t in turns])
+        # Illegal plays that stood (table mode, R31) are no legal result: valued on their own.
+        illegal = [(t, t.illegal_result) for t in turns if t.illegal_result is not None]
+        illegal_values: dict[int, float] = {}
+        if illegal:
+            found = self._values(
+                self.net.evaluate(
+                    batch.to_array([result for _, result in illegal]), threads=self.threads
+                ),
+                np.arange(len(illegal) + 1, dtype=np.int64),
+                [t.stakes for t, _ in illegal],
+            )
+            illegal_values = {id(t): float(v) for (t, _), v in zip(illegal, found)}
         # Every block holds one result at least (a roll that cannot be played: the pass).
         best = np.maximum.reduceat(values, offsets[:-1])
         weights = np.array([2.0] * 15 + [1.0] * 6)
@@ -894,7 +945,16 @@ class _Analyst:
                 block_values = values[start:stop]
             else:
                 block_values = played_values[int(play_offsets[k]) : int(play_offsets[k + 1])]
-            decisions.append(self._play(turn, results, block_values, int(block_values.argmax()), t))
+            decisions.append(
+                self._play(
+                    turn,
+                    results,
+                    block_values,
+                    int(block_values.argmax()),
+                    t,
+                    illegal_values.get(id(turn)),
+                )
+            )
         return decisions
 
     def _values(
@@ -929,10 +989,17 @@ class _Analyst:
         values: npt.NDArray[np.float32],
         best: int,
         t: _Totals,
+        illegal_value: float | None = None,
     ) -> Decision:
         t.moves += 1
         position, dice = turn.state.position, turn.dice
         forced = len(results) <= 1
+        if illegal_value is not None:
+            # An illegal play that stood (R31): rated against the best legal play, and
+            # counted as a decision even when the roll had one legal play.
+            loss, loss_mwc = self._charge(t, turn, float(values[best]) - illegal_value, True)
+            best_text = _best_text(position, dice, results[best], best)
+            return self._decision(turn, turn.played_text, best_text, loss, loss_mwc, True)
         if turn.played is None:
             if forced:
                 return self._decision(turn, "", "", 0.0, 0.0, False)
@@ -948,19 +1015,27 @@ class _Analyst:
             found = np.flatnonzero((results == target).all(axis=(1, 2)))
             played_index = int(found[0]) if len(found) else best
         difference = float(values[best] - values[played_index])
+        loss, loss_mwc = self._charge(t, turn, difference, not forced)
+        best_text = (
+            played_text if played_index == best else _best_text(position, dice, results[best], best)
+        )
+        return self._decision(turn, played_text, best_text, loss, loss_mwc, not forced)
+
+    def _charge(
+        self, t: _Totals, turn: _Turn, difference: float, counted: bool
+    ) -> tuple[float, float]:
+        """The loss of a play ``difference`` worse than the best (in EMG normalised to the
+        cube, and in the values' own unit), added to the totals and the marks."""
         loss = max(0.0, difference * self.scale(turn.stakes))
         loss_mwc = max(0.0, difference)
-        if not forced:
+        if counted:
             t.unforced += 1
             t.chequer[0] += loss
             t.chequer[1] += loss_mwc if turn.stakes.is_match else 0.0
         mark = mark_of(loss)
         if mark is not None:
             t.chequer_marks[mark] += 1
-        best_text = (
-            played_text if played_index == best else _best_text(position, dice, results[best], best)
-        )
-        return self._decision(turn, played_text, best_text, loss, loss_mwc, not forced)
+        return loss, loss_mwc
 
     def _decision(
         self,
@@ -1077,6 +1152,13 @@ class _Analyst:
 
             self._emg[stakes] = found
         return found
+
+
+def _unoffered(state: State) -> State:
+    """The state before the double waiting in ``state`` was offered."""
+    if isinstance(state, _moments.Moment):
+        return state._replace(phase="roll", offer=None)
+    return replace(state, phase="roll", offer=None)
 
 
 def _actor(step: _moments.Step) -> int | None:

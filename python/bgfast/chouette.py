@@ -12,9 +12,10 @@ Each chouette game is a :class:`~bgfast.Game` between the box (player 0) and the
 double is allowed only before the doubling side rolls (R18), and the game ends, is settled
 and the seats rotate when a side bears off its last checker (R15, R28, R25). A game played
 on a real board can be recorded instead, without touching the board here: then doubles are
-taken as they happened and :meth:`Chouette.end_game` records the result. Every cube is a
-:class:`bgfast.Cube` between the box and the team side; :meth:`Chouette.cube` shows it from
-the table's side (:class:`Cube`).
+taken as they happened and :meth:`Chouette.end_game` records the result (a game doubled
+before anything was rolled here is such a game: no double comes before the opening roll).
+Every cube is a :class:`bgfast.Cube` between the box and the team side;
+:meth:`Chouette.cube` shows it from the table's side (:class:`Cube`).
 
 Two forms are supported:
 
@@ -289,6 +290,10 @@ class _Game:
         self.results: dict[str, MemberResult] = {}
         # Whether the last member to leave did so because the box passed their double.
         self.last_left_by_box_pass = False
+        # Whether a double was recorded before the board was rolled on: then the game is
+        # one played on a real board (R18 allows no double before the opening roll), and
+        # its board may not be started here.
+        self.doubled_off_board = False
         # The board: the box is player 0, the team player 1. Dice always given, so the
         # seed is never drawn from.
         self.board = Game(rules=_BOARD_RULES, seed=0)
@@ -390,8 +395,9 @@ class Chouette(Saved):
         ``backgammon_as_double``.
 
         Raises:
-            IllegalChouetteActionError: fewer than 3 players, duplicate or empty names, an
-                unknown form or option, or a roll-off that breaks R24.
+            IllegalChouetteActionError: fewer than 3 players, duplicate or empty names (or
+                names UTF-8 cannot hold), an unknown form or option, or a roll-off that
+                breaks R24.
         """
         if backgammon_counts_double is None:
             backgammon_counts_double = (
@@ -411,9 +417,14 @@ class Chouette(Saved):
         for p in names:
             if not isinstance(p, str) or not p.strip():
                 raise IllegalChouetteActionError(f"player names must be non-empty str: {shown(p)}")
+            if not _is_utf8(p):
+                # A save is UTF-8 text: such a name made the chouette unsavable.
+                raise IllegalChouetteActionError(
+                    f"player names must be text UTF-8 can hold (no lone surrogate): {shown(p)}"
+                )
         if len(set(names)) != len(names):
             raise IllegalChouetteActionError(f"player names must be distinct: {names}")
-        if form not in FORMS:
+        if not _is_one_of(form, FORMS):
             raise IllegalChouetteActionError(f"unknown form {shown(form)}; choose one of {FORMS}")
         for opt, value in (
             ("jacoby", jacoby),
@@ -625,6 +636,7 @@ class Chouette(Saved):
         self._history.append(
             {"type": "team_double", "agreeing": [m for m in game.active], "answer": answer}
         )
+        game.doubled_off_board |= not game.board_in_play
         if answer == "take":
             game.team_cube = game.team_cube.taken(BOX)
             return None
@@ -661,6 +673,7 @@ class Chouette(Saved):
         _check_limit(game.cubes[member], f"{member}'s cube")
         self._check_answer(answer)
         self._history.append({"type": "member_double", "member": member, "answer": answer})
+        game.doubled_off_board |= not game.board_in_play
         if answer == "take":
             game.cubes[member] = game.cubes[member].taken(BOX)
             return None
@@ -709,6 +722,7 @@ class Chouette(Saved):
             self._check_answer(a)
         ordered = {m: answers[m] for m in game.active if m in doubled}
         self._history.append({"type": "box_double", "answers": dict(ordered)})
+        game.doubled_off_board |= not game.board_in_play
         old = {m: game.cube_of(m) for m in ordered}
         for m, a in ordered.items():
             if a == "pass":
@@ -743,9 +757,9 @@ class Chouette(Saved):
                 "R15: this game's board is played here, so it ends when a side bears off its "
                 "last checker; end_game records a game played on a real board"
             )
-        if winner not in _SIDES:
+        if not _is_one_of(winner, _SIDES):
             raise IllegalChouetteActionError(f"winner must be 'box' or 'team', not {shown(winner)}")
-        if kind not in _KINDS:
+        if not _is_one_of(kind, _KINDS):
             raise IllegalChouetteActionError(
                 f"R16: kind must be one of {_KINDS}, not {shown(kind)}"
             )
@@ -789,10 +803,16 @@ class Chouette(Saved):
         team's die)`` (R3). Returns the dice.
 
         Raises:
-            IllegalChouetteActionError: no game in progress.
+            IllegalChouetteActionError: no game in progress, or a game whose doubles came
+                before any roll (one played on a real board, R18).
             GameStateError, InvalidDiceError: as :meth:`bgfast.Game.roll`.
         """
         game = self._require_game()
+        if game.doubled_off_board:
+            raise IllegalChouetteActionError(
+                "R18: this game's doubles came before any roll, so it is played on a real "
+                "board (no double comes before the opening roll); record its end with end_game"
+            )
         if dice is None and d2 is None:
             rolled = (secrets.randbelow(6) + 1, secrets.randbelow(6) + 1)
         else:
@@ -992,10 +1012,10 @@ class Chouette(Saved):
 
     @staticmethod
     def _require_active(game: _Game, member: object) -> None:
-        if member not in game.active:
-            if member == game.box:
+        if not _is_one_of(member, game.active):
+            if _is_one_of(member, (game.box,)):
                 raise IllegalChouetteActionError(f"{shown(member)} is the box, not a team member")
-            if member in game.team:
+            if _is_one_of(member, game.team):
                 raise IllegalChouetteActionError(f"{shown(member)} has left this game")
             raise IllegalChouetteActionError(f"{shown(member)} is not playing in this chouette")
 
@@ -1011,7 +1031,7 @@ class Chouette(Saved):
 
     @staticmethod
     def _check_answer(answer: object) -> None:
-        if answer not in _ANSWERS:
+        if not _is_one_of(answer, _ANSWERS):
             raise IllegalChouetteActionError(f"R19: answer 'take' or 'pass', not {shown(answer)}")
 
     def _multiplier(self, kind: Kind, cube: game_cube.Cube) -> int:
@@ -1173,6 +1193,20 @@ def _check_limit(cube: game_cube.Cube, what: str) -> None:
             f"cannot double: {what} is at its maximum value {cube.value} "
             f"(the cube limit {CUBE_LIMIT}, as in a Game)"
         )
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _is_one_of(value: object, choices: Collection[str]) -> bool:
+    """Whether ``value`` is one of the words ``choices``: a str, so that an object equal
+    to every word (a numpy array of one, say) is not taken for one and saved."""
+    return isinstance(value, str) and value in choices
 
 
 def _expect_keys(event: Mapping[str, Any], keys: set[str]) -> None:

@@ -117,6 +117,16 @@ class MatchEquityTable:
     post: tuple[float, ...]
     """``post[n-1]``: MWC of the trailer n-away against a 1-away leader, post-Crawford."""
 
+    def __post_init__(self) -> None:
+        # The table is checked whoever builds it (a hand-made one too): a lookup past its
+        # rows, a chance outside 0..1 or a table that rewards being further behind would
+        # give wrong equities and take points outside 0..1 without a word.
+        problem = _table_problem(self.max_away, self.pre, self.post)
+        if problem is not None:
+            raise MetError(f"table {shown(self.name)}: {problem}")
+        object.__setattr__(self, "pre", tuple(tuple(float(x) for x in row) for row in self.pre))
+        object.__setattr__(self, "post", tuple(float(x) for x in self.post))
+
     def equity(self, my_away: int, opp_away: int, *, post_crawford: bool = False) -> float:
         """Match-winning chance of the player ``my_away`` points away against ``opp_away``.
 
@@ -186,6 +196,63 @@ class MatchEquityTable:
         return (passed - lose) / (win - lose)
 
 
+#: How far ``mwc(a, b) + mwc(b, a)`` may be from 1 (one of the two wins the match): the
+#: rounding of a table published to three decimals, each entry rounded on its own.
+_COMPLEMENT_TOLERANCE = 1e-3
+
+
+def _is_chance(x: object) -> bool:
+    return (
+        isinstance(x, (int, float))
+        and not isinstance(x, bool)
+        and math.isfinite(x)
+        and 0.0 <= x <= 1.0
+    )
+
+
+def _table_problem(max_away: object, pre: object, post: object) -> str | None:
+    """What is wrong with a table's numbers, or ``None``: ``pre`` must be ``max_away`` rows of
+    ``max_away`` chances, ``post`` ``max_away`` chances; the two sides' chances at a score
+    add up to 1 (``post[0]``, 1-away against 1-away, is 0.5); nobody gains by being further
+    behind (R20)."""
+    if not isinstance(max_away, int) or isinstance(max_away, bool) or max_away < 1:
+        return f"max_away must be an int from 1, not {shown(max_away)}"
+    n = max_away
+    if (
+        not isinstance(pre, tuple)
+        or len(pre) != n
+        or not all(isinstance(row, tuple) and len(row) == n for row in pre)
+    ):
+        return f"pre must be {n} tuples of {n} chances (max_away {n})"
+    if not isinstance(post, tuple) or len(post) != n:
+        return f"post must be a tuple of {n} chances (max_away {n})"
+    for a, row in enumerate(pre, 1):
+        for b, mwc in enumerate(row, 1):
+            if not _is_chance(mwc):
+                return f"mwc {shown(mwc)} at {a},{b} is not a probability"
+    for a, mwc in enumerate(post, 1):
+        if not _is_chance(mwc):
+            return f"post-Crawford mwc {shown(mwc)} at {a}-away is not a probability"
+    for a in range(1, n + 1):
+        for b in range(a, n + 1):
+            if abs(pre[a - 1][b - 1] + pre[b - 1][a - 1] - 1.0) > _COMPLEMENT_TOLERANCE:
+                return (
+                    f"mwc at {a},{b} and {b},{a} add up to "
+                    f"{pre[a - 1][b - 1] + pre[b - 1][a - 1]!r}, not 1 (one side wins)"
+                )
+    if abs(post[0] - 0.5) > _COMPLEMENT_TOLERANCE:
+        return f"post-Crawford mwc at 1-away against 1-away is {post[0]!r}, not 0.5"
+    # A table must not reward being further behind (Woolsey's rounded tails are flat); by
+    # the complement, nor being nearer for the opponent.
+    for a in range(2, n + 1):
+        for b in range(1, n + 1):
+            if pre[a - 1][b - 1] > pre[a - 2][b - 1]:
+                return f"mwc increases with my_away at {a},{b}"
+        if post[a - 1] > post[a - 2]:
+            return f"post-Crawford mwc increases with my_away at {a}"
+    return None
+
+
 def _parse(name: str, text: str) -> MatchEquityTable:
     comments = [line[1:].strip() for line in text.splitlines() if line.startswith("#")]
     body = [line for line in text.splitlines() if line and not line.startswith("#")]
@@ -211,11 +278,6 @@ def _parse(name: str, text: str) -> MatchEquityTable:
         raise MetError(f"table {name!r}: incomplete {n}x{n} table")
     pre_rows = tuple(tuple(pre[a, b] for b in range(1, n + 1)) for a in range(1, n + 1))
     post_col = tuple(post[a] for a in range(1, n + 1))
-    # A table must not reward being further behind (Woolsey's rounded tails are flat).
-    for a in range(2, n + 1):
-        for b in range(1, n + 1):
-            if pre_rows[a - 1][b - 1] > pre_rows[a - 2][b - 1]:
-                raise MetError(f"table {name!r}: mwc increases with my_away at {a},{b}")
     # The first comment line is "<title>"; the rest (source, notice, column docs) is the notice.
     title = comments[0] if comments else name
     notice = "\n".join(c.lstrip("| ").rstrip() if c.startswith("|") else c for c in comments)
