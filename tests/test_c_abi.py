@@ -135,6 +135,7 @@ def test_bad_input_is_refused_with_codes_and_messages(program: Path) -> None:
         "from_id_garbage": 2,
         "from_id_too_many": 2,
         "from_id_not_utf8": 2,
+        "from_id_unterminated": 2,
         "to_id_null_pos": 1,
         "to_id_null_out": 1,
         "to_id_too_many": 3,
@@ -156,6 +157,8 @@ def test_bad_input_is_refused_with_codes_and_messages(program: Path) -> None:
     for case, (_, message) in errors.items():
         assert message, case  # every refusal names what is wrong
     assert "pos" in errors["to_id_null_pos"][1]
+    # Read no further than an ID's 15 bytes (the 16th is a guard page: reading it faults).
+    assert "no NUL among its first 15 bytes" in errors["from_id_unterminated"][1]
     assert "16 results" in errors["moves_too_small"][1]
     assert "R15" in errors["moves_game_over"][1]
     assert "dice are 1 to 6" in errors["moves_die_7"][1]

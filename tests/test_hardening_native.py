@@ -360,3 +360,12 @@ def test_a_progress_that_cannot_be_called_is_named_before_any_game(call: Any) ->
     # It was called once the first games had finished: "'int' object is not callable".
     with pytest.raises(TypeError, match="progress must be callable or None, not int"):
         call(5)
+
+
+def test_r1_huge_counts_whose_sum_wraps_are_too_many_checkers() -> None:
+    # Two counts of 2**127 - 1 and one of 2 summed to 0 in the core's i128 (wrapping): no
+    # violation was found and packing the position raised a PanicException.
+    mover = [2**127 - 1, 2**127 - 1, 2] + [0] * 22
+    opponent = [0] * 5 + [15] + [0] * 19
+    with pytest.raises(bgfast.InvalidPositionError, match="R1"):
+        Position.from_array([mover, opponent])

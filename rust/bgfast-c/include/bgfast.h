@@ -59,7 +59,8 @@ extern "C" {
 
 // Reads a GNU Backgammon Position ID (14 characters, NUL-terminated) into `*out`, seen
 // from the side to move. Returns `BGFAST_OK`, or `BGFAST_ERROR_NULL` /
-// `BGFAST_ERROR_INVALID_ID` leaving `*out` unchanged.
+// `BGFAST_ERROR_INVALID_ID` leaving `*out` unchanged. Reads at most `BGFAST_ID_BUFFER`
+// (15) bytes of `id`: a text with no NUL among them is refused as too long.
 //
 // # Safety
 // `id` is null or a NUL-terminated string; `out` is null or points to a writable

@@ -147,7 +147,8 @@ fn to_struct(position: &Position) -> bgfast_position {
 
 /// Reads a GNU Backgammon Position ID (14 characters, NUL-terminated) into `*out`, seen
 /// from the side to move. Returns `BGFAST_OK`, or `BGFAST_ERROR_NULL` /
-/// `BGFAST_ERROR_INVALID_ID` leaving `*out` unchanged.
+/// `BGFAST_ERROR_INVALID_ID` leaving `*out` unchanged. Reads at most `BGFAST_ID_BUFFER`
+/// (15) bytes of `id`: a text with no NUL among them is refused as too long.
 ///
 /// # Safety
 /// `id` is null or a NUL-terminated string; `out` is null or points to a writable
@@ -165,9 +166,17 @@ pub unsafe extern "C" fn bgfast_position_from_id(
             return Err(Failure::null("out"));
         }
         // SAFETY: non-null and NUL-terminated, as the caller promises.
-        let text = unsafe { CStr::from_ptr(id) };
-        let text = text
-            .to_str()
+        let text = unsafe { id_text(id) }.ok_or_else(|| {
+            Failure::new(
+                BGFAST_ERROR_INVALID_ID,
+                format!(
+                    "invalid Position ID: no NUL among its first {BGFAST_ID_BUFFER} bytes \
+                     (an ID has {} characters)",
+                    gnubg_id::ID_LEN
+                ),
+            )
+        })?;
+        let text = core::str::from_utf8(text)
             .map_err(|_| Failure::new(BGFAST_ERROR_INVALID_ID, "the Position ID is not UTF-8"))?;
         let position = gnubg_id::decode(text).map_err(|e| {
             Failure::new(
@@ -179,6 +188,27 @@ pub unsafe extern "C" fn bgfast_position_from_id(
         unsafe { out.write(to_struct(&position)) };
         Ok(())
     })
+}
+
+/// The bytes of the NUL-terminated `id` before its NUL, if it has one among its first
+/// `BGFAST_ID_BUFFER` bytes: no more are read. A longer text is no Position ID whatever
+/// follows, so neither a huge string nor a buffer the caller forgot to terminate is read
+/// (or copied into the message) past them.
+///
+/// # Safety
+/// `id` is non-null and NUL-terminated.
+unsafe fn id_text<'a>(id: *const c_char) -> Option<&'a [u8]> {
+    let start = id.cast::<u8>();
+    let mut len = 0;
+    // SAFETY: every byte up to the NUL is readable, and the scan stops at the NUL.
+    while unsafe { start.add(len).read() } != 0 {
+        len += 1;
+        if len == BGFAST_ID_BUFFER {
+            return None;
+        }
+    }
+    // SAFETY: the `len` bytes before the NUL were just read.
+    Some(unsafe { std::slice::from_raw_parts(start, len) })
 }
 
 /// Writes the Position ID of `*pos` into `out` (`char out[15]`: 14 characters and a NUL).
@@ -396,6 +426,45 @@ mod tests {
             assert!(last().contains("invalid position"), "{}", last());
             assert_eq!(probabilities, [0f32; 5]);
         }
+    }
+
+    #[test]
+    fn a_long_id_is_refused_after_15_bytes_not_read_and_quoted_whole() {
+        // A 64 MiB string was scanned to its end and quoted in the message (64 MiB more).
+        let mut text = vec![b'A'; 64 << 20];
+        text.push(0);
+        let mut pos = bgfast_position::default();
+        // SAFETY: a NUL-terminated string and a writable struct.
+        let code = unsafe { bgfast_position_from_id(text.as_ptr().cast(), &mut pos) };
+        assert_eq!(code, BGFAST_ERROR_INVALID_ID);
+        assert!(last().len() < 200, "{} bytes of message", last().len());
+        assert!(
+            last().contains("no NUL among its first 15 bytes"),
+            "{}",
+            last()
+        );
+        // 15 bytes and no NUL at all: refused from those 15 alone.
+        let unterminated = [b'A'; 15];
+        // SAFETY: the call reads at most 15 bytes (the contract this test checks).
+        let code = unsafe { bgfast_position_from_id(unterminated.as_ptr().cast(), &mut pos) };
+        assert_eq!(code, BGFAST_ERROR_INVALID_ID);
+        assert_eq!(
+            pos,
+            bgfast_position::default(),
+            "a refused call writes nothing"
+        );
+        // 14 characters then the NUL is an ID; 14 non-ASCII bytes are not (7 characters).
+        let id = c"4HPwATDgc/ABMA";
+        // SAFETY: NUL-terminated.
+        assert_eq!(
+            unsafe { bgfast_position_from_id(id.as_ptr(), &mut pos) },
+            BGFAST_OK
+        );
+        let wide = c"\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}";
+        // SAFETY: NUL-terminated.
+        let code = unsafe { bgfast_position_from_id(wide.as_ptr(), &mut pos) };
+        assert_eq!(code, BGFAST_ERROR_INVALID_ID);
+        assert!(last().contains("not 7"), "{}", last());
     }
 
     #[test]

@@ -75,6 +75,10 @@ pub(crate) fn fast_row_writer(cpu_has: fn() -> bool) -> bool {
 /// level `detect` gives (the best build the CPU has, 0 being the baseline; at most 200).
 /// Decided on the first call, then one relaxed load. The engine names its build
 /// (`bgfast_engine::net::isa_name`), as this crate cannot.
+///
+/// The first caller's `detect` decides for the process, so the level is a choice, not a
+/// guarantee: code about to run a build's instructions checks that the CPU has them too
+/// (the engine caps the level by its own detection).
 #[inline(always)]
 pub fn net_level(detect: fn() -> u8) -> u8 {
     match NET.load(Relaxed) {

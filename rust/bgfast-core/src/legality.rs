@@ -229,14 +229,19 @@ fn with_moves<R>(position: &Position, dice: Dice, f: impl FnOnce(&MoveList) -> R
     thread_local! {
         static LIST: core::cell::RefCell<MoveList> = core::cell::RefCell::new(MoveList::new());
     }
-    LIST.with(|list| match list.try_borrow_mut() {
-        Ok(mut list) => {
-            position.generate_moves(dice, &mut list);
-            f(&list)
-        }
-        // Unreachable unless `f` re-enters on one thread; stay correct anyway.
-        Err(_) => f(&position.legal_moves(dice)),
-    })
+    let mut f = Some(f);
+    let kept = LIST.try_with(|list| {
+        let mut list = list.try_borrow_mut().ok()?;
+        position.generate_moves(dice, &mut list);
+        f.take().map(|f| f(&list))
+    });
+    // A fresh list if `f` re-enters on one thread, or if the thread is exiting (its
+    // thread-locals destroyed: a caller's thread-local destructor may check a move).
+    match (kept, f) {
+        (Ok(Some(value)), _) => value,
+        (_, Some(f)) => f(&position.legal_moves(dice)),
+        (_, None) => unreachable!("f ran exactly when it returned a value"),
+    }
 }
 
 /// [`resolve`] against moves already generated: `list` must hold the moves of its origin for

@@ -131,6 +131,11 @@ impl Position {
     {
         let mover: [i128; 25] = mover.map(Into::into);
         let opponent: [i128; 25] = opponent.map(Into::into);
+        let on_board = |c: &[i128; 25]| {
+            c.iter()
+                .map(|&x| x.max(0))
+                .fold(0i128, i128::saturating_add)
+        };
         let mut violations = Vec::new();
         for (side, counts) in [(Side::Mover, &mover), (Side::Opponent, &opponent)] {
             for (i, &c) in counts.iter().enumerate() {
@@ -142,8 +147,9 @@ impl Position {
                     });
                 }
             }
-            // 25 counts below 2^64 each: the sum cannot overflow an i128.
-            let total: i128 = counts.iter().map(|&c| c.max(0)).sum();
+            // 25 counts below 2^64 each cannot overflow an i128, but `C` may be i128
+            // itself: a wrapped sum of huge counts could look like 15 or fewer.
+            let total = on_board(counts);
             if total > i128::from(CHECKERS) {
                 violations.push(Violation::TooManyCheckers { side, count: total });
             }
@@ -153,7 +159,6 @@ impl Position {
                 violations.push(Violation::SharedPoint { point: p as u8 });
             }
         }
-        let on_board = |c: &[i128; 25]| c.iter().map(|&x| x.max(0)).sum::<i128>();
         if on_board(&mover) == 0 && on_board(&opponent) == 0 {
             violations.push(Violation::BothFinished);
         }
@@ -298,6 +303,24 @@ mod tests {
             c[p - 1] = n;
         }
         c
+    }
+
+    #[test]
+    fn i128_counts_whose_sum_wraps_are_too_many_not_a_panic() {
+        // Two counts of i128::MAX and one of 2 summed (wrapping) to 0: no violation was
+        // found, and packing the 255-byte count panicked (an overflow panic in debug).
+        let mut mover = [0i128; 25];
+        (mover[0], mover[1], mover[2]) = (i128::MAX, i128::MAX, 2);
+        let mut opponent = [0i128; 25];
+        opponent[5] = 15;
+        let e = Position::from_counts(&mover, &opponent).unwrap_err();
+        assert!(e.violations.contains(&Violation::TooManyCheckers {
+            side: Side::Mover,
+            count: i128::MAX,
+        }));
+        // Huge counts on both sides: R1 for each, never R15's "both finished".
+        let e = Position::from_counts(&mover, &mover).unwrap_err();
+        assert!(!e.violations.contains(&Violation::BothFinished), "{e}");
     }
 
     #[test]

@@ -11,10 +11,13 @@
  *   check --exiting  calls the functions from a thread-key destructor and an atexit
  *                    handler, which run after the library's thread-locals are gone, and
  *                    prints "EXITED <codes>" from the handler. */
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "bgfast.h"
 
@@ -82,6 +85,17 @@ static int errors(void) {
     report("from_id_garbage", bgfast_position_from_id("!!!!!!!!!!!!!!", &pos));
     report("from_id_too_many", bgfast_position_from_id("//////////////", &pos));
     report("from_id_not_utf8", bgfast_position_from_id("\xff\xfe", &pos));
+    /* 15 characters and no NUL, ending where the memory does: reading a byte more faults.
+     * The library reads at most 15 bytes of an ID. */
+    long page = sysconf(_SC_PAGESIZE);
+    char *pages = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    expect(pages != MAP_FAILED && mprotect(pages + page, (size_t)page, PROT_NONE) == 0,
+           "a guard page");
+    char *unterminated = pages + page - 15;
+    memcpy(unterminated, "4HPwATDgc/ABMAA", 15);
+    report("from_id_unterminated", bgfast_position_from_id(unterminated, &pos));
+    munmap(pages, 2 * (size_t)page);
 
     char id[16];
     memset(id, CANARY, sizeof id);
@@ -161,7 +175,13 @@ static void key_destructor(void *unused) {
 static void *thread_main(void *unused) {
     (void)unused;
     bgfast_position pos;
-    bgfast_position_from_id("4HPwATDgc/ABMA", &pos); /* the thread-locals now exist */
+    float p[5];
+    char codes[64];
+    /* Every call once, so that every thread-local exists (and is destroyed before the
+     * key's destructor runs): an evaluation from there answered BGFAST_ERROR_INTERNAL. */
+    call_all(codes, sizeof codes);
+    bgfast_position_from_id("4HPwATDgc/ABMA", &pos);
+    expect(bgfast_evaluate(&pos, p) == BGFAST_OK, "evaluate in the thread");
     pthread_setspecific(key, &key);
     return NULL;
 }

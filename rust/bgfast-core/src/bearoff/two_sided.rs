@@ -268,7 +268,7 @@ impl TwoSided {
     /// (R15); its entry holds 1.0, GNU Backgammon's convention.
     #[inline]
     pub fn win_probability_by_index(&self, mover: u32, opponent: u32) -> f64 {
-        self.win[mover as usize * N + opponent as usize]
+        self.win[entry_by_index(mover, opponent)]
     }
 
     /// Whether the cubeful equities were built.
@@ -303,7 +303,7 @@ impl TwoSided {
         cube: CubeState,
         may_double: bool,
     ) -> Option<f64> {
-        let k = mover as usize * N + opponent as usize;
+        let k = entry_by_index(mover, opponent);
         let &[owned, centred, unavailable] = self.cubeful.get(k)?;
         let (owned, centred, unavailable) = (owned as f64, centred as f64, unavailable as f64);
         Some(match (cube, may_double) {
@@ -348,6 +348,20 @@ impl TwoSided {
     }
 }
 
+/// The entry of bear-off indexes `mover` and `opponent`. Panics unless both are below
+/// [`TWO_SIDED_POSITIONS`], as the `_by_index` lookups promise: the flat index alone would
+/// let an opponent index past the end read another pair's entry (0 and 924 read 1 and 0).
+#[inline]
+fn entry_by_index(mover: u32, opponent: u32) -> usize {
+    let (mover, opponent) = (mover as usize, opponent as usize);
+    assert!(
+        mover < N && opponent < N,
+        "bear-off indexes {mover} and {opponent}: the two-sided table holds 0 to {}",
+        N - 1
+    );
+    mover * N + opponent
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,6 +375,29 @@ mod tests {
 
     fn b(c: [u8; 6]) -> HomeBoard {
         HomeBoard::new(c).unwrap()
+    }
+
+    #[test]
+    fn lookups_by_index_past_the_table_panic_as_documented() {
+        // Mover 0 and opponent 924 made flat entry 924, that of (1, 0): a silent wrong
+        // answer (1.0) where the documentation promises a panic.
+        let t = table();
+        let n = TWO_SIDED_POSITIONS as u32;
+        assert_eq!(t.win_probability_by_index(0, n - 1), 1.0);
+        for (mover, opponent) in [(0, n), (1, n + 5), (n, 0), (u32::MAX, 0), (0, u32::MAX)] {
+            let lookups: [&dyn Fn(); 2] = [
+                &|| {
+                    t.win_probability_by_index(mover, opponent);
+                },
+                &|| {
+                    t.cubeful_equity_by_index(mover, opponent, CubeState::Centred, true);
+                },
+            ];
+            for lookup in lookups {
+                let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(lookup));
+                assert!(panic.is_err(), "({mover}, {opponent}) answered");
+            }
+        }
     }
 
     #[test]

@@ -29,6 +29,8 @@ const CHUNK: usize = 256;
 /// The chunks a worker may hold generated but not yet written, waiting for an earlier chunk:
 /// bounds what a slow (or descheduled) worker can make the others keep.
 const MAX_PENDING: usize = 4;
+/// The most offsets [`generate_rows`] allocates up front from its blocks' size hint.
+const PREALLOCATED_OFFSETS: usize = 1 << 16;
 
 thread_local! {
     static LIST: RefCell<MoveList> = RefCell::new(MoveList::new());
@@ -42,7 +44,8 @@ thread_local! {
 /// `offsets[b]..offsets[b + 1]`.
 ///
 /// `rows` grows through `reserve(rows, additional)`, which must leave room for at least
-/// `additional` more bytes or fail ([`grow`] is `Vec::try_reserve`); the Python layer uses
+/// `additional` more bytes, keeping the bytes `rows` holds (the call panics if it changes
+/// their length), or fail ([`grow`] is `Vec::try_reserve`); the Python layer uses
 /// it to ask for huge pages. The output's size depends on the blocks, so growing may fail
 /// for want of memory: the call then returns that error (with `rows` holding the rows
 /// written so far) instead of aborting the process.
@@ -64,14 +67,19 @@ pub fn generate_rows<E>(
 ) -> Result<Vec<i64>, E> {
     let blocks = blocks.into_iter();
     rows.clear();
-    let mut offsets = Vec::with_capacity(blocks.size_hint().0 + 1);
+    // The hint only sizes the first allocation: an iterator may promise more blocks than
+    // memory holds (or usize::MAX), and the rows, not the offsets, should run out first.
+    let hint = blocks.size_hint().0.min(PREALLOCATED_OFFSETS);
+    let mut offsets = Vec::with_capacity(hint + 1);
     offsets.push(0i64);
     LIST.with_borrow_mut(|list| {
         for (position, dice) in blocks {
             position.generate_moves(dice, list);
             let bytes = list.len() * ROW_BYTES;
             if rows.capacity() - rows.len() < bytes {
+                let len = rows.len();
                 reserve(rows, bytes)?;
+                assert_eq!(rows.len(), len, "reserve changed the rows' length");
                 assert!(
                     rows.capacity() - rows.len() >= bytes,
                     "reserve left too little room"
@@ -169,6 +177,14 @@ where
             }
             return Err(e);
         }
+        // Soundness, not only correctness: the length set below covers the rows the workers
+        // wrote, which a `reserve` that emptied or replaced the vector would have dropped,
+        // leaving uninitialised bytes inside it.
+        assert_eq!(
+            rows.len(),
+            fitted * ROW_BYTES,
+            "reserve changed the rows' length"
+        );
         assert!(
             rows.capacity() >= done * ROW_BYTES,
             "reserve left too little room"
@@ -546,6 +562,69 @@ mod tests {
                 pool.install(|| par_generate_rows(blocks.len(), |b| blocks[b], &mut out, grow));
             assert_eq!(again.unwrap(), expected(&blocks).0);
         }
+    }
+
+    #[test]
+    fn a_reserve_that_drops_the_rows_panics_instead_of_exposing_uninitialised_bytes() {
+        // Without the check, the parallel call set the length over the rows the workers
+        // had written into the vector `reserve` replaced: uninitialised bytes, from safe
+        // code. (The sequential call wrote its offsets from the wrong length.)
+        let blocks = corpus_blocks();
+        let (_, want) = expected(&blocks);
+        let replace = |v: &mut Vec<u8>, more: usize| {
+            *v = Vec::new();
+            grow(v, more + want.len())
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let parallel = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // Half fits: some rows are written before the output must grow.
+            let mut out = Vec::with_capacity(want.len() / 2);
+            pool.install(|| par_generate_rows(blocks.len(), |b| blocks[b], &mut out, replace))
+        }));
+        let message = parallel.expect_err("a reserve that replaced the rows was accepted");
+        let text = message
+            .downcast_ref::<String>()
+            .cloned()
+            .unwrap_or_default();
+        assert!(text.contains("reserve changed the rows' length"), "{text}");
+        let sequential = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut out = vec![];
+            let clear = |v: &mut Vec<u8>, more: usize| {
+                v.clear();
+                grow(v, more)
+            };
+            generate_rows(blocks.iter().copied(), &mut out, clear)
+        }));
+        assert!(
+            sequential.is_err(),
+            "a reserve that cleared the rows was accepted"
+        );
+    }
+
+    #[test]
+    fn a_size_hint_beyond_memory_is_not_allocated_up_front() {
+        // 2^40 blocks promised: their offsets alone would be 8 TiB, an abort when
+        // preallocated. The rows run out first, and that is an error the caller sees.
+        let blocks = std::iter::repeat_n((Position::START, Dice::ALL_21[0]), 1 << 40);
+        let budget = |v: &mut Vec<u8>, more: usize| {
+            if v.len() + more > 1 << 20 {
+                Err("budget")
+            } else {
+                v.try_reserve(more).map_err(|_| "memory")
+            }
+        };
+        assert_eq!(
+            generate_rows(blocks, &mut Vec::new(), budget),
+            Err("budget")
+        );
+        let endless = std::iter::repeat((Position::START, Dice::ALL_21[0]));
+        assert_eq!(
+            generate_rows(endless, &mut Vec::new(), budget),
+            Err("budget")
+        );
     }
 
     #[test]

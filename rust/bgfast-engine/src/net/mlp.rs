@@ -12,7 +12,7 @@ use crate::eval::Probabilities;
 
 /// The most inputs or outputs one layer may have.
 pub const MAX_WIDTH: usize = 1 << 16;
-/// The most weights one net part may hold (256 MiB of float32).
+/// The most weights one layer may hold (256 MiB of float32).
 pub const MAX_WEIGHTS: usize = 1 << 26;
 
 /// A layer's activation.

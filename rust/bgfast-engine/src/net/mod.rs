@@ -66,12 +66,20 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
 }
 
-/// Runs `f` with this thread's scratch (a fresh one if a call on this thread holds it).
+/// Runs `f` with this thread's scratch, or a fresh one if a call on this thread holds it or
+/// the thread is exiting: C code may evaluate from a thread-key destructor, which runs after
+/// the thread's Rust thread-locals are destroyed (`with` would panic there).
 fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
-    SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => f(&mut scratch),
-        Err(_) => f(&mut Scratch::new()),
-    })
+    let mut f = Some(f);
+    let kept = SCRATCH.try_with(|cell| {
+        let mut scratch = cell.try_borrow_mut().ok()?;
+        f.take().map(|f| f(&mut scratch))
+    });
+    match (kept, f) {
+        (Ok(Some(value)), _) => value,
+        (_, Some(f)) => f(&mut Scratch::new()),
+        (_, None) => unreachable!("f ran exactly when it returned a value"),
+    }
 }
 
 /// No input of either encoding exceeds this (a count of checkers).

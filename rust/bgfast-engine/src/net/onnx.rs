@@ -36,11 +36,17 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::file::read_capped;
-use super::mlp::MAX_WIDTH;
+use super::mlp::{MAX_WEIGHTS, MAX_WIDTH};
 use super::{Activation, Dense, Mlp, NetError};
 
 /// The longest file [`read_mlp_file`] reads (1 GiB): longer is refused before reading.
 pub const MAX_FILE_LEN: u64 = 1 << 30;
+
+/// The most entries (nodes, tensors, graph inputs and outputs, node inputs, outputs and
+/// attributes, tensor dims) a file may hold. Each takes as little as two bytes of the file
+/// but up to about 100 in memory, so without a cap a 1 GiB file of empty nodes would need
+/// some 50 GiB; a dense net needs a few dozen.
+pub const MAX_ENTRIES: usize = 1 << 20;
 
 /// What the reader runs, for error messages about anything else.
 const SUPPORTED: &str = "bgfast runs dense Gemm/MatMul+Add graphs with tanh, sigmoid, relu, \
@@ -124,7 +130,10 @@ impl From<NetError> for OnnxError {
 /// Reads the dense net in ONNX `bytes`.
 pub fn read_mlp(bytes: &[u8]) -> Result<Mlp, OnnxError> {
     let graph = read_model(bytes)?;
-    chain(&graph)
+    // Layers naming their own tensors hold at most the floats the file does; only layers
+    // sharing one could hold more.
+    let max_weights = MAX_WEIGHTS.max(bytes.len() / 4);
+    chain(&graph, max_weights)
 }
 
 /// Reads the dense net in the ONNX file at `path`: only a regular file of at most
@@ -349,21 +358,40 @@ struct Tensor<'a> {
     elsewhere: Option<&'static str>,
 }
 
+/// The entries read so far, against [`MAX_ENTRIES`].
+#[derive(Default)]
+struct Entries(usize);
+
+impl Entries {
+    /// Counts one more entry, or refuses the file if it holds too many.
+    fn add(&mut self) -> Result<(), OnnxError> {
+        self.0 += 1;
+        if self.0 > MAX_ENTRIES {
+            return Err(OnnxError::Graph(format!(
+                "the file holds more than {MAX_ENTRIES} entries (nodes, tensors, names, \
+                 attributes, dims); {SUPPORTED}"
+            )));
+        }
+        Ok(())
+    }
+}
+
 fn read_model(bytes: &[u8]) -> Result<Graph<'_>, OnnxError> {
     let mut wire = Wire::new(bytes);
+    let mut entries = Entries::default();
     let mut graph = None;
     while let Some(field) = wire.next()? {
         if field.number == 7 {
             if graph.is_some() {
                 return Err(protobuf(field.at, "the model holds two graphs"));
             }
-            graph = Some(read_graph(field.message("ModelProto")?)?);
+            graph = Some(read_graph(field.message("ModelProto")?, &mut entries)?);
         }
     }
     graph.ok_or_else(|| OnnxError::Graph("the file holds no graph".into()))
 }
 
-fn read_graph(mut wire: Wire<'_>) -> Result<Graph<'_>, OnnxError> {
+fn read_graph<'a>(mut wire: Wire<'a>, entries: &mut Entries) -> Result<Graph<'a>, OnnxError> {
     let mut graph = Graph {
         nodes: Vec::new(),
         initializers: Vec::new(),
@@ -372,9 +400,14 @@ fn read_graph(mut wire: Wire<'_>) -> Result<Graph<'_>, OnnxError> {
     };
     const M: &str = "GraphProto";
     while let Some(field) = wire.next()? {
+        if matches!(field.number, 1 | 5 | 11 | 12) {
+            entries.add()?;
+        }
         match field.number {
-            1 => graph.nodes.push(read_node(field.message(M)?)?),
-            5 => graph.initializers.push(read_tensor(field.message(M)?)?),
+            1 => graph.nodes.push(read_node(field.message(M)?, entries)?),
+            5 => graph
+                .initializers
+                .push(read_tensor(field.message(M)?, entries)?),
             11 => graph.inputs.push(read_value_name(field.message(M)?)?),
             12 => graph.outputs.push(read_value_name(field.message(M)?)?),
             15 => {
@@ -398,7 +431,7 @@ fn read_value_name(mut wire: Wire<'_>) -> Result<&str, OnnxError> {
     Ok(name)
 }
 
-fn read_node(mut wire: Wire<'_>) -> Result<Node<'_>, OnnxError> {
+fn read_node<'a>(mut wire: Wire<'a>, entries: &mut Entries) -> Result<Node<'a>, OnnxError> {
     let mut node = Node {
         inputs: Vec::new(),
         outputs: Vec::new(),
@@ -408,6 +441,9 @@ fn read_node(mut wire: Wire<'_>) -> Result<Node<'_>, OnnxError> {
     };
     const M: &str = "NodeProto";
     while let Some(field) = wire.next()? {
+        if matches!(field.number, 1 | 2 | 5) {
+            entries.add()?;
+        }
         match field.number {
             1 => node.inputs.push(field.string(M)?),
             2 => node.outputs.push(field.string(M)?),
@@ -444,7 +480,7 @@ fn read_attribute(mut wire: Wire<'_>) -> Result<Attribute<'_>, OnnxError> {
     Ok(a)
 }
 
-fn read_tensor(mut wire: Wire<'_>) -> Result<Tensor<'_>, OnnxError> {
+fn read_tensor<'a>(mut wire: Wire<'a>, entries: &mut Entries) -> Result<Tensor<'a>, OnnxError> {
     let mut t = Tensor {
         name: "",
         dims: Vec::new(),
@@ -457,10 +493,14 @@ fn read_tensor(mut wire: Wire<'_>) -> Result<Tensor<'_>, OnnxError> {
     while let Some(field) = wire.next()? {
         match (field.number, field.value) {
             // dims: int64, unpacked (proto2's default) or packed.
-            (1, Value::Varint(v)) => t.dims.push(v),
+            (1, Value::Varint(v)) => {
+                entries.add()?;
+                t.dims.push(v);
+            }
             (1, Value::Bytes(b)) => {
                 let mut packed = Wire::nested(&field, b);
                 while packed.pos < b.len() {
+                    entries.add()?;
                     t.dims.push(packed.varint()?);
                 }
             }
@@ -812,7 +852,8 @@ impl<'g, 'a> Step<'g, 'a> {
 }
 
 /// Builds the chain of layers of `graph`.
-fn chain(graph: &Graph<'_>) -> Result<Mlp, OnnxError> {
+/// The net `graph` describes, whose layers may hold at most `max_weights` weights in all.
+fn chain(graph: &Graph<'_>, max_weights: usize) -> Result<Mlp, OnnxError> {
     let mut initializers = HashMap::new();
     for t in &graph.initializers {
         if initializers.insert(t.name, t).is_some() {
@@ -845,6 +886,7 @@ fn chain(graph: &Graph<'_>) -> Result<Mlp, OnnxError> {
 
     let mut layers = Vec::new();
     let mut pending: Option<Linear> = None;
+    let mut weights = 0usize;
     let mut current = input;
     for (index, node) in graph.nodes.iter().enumerate() {
         let step = Step {
@@ -875,11 +917,23 @@ fn chain(graph: &Graph<'_>) -> Result<Mlp, OnnxError> {
                 if let Some(linear) = pending.take() {
                     linear.finish(&mut layers, Activation::Identity)?;
                 }
-                pending = Some(if node.op == "Gemm" {
+                let linear = if node.op == "Gemm" {
                     step.gemm(current)?
                 } else {
                     step.matmul(current)?
-                });
+                };
+                // Every layer copies its weights, and many nodes may name one initializer:
+                // refused here, not once all the copies are made (a small file of 10^5
+                // nodes naming one 256 x 256 matrix asked for 26 GB).
+                weights += linear.weights.len();
+                if weights > max_weights {
+                    return Err(step.unsupported(format!(
+                        "the layers so far hold {weights} weights (layers sharing tensors): \
+                         at most {max_weights}, the larger of {MAX_WEIGHTS} and one weight per \
+                         4 bytes of the file"
+                    )));
+                }
+                pending = Some(linear);
             }
             ("Add", _) => match pending.as_mut() {
                 Some(linear) if linear.bias.is_none() => step.add(current, linear)?,

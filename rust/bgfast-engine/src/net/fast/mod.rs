@@ -434,7 +434,8 @@ fn avx2_detected() -> bool {
 }
 
 /// The build that runs: the best the CPU has, unless `BGFAST_ISA=baseline` (see
-/// [`bgfast_core::isa`], whose choice this takes).
+/// [`bgfast_core::isa`], whose choice this takes). Never one the CPU lacks, which the
+/// `unsafe` dispatch to the kernels relies on.
 #[inline(always)]
 fn build() -> Build {
     #[cfg(target_arch = "x86_64")]
@@ -446,7 +447,11 @@ fn build() -> Build {
                 avx2_detected() as u8
             }
         }
-        match bgfast_core::isa::net_level(detect) {
+        // The process's level is decided by the first caller of the public `net_level`,
+        // with that caller's detection. Capping it by this CPU's own detection (cached: a
+        // few loads) means no safe code elsewhere can make this run instructions the CPU
+        // lacks.
+        match bgfast_core::isa::net_level(detect).min(detect()) {
             0 => Build::Portable,
             1 => Build::Avx2,
             _ => Build::Avx512,
