@@ -25,6 +25,7 @@ BLAS limited to one thread by threadpoolctl).
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import sys
@@ -343,7 +344,11 @@ def main_large() -> None:
 
 
 if __name__ == "__main__":
-    if "--large" in sys.argv[1:]:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--large", action="store_true", help="wildbg's larger nets instead")
+    if parser.parse_args().large:
         main_large()
     else:
         main()

@@ -12,6 +12,7 @@ checked to end with a winner who has borne off 15 (``correct`` in the report).
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import time
@@ -168,4 +169,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    ).parse_args()
     main()

@@ -9,8 +9,8 @@ are against ``bgfast-batch-1t`` on the same fixture.
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 from typing import Any
 
 
@@ -43,5 +43,9 @@ def table(report: dict[str, Any]) -> str:
 
 
 if __name__ == "__main__":
-    with open(sys.argv[1]) as f:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("report", help="a bench_movegen.py run's --benchmark-json file")
+    with open(parser.parse_args().report) as f:
         print(table(json.load(f)))

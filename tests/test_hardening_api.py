@@ -158,3 +158,18 @@ def test_ctrl_c_in_a_callable_moves_rollout_keeps_the_finished_games() -> None:
         )
     )
     assert all(m.result.partial and 0 < m.result.games < games for m in got)
+
+
+@pytest.mark.parametrize(
+    "text", ["4HPwATDgc/ABMA:cAkAAAAAAAAA", "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:4:0:7:10"]
+)
+def test_a_whole_games_id_given_as_a_position_id_says_what_reads_it(text: str) -> None:
+    # The error said only "a Position ID has 14 characters, not 27".
+    said = r"Game\.from_gnubg_id or Game\.from_xgid"
+    with pytest.raises(bgfast.InvalidPositionError, match=said):
+        bgfast.Position.from_id(text)
+
+
+def test_one_die_is_one_die() -> None:
+    with pytest.raises(bgfast.InvalidDiceError, match=r"got 1 die \(3\)"):
+        bgfast.Position().moves((3,))

@@ -369,3 +369,15 @@ def test_r1_huge_counts_whose_sum_wraps_are_too_many_checkers() -> None:
     opponent = [0] * 5 + [15] + [0] * 19
     with pytest.raises(bgfast.InvalidPositionError, match="R1"):
         Position.from_array([mover, opponent])
+
+
+def test_threads_with_an_executor_are_refused_and_checked() -> None:
+    # threads=0 passed unchecked beside an executor, which plays each shard on one thread.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        with pytest.raises(BgfastError, match="threads must be from 1 to 256"):
+            bgfast.rollout(games=10, policy="random", threads=0, executor=pool)
+        with pytest.raises(BgfastError, match="threads=2 and an executor"):
+            bgfast.rollout(games=10, policy="random", threads=2, executor=pool)
+        assert bgfast.rollout(games=10, policy="random", executor=pool, seed=1).threads == 1

@@ -403,3 +403,24 @@ def test_the_address_printed_for_an_ipv6_host_is_a_url() -> None:
             assert json.loads(answer.read())["status"] == "ok"
     finally:
         _stops_cleanly(process, signal.SIGTERM, within=10)
+
+
+def test_a_net_may_not_take_a_shipped_nets_name() -> None:
+    # --net wildbg=mine.bgnet replaced the shipped net, and answers still said "wildbg".
+    from bgfast import Net
+    from bgfast.serve_http import create_app
+
+    with pytest.raises(BgfastError, match="'wildbg' is a shipped net's"):
+        create_app({"wildbg": Net.wildbg()})
+
+
+def test_a_net_name_given_twice_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bgfast import Net
+
+    path = tmp_path / "mine.bgnet"
+    Net.wildbg().save(path)
+    argv = ["serve", "http", "--port", "0", "--net", f"a={path}", "--net", f"a={path}"]
+    assert cli.main(argv) == 2
+    assert "--net names a twice" in capsys.readouterr().err

@@ -171,5 +171,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "the format the target's extension names.",
     )
     convert.add_argument("source", help="the file to read (.mat or .sgf)")
-    convert.add_argument("target", help="the file to write (.mat or .sgf)")
+    convert.add_argument(
+        "target", help="the file to write: .sgf for SGF, .mat or .txt for a .mat file"
+    )
     convert.set_defaults(run=run_convert)

@@ -96,4 +96,8 @@ def _run_http(args: argparse.Namespace) -> int:
             f"bgfast serve http needs the serve extra (pip install 'bgfast[serve]'): {error}"
         ) from None
     nets = dict(args.net)
+    if len(nets) < len(args.net):
+        named = [name for name, _ in args.net]
+        twice = sorted({name for name in named if named.count(name) > 1})
+        raise BgfastError(f"--net names {', '.join(twice)} twice: one net a name")
     return serve_http.run(args.host, args.port, nets=nets, threads=args.threads)

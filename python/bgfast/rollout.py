@@ -330,6 +330,14 @@ def _play(
 ) -> tuple[RawSums, bool, int]:
     """Plays the games of every branch however ``policy`` and ``executor`` ask; the sums,
     whether Ctrl-C stopped the run, and the threads used."""
+    if threads is not None:
+        _core.check_threads(threads)
+        if executor is not None:
+            # Each shard plays on one thread of its worker: a thread count would say nothing.
+            raise BgfastError(
+                f"threads={threads} and an executor: the executor's workers play the shards,"
+                " one thread each; give threads= for a run in this process, or executor="
+            )
     if is_native(policy):
         if executor is not None:
             sums, partial = _run_executor(executor, settings, branches, policy, games, progress)
@@ -446,8 +454,9 @@ def rollout(
 
     ``games`` games with ``policy`` for both sides; ``seed`` fixes the dice (drawn and
     reported when ``None``); ``threads`` defaults to every CPU; ``executor`` (any
-    ``concurrent.futures.Executor``, never shut down here) plays fixed shards elsewhere
-    with the same result (``ShardError`` when it gives up on one). ``progress(done,
+    ``concurrent.futures.Executor``, never shut down here) plays fixed shards elsewhere,
+    one thread each (so ``threads`` is not given with it, and the result's ``threads`` is
+    1), with the same result (``ShardError`` when it gives up on one). ``progress(done,
     total)`` is called as games finish; Ctrl-C returns what finished with
     ``partial=True``. The other settings are described in the module docs; ``stratify``
     is the former name of ``quasi_random``. Bad arguments raise a ``BgfastError`` naming

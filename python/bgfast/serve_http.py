@@ -433,7 +433,12 @@ def _cube_answer(read: Read, probabilities: np.ndarray[Any, Any]) -> CubeAnswer 
 
 def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None) -> FastAPI:
     """The API, offering the shipped nets (``wildbg``, ``wildbg-large``) and ``nets`` by
-    name; ``threads`` worker threads run the endpoints (default: anyio's 40)."""
+    name (names of their own: a shipped net's name is a ``BgfastError``); ``threads``
+    worker threads run the endpoints (default: anyio's 40)."""
+    taken = sorted(set(nets or {}) & set(SHIPPED_NETS))
+    if taken:
+        # A net of the caller's answering as "wildbg" would mislead every client.
+        raise BgfastError(f"the net name {taken[0]!r} is a shipped net's: choose another name")
     shipped = {name: make() for name, make in SHIPPED_NETS.items()}
     offered: dict[str, Net] = {**shipped, **(nets or {})}
     if threads is not None:

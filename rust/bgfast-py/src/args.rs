@@ -157,12 +157,19 @@ pub fn roll(d1: &Bound<'_, PyAny>, d2: Option<&Bound<'_, PyAny>>) -> Result<(u8,
             (Some(a), Some(b)) => Ok((a, b)),
             _ => Err(refused(listed(pair))),
         },
-        Some(items) if !items.is_empty() && items.len() <= 6 => {
-            Err(refused(format!("{} dice {}", items.len(), listed(items))))
-        }
-        Some(items) if !items.is_empty() => Err(refused(format!("{} dice", items.len()))),
+        Some(items) if !items.is_empty() && items.len() <= 6 => Err(refused(format!(
+            "{} {}",
+            dice_count(items.len()),
+            listed(items)
+        ))),
+        Some(items) if !items.is_empty() => Err(refused(dice_count(items.len()))),
         _ => Err(refused(repr(d1))),
     }
+}
+
+/// "1 die", "3 dice".
+fn dice_count(n: usize) -> String {
+    format!("{n} {}", if n == 1 { "die" } else { "dice" })
 }
 
 /// The core's dice of [`roll`]: two dice given apart, or one pair.

@@ -11,7 +11,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use crate::errors::Error;
+use crate::errors::{Error, InvalidPositionError};
 use crate::moves::PyMoves;
 use crate::{args, counts, detach};
 
@@ -37,9 +37,20 @@ impl PyPosition {
     /// The position with this GNU Backgammon Position ID (14 characters).
     #[staticmethod]
     fn from_id(id: &Bound<'_, PyString>) -> PyResult<Self> {
-        Ok(PyPosition {
-            inner: gnubg_id::decode(&args::text(id)?).map_err(Error::from)?,
-        })
+        let text = args::text(id)?;
+        let inner = gnubg_id::decode(&text).map_err(|e| match e {
+            // A whole game's ID given for a position's: say which reads it.
+            gnubg_id::IdError::Length(_) if text.contains(':') => {
+                InvalidPositionError::new_err(format!(
+                    "invalid Position ID: {e}; {} is a GNUbg ID or an XGID, which holds a \
+                     game: bgfast.Game.from_gnubg_id or Game.from_xgid reads it (a GNUbg \
+                     ID's Position ID is its part before ':')",
+                    args::shown(id.as_any())
+                ))
+            }
+            e => Error::from(e).into(),
+        })?;
+        Ok(PyPosition { inner })
     }
 
     /// The position from a `(2, 25)` array of counts (see the class docstring).
