@@ -532,7 +532,7 @@ class Chouette(Saved):
         Raises:
             IllegalChouetteActionError: no game in progress, or not an active member.
         """
-        game = self._require_game()
+        game = self._require_game("cube")
         if member is None:
             if self._form != "team-cube":
                 raise IllegalChouetteActionError(
@@ -616,13 +616,13 @@ class Chouette(Saved):
                 may not turn the cube (R17) or it is at the cube limit (32768), not everyone
                 agrees (R26), or a bad answer.
         """
-        game = self._require_game()
+        game = self._require_game("team_double")
         if self._form != "team-cube":
             raise IllegalChouetteActionError(
                 "team_double is the team-cube form's double; in the per-member-cubes form each "
                 "member doubles alone with member_double"
             )
-        self._check_now(game, "team")
+        self._check_now(game, "team", "team_double")
         agreed = self._member_set(game, agreeing, "agreeing")
         if game.team_cube.owner == BOX:
             raise IllegalChouetteActionError("R17: the box owns the cube; the team may not double")
@@ -658,13 +658,13 @@ class Chouette(Saved):
                 not an active member, the member may not turn their cube (R17) or it is at the
                 cube limit (32768), or a bad answer.
         """
-        game = self._require_game()
+        game = self._require_game("member_double")
         if self._form != "per-member-cubes":
             raise IllegalChouetteActionError(
                 "member_double is the per-member-cubes form's double; in the team-cube form "
                 "the team doubles together with team_double (R26)"
             )
-        self._check_now(game, "team")
+        self._check_now(game, "team", "member_double")
         self._require_active(game, member)
         if game.cubes[member].owner == BOX:
             raise IllegalChouetteActionError(
@@ -698,8 +698,8 @@ class Chouette(Saved):
                 cube limit (32768), a missing
                 answer in the team-cube form, or a bad answer.
         """
-        game = self._require_game()
-        self._check_now(game, "box")
+        game = self._require_game("box_double")
+        self._check_now(game, "box", "box_double")
         if not isinstance(answers, Mapping) or not answers:
             raise IllegalChouetteActionError(
                 "R27: the box's double needs each doubled member's answer"
@@ -751,7 +751,7 @@ class Chouette(Saved):
                 bear-off decides, R15), an unknown side or kind, or ``cubes`` that disagree
                 with the recorded cubes.
         """
-        game = self._require_game()
+        game = self._require_game("end_game")
         if game.board_in_play:
             raise IllegalChouetteActionError(
                 "R15: this game's board is played here, so it ends when a side bears off its "
@@ -807,7 +807,7 @@ class Chouette(Saved):
                 before any roll (one played on a real board, R18).
             GameStateError, InvalidDiceError: as :meth:`bgfast.Game.roll`.
         """
-        game = self._require_game()
+        game = self._require_game("roll")
         if game.doubled_off_board:
             raise IllegalChouetteActionError(
                 "R18: this game's doubles came before any roll, so it is played on a real "
@@ -830,13 +830,13 @@ class Chouette(Saved):
             IllegalChouetteActionError: no game in progress.
             IllegalMoveError, InvalidMoveError, GameStateError: as :meth:`bgfast.Game.move`.
         """
-        game = self._require_game()
+        game = self._require_game("move")
         game.board.move(move)
         self._history.append({"type": "move", "move": game.board.staged_move})
 
     def undo(self) -> None:
         """Take back the staged move (R29)."""
-        game = self._require_game()
+        game = self._require_game("undo")
         game.board.undo()
         self._history.append({"type": "undo"})
 
@@ -844,7 +844,7 @@ class Chouette(Saved):
         """Commit the staged move (R29). If it bore off the mover's last checker the game is
         over (R15): it is settled for its kind (R16, R28), seats rotate (R25) and the
         finished game's record is returned."""
-        game = self._require_game()
+        game = self._require_game("commit")
         game.board.commit()
         self._history.append({"type": "commit"})
         result = game.board.result
@@ -865,18 +865,18 @@ class Chouette(Saved):
         board = game.board
         if board.phase != "roll":
             return (
-                f"R18: a double comes at the start of a turn, before the roll; the board is "
-                f"in phase {board.phase!r}"
+                f"R18: a double comes at the start of one's own turn, before rolling; "
+                f"{_board_situation(board)}"
             )
         if board.turn != _PLAYER[side]:
             other = "team" if side == "box" else "box"
             return f"R18: the {side} doubles only on its own turn; the {other} is on roll"
         return None
 
-    def _check_now(self, game: _Game, side: Side) -> None:
+    def _check_now(self, game: _Game, side: Side, action: str) -> None:
         reason = self._why_not_now(game, side)
         if reason is not None:
-            raise IllegalChouetteActionError(reason)
+            raise IllegalChouetteActionError(f"{action}: {reason}")
 
     # ----------------------------------------------------------------- persistence
 
@@ -1005,9 +1005,12 @@ class Chouette(Saved):
 
     # ----------------------------------------------------------------- internals
 
-    def _require_game(self) -> _Game:
+    def _require_game(self, action: str) -> _Game:
+        """The game in progress, else a refusal of ``action`` that says so."""
         if self._game is None:
-            raise IllegalChouetteActionError("no game in progress: call start_game() first")
+            raise IllegalChouetteActionError(
+                f"{action}: no game in progress; call start_game() first"
+            )
         return self._game
 
     @staticmethod
@@ -1185,6 +1188,18 @@ _BOARD_EVENTS: dict[str, set[str]] = {
     "undo": {"type"},
     "commit": {"type"},
 }
+
+
+def _board_situation(board: Game) -> str:
+    """Where the board stands when no double may come, in the chouette's words (the box
+    and the team, not players 0 and 1)."""
+    if board.phase == "move":
+        assert board.dice is not None
+        side = "box" if board.turn == BOX else "team"
+        return f"the {side} is to play {board.dice[0]}-{board.dice[1]}"
+    if board.phase == "opening":
+        return "the board is at its opening roll (R3)"
+    return f"the board is in phase {board.phase!r}"  # no other phase waits for a double here
 
 
 def _check_limit(cube: game_cube.Cube, what: str) -> None:

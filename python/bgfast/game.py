@@ -46,6 +46,8 @@ from bgfast.state import (
     GameState,
     Resignation,
     cube_of_resignation,
+    situation,
+    why_not,
 )
 from bgfast.svg import Home
 from bgfast.vocab import (
@@ -167,7 +169,10 @@ class Game(Saved):
         if not isinstance(state, GameState):
             raise TypeError(f"state must be a bgfast GameState, not {type(state).__name__}")
         if state.is_over:
-            raise GameStateError("a game starts from a state in play, not a finished one")
+            raise GameStateError(
+                f"from_state: a game starts from a state in play, not a finished one; "
+                f"{situation(state)}"
+            )
         game = cls.__new__(cls)
         game._begin(state, table, seed)
         return game
@@ -343,9 +348,9 @@ class Game(Saved):
         return list(self._legal())
 
     def _legal(self) -> list[Move]:
+        self._need("legal_moves", ("move",), "no dice to play: roll first", self._opening_rule())
         state = self._state
-        if state.phase != "move" or state.dice is None:
-            raise GameStateError(f"no dice to move in phase {state.phase!r}")
+        assert state.dice is not None
         if self._moves is None:
             self._moves = list(state.position.moves(state.dice))
         return self._moves
@@ -409,10 +414,14 @@ class Game(Saved):
         is an :class:`~bgfast.InvalidMoveError`. In table mode an illegal move that a hand
         can make is staged anyway, as written, and may be called (R31).
         """
+        self._stage(move, "move")
+
+    def _stage(self, move: Move | str, action: str) -> None:
+        """:meth:`move`, its refusals naming ``action`` (``move`` or ``play``)."""
         if isinstance(move, Move):
-            self._apply(ev.Move(str(move)), hint=move)
+            self._apply(ev.Move(str(move)), hint=move, action=action)
         elif isinstance(move, str):
-            self._apply(ev.Move(move))
+            self._apply(ev.Move(move), action=action)
         else:
             raise InvalidMoveError(f"a move is a Move or text, not {type(move).__name__}")
 
@@ -427,7 +436,7 @@ class Game(Saved):
 
     def play(self, move: Move | str) -> None:
         """:meth:`move` then :meth:`commit`: changes nothing if the move is refused."""
-        self.move(move)
+        self._stage(move, "play")
         self.commit()
 
     def call(self) -> None:
@@ -457,13 +466,14 @@ class Game(Saved):
 
     # ------------------------------------------------------------------ the referee
 
-    def _apply(self, event: ev.Event, hint: Move | None = None) -> ev.Event:
+    def _apply(self, event: ev.Event, hint: Move | None = None, action: str = "move") -> ev.Event:
         """Apply one event: check everything and compute the new state first, then change
         the game and record the event (as completed: the dice drawn, the move's notation).
-        Returns the recorded event."""
+        Returns the recorded event. A move's refusals name ``action`` (``play`` stages one
+        too)."""
         recorded: ev.Event
         if isinstance(event, ev.Move):
-            recorded = self._on_move(event, hint)
+            recorded = self._on_move(event, hint, action)
         else:
             handler = _HANDLERS.get(type(event))
             if handler is None:
@@ -472,20 +482,25 @@ class Game(Saved):
         self._events.append(recorded)
         return recorded
 
-    def _need(self, *phases: Phase) -> None:
+    def _need(self, action: str, phases: tuple[Phase, ...], missing: str, rule: str = "") -> None:
+        """Refuse ``action`` unless the game is in one of ``phases``. The message names the
+        action and says why in a player's words (:func:`bgfast.state.why_not`): what the
+        game waits for, or ``missing`` (what the action needs) with where the game stands
+        and ``rule``."""
         if self._state.phase not in phases:
-            raise GameStateError(
-                f"not possible in phase {self._state.phase!r} (allowed in: {', '.join(phases)})"
-            )
+            raise GameStateError(f"{action}: {why_not(self._state, action, missing, rule)}")
 
     def _on_roll(self, event: ev.Roll) -> ev.Roll:
         given = None if event.dice is None else check_dice(event.dice)
         state = self._state
         if state.phase == "move":
+            assert state.dice is not None
             raise GameStateError(
-                "R30: no rolling before the move of the dice in play is committed (R29)"
+                f"roll: too early: player {state.turn} is still to play "
+                f"{state.dice[0]}-{state.dice[1]} and has not picked up the dice; a roll "
+                "comes after the move is committed (R29, R30)"
             )
-        self._need("opening", "roll")
+        self._need("roll", ("opening", "roll"), "no roll is due")
         draws = self._draws
         if given is None:
             dice = _roll_dice(self._seed, draws)
@@ -541,7 +556,7 @@ class Game(Saved):
         state = self._state
         reason = state.why_not_double()
         if reason is not None:
-            raise GameStateError(f"cannot double: {reason}")
+            raise GameStateError(f"double: {reason}")
         assert state.turn is not None
         self._state = state.replace(
             phase="doubled", offer=CubeOffer(state.turn, state.cube.value * 2, "double")
@@ -549,32 +564,35 @@ class Game(Saved):
         return event
 
     def _on_beaver(self, event: ev.Beaver) -> ev.Beaver:
-        self._redouble("beaver", self._state.rules.beavers)
+        self._redouble("beaver", self._state.rules.beavers, "no double to answer with a beaver")
         return event
 
     def _on_raccoon(self, event: ev.Raccoon) -> ev.Raccoon:
-        self._redouble("raccoon", self._state.rules.raccoons)
+        self._redouble("raccoon", self._state.rules.raccoons, "no beaver to answer with a raccoon")
         return event
 
-    def _redouble(self, kind: Offer, allowed: bool) -> None:
-        self._need("doubled")
+    def _redouble(self, kind: Offer, allowed: bool, missing: str) -> None:
+        self._need(kind, ("doubled",), missing, "R19")
         state = self._state
         offer = state.offer
         assert offer is not None
         name = f"{kind}s"
         if state.match_length:
-            raise MatchOptionError(f"{name} are a money option, not used in match play")
+            raise MatchOptionError(f"{kind}: {name} are a money option, not used in match play")
         if not allowed:
-            raise MatchOptionError(f"{name} are not allowed by this game's rules")
+            raise MatchOptionError(f"{kind}: {name} are not allowed by this game's rules")
         level = OFFERS.index(kind)
         if offer.level != level - 1:
-            raise GameStateError(f"a {kind} answers a {OFFERS[level - 1]}, not a {offer.kind}")
+            raise GameStateError(
+                f"{kind}: a {kind} answers a {OFFERS[level - 1]}, not a {offer.kind} "
+                f"({situation(state)})"
+            )
         if offer.value * 2 > state.cube.max_value:
-            raise GameStateError(f"the cube may not pass {state.cube.max_value}")
+            raise GameStateError(f"{kind}: the cube may not pass {state.cube.max_value}")
         self._state = state.replace(offer=CubeOffer(offer.doubler, offer.value * 2, kind))
 
     def _on_take(self, event: ev.Take) -> ev.Take:
-        self._need("doubled")
+        self._need("take", ("doubled",), "no double to answer", "R19")
         state = self._state
         offer = state.offer
         assert offer is not None
@@ -586,15 +604,15 @@ class Game(Saved):
         return event
 
     def _on_drop(self, event: ev.Drop) -> ev.Drop:
-        self._need("doubled")
+        self._need("drop", ("doubled",), "no double to answer", "R19")
         offer = self._state.offer
         assert offer is not None
         loser = offer.responder
         self._finish(GameResult(1 - loser, "single", offer.value // 2, "drop"), offer=None)
         return event
 
-    def _on_move(self, event: ev.Move, hint: Move | None) -> ev.Move:
-        self._need("move")
+    def _on_move(self, event: ev.Move, hint: Move | None, action: str) -> ev.Move:
+        self._need(action, ("move",), "no dice to play: roll first", self._opening_rule())
         text = event.move
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move event needs move text, not {shown(text)}")
@@ -618,17 +636,19 @@ class Game(Saved):
         return ev.Move(staged.text)
 
     def _on_undo(self, event: ev.Undo) -> ev.Undo:
-        self._need("move")
+        missing, rule = "no move staged to undo", "a committed move is final, R29"
+        self._need("undo", ("move",), missing, rule)
         if self._staged is None:
-            raise GameStateError("no move to undo (R29)")
+            raise GameStateError(f"undo: {why_not(self._state, 'undo', missing, 'R29')}")
         self._staged = None
         return event
 
     def _on_commit(self, event: ev.Commit) -> ev.Commit:
-        self._need("move")
+        missing = "no move staged to commit"
+        self._need("commit", ("move",), missing, "R29")
         staged = self._staged
         if staged is None:
-            raise GameStateError("no move made to commit (R29)")
+            raise GameStateError(f"commit: {why_not(self._state, 'commit', missing, 'R29')}")
         state = self._state
         assert state.turn is not None and state.dice is not None
         mover = state.turn
@@ -653,16 +673,18 @@ class Game(Saved):
         return event
 
     def _on_close(self, event: ev.Close) -> ev.Close:
-        self._need("over")
+        if not self._state.is_over:
+            # Not why_not: whatever the game waits for, the answer is that it goes on.
+            raise GameStateError(f"close: the game is not over yet ({situation(self._state)})")
         if self.closed:
-            raise GameStateError("the game is already closed")
+            raise GameStateError("close: the game is already closed")
         self._last = None  # R31: the next game's roll ends the time to call
         return event
 
     def _on_call(self, event: ev.Call) -> ev.Call:
         if self.closed:
             raise GameStateError(
-                "no move to call: the next game has started, so the last move stands (R31)"
+                "call: no move to call: the next game has started, so the last move stands (R31)"
             )
         state = self._state
         last = self._last
@@ -673,9 +695,11 @@ class Game(Saved):
             and (state.result.reason == "bear-off")
         )
         if last is None or not (open_game or ended):
-            raise GameStateError("no move to call: a move may be called until the next roll (R31)")
+            raise GameStateError(
+                "call: no move to call: a move may be called until the next roll (R31)"
+            )
         if not last.illegal:
-            raise GameStateError(f"the last move {last.text} was legal (R31)")
+            raise GameStateError(f"call: the last move {last.text} was legal (R31)")
         played = list(state.turns_played)
         played[last.player] -= 1
         self._state = state.replace(
@@ -691,18 +715,23 @@ class Game(Saved):
         return event
 
     def _on_resign(self, event: ev.Resign) -> ev.Resign:
-        self._need("roll", "move", "doubled")
+        self._need(
+            "resign", ("roll", "move", "doubled"), "nobody may resign before the game starts", "R3"
+        )
         state = self._state
-        kind = check_kind(event.kind, GameStateError)
-        player = state.player_to_act if event.player is None else event.player
-        player = check_player(player)
+        try:
+            kind = check_kind(event.kind, GameStateError)
+            player = state.player_to_act if event.player is None else event.player
+            player = check_player(player)
+        except GameStateError as e:
+            raise GameStateError(f"resign: {e}") from None
         self._state = state.replace(
             phase="resign", resignation=Resignation(player, kind, state.phase)
         )
         return event
 
     def _on_accept(self, event: ev.Accept) -> ev.Accept:
-        self._need("resign")
+        self._need("accept", ("resign",), "no resignation to accept")
         state = self._state
         r = state.resignation
         assert r is not None
@@ -712,11 +741,15 @@ class Game(Saved):
         return event
 
     def _on_reject(self, event: ev.Reject) -> ev.Reject:
-        self._need("resign")
+        self._need("reject", ("resign",), "no resignation to reject")
         r = self._state.resignation
         assert r is not None
         self._state = self._state.replace(phase=r.back_to, resignation=None)
         return event
+
+    def _opening_rule(self) -> str:
+        """R3 while the game waits for its opening roll (no dice to play yet), else none."""
+        return "R3" if self._state.phase == "opening" else ""
 
     def _finish(self, result: GameResult, **changes: Any) -> None:
         self._state = self._state.replace(

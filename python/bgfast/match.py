@@ -156,7 +156,7 @@ class Match(Saved):
         """Points ``player`` still needs (0 once they have won)."""
         player = check_player(player)
         if self.is_money:
-            raise GameStateError("a money session has no points to win (R20)")
+            raise GameStateError("away: a money session has no points to win (R20)")
         return max(0, self._length - self.score[player])
 
     @property
@@ -218,10 +218,17 @@ class Match(Saved):
         The previous game is closed (:meth:`bgfast.Game.close`): its last move may no longer
         be called (R31), so the score it gave stands."""
         if self.is_over:
-            raise GameStateError(f"the match is over: player {self.winner} won (R20)")
+            raise GameStateError(
+                f"new_game: the match is over: player {self.winner} won the "
+                f"{self._length}-point match (R20)"
+            )
         previous = self.game
         if previous is not None and not previous.is_over:
-            raise GameStateError("the current game is not over yet")
+            raise GameStateError(
+                f"new_game: the current game (game {len(self._games)}) is not over yet: a "
+                "game ends when a side bears off all its checkers (R15), a double is passed "
+                "(R19) or a resignation is accepted"
+            )
         game = Game(
             rules=self._rules,
             match_length=self._length,
@@ -243,7 +250,9 @@ class Match(Saved):
         the match is over."""
         player = check_player(player)
         if self.is_money:
-            raise GameStateError("a money session has no match equity")
+            raise GameStateError(
+                "equity: a money session has no match equity (no points to win, R20)"
+            )
         if self.winner is not None:
             return 1.0 if self.winner == player else 0.0
         kwargs: dict[str, Any] = {} if table is None else {"table": table}

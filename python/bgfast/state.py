@@ -51,7 +51,16 @@ from bgfast.vocab import (
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-__all__ = ["FIELDS", "CubeOffer", "GameResult", "GameState", "Resignation", "cube_of_resignation"]
+__all__ = [
+    "FIELDS",
+    "CubeOffer",
+    "GameResult",
+    "GameState",
+    "Resignation",
+    "cube_of_resignation",
+    "situation",
+    "why_not",
+]
 
 FIELDS: tuple[str, ...] = (
     "rules",
@@ -444,9 +453,11 @@ class GameState:
         """Why the player on roll may not double now, or ``None`` if they may (R17, R18,
         R21, the Holland rule)."""
         if self.phase != "roll" or self.turn is None:
-            return (
-                f"a double comes before the roll, at the start of a turn (R18); "
-                f"the game is in phase {self.phase!r}"
+            return why_not(
+                self,
+                "double",
+                "a double comes at the start of one's own turn, before rolling",
+                "R18",
             )
         reason = self.cube.why_not_double(self.turn)
         if reason is not None:
@@ -569,6 +580,80 @@ class GameState:
                 f"match to {self.match_length}, score {self.score[0]}-{self.score[1]}{crawford}"
             )
         return "; ".join(parts)
+
+
+# The actions a phase that waits for an answer still allows (the answers, and a resignation
+# instead of answering a double); any other action must wait for the answer.
+_WHILE_WAITING: dict[Phase, tuple[str, ...]] = {
+    "doubled": ("take", "drop", "beaver", "raccoon", "resign"),
+    "resign": ("accept", "reject"),
+}
+
+
+def situation(state: GameState) -> str:
+    """Where ``state`` stands, in a player's words, for the messages that refuse an action:
+    "the game is at its opening roll", "player 0 is to play 3-1", "player 0's double to 2
+    waits for player 1's answer", "the game is over: ..." (with the rule that ended it)."""
+    phase = state.phase
+    if phase == "opening":
+        return "the game is at its opening roll"
+    if phase == "roll":
+        return f"player {state.turn} is on roll and has not rolled yet"
+    if phase == "move":
+        assert state.dice is not None
+        return f"player {state.turn} is to play {state.dice[0]}-{state.dice[1]}"
+    if phase == "doubled":
+        assert state.offer is not None
+        offer = state.offer
+        offerer = 1 - offer.responder
+        return (
+            f"player {offerer}'s {offer.kind} to {offer.value} waits for player "
+            f"{offer.responder}'s answer"
+        )
+    if phase == "resign":
+        assert state.resignation is not None
+        r = state.resignation
+        return (
+            f"player {r.player}'s offer to resign a {_kind_words(r.kind)} waits for player "
+            f"{1 - r.player}'s answer"
+        )
+    assert state.result is not None
+    result = state.result
+    winner, loser = result.winner, 1 - result.winner
+    won = f"{result.points} point{'s' if result.points != 1 else ''}"
+    if result.reason == "bear-off":
+        how = (
+            f"player {winner} bore off all checkers and won a {_kind_words(result.kind)}, "
+            f"{won} (R15)"
+        )
+    elif result.reason == "drop":
+        how = f"player {loser} passed a double, so player {winner} won {won} (R19)"
+    else:
+        how = f"player {loser} resigned a {_kind_words(result.kind)}, so player {winner} won {won}"
+    return f"the game is over: {how}"
+
+
+def why_not(state: GameState, action: str, missing: str, rule: str = "") -> str:
+    """Why ``action`` is refused in ``state``, in a player's words, for its message.
+
+    What the game waits for comes first: the game is over, or a double (R19) or a
+    resignation waits for an answer that ``action`` is not. Otherwise the reason is
+    ``missing`` (what the action needs and the game lacks, "no double to answer"), then
+    where the game stands and ``rule`` (its id, perhaps with words: "R19").
+    """
+    phase = state.phase
+    where = situation(state)
+    if phase == "over":
+        return where
+    if phase == "doubled" and action not in _WHILE_WAITING[phase]:
+        return f"{where}: take or drop it first (R19)"
+    if phase == "resign" and action not in _WHILE_WAITING[phase]:
+        return f"{where}: accept or reject it first"
+    return f"{missing} ({where}; {rule})" if rule else f"{missing} ({where})"
+
+
+def _kind_words(kind: Kind) -> str:
+    return "single game" if kind == "single" else kind
 
 
 def _offer(data: object) -> CubeOffer:
