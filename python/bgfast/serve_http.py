@@ -125,10 +125,14 @@ class _BodyLimit:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
+        headers = dict(scope.get("headers") or ())
+        if scope["type"] != "http" or (
+            b"content-length" not in headers and b"transfer-encoding" not in headers
+        ):
+            # No body (every GET): nothing to bound or time, and no cost on the hot path.
             await self.app(scope, receive, send)
             return
-        declared = dict(scope.get("headers") or ()).get(b"content-length", b"0")
+        declared = headers.get(b"content-length", b"0")
         if not declared.isdigit() or int(declared) > MAX_BODY:
             await _refuse(send, 413, "PayloadTooLarge", _TOO_LARGE)
             return
