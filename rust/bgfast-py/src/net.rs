@@ -234,12 +234,7 @@ fn net_error(out_of_memory: bool, message: String) -> Error {
 
 /// [`net_error`] of a net file that could not be read.
 fn file_error(e: &FileError) -> Error {
-    let out_of_memory = match e {
-        FileError::Invalid(NetError::OutOfMemory { .. }) => true,
-        FileError::Io { source, .. } => source.kind() == std::io::ErrorKind::OutOfMemory,
-        _ => false,
-    };
-    net_error(out_of_memory, e.to_string())
+    net_error(e.is_out_of_memory(), e.to_string())
 }
 
 /// A net part from an ONNX file.
@@ -249,14 +244,8 @@ fn onnx_part(path: &Bound<'_, PyAny>, part: &str) -> Result<Mlp, Error> {
             "the {part} net must be a path (str or os.PathLike)"
         ))
     })?;
-    onnx::read_mlp_file(&path).map_err(|e| {
-        let out_of_memory = match &e {
-            onnx::OnnxError::Invalid(NetError::OutOfMemory { .. }) => true,
-            onnx::OnnxError::Io { source, .. } => source.kind() == std::io::ErrorKind::OutOfMemory,
-            _ => false,
-        };
-        net_error(out_of_memory, format!("{part} net: {e}"))
-    })
+    onnx::read_mlp_file(&path)
+        .map_err(|e| net_error(e.is_out_of_memory(), format!("{part} net: {e}")))
 }
 
 fn inputs_from(name: &str) -> Result<Inputs, Error> {
@@ -447,7 +436,7 @@ impl PyNet {
         let contact = part_from(contact, "contact")?;
         let race = race.map(|r| part_from(r, "race")).transpose()?;
         let net = Net::new(inputs, contact, race).map_err(|e| match e {
-            NetError::OutOfMemory { .. } => net_error(true, e.to_string()),
+            e if e.is_out_of_memory() => net_error(true, e.to_string()),
             e => Error::Net(format!("{e}{W_SHAPE}")),
         })?;
         Ok(PyNet { net: Arc::new(net) })
@@ -500,7 +489,7 @@ impl PyNet {
                 })?,
         };
         let net = Net::new(inputs, contact, race)
-            .map_err(|e| net_error(matches!(e, NetError::OutOfMemory { .. }), e.to_string()))?;
+            .map_err(|e| net_error(e.is_out_of_memory(), e.to_string()))?;
         Ok(PyNet { net: Arc::new(net) })
     }
 

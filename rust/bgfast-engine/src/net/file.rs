@@ -105,6 +105,18 @@ pub enum FileError {
     },
 }
 
+impl FileError {
+    /// Whether the file was refused for want of memory (to read it or to hold its net),
+    /// not for what it holds.
+    pub fn is_out_of_memory(&self) -> bool {
+        match self {
+            FileError::Invalid(e) => e.is_out_of_memory(),
+            FileError::Io { source, .. } => source.kind() == io::ErrorKind::OutOfMemory,
+            _ => false,
+        }
+    }
+}
+
 impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

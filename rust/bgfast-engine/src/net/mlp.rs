@@ -123,6 +123,13 @@ pub enum NetError {
     },
 }
 
+impl NetError {
+    /// Whether the net was refused for want of memory, not for what it holds.
+    pub fn is_out_of_memory(&self) -> bool {
+        matches!(self, NetError::OutOfMemory { .. })
+    }
+}
+
 /// A vector of `n` copies of `value`, or [`NetError::OutOfMemory`].
 pub(crate) fn try_filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, NetError> {
     let mut v = Vec::new();

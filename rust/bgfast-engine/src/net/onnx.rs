@@ -91,6 +91,18 @@ pub enum OnnxError {
     },
 }
 
+impl OnnxError {
+    /// Whether the file was refused for want of memory (to read it or to hold its net),
+    /// not for what it holds.
+    pub fn is_out_of_memory(&self) -> bool {
+        match self {
+            OnnxError::Invalid(e) => e.is_out_of_memory(),
+            OnnxError::Io { source, .. } => source.kind() == io::ErrorKind::OutOfMemory,
+            _ => false,
+        }
+    }
+}
+
 impl fmt::Display for OnnxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
