@@ -148,6 +148,22 @@ def test_double_pass_is_the_cube_and_values_mirror() -> None:
     assert dead.no_double == pytest.approx(2 * 0.62 - 1 + 0.18 + 0.01 - 0.09 - 0.005)
 
 
+def test_stakes_seen_by_the_opponent() -> None:
+    match = Stakes.check(cube=(2, "mover"), match_length=7, score=(2, 5))
+    theirs = match.for_opponent()
+    assert (theirs.cube_owner, theirs.score, theirs.away) == ("opponent", (5, 2), (2, 5))
+    assert theirs == Stakes.check(cube=(2, "opponent"), match_length=7, score=(5, 2))
+    assert theirs.for_opponent() == match
+    crawford = Stakes.check(match_length=5, score=(4, 1))
+    assert crawford.for_opponent().crawford and crawford.for_opponent().score == (1, 4)
+    money = Stakes.check(cube=(4, "opponent"), jacoby=True, beavers=True)
+    assert money.for_opponent() == Stakes.check(cube=(4, "mover"), jacoby=True, beavers=True)
+    # Match values seen from either side add up to 1.
+    for mover_wins in (True, False):
+        both = match.match_value(mover_wins) + theirs.match_value(not mover_wins)
+        assert both == pytest.approx(1.0)
+
+
 def test_match_rules_of_the_cube_r17_r20_r21() -> None:
     with pytest.raises(bgfast.MatchOptionError, match="R21"):
         Stakes.check(match_length=7, score=(6, 3), crawford=True, cube=(2, "mover"))

@@ -9,17 +9,20 @@ server's log (gnubg records an illegal reply as a dance, silently).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import socket
 import threading
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import gnubg_external
 import pytest
 
-from bgfast import Game, Net, Position
+from bgfast import Game, GameState, Net, Position, cubeful
 from bgfast.codec import fibs_board_of
+from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes
 from bgfast.serve_gnubg import TOO_LONG, ExternalPlayer, state_from_external_board
 
 import gnubg_program
@@ -100,6 +103,75 @@ def test_cube_decisions_follow_the_cube_model() -> None:
     assert ExternalPlayer("pubeval").reply(_board_for(race)) == "drop"  # a race lead over 12%
     assert ExternalPlayer("pubeval").reply(_board_for(Game.from_state(game.state))) == "roll"
     assert ExternalPlayer("pubeval").reply(DOUBLED) == "take"  # contact: always take
+
+
+def _to_move(
+    position: str,
+    dice: tuple[int, int],
+    *,
+    cube: tuple[int, int | None] = (1, None),
+    match_length: int = 0,
+    score: tuple[int, int] = (0, 0),
+    crawford: bool = False,
+) -> GameState:
+    """Player 0 to play ``dice`` in ``position`` (an ID), the cube at (value, owner)."""
+    state = Game(match_length=match_length, score=score, crawford=crawford, seed=1).state
+    value, owner = cube
+    return state.replace(
+        position=Position.from_id(position),
+        phase="move",
+        turn=0,
+        dice=dice,
+        cube=dataclasses.replace(state.cube, value=value, owner=owner),
+    )
+
+
+def _board_of(state: GameState) -> str:
+    return _board_for(Game.from_state(state))
+
+
+def test_a_net_plays_for_the_match_not_for_money() -> None:
+    # 14/8*/5 hits for the gammon (0.914 to win, money equity +1.148); 14/5 wins 0.993.
+    # Money takes the gammon; at double match point only winning counts.
+    position, dice = "bD4HQwBvbgcIAA", (6, 3)
+    money = _to_move(position, dice)
+    assert ExternalPlayer("wildbg").reply(_board_of(money)) == "14/8*/5"
+    dmp = _to_move(position, dice, match_length=7, score=(6, 6))
+    assert ExternalPlayer("wildbg").reply(_board_of(dmp)) == "14/5"
+
+
+STAKES: list[dict[str, Any]] = [
+    {},
+    {"cube": (2, 0)},
+    {"cube": (4, 1)},
+    {"match_length": 7, "score": (2, 4)},
+    {"match_length": 7, "score": (3, 5), "cube": (2, 1)},
+    {"match_length": 5, "score": (4, 1), "crawford": True},
+    {"match_length": 5, "score": (1, 4), "crawford": False},
+]
+
+
+@pytest.mark.parametrize("stakes", STAKES, ids=[str(s) for s in STAKES])
+def test_a_net_plays_what_the_cube_model_values_most(stakes: dict[str, Any]) -> None:
+    """Each play is the one of the highest cubeful value for the player once the opponent
+    has taken its best cube action, worked out here one result at a time through the
+    native model (``cubeful.decide``) from the opponent's side."""
+    net, player = Net.wildbg(), ExternalPlayer("wildbg")
+    for position, dice in [
+        ("4HPwATDgc/ABMA", (4, 2)),
+        ("m+0BARGMt2MGAA", (3, 5)),
+        ("zJ3BAwSGd4MBGA", (5, 2)),
+        ("WLcxBwDj7QAAOQ", (4, 3)),
+        ("bD4HQwBvbgcIAA", (6, 3)),
+    ]:
+        state = _to_move(position, dice, **stakes)
+        theirs = Stakes.of_state(state).for_opponent()
+        values = {}
+        for move in state.position.moves(dice):
+            decision = cubeful.decide_for(net.evaluate(move.result), theirs, DEFAULT_CUBE_LIFE)
+            values[str(move)] = 1 - decision.value if theirs.is_match else -decision.value
+        best = max(values.values())
+        assert values[player.reply(_board_of(state))] == pytest.approx(best, abs=1e-6)
 
 
 @pytest.mark.parametrize(

@@ -167,6 +167,14 @@ class CubeModel:
         answer = np.minimum(dt, dp)
         return np.where(answer > nd, answer, nd)
 
+    def value_for_the_other_side(self, p: Floats) -> Floats:
+        """:meth:`value` for the side not on roll, who has just played: the rows are its
+        plays' results (``Net.evaluate`` of them, the opponent on roll) and this model the
+        opponent's stakes (:meth:`Stakes.for_opponent`). Match-winning chances add up to
+        1; money values to 0."""
+        theirs = self.value(p)
+        return 1.0 - theirs if self.is_match else -theirs
+
     def _taken(self) -> CubeModel:
         twin = object.__new__(CubeModel)
         twin.__dict__.update(self.__dict__)

@@ -706,21 +706,6 @@ class _Analyst:
             found = self._models[stakes] = CubeModel(stakes, self.cube_life)
         return found
 
-    def flipped(self, stakes: cubeful.Stakes) -> cubeful.Stakes:
-        """The same stakes seen by the other side."""
-        owner = {"centred": "centred", "mover": "opponent", "opponent": "mover"}[stakes.cube_owner]
-        if stakes.is_match:
-            return cubeful.Stakes.check(
-                cube=(stakes.cube_value, owner),
-                match_length=stakes.match_length,
-                score=(stakes.score[1], stakes.score[0]),
-                crawford=stakes.crawford,
-                met=stakes.met,
-            )
-        return cubeful.Stakes.check(
-            cube=(stakes.cube_value, owner), jacoby=stakes.jacoby, beavers=stakes.beavers
-        )
-
     # ---------------------------------------------------------------- collecting
 
     def collect(self, game: Game, number: int) -> tuple[list[_Turn], list[_Cube]]:
@@ -971,8 +956,9 @@ class _Analyst:
         for s in set(stakes):
             parts = [np.arange(offsets[k], offsets[k + 1]) for k, t in enumerate(stakes) if t == s]
             rows = np.concatenate(parts)
-            theirs = self.model(self.flipped(s)).value(probabilities[rows])
-            values[rows] = 1.0 - theirs if s.is_match else -theirs
+            values[rows] = self.model(s.for_opponent()).value_for_the_other_side(
+                probabilities[rows]
+            )
         return values
 
     def chances(self, cubes: list[_Cube]) -> npt.NDArray[np.float32]:

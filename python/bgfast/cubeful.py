@@ -156,6 +156,21 @@ class Stakes:
             met=met,
         )
 
+    def for_opponent(self) -> Stakes:
+        """The same stakes seen by the other side (the cube's owner and the score turned
+        round): the stakes of a result for the opponent, who rolls next."""
+        owner = {"centred": "centred", "mover": "opponent", "opponent": "mover"}[self.cube_owner]
+        return Stakes(
+            self.cube_value,
+            owner,
+            self.jacoby,
+            self.beavers,
+            self.match_length,
+            (self.score[1], self.score[0]),
+            self.crawford,
+            self.met,
+        )
+
     def arguments(self) -> dict[str, Any]:
         """The stakes as the keyword arguments of ``bgfast.rollout`` and ``decide``."""
         return {

@@ -13,9 +13,13 @@ GIL). Ctrl-C or SIGTERM closes the connections still open and ends the server wi
 
 How the server decides (:class:`ExternalPlayer`):
 
-- **Plays**: the policy's own choice (:func:`bgfast.policies.choose`): a net plays the
-  result worst for the opponent by its cubeless equity; pubeval, race and random as in
-  rollouts.
+- **Plays, with a net**: the result worth the most to the player once the opponent, on
+  roll next, has taken its best cube action: the net's chances of each result through the
+  cube model below at the board's stakes (cubeful money equity, or match-winning chances
+  in a match, so a play at double match point wins the most games and one at gammon-go
+  scores goes for the gammon), as :func:`bgfast.analyse` values plays.
+- **Plays, without a net**: the policy's own choice (:func:`bgfast.policies.choose`):
+  pubeval, race and random as in rollouts.
 - **Cube, with a net** (wildbg or a ``.bgnet`` file): the net's chances of the side on roll
   (before the roll) through Janowski's cubeful model (:func:`bgfast.cubeful.decide`, money
   or match play from the board's match length, score, cube and Crawford flag): double when
@@ -56,8 +60,11 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any, TextIO
 
+import numpy as np
+
 from bgfast import cubeful
-from bgfast._core import BgfastError, Net, check_threads
+from bgfast._core import BgfastError, Move, Net, check_threads
+from bgfast._cube_batch import CubeModel
 from bgfast.codec import FibsBoard, state_from_fibs_board
 from bgfast.policies import NAMES, Policy, check_policy, choose, net_of, policy_name
 from bgfast.state import GameState
@@ -65,6 +72,7 @@ from bgfast.state import GameState
 __all__ = [
     "MAX_CONNECTIONS",
     "MAX_LINE",
+    "MAX_MODELS_KEPT",
     "RACE_TAKE_LEAD",
     "STOP_GRACE",
     "TOO_LONG",
@@ -92,6 +100,10 @@ MAX_CONNECTIONS = 256
 
 #: The answer to a client beyond :data:`MAX_CONNECTIONS`, which is then let go.
 TOO_MANY = f"Error (the server serves at most {MAX_CONNECTIONS} connections at once)"
+
+#: Cube models kept for the stakes seen (one per cube value, owner and score): a client
+#: sending boards of ever new stakes makes the server start again rather than grow.
+MAX_MODELS_KEPT = 1024
 
 #: Seconds a stopping server waits for the answers being worked out.
 STOP_GRACE = 5.0
@@ -150,6 +162,7 @@ class ExternalPlayer:
         self.cube_life = cubeful.check_cube_life(cube_life)
         self._draws = itertools.count(seed)
         self._lock = threading.Lock()
+        self._models: dict[cubeful.Stakes, CubeModel] = {}
 
     @property
     def name(self) -> str:
@@ -178,29 +191,59 @@ class ExternalPlayer:
         if state.phase == "roll":
             return "double" if self._doubles(state) else "roll"
         if state.phase == "move":
-            assert state.dice is not None
+            return str(self._play(state))
+        raise BgfastError(f"nothing to decide in phase {state.phase!r}")
+
+    def _stakes(self, state: GameState) -> cubeful.Stakes:
+        """The stakes of the side on roll (the Jacoby rule as the server was told: a board
+        does not say)."""
+        assert state.turn is not None
+        turn = state.turn
+        return cubeful.Stakes.check(
+            cube=(state.cube.value, _owner(state, turn)),
+            jacoby=self.jacoby and state.match_length == 0,
+            match_length=state.match_length,
+            score=(state.score[turn], state.score[1 - turn]),
+            crawford=state.crawford if state.match_length else None,
+        )
+
+    def _model(self, stakes: cubeful.Stakes) -> CubeModel:
+        """The cube model of ``stakes``, kept for the next boards at the same stakes."""
+        with self._lock:
+            found = self._models.get(stakes)
+            if found is None:
+                if len(self._models) >= MAX_MODELS_KEPT:
+                    self._models.clear()
+                found = self._models[stakes] = CubeModel(stakes, self.cube_life)
+            return found
+
+    def _play(self, state: GameState) -> Move:
+        """The play for the dice on the board: with a net, the one whose result is worth
+        the most to the player after the opponent's best cube action, by the cube model at
+        the board's stakes (as :func:`bgfast.analyse` values plays); else the policy's."""
+        assert state.dice is not None
+        if self.net is None:
             with self._lock:
                 seed = next(self._draws)
-            return str(choose(self.policy, state.position, state.dice, seed=seed))
-        raise BgfastError(f"nothing to decide in phase {state.phase!r}")
+            return choose(self.policy, state.position, state.dice, seed=seed)
+        ranked = self.net.rank(state.position, state.dice)
+        if len(ranked) == 1:
+            return ranked[0][0]
+        mine = np.stack([p for _, p, _ in ranked])  # the player's chances after each play
+        # The opponent's chances, on roll next: its wins are the player's losses.
+        theirs = np.column_stack([1.0 - mine[:, 0], mine[:, 3], mine[:, 4], mine[:, 1], mine[:, 2]])
+        model = self._model(self._stakes(state).for_opponent())
+        values = model.value_for_the_other_side(theirs)
+        # The first of equal values: the net's cubeless order breaks ties.
+        return ranked[int(np.argmax(values))][0]
 
     def _decision(self, state: GameState) -> cubeful.CubeDecision | None:
         """The cube model's decision for the side on roll (the doubler), or ``None``
         without a net."""
         if self.net is None:
             return None
-        assert state.turn is not None
-        turn = state.turn
         probabilities = self.net.evaluate(state.position)
-        return cubeful.decide(
-            probabilities,
-            cube=(state.cube.value, _owner(state, turn)),
-            jacoby=self.jacoby and state.match_length == 0,
-            match_length=state.match_length,
-            score=(state.score[turn], state.score[1 - turn]),
-            crawford=state.crawford if state.match_length else None,
-            cube_life=self.cube_life,
-        )
+        return cubeful.decide_for(probabilities, self._stakes(state), self.cube_life)
 
     def _doubles(self, state: GameState) -> bool:
         if state.why_not_double() is not None:
