@@ -83,7 +83,24 @@ def test_invalid_arrays_name_every_violation() -> None:
     assert issubclass(bgfast.InvalidPositionError, ValueError)
 
 
-@pytest.mark.parametrize("text", ["", "4HPwATDgc/ABM", "4HPwATDgc/AB!A", "//////////////"])
+def test_whitespace_around_an_id_is_ignored() -> None:
+    # As the GNUbg ID and XGID readers do: IDs come from file lines and terminals.
+    assert Position.from_id(" 4HPwATDgc/ABMA\n") == Position()
+    assert Position.from_id("\t4HPwATDgc/ABMA\r\n").id == "4HPwATDgc/ABMA"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "4HPwATDgc/ABM",
+        "4HPwATDgc/AB!A",
+        "//////////////",
+        "4HPwATD gc/ABMA",
+        "4HPwATDgc/ABMA\u00a0",
+    ],
+)
 def test_invalid_ids(text: str) -> None:
     with pytest.raises(bgfast.InvalidPositionError):
         Position.from_id(text)

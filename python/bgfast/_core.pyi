@@ -160,7 +160,8 @@ class Position:
     def __init__(self) -> None: ...
     @staticmethod
     def from_id(id: str) -> Position:
-        """The position with this GNU Backgammon Position ID (14 characters)."""
+        """The position with this GNU Backgammon Position ID (14 characters; whitespace
+        around them is ignored)."""
     @staticmethod
     def from_array(array: npt.ArrayLike) -> Position:
         """The position from a ``(2, 25)`` array of counts."""
