@@ -327,6 +327,7 @@ def test_r28_jacoby_is_judged_per_member_cube() -> None:
 def test_r28_end_game_checks_reported_cubes_and_arguments() -> None:
     c = four()
     assert_rejected(c, lambda: c.end_game("box"), "no game in progress")
+    assert_rejected(c, lambda: c.play("8/5 6/5"), "play: no game in progress")
     c.start_game()
     assert_rejected(c, c.start_game, "in progress")
     assert_rejected(c, lambda: c.end_game("box", cubes={"B": 2, "C": 1, "D": 1}), "R28")

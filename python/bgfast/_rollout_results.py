@@ -179,6 +179,9 @@ class RolloutResult:
     that do not apply are ``None``. ``stderr`` and ``ci95`` map each name to its standard
     error and 95% interval. ``ends`` counts the games by how they ended; ``counts`` holds
     the outcome counts of earlier releases. ``partial`` is true when Ctrl-C stopped the run.
+    ``seconds`` is the run's wall-clock time and ``games_per_second`` the games over it;
+    ``threads`` the threads that played them in this process (with ``executor=``, 1: each
+    shard plays on one thread of its worker, and the workers play at once).
     """
 
     position: str

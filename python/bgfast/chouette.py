@@ -854,6 +854,7 @@ class Chouette(Saved):
 
     def play(self, move: Move | str) -> GameRecord | None:
         """:meth:`move` then :meth:`commit`; changes nothing if the move is refused."""
+        self._require_game("play")  # a refusal names the call made
         self.move(move)
         return self.commit()
 
