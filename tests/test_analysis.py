@@ -50,11 +50,16 @@ def _stakes(draw: st.DrawFn) -> cubeful.Stakes:
     length = draw(st.integers(1, 15))
     score = (draw(st.integers(0, length - 1)), draw(st.integers(0, length - 1)))
     one_away = [length - s == 1 for s in score].count(True)
-    crawford = one_away == 1 and draw(st.booleans())
+    crawford_rule = draw(st.booleans())
+    crawford = crawford_rule and one_away == 1 and draw(st.booleans())
     owner = "centred" if crawford else draw(st.sampled_from(["centred", "mover", "opponent"]))
     value = 1 if owner == "centred" else draw(st.sampled_from([2, 4, 8, 16]))
     return cubeful.Stakes.check(
-        cube=(value, owner), match_length=length, score=score, crawford=crawford
+        cube=(value, owner),
+        match_length=length,
+        score=score,
+        crawford=crawford,
+        crawford_rule=crawford_rule,
     )
 
 
@@ -315,6 +320,59 @@ def test_the_luck_net_measures_luck_and_the_net_rates_decisions(text: str) -> No
     assert [r.luck for r in judged.rolls] != [r.luck for r in lucky.rolls]
     with pytest.raises(TypeError, match="luck_net must be a bgfast Net"):
         analyse(m, luck_net="wildbg")  # type: ignore[arg-type]
+
+
+def _no_crawford_match() -> Match:
+    """A 5-point match without the Crawford rule at 3-2 (2-away against 3-away), its fourth
+    game played by the net until player 0 doubles; player 1 takes, then resigns."""
+    net = Net.wildbg()
+
+    def advance(g: Game) -> None:
+        if g.state.phase != "move":
+            g.roll()
+        if g.state.phase == "move":
+            assert g.state.dice is not None
+            g.play(net.best_move(g.state.position, g.state.dice))
+
+    m = Match(5, crawford_rule=False, seed=8)
+    for loser, kind in ((1, "gammon"), (0, "gammon"), (1, "single")):
+        g = m.new_game()
+        while g.state.turn != loser or g.state.phase != "roll":
+            advance(g)
+        g.resign(kind)
+        g.accept()
+    g = m.new_game()
+    for _ in range(9):
+        advance(g)
+    g.double()
+    g.take()
+    advance(g)
+    g.resign("single")
+    g.accept()
+    assert m.score == (5, 2)
+    return m
+
+
+def test_a_match_without_the_crawford_rule_is_rated_without_it() -> None:
+    # From 2-away against 3-away, winning a point leads to a 1-away score that a match
+    # without the Crawford rule plays as post-Crawford (the trailer doubles at once).
+    net = Net.wildbg()
+    a = analyse(_no_crawford_match(), net, threads=1)
+    doubles = [d for d in a.decisions if d.kind == "double" and d.game == 4]
+    assert [d.played for d in doubles].count("double") == 1
+    differ = 0
+    for d in doubles:
+        state = d.state
+        p = net.evaluate(state.position)
+        score = (state.score[d.player], state.score[1 - d.player])
+        loss = {}
+        for rule in (False, True):
+            c = cubeful.decide(p, match_length=5, score=score, crawford_rule=rule)
+            value = c.no_double if d.played == "no double" else min(c.double_take, c.double_pass)
+            loss[rule] = max(0.0, c.value - value)
+        assert d.loss_mwc == pytest.approx(loss[False], abs=1e-5)
+        differ += abs(loss[False] - loss[True]) > 1e-3
+    assert differ >= 1
 
 
 def test_a_money_session_and_a_single_game() -> None:

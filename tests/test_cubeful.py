@@ -164,6 +164,34 @@ def test_stakes_seen_by_the_opponent() -> None:
         assert both == pytest.approx(1.0)
 
 
+def test_a_match_without_the_crawford_rule_r21() -> None:
+    table = bgfast.met.load(bgfast.met.DEFAULT_TABLE)
+    # The first game at 1-away: the Crawford game with the rule, else the trailer doubles.
+    trailer = Stakes.check(match_length=7, score=(3, 6), crawford_rule=False)
+    assert not trailer.crawford and trailer.why_no_double() is None
+    assert Stakes.check(match_length=7, score=(3, 6)).why_no_double() is not None
+    leader = Stakes.check(match_length=7, score=(6, 3), crawford_rule=False)
+    assert "already wins the match" in str(leader.why_no_double())
+    # Reaching 1-away is worth the post-Crawford value, not the Crawford game's.
+    before = Stakes.check(match_length=7, score=(5, 4), crawford_rule=False)
+    assert before.match_value(True) == table.equity(1, 3, post_crawford=True)
+    assert before.for_opponent().match_value(False) == table.equity(3, 1, post_crawford=True)
+    ruled = Stakes.check(match_length=7, score=(5, 4))
+    assert ruled.match_value(True) == table.equity(1, 3)
+    # The native model reads the same values: a double/pass that wins the match or
+    # reaches 1-away.
+    p = [0.7, 0.2, 0.01, 0.05, 0.0]
+    free = decide(p, match_length=7, score=(5, 4), crawford_rule=False)
+    assert free.double_pass == pytest.approx(table.equity(1, 3, post_crawford=True))
+    assert decide(p, match_length=7, score=(5, 4)).double_pass == pytest.approx(table.equity(1, 3))
+    assert before.describe()["crawford_rule"] is False
+    assert "crawford_rule" not in ruled.describe()
+    with pytest.raises(bgfast.MatchOptionError, match="R21"):
+        Stakes.check(match_length=7, score=(6, 3), crawford=True, crawford_rule=False)
+    with pytest.raises(bgfast.MatchOptionError, match="match setting"):
+        Stakes.check(crawford_rule=False)
+
+
 def test_match_rules_of_the_cube_r17_r20_r21() -> None:
     with pytest.raises(bgfast.MatchOptionError, match="R21"):
         Stakes.check(match_length=7, score=(6, 3), crawford=True, cube=(2, "mover"))

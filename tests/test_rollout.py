@@ -416,6 +416,34 @@ def test_cli_takes_the_stakes_of_an_xgid(capsys: pytest.CaptureFixture[str]) -> 
     assert "holds the cube and the score already" in capsys.readouterr().err
 
 
+def test_cli_rolls_out_a_match_without_the_crawford_rule(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bgfast.cli import main
+
+    args = ["rollout", CONTACT, "--games", "30", "--seed", "4", "--cubeful", "--match", "5"]
+    args += ["--score", "0,4", "--no-crawford-rule", "--json"]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["settings"]["crawford_rule"] is False and data["settings"]["crawford"] is False
+    expected = bgfast.rollout(
+        CONTACT,
+        games=30,
+        seed=4,
+        cubeful=True,
+        match_length=5,
+        score=(0, 4),
+        crawford_rule=False,
+    )
+    assert data["statistics"]["mwc"]["value"] == expected.mwc
+    # An ID's stakes take the rule too; money play has none.
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:4:0:7:10"
+    assert main(["rollout", xgid, "--games", "10", "--no-crawford-rule", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["settings"]["crawford_rule"] is False
+    assert main(["rollout", CONTACT, "--games", "10", "--no-crawford-rule"]) == 2
+    assert "crawford_rule is a match setting" in capsys.readouterr().err
+
+
 def test_gnubg_cube_life_by_position() -> None:
     # A race of 52 against 56 pips: GNU Backgammon's cube life there is 0.55 + 52/800.
     race = "t9sFAQBv20UAAA"

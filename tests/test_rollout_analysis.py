@@ -139,3 +139,17 @@ def test_every_mode_on_an_executor_gives_the_local_bits(pool: ProcessPoolExecuto
         cube_there.double_take,
         cube_there.stderr,
     )
+
+
+def test_a_match_without_the_crawford_rule_lets_the_trailer_double_at_once() -> None:
+    # 5-away against 1-away: the Crawford game with the rule; a post-Crawford one without.
+    with pytest.raises(bgfast.BgfastError, match="R21"):
+        bgfast.rollout_cube(CONTACT, games=8, match_length=5, score=(0, 4))
+    c = bgfast.rollout_cube(
+        CONTACT, games=64, seed=1, match_length=5, score=(0, 4), crawford_rule=False
+    )
+    table = bgfast.met.load(bgfast.met.DEFAULT_TABLE)
+    assert c.mwc is not None
+    assert c.mwc["double_pass"] == pytest.approx(table.equity(4, 1, post_crawford=True))
+    settings = c.results[0].settings
+    assert settings["crawford"] is False and settings["crawford_rule"] is False

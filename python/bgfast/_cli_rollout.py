@@ -140,6 +140,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     crawford = parser.add_mutually_exclusive_group()
     crawford.add_argument("--crawford", dest="crawford", action="store_const", const=True)
     crawford.add_argument("--post-crawford", dest="crawford", action="store_const", const=False)
+    parser.add_argument(
+        "--no-crawford-rule",
+        dest="crawford_rule",
+        action="store_false",
+        help="a match played without the Crawford rule (R21: no Crawford game)",
+    )
     parser.add_argument("--met", default=DEFAULT_TABLE, help="match equity table")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     where = parser.add_mutually_exclusive_group()
@@ -278,7 +284,8 @@ def _position_and_stakes(args: argparse.Namespace) -> tuple[_core.Position, Stak
                 f"{args.position.strip()}: nobody is on roll before the opening roll (R3)"
             )
         _check_phase(args, state)
-        return state.position, Stakes.of_state(state, met=args.met)
+        stakes = Stakes.of_state(state, met=args.met, crawford_rule=args.crawford_rule)
+        return state.position, stakes
     flags: dict[str, Any] = {**_STAKE_FLAGS, **given}
     stakes = Stakes.check(
         cube=(flags["cube_value"], flags["cube_owner"]),
@@ -288,6 +295,7 @@ def _position_and_stakes(args: argparse.Namespace) -> tuple[_core.Position, Stak
         score=flags["score"],
         crawford=args.crawford,
         met=args.met,
+        crawford_rule=args.crawford_rule,
     )
     return _core.Position.from_id("".join(args.position.split())), stakes
 

@@ -561,10 +561,12 @@ def analyse(
         games = match.games
         length = match.length
         names = match.info.players
+        crawford_rule = match.crawford_rule
     elif isinstance(match, Game):
         games = [match]
         length = match.match_length
         names = ("Player 0", "Player 1")
+        crawford_rule = True  # a game does not say: the rule of nearly every match
     else:
         raise TypeError(f"analyse takes a bgfast Match or Game, not {type(match).__name__}")
     net = _net_arg("net", net)
@@ -572,7 +574,7 @@ def analyse(
     threads = check_threads(threads)
     life = cubeful.check_cube_life(cube_life)
     met_name = cubeful.met_name(met)
-    worker = _Analyst(net, luck_net, threads, life, met_name)
+    worker = _Analyst(net, luck_net, threads, life, met_name, crawford_rule)
     decisions: list[Decision] = []
     rolls: list[RollLuck] = []
     totals = (_Totals(), _Totals())
@@ -643,7 +645,15 @@ def _net_name(net: Net) -> str:
 
 
 class _Analyst:
-    def __init__(self, net: Net, luck_net: Net, threads: int, cube_life: float, met: str) -> None:
+    def __init__(
+        self,
+        net: Net,
+        luck_net: Net,
+        threads: int,
+        cube_life: float,
+        met: str,
+        crawford_rule: bool,
+    ) -> None:
         self.net = net
         self.luck_net = luck_net
         # One net for both: the plays made are among the 21 rolls' plays scored for the luck.
@@ -651,6 +661,7 @@ class _Analyst:
         self.threads = threads
         self.cube_life = cube_life
         self.met = met
+        self.crawford_rule = crawford_rule
         self._stakes: dict[tuple[Any, ...], cubeful.Stakes] = {}
         self._models: dict[cubeful.Stakes, CubeModel] = {}
         self._scales: dict[cubeful.Stakes, float] = {}
@@ -683,6 +694,7 @@ class _Analyst:
                     score=(state.score[player], state.score[1 - player]),
                     crawford=state.crawford,
                     met=self.met,
+                    crawford_rule=self.crawford_rule,
                 )
             else:
                 found = cubeful.Stakes.check(

@@ -76,8 +76,15 @@ class Stakes:
     """What a game is played for, seen from the side to move: the cube (value and owner,
     ``"centred"``, ``"mover"`` or ``"opponent"``), the money options (Jacoby R23,
     beavers), or a match (length, score as points won, side to move first, whether this
-    game is the Crawford game, R21, and the match equity table). Build one with
-    :meth:`Stakes.check`, which refuses what the rules do not allow."""
+    game is the Crawford game, R21, the match equity table, and whether the match is
+    played with the Crawford rule at all). Build one with :meth:`Stakes.check`, which
+    refuses what the rules do not allow.
+
+    A match without the Crawford rule has no Crawford game: every game at a 1-away score
+    is played as a post-Crawford one (the trailer doubles at once), so the cube model
+    reads the table's post-Crawford values wherever a side is 1-away. The table's other
+    entries are those of matches with the rule (no published table is made without it):
+    a close approximation, which leaves the trailer's extra chances out."""
 
     cube_value: int
     cube_owner: str
@@ -87,6 +94,7 @@ class Stakes:
     score: tuple[int, int]
     crawford: bool
     met: str
+    crawford_rule: bool = True
 
     @classmethod
     def check(
@@ -99,16 +107,21 @@ class Stakes:
         score: object = (0, 0),
         crawford: object = None,
         met: object = tables.DEFAULT_TABLE,
+        crawford_rule: object = True,
     ) -> Stakes:
         """The stakes, checked; ``BgfastError`` (``MatchOptionError`` for a rule of match
         play) naming what is wrong. ``crawford=None`` means the Crawford game exactly when
-        one side is 1-away (the first game at that score)."""
+        one side is 1-away (the first game at that score) and the match has the Crawford
+        rule (``crawford_rule``, R21; a match setting, on by default)."""
         jacoby, beavers = check_flag("jacoby", jacoby), check_flag("beavers", beavers)
+        crawford_rule = check_flag("crawford_rule", crawford_rule)
         length = check_match_length(match_length, money=True)
         the_score = check_score(score, length)
         if length == 0:
             if crawford:
                 raise MatchOptionError("crawford needs match_length (R21)")
+            if not crawford_rule:
+                raise MatchOptionError("crawford_rule is a match setting: it needs match_length")
             value, owner = _cube(cube, is_match=False)
             return cls(value, owner, jacoby, beavers, 0, (0, 0), False, met_name(met))
         for option, on in (("jacoby", jacoby), ("beavers", beavers)):
@@ -122,7 +135,13 @@ class Stakes:
                     f" most {table.max_away}"
                 )
         one_away = [length - s == 1 for s in the_score].count(True)
-        if crawford is None:
+        if not crawford_rule:
+            if crawford:
+                raise MatchOptionError(
+                    "R21: a match played without the Crawford rule has no Crawford game"
+                )
+            is_crawford = False
+        elif crawford is None:
             is_crawford = one_away == 1
         else:
             is_crawford = check_flag("crawford", crawford)
@@ -134,13 +153,19 @@ class Stakes:
         value, owner = _cube(cube, is_match=True)
         if is_crawford and (value, owner) != (1, "centred"):
             raise MatchOptionError("R21: the Crawford game is played without the cube")
-        return cls(value, owner, False, False, length, the_score, is_crawford, table.name)
+        return cls(
+            value, owner, False, False, length, the_score, is_crawford, table.name, crawford_rule
+        )
 
     @classmethod
-    def of_state(cls, state: GameState, *, met: str = tables.DEFAULT_TABLE) -> Stakes:
+    def of_state(
+        cls, state: GameState, *, met: str = tables.DEFAULT_TABLE, crawford_rule: bool = True
+    ) -> Stakes:
         """The stakes of a game state (from a GNUbg ID or an XGID, say), seen from its
-        player on roll: the cube, the match score and Crawford, Jacoby and beavers.
-        ``BgfastError`` if nobody is on roll yet (before the opening roll, R3)."""
+        player on roll: the cube, the match score and Crawford, Jacoby and beavers; a state
+        does not say whether its match has the Crawford rule (``crawford_rule``, a match's
+        own setting: :attr:`bgfast.Match.crawford_rule`). ``BgfastError`` if nobody is on
+        roll yet (before the opening roll, R3)."""
         if state.turn is None:
             raise BgfastError("nobody is on roll before the opening roll (R3): no stakes yet")
         mover = state.turn
@@ -154,6 +179,7 @@ class Stakes:
             score=(state.score[mover], state.score[1 - mover]),
             crawford=state.crawford if state.match_length else None,
             met=met,
+            crawford_rule=crawford_rule,
         )
 
     def for_opponent(self) -> Stakes:
@@ -169,6 +195,7 @@ class Stakes:
             (self.score[1], self.score[0]),
             self.crawford,
             self.met,
+            self.crawford_rule,
         )
 
     def arguments(self) -> dict[str, Any]:
@@ -181,6 +208,7 @@ class Stakes:
             "score": self.score,
             "crawford": self.crawford if self.is_match else None,
             "met": self.met,
+            "crawford_rule": self.crawford_rule,
         }
 
     @property
@@ -202,6 +230,13 @@ class Stakes:
             return ("money", self.jacoby, self.beavers)
         table = tables.load(self.met)
         pre = [x for row in table.pre for x in row]
+        if not self.crawford_rule:
+            # The table's 1-away entries (the Crawford game's values) read as post-Crawford
+            # ones: the native model then needs no setting of its own for such matches.
+            n = table.max_away
+            for k, trailer in enumerate(table.post):
+                pre[k] = 1.0 - trailer  # 1-away against (k + 1)-away
+                pre[k * n] = trailer  # (k + 1)-away against 1-away
         mine, theirs = self.away
         return ("match", pre, list(table.post), mine, theirs, self.crawford)
 
@@ -215,8 +250,9 @@ class Stakes:
             theirs -= self.cube_value
         if mine <= 0 or theirs <= 0:
             return 1.0 if mine <= 0 else 0.0
-        # After the Crawford game or a post-Crawford one, the next game is post-Crawford.
-        post = (self.crawford or 1 in self.away) and 1 in (mine, theirs)
+        # After the Crawford game or a post-Crawford one, the next game is post-Crawford;
+        # without the Crawford rule, every game at a 1-away score is.
+        post = (self.crawford or 1 in self.away or not self.crawford_rule) and 1 in (mine, theirs)
         return table.equity(mine, theirs, post_crawford=post)
 
     def emg(self, mwc: float) -> float:
@@ -258,6 +294,8 @@ class Stakes:
                 crawford=self.crawford,
                 met=self.met,
             )
+            if not self.crawford_rule:
+                out["crawford_rule"] = False
         else:
             out.update(jacoby=self.jacoby, beavers=self.beavers)
         return out
@@ -431,6 +469,7 @@ def decide(
     crawford: bool | None = None,
     cube_life: float = DEFAULT_CUBE_LIFE,
     met: str = tables.DEFAULT_TABLE,
+    crawford_rule: bool = True,
 ) -> CubeDecision:
     """The cube decision for cubeless ``probabilities`` (gnubg's five for the side to move,
     about to roll: win, win gammon, win backgammon, lose gammon, lose backgammon, as
@@ -443,6 +482,7 @@ def decide(
         score=score,
         crawford=crawford,
         met=met,
+        crawford_rule=crawford_rule,
     )
     return decide_for(probabilities, stakes, check_cube_life(cube_life))
 

@@ -36,7 +36,9 @@ money play with ``jacoby`` (R23) and ``beavers``, in match play (``match_length`
 ``score`` as points won so far, side to move first; ``crawford`` says whether this game is
 the Crawford game, by default when exactly one side is 1-away) with take points and cash
 points from the match equity table ``met`` (Kazaross-XG2 by default, ``bgfast.met``) and
-the Crawford and post-Crawford rules (R21). ``cube=(value, owner)`` is the cube now, owner
+the Crawford and post-Crawford rules (R21); ``crawford_rule=False`` for a match played
+without the Crawford rule (no Crawford game: every game at a 1-away score is played as a
+post-Crawford one, :class:`bgfast.cubeful.Stakes`). ``cube=(value, owner)`` is the cube now, owner
 ``"centred"``, ``"mover"`` or ``"opponent"``. Cubeful money results are per unit of the
 starting cube; match play reports match-winning chances and their money equivalent (EMG).
 
@@ -366,7 +368,16 @@ def _play(
 
 
 #: The arguments that make the stakes.
-_STAKES = ("cube", "jacoby", "beavers", "match_length", "score", "crawford", "met")
+_STAKES = (
+    "cube",
+    "jacoby",
+    "beavers",
+    "match_length",
+    "score",
+    "crawford",
+    "met",
+    "crawford_rule",
+)
 
 #: The settings every rollout function takes besides the stakes.
 _SETTINGS = ("evaluator", "truncate", "bearoff", "variance_reduction", "quasi_random", "cube_life")
@@ -444,6 +455,7 @@ def rollout(
     crawford: bool | None = None,
     cube_life: float | str = DEFAULT_CUBE_LIFE,
     met: str = DEFAULT_TABLE,
+    crawford_rule: bool = True,
     scheme: str = "tesauro198",
     batch: int = 1024,
     progress: Progress | None = None,
@@ -544,6 +556,7 @@ def rollout_moves(
     crawford: bool | None = None,
     cube_life: float | str = DEFAULT_CUBE_LIFE,
     met: str = DEFAULT_TABLE,
+    crawford_rule: bool = True,
     scheme: str = "tesauro198",
     batch: int = 1024,
     progress: Progress | None = None,
@@ -627,6 +640,7 @@ def rollout_cube(
     crawford: bool | None = None,
     cube_life: float | str = DEFAULT_CUBE_LIFE,
     met: str = DEFAULT_TABLE,
+    crawford_rule: bool = True,
     scheme: str = "tesauro198",
     batch: int = 1024,
     progress: Progress | None = None,
