@@ -376,6 +376,7 @@ id_items = st.one_of(
 @CONTRACT
 @given(st.lists(id_items, max_size=6))
 @example(["4HPwATDgc/ABMA", "\ud800"])
+@example([" 4HPwATDgc/ABMA\r\n", ""])
 def test_from_ids_any_items(items: list[Any]) -> None:
     outcome = check(lambda: batch.from_ids(items))
     decoded = [

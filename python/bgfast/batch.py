@@ -120,7 +120,8 @@ def ids(positions: PositionsLike, *, threads: int | None = None) -> list[str]:
 
 
 def from_ids(ids: Iterable[str], *, threads: int | None = None) -> npt.NDArray[np.uint8]:
-    """The ``(N, 2, 25)`` uint8 array of the positions with these Position IDs.
+    """The ``(N, 2, 25)`` uint8 array of the positions with these Position IDs (whitespace
+    around each is ignored, as by ``Position.from_id``).
 
     Raises ``InvalidPositionError`` naming the first ID that does not decode.
     """

@@ -195,6 +195,18 @@ fn repr(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_else(|_| shown(obj))
 }
 
+/// A Position ID's text without the ASCII whitespace around it: IDs read from file lines
+/// or pasted from a terminal often carry a newline or spaces.
+pub fn id_text(s: &Bound<'_, PyString>) -> Result<String, Error> {
+    let given = text(s)?;
+    let trimmed = given.trim_matches(|c: char| c.is_ascii_whitespace());
+    Ok(if trimmed.len() == given.len() {
+        given
+    } else {
+        trimmed.to_owned()
+    })
+}
+
 /// The text of a Python str. A str may hold lone surrogates, which no Rust string can:
 /// each becomes one U+FFFD, so that character positions in messages stay those of the
 /// text given and the decoders name the character as not belonging there.

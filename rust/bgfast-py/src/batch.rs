@@ -334,7 +334,7 @@ pub fn batch_from_ids<'py>(
             )
             .into());
         };
-        strings.push(args::text(text)?);
+        strings.push(args::id_text(text)?);
     }
     let rows = py.detach(|| -> Result<Vec<u8>, Error> {
         let decoded = runner.try_map(strings.len(), |i| {

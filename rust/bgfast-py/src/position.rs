@@ -38,10 +38,8 @@ impl PyPosition {
     /// them is ignored, as by the GNUbg ID and XGID readers).
     #[staticmethod]
     fn from_id(id: &Bound<'_, PyString>) -> PyResult<Self> {
-        let given = args::text(id)?;
-        // An ID read from a file line or pasted from a terminal often carries a newline.
-        let text = given.trim_matches(|c: char| c.is_ascii_whitespace());
-        let inner = gnubg_id::decode(text).map_err(|e| match e {
+        let text = args::id_text(id)?;
+        let inner = gnubg_id::decode(&text).map_err(|e| match e {
             // A whole game's ID given for a position's: say which reads it.
             gnubg_id::IdError::Length(_) if text.contains(':') => {
                 InvalidPositionError::new_err(format!(
