@@ -244,6 +244,14 @@ def test_unknown_policy_names_the_choices() -> None:
         bgfast.rollout(games=10, policy="strong")
 
 
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5])
+def test_a_policys_seed_is_checked(seed: object) -> None:
+    # -1 and 2**64 raised OverflowError from the native call.
+    with pytest.raises((bgfast.BgfastError, TypeError), match="seed"):
+        bgfast.policies.choose("random", Position(), (3, 1), seed=seed)  # type: ignore[arg-type]
+    assert bgfast.policies.choose("random", Position(), (3, 1), seed=2**64 - 1) is not None
+
+
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "bgfast", *args], capture_output=True, text=True, check=False

@@ -140,6 +140,19 @@ def test_a_net_plays_for_the_match_not_for_money() -> None:
     assert ExternalPlayer("wildbg").reply(_board_of(dmp)) == "14/5"
 
 
+def test_a_match_past_the_table_is_still_played() -> None:
+    # gnubg plays matches to 64 points; the match equity table covers 25 away. A play then
+    # has no match values: the net's best cubeless play, not an error (gnubg would stop
+    # asking); a cube decision there is refused by name.
+    position, dice = "m+0BARGMt2MGAA", (3, 5)
+    long = _to_move(position, dice, match_length=41, score=(3, 10))
+    assert ExternalPlayer("wildbg").reply(_board_of(long)) == str(
+        Net.wildbg().best_move(Position.from_id(position), dice)
+    )
+    to_roll = long.replace(phase="roll", dice=None)
+    assert "R20" in ExternalPlayer("wildbg").reply(_board_of(to_roll))
+
+
 STAKES: list[dict[str, Any]] = [
     {},
     {"cube": (2, 0)},

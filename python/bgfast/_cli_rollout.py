@@ -266,6 +266,13 @@ def _check_phase(args: argparse.Namespace, state: GameState) -> None:
         )
 
 
+def _check_no_crawford_rule(match_length: object, why_money: str) -> None:
+    """Refuses ``--no-crawford-rule`` for money play, saying why this is money play (the
+    API's own message names its ``match_length`` argument, which this command has not)."""
+    if match_length == 0:
+        raise BgfastError(f"--no-crawford-rule: crawford_rule is a match setting, and {why_money}")
+
+
 def _position_and_stakes(args: argparse.Namespace) -> tuple[_core.Position, Stakes]:
     """The position to roll out and its stakes: a GNUbg ID or XGID brings its own (cube,
     match score, Crawford, rules), which the stake flags may not contradict; a Position ID
@@ -273,20 +280,29 @@ def _position_and_stakes(args: argparse.Namespace) -> tuple[_core.Position, Stak
     state = state_from_id(args.position)
     given = {k: getattr(args, k) for k in _STAKE_FLAGS if getattr(args, k) is not None}
     if state is not None:
+        name = args.position.strip()
         if given or args.crawford is not None:
             named = sorted(f"--{k.replace('_', '-')}" for k in given)
+            if args.crawford is not None:
+                named.append("--crawford" if args.crawford else "--post-crawford")
             raise BgfastError(
-                f"{args.position.strip()!r} holds the cube and the score already: drop"
-                f" {', '.join(named) or '--crawford'}"
+                f"{name!r} holds the cube and the score already: drop {', '.join(named)}"
             )
         if state.turn is None:
-            raise BgfastError(
-                f"{args.position.strip()}: nobody is on roll before the opening roll (R3)"
-            )
+            raise BgfastError(f"{name}: nobody is on roll before the opening roll (R3)")
         _check_phase(args, state)
+        if not args.crawford_rule:
+            _check_no_crawford_rule(state.match_length, f"{name} is a money game")
+            if state.crawford:
+                raise BgfastError(
+                    f"{name} is the Crawford game (R21), which a match played without the"
+                    " Crawford rule (--no-crawford-rule) has not"
+                )
         stakes = Stakes.of_state(state, met=args.met, crawford_rule=args.crawford_rule)
         return state.position, stakes
     flags: dict[str, Any] = {**_STAKE_FLAGS, **given}
+    if not args.crawford_rule:
+        _check_no_crawford_rule(flags["match"], "this is money play (no --match N)")
     stakes = Stakes.check(
         cube=(flags["cube_value"], flags["cube_owner"]),
         jacoby=flags["jacoby"],

@@ -363,6 +363,8 @@ class RolloutResult:
             how.append(f"{s['match_length']}-point match at {a}-{b}")
             if s["crawford"]:
                 how.append("Crawford game")
+            if s.get("crawford_rule") is False:  # present only for such a match
+                how.append("no Crawford rule")
         else:
             how.append("money")
         if s["truncate"] is not None:
@@ -442,7 +444,9 @@ class CubeRollout:
             "double_take": finite(self.double_take),
             "double_pass": finite(self.double_pass),
             "stderr": {k: finite(v) for k, v in self.stderr.items()},
-            "mwc": self.mwc,
+            # Finite or None like the values: no games (Ctrl-C before the first) gives NaN,
+            # which JSON has not.
+            "mwc": None if self.mwc is None else {k: finite(v) for k, v in self.mwc.items()},
             "no_double_result": self.results[0].to_dict(),
             "double_take_result": self.results[1].to_dict(),
         }

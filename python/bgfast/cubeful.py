@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Union
+from typing import Any, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +33,7 @@ import numpy.typing as npt
 from bgfast import _core
 from bgfast import met as tables
 from bgfast.errors import BgfastError, MatchOptionError, shown
+from bgfast.state import GameState
 from bgfast.vocab import (
     CUBE_LIMIT,
     check_cube_value,
@@ -40,9 +41,6 @@ from bgfast.vocab import (
     check_match_length,
     check_score,
 )
-
-if TYPE_CHECKING:
-    from bgfast.state import GameState
 
 __all__ = [
     "DEFAULT_CUBE_LIFE",
@@ -78,7 +76,8 @@ class Stakes:
     beavers), or a match (length, score as points won, side to move first, whether this
     game is the Crawford game, R21, the match equity table, and whether the match is
     played with the Crawford rule at all). Build one with :meth:`Stakes.check`, which
-    refuses what the rules do not allow.
+    refuses what the rules do not allow; the constructor refuses the same (``crawford`` is
+    then given, not found from the score).
 
     A match without the Crawford rule has no Crawford game: every game at a 1-away score
     is played as a post-Crawford one (the trailer doubles at once), so the cube model
@@ -95,6 +94,23 @@ class Stakes:
     crawford: bool
     met: str
     crawford_rule: bool = True
+
+    def __post_init__(self) -> None:
+        # Built by hand (the constructor, dataclasses.replace), the stakes are checked as
+        # check() checks them: a cube of 3, an owner "nobody" or a score past the match would
+        # otherwise give cube values and match-winning chances without meaning, silently.
+        fields = _checked_fields(
+            cube=(self.cube_value, self.cube_owner),
+            jacoby=self.jacoby,
+            beavers=self.beavers,
+            match_length=self.match_length,
+            score=self.score,
+            crawford=self.crawford,
+            met=self.met,
+            crawford_rule=self.crawford_rule,
+        )
+        for name, value in fields.items():  # the canonical spellings ("centred", bool)
+            object.__setattr__(self, name, value)
 
     @classmethod
     def check(
@@ -113,48 +129,17 @@ class Stakes:
         play) naming what is wrong. ``crawford=None`` means the Crawford game exactly when
         one side is 1-away (the first game at that score) and the match has the Crawford
         rule (``crawford_rule``, R21; a match setting, on by default)."""
-        jacoby, beavers = check_flag("jacoby", jacoby), check_flag("beavers", beavers)
-        crawford_rule = check_flag("crawford_rule", crawford_rule)
-        length = check_match_length(match_length, money=True)
-        the_score = check_score(score, length)
-        if length == 0:
-            if crawford:
-                raise MatchOptionError("crawford needs match_length (R21)")
-            if not crawford_rule:
-                raise MatchOptionError("crawford_rule is a match setting: it needs match_length")
-            value, owner = _cube(cube, is_match=False)
-            return cls(value, owner, jacoby, beavers, 0, (0, 0), False, met_name(met))
-        for option, on in (("jacoby", jacoby), ("beavers", beavers)):
-            if on:
-                raise MatchOptionError(f"{option} is a money-play option, not used in matches")
-        table = met_table(met)
-        for who, s in zip(("the side to move", "the opponent"), the_score):
-            if length - s > table.max_away:
-                raise MatchOptionError(
-                    f"R20: {who} is {length - s} points away; table {table.name!r} covers at"
-                    f" most {table.max_away}"
-                )
-        one_away = [length - s == 1 for s in the_score].count(True)
-        if not crawford_rule:
-            if crawford:
-                raise MatchOptionError(
-                    "R21: a match played without the Crawford rule has no Crawford game"
-                )
-            is_crawford = False
-        elif crawford is None:
-            is_crawford = one_away == 1
-        else:
-            is_crawford = check_flag("crawford", crawford)
-            if is_crawford and one_away != 1:
-                raise MatchOptionError(
-                    f"R21: the Crawford game needs exactly one side 1-away, not the score"
-                    f" {the_score[0]}-{the_score[1]} of a {length}-point match"
-                )
-        value, owner = _cube(cube, is_match=True)
-        if is_crawford and (value, owner) != (1, "centred"):
-            raise MatchOptionError("R21: the Crawford game is played without the cube")
         return cls(
-            value, owner, False, False, length, the_score, is_crawford, table.name, crawford_rule
+            **_checked_fields(
+                cube=cube,
+                jacoby=jacoby,
+                beavers=beavers,
+                match_length=match_length,
+                score=score,
+                crawford=crawford,
+                met=met,
+                crawford_rule=crawford_rule,
+            )
         )
 
     @classmethod
@@ -166,6 +151,8 @@ class Stakes:
         does not say whether its match has the Crawford rule (``crawford_rule``, a match's
         own setting: :attr:`bgfast.Match.crawford_rule`). ``BgfastError`` if nobody is on
         roll yet (before the opening roll, R3)."""
+        if not isinstance(state, GameState):
+            raise TypeError(f"state must be a bgfast GameState, not {type(state).__name__}")
         if state.turn is None:
             raise BgfastError("nobody is on roll before the opening roll (R3): no stakes yet")
         mover = state.turn
@@ -333,6 +320,84 @@ def _cube(cube: object, is_match: bool) -> tuple[int, str]:
     return value, canonical
 
 
+def _checked_fields(
+    *,
+    cube: object,
+    jacoby: object,
+    beavers: object,
+    match_length: object,
+    score: object,
+    crawford: object,
+    met: object,
+    crawford_rule: object,
+) -> dict[str, Any]:
+    """The fields of the :class:`Stakes` that :meth:`Stakes.check` takes, checked and
+    spelled canonically; ``BgfastError`` naming what is wrong."""
+    jacoby, beavers = check_flag("jacoby", jacoby), check_flag("beavers", beavers)
+    crawford_rule = check_flag("crawford_rule", crawford_rule)
+    # None: found from the score; anything else is a flag (an array or "no" is not False).
+    given_crawford = None if crawford is None else check_flag("crawford", crawford)
+    length = check_match_length(match_length, money=True)
+    the_score = check_score(score, length)
+    if length == 0:
+        if given_crawford:
+            raise MatchOptionError("crawford needs match_length (R21)")
+        if not crawford_rule:
+            raise MatchOptionError("crawford_rule is a match setting: it needs match_length")
+        value, owner = _cube(cube, is_match=False)
+        return {
+            "cube_value": value,
+            "cube_owner": owner,
+            "jacoby": jacoby,
+            "beavers": beavers,
+            "match_length": 0,
+            "score": (0, 0),
+            "crawford": False,
+            "met": met_name(met),
+            "crawford_rule": True,
+        }
+    for option, on in (("jacoby", jacoby), ("beavers", beavers)):
+        if on:
+            raise MatchOptionError(f"{option} is a money-play option, not used in matches")
+    table = met_table(met)
+    for who, s in zip(("the side to move", "the opponent"), the_score):
+        if length - s > table.max_away:
+            raise MatchOptionError(
+                f"R20: {who} is {length - s} points away; table {table.name!r} covers at"
+                f" most {table.max_away}"
+            )
+    one_away = [length - s == 1 for s in the_score].count(True)
+    if not crawford_rule:
+        if given_crawford:
+            raise MatchOptionError(
+                "R21: a match played without the Crawford rule has no Crawford game"
+            )
+        is_crawford = False
+    elif given_crawford is None:
+        is_crawford = one_away == 1
+    else:
+        is_crawford = given_crawford
+        if is_crawford and one_away != 1:
+            raise MatchOptionError(
+                f"R21: the Crawford game needs exactly one side 1-away, not the score"
+                f" {the_score[0]}-{the_score[1]} of a {length}-point match"
+            )
+    value, owner = _cube(cube, is_match=True)
+    if is_crawford and (value, owner) != (1, "centred"):
+        raise MatchOptionError("R21: the Crawford game is played without the cube")
+    return {
+        "cube_value": value,
+        "cube_owner": owner,
+        "jacoby": False,
+        "beavers": False,
+        "match_length": length,
+        "score": the_score,
+        "crawford": is_crawford,
+        "met": table.name,
+        "crawford_rule": crawford_rule,
+    }
+
+
 #: A cube life index: a number from 0 (a dead cube) to 1 (a fully efficient one), or
 #: ``"gnubg"`` for GNU Backgammon's index by position (rollouts only): 0.68 while contact is
 #: possible, ``0.55 + pips / 800`` of the side on roll in a race (0.6 to 0.7), 0.6 once both
@@ -343,8 +408,8 @@ CubeLife = Union[float, str]
 def check_cube_life(cube_life: object) -> float:
     """``cube_life`` if it is a number from 0 to 1; else ``BgfastError``."""
     if (
-        isinstance(cube_life, bool)
-        or not isinstance(cube_life, (int, float))
+        isinstance(cube_life, (bool, np.bool_))
+        or not isinstance(cube_life, (int, float, np.integer, np.floating))
         or not 0.0 <= float(cube_life) <= 1.0
     ):
         raise BgfastError(f"cube_life must be a number from 0 to 1, not {shown(cube_life)}")
@@ -354,7 +419,7 @@ def check_cube_life(cube_life: object) -> float:
 def check_rollout_cube_life(cube_life: object) -> CubeLife:
     """``cube_life`` if it is a number from 0 to 1 or ``"gnubg"`` (by position, in
     rollouts); else ``BgfastError``."""
-    if cube_life == "gnubg":
+    if isinstance(cube_life, str) and cube_life == "gnubg":  # (an array compares by item)
         return "gnubg"
     try:
         return check_cube_life(cube_life)

@@ -106,4 +106,5 @@ def choose(policy: Policy, position: Position, dice: tuple[int, int], *, seed: i
     ``Net.best_move``; pubeval: Tesauro's choice; race: pubeval with perfect bear-offs;
     random: a uniform draw from ``seed``). A forced play or a pass is returned without
     asking the policy. ``GameOverError`` for a finished game (R15)."""
+    seed = _core.check_int("seed", seed, 0, 2**64 - 1)  # (-1 raised OverflowError)
     return _core.policy_move(check_policy(policy), position, dice, seed)

@@ -75,7 +75,7 @@ from bgfast._rollout_results import VALUE, CubeRollout, MoveRollout, RawSums, Ro
 from bgfast._rollout_settings import RolloutSettings, check_settings, name_of
 from bgfast._running import Progress, check_progress, float64_scores, run_in_chunks
 from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes, action_name
-from bgfast.errors import ShardError
+from bgfast.errors import ShardError, shown
 from bgfast.features import SCHEMES
 from bgfast.met import DEFAULT_TABLE
 from bgfast.policies import Policy, is_native, net_of
@@ -332,6 +332,14 @@ def _play(
 ) -> tuple[RawSums, bool, int]:
     """Plays the games of every branch however ``policy`` and ``executor`` ask; the sums,
     whether Ctrl-C stopped the run, and the threads used."""
+    if executor is not None and not isinstance(executor, Executor):
+        # Checked first: else the first submit fails inside the shard loop, reported as a
+        # failed shard, and an object whose submit returns other futures (a Dask Client's)
+        # fails in concurrent.futures.wait with an AttributeError.
+        raise TypeError(
+            f"executor must be a concurrent.futures.Executor (for Dask, client.get_executor()),"
+            f" not {type(executor).__name__}"
+        )
     if threads is not None:
         _core.check_threads(threads)
         if executor is not None:
@@ -348,6 +356,8 @@ def _play(
         sums, partial = _run_native(settings, branches, policy, games, used, progress)
         return sums, partial, used
     if callable(policy):
+        if not isinstance(scheme, str):  # an unhashable one would fail the lookup below
+            raise TypeError(f"scheme must be the name of a feature scheme, not {shown(scheme)}")
         if scheme not in SCHEMES:
             raise BgfastError(f"unknown feature scheme {scheme!r}: use one of {sorted(SCHEMES)}")
         if executor is not None:
@@ -384,14 +394,17 @@ _SETTINGS = ("evaluator", "truncate", "bearoff", "variance_reduction", "quasi_ra
 
 
 def _settings(arguments: dict[str, Any], *, cubeful: bool) -> RolloutSettings:
-    """Checks the arguments every rollout function shares (its caller's ``locals()``)."""
-    _core.check_int("games", arguments["games"], 1, 2**64 - 1)
+    """Checks the arguments every rollout function shares (its caller's ``locals()``, in
+    which ``games`` becomes a Python int)."""
+    # As Python ints: a numpy integer (np.uint64) would reach the settings, whose JSON
+    # (``to_dict``) then fails, and the progress callback.
+    arguments["games"] = _core.check_int("games", arguments["games"], 1, 2**64 - 1)
     check_progress(arguments["progress"])
     _core.check_int("batch", arguments["batch"], 1, _core.GameBatch.MAX_GAMES)
     seed = arguments["seed"]
     if seed is None:
         seed = secrets.randbits(63)
-    _core.check_int("seed", seed, 0, 2**64 - 1)
+    seed = _core.check_int("seed", seed, 0, 2**64 - 1)
     options = {name: arguments[name] for name in _SETTINGS}
     stratify = arguments.get("stratify")
     if stratify is not None:
@@ -501,6 +514,12 @@ def _candidates(
 ) -> list[Move]:
     """The plays to roll out: ``moves`` (each checked against the legal plays of the roll)
     or every legal play, then the ``top`` best by the ranker's 0-ply equity."""
+    if isinstance(moves, (str, bytes, Move)):
+        # A str would be read character by character, as plays "8", "/", "5"...
+        raise TypeError(
+            f"moves must be a list of plays (Move objects or move text), not one"
+            f" {type(moves).__name__}: moves=[{moves!r}]"
+        )
     legal = pos.moves(*dice)
     by_result = {m.result: m for m in legal}
     if moves is None:
@@ -575,22 +594,13 @@ def rollout_moves(
     pos = _position(position)
     arguments = locals()
     settings = _settings(arguments, cubeful=cubeful)
-    if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence) or len(dice) != 2:
-        raise _core.InvalidDiceError(f"dice must be a pair (d1, d2) of 1 to 6, not {dice!r}")
-    roll = (dice[0], dice[1])
+    # The check every entry point that takes dice makes (a numpy pair as Position.moves
+    # takes it, InvalidDiceError otherwise).
+    roll = _core.check_dice(dice)
     candidates = _candidates(pos, roll, moves, top, settings.evaluator)
     branches: Branches = [(m.result, "after_play") for m in candidates]
-    sums, partial, used = _play(
-        settings,
-        branches,
-        games=games,
-        policy=policy,
-        threads=threads,
-        executor=executor,
-        scheme=scheme,
-        batch=batch,
-        progress=progress,
-    )
+    played = _run(settings, branches, arguments)
+    sums = played.sums
     seconds = time.perf_counter() - start
     results = [
         RolloutResult.from_sums(
@@ -598,11 +608,11 @@ def rollout_moves(
             i,
             position=m.result.id,
             player="the side that played",
-            policy=name_of(policy),
+            policy=played.policy,
             settings=settings,
             seconds=seconds,
-            threads=used,
-            partial=partial,
+            threads=played.threads,
+            partial=played.partial,
         )
         for i, m in enumerate(candidates)
     ]
@@ -663,17 +673,8 @@ def rollout_cube(
     if why is not None:
         raise BgfastError(f"the side to move may not double: {why}")
     branches: Branches = [(pos, "no_double"), (pos, "double_take")]
-    sums, partial, used = _play(
-        settings,
-        branches,
-        games=games,
-        policy=policy,
-        threads=threads,
-        executor=executor,
-        scheme=scheme,
-        batch=batch,
-        progress=progress,
-    )
+    played = _run(settings, branches, arguments)
+    sums = played.sums
     seconds = time.perf_counter() - start
     nd, dt = (
         RolloutResult.from_sums(
@@ -681,11 +682,11 @@ def rollout_cube(
             i,
             position=pos.id,
             player="the side to move",
-            policy=name_of(policy),
+            policy=played.policy,
             settings=settings,
             seconds=seconds,
-            threads=used,
-            partial=partial,
+            threads=played.threads,
+            partial=played.partial,
         )
         for i in (0, 1)
     )

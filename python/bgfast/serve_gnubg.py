@@ -63,11 +63,13 @@ from typing import Any, TextIO
 import numpy as np
 
 from bgfast import cubeful
-from bgfast._core import BgfastError, Move, Net, check_threads
+from bgfast._core import BgfastError, Move, Net, check_int, check_threads
 from bgfast._cube_batch import CubeModel
 from bgfast.codec import FibsBoard, state_from_fibs_board
+from bgfast.errors import MatchOptionError
 from bgfast.policies import NAMES, Policy, check_policy, choose, net_of, policy_name
 from bgfast.state import GameState
+from bgfast.vocab import check_flag
 
 __all__ = [
     "MAX_CONNECTIONS",
@@ -108,6 +110,9 @@ MAX_MODELS_KEPT = 1024
 #: Seconds a stopping server waits for the answers being worked out.
 STOP_GRACE = 5.0
 
+#: How many seeds the random policy's dice stream takes (64 bits).
+_SEEDS = 1 << 64
+
 
 def state_from_external_board(line: str) -> GameState:
     """The state of a board line as gnubg writes it to an external player: a FIBS board
@@ -142,8 +147,9 @@ class ExternalPlayer:
 
     ``policy`` is a policy name (``"wildbg"``, ``"pubeval"``, ``"race"``, ``"random"``), a
     :class:`~bgfast.Net` or a net file's path. ``jacoby`` applies the Jacoby rule to money
-    games (a board does not say; gnubg's money sessions use it by default). Thread-safe:
-    a server's connections share one player.
+    games (a board does not say; gnubg's money sessions use it by default). ``seed`` (0 to
+    2**64 - 1) starts the random policy's draws, one more for each play. Thread-safe: a
+    server's connections share one player.
     """
 
     def __init__(
@@ -158,9 +164,10 @@ class ExternalPlayer:
             policy = Net.load(policy)
         self.policy: Policy = check_policy(policy)
         self.net: Net | None = net_of(policy)
-        self.jacoby = bool(jacoby)
+        self.jacoby = check_flag("jacoby", jacoby)  # bool("no") would be True
         self.cube_life = cubeful.check_cube_life(cube_life)
-        self._draws = itertools.count(seed)
+        self.seed = check_int("seed", seed, 0, _SEEDS - 1)
+        self._draws = itertools.count()
         self._lock = threading.Lock()
         self._models: dict[cubeful.Stakes, CubeModel] = {}
 
@@ -172,7 +179,9 @@ class ExternalPlayer:
     def reply(self, line: str) -> str:
         """The answer to one line from gnubg (without the newline); ``Error (...)`` naming
         what is wrong for a line that is not a board the player can answer. Never raises
-        for bad input."""
+        for bad input (a line that is not a ``str`` is a ``TypeError``)."""
+        if not isinstance(line, str):
+            raise TypeError(f"a line is a str, not {type(line).__name__}")
         text = line.replace("\0", "").strip()
         try:
             if not text.startswith("board:"):
@@ -224,15 +233,22 @@ class ExternalPlayer:
         assert state.dice is not None
         if self.net is None:
             with self._lock:
-                seed = next(self._draws)
+                # Round the seeds: a long session from a high seed must not run past them.
+                seed = (self.seed + next(self._draws)) % _SEEDS
             return choose(self.policy, state.position, state.dice, seed=seed)
         ranked = self.net.rank(state.position, state.dice)
         if len(ranked) == 1:
             return ranked[0][0]
+        try:
+            stakes = self._stakes(state)
+        except MatchOptionError:
+            # A score past the match equity table (R20; gnubg plays matches to 64 points):
+            # no match values, so the net's best cubeless play rather than no play at all.
+            return ranked[0][0]
         mine = np.stack([p for _, p, _ in ranked])  # the player's chances after each play
         # The opponent's chances, on roll next: its wins are the player's losses.
         theirs = np.column_stack([1.0 - mine[:, 0], mine[:, 3], mine[:, 4], mine[:, 1], mine[:, 2]])
-        model = self._model(self._stakes(state).for_opponent())
+        model = self._model(stakes.for_opponent())
         values = model.value_for_the_other_side(theirs)
         # The first of equal values: the net's cubeless order breaks ties.
         return ranked[int(np.argmax(values))][0]
