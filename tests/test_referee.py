@@ -330,6 +330,13 @@ def test_every_decoder_produces_a_state_and_every_encoder_reads_one() -> None:
         ({"auto_doubles": 1}, InvalidStateError),  # the rules allow none (R22)
         ({"result": GameResult(0, "single", 1, "drop")}, InvalidStateError),
         ({"position": "4HPwATDgc/ABMA"}, InvalidStateError),
+        # R17: a cube is owned only after a take (at 2 or more); in a match a centred cube
+        # stays at 1 (no automatic doubles).
+        ({"phase": "roll", "turn": 0, "cube": Cube(value=1, owner=0)}, InvalidStateError),
+        (
+            {"phase": "roll", "turn": 0, "match_length": 5, "cube": Cube(value=2)},
+            InvalidStateError,
+        ),
         ({"match_length": 5, "score": (5, 0)}, MatchOptionError),  # R20
         ({"match_length": 5, "crawford": True}, MatchOptionError),  # R21
         ({"rules": Rules(jacoby=True), "match_length": 5}, MatchOptionError),  # R23

@@ -333,6 +333,17 @@ class GameState:
             raise bad(f"{autos} automatic doubles; the rules allow {self.rules.auto_doubles} (R22)")
         if cube.value < 2**autos:
             raise bad("the cube is lower than its automatic doubles (R22)")
+        # Neither is reached by play: a cube changes hands only by a take, which doubles it,
+        # and a match has no automatic doubles to turn it in the middle.
+        if cube.owner is not None and cube.value == 1:
+            raise bad(
+                "R17: a player owns the cube by taking a double: an owned cube is at 2 or more"
+            )
+        if self.match_length and cube.owner is None and cube.value > 1:
+            raise bad(
+                f"R17: a centred cube is at 1 in match play (automatic doubles, R22, are a"
+                f" money option), not {cube.value}"
+            )
         self._set("turns_played", _pair(self.turns_played, "turns_played"))
         phase = self.phase
         if phase == "opening":
