@@ -24,7 +24,9 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from bgfast import Game, GameState, Net, Position, codec
+import gnubg_external
+
+from bgfast import Net, Position, codec
 from bgfast.serve_gnubg import ExternalPlayer
 
 import gnubg_program
@@ -38,15 +40,6 @@ class Case:
     cubeless: str  # the net's best play by cubeless money equity
     cubeful: str  # the server's play
     kind: str  # "Crawford game", "post-Crawford", "cube owned", "cube centred"
-
-
-def _board(state: GameState) -> str:
-    """The board line gnubg writes to its external player (the scores of the player on
-    turn first)."""
-    line = codec.fibs_board_of(state, "bgfast", "gnubg").split(":")
-    if state.turn == 0:
-        line[4], line[5] = line[5], line[4]
-    return ":".join(line)
 
 
 def _cases(policy: str, wanted: int, seed: int) -> tuple[list[Case], int]:
@@ -66,15 +59,16 @@ def _cases(policy: str, wanted: int, seed: int) -> tuple[list[Case], int]:
         score = (rng.randrange(LENGTH), rng.randrange(LENGTH))
         one_away = [LENGTH - s == 1 for s in score].count(True)
         crawford = one_away == 1 and rng.random() < 0.5
-        state = Game(match_length=LENGTH, score=score, crawford=crawford, seed=1).state
-        cube = state.cube
+        cube: tuple[int, int | None] = (1, None)
         if not crawford and rng.random() < 0.4:
-            cube = dataclasses.replace(cube, value=2, owner=rng.randrange(2))
+            cube = (2, rng.randrange(2))
         dice = (rng.randint(1, 6), rng.randint(1, 6))
-        state = state.replace(position=position, phase="move", turn=0, dice=dice, cube=cube)
+        state = gnubg_external.state_to_act(
+            position, dice, cube=cube, match_length=LENGTH, score=score, crawford=crawford
+        )
         tried += 1
         cubeless = str(net.best_move(position, dice))
-        cubeful = player.reply(_board(state))
+        cubeful = player.reply(gnubg_external.board_line(state))
         if cubeless != cubeful:
             kind = (
                 "Crawford game"
@@ -82,7 +76,7 @@ def _cases(policy: str, wanted: int, seed: int) -> tuple[list[Case], int]:
                 else "post-Crawford"
                 if one_away
                 else "cube owned"
-                if cube.value > 1
+                if cube[0] > 1
                 else "cube centred"
             )
             cases.append(Case(codec.gnubg_id_of(state), cubeless, cubeful, kind))

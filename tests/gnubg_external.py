@@ -9,6 +9,7 @@ side in the exported match must be legal and reach the result of the play the se
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -19,9 +20,41 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bgfast import Position
+from bgfast import Game, GameState, Position
+from bgfast.codec import fibs_board_of
 
 import gnubg_program
+
+
+def board_line(state: GameState) -> str:
+    """The board line gnubg writes to its external player about ``state``: gnubg's layout,
+    with the name and score of the player on turn first (gnubg's ``fMove``)."""
+    fields = fibs_board_of(state, "bgfast", "gnubg").split(":")
+    if state.turn == 0:
+        fields[4], fields[5] = fields[5], fields[4]
+    return ":".join(fields)
+
+
+def state_to_act(
+    position: Position,
+    dice: tuple[int, int] | None,
+    *,
+    cube: tuple[int, int | None] = (1, None),
+    match_length: int = 0,
+    score: tuple[int, int] = (0, 0),
+    crawford: bool = False,
+) -> GameState:
+    """Player 0 on turn in ``position`` with the cube at ``(value, owner)``: to play
+    ``dice``, or to roll for ``None``."""
+    state = Game(match_length=match_length, score=score, crawford=crawford, seed=1).state
+    return state.replace(
+        position=position,
+        phase="roll" if dice is None else "move",
+        turn=0,
+        dice=dice,
+        cube=dataclasses.replace(state.cube, value=cube[0], owner=cube[1]),
+    )
+
 
 #: A move entry of a .mat file: the dice, then the play (empty for a dance).
 _ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")

@@ -15,13 +15,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from gnubg_external import board_line, state_to_act
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bgfast.serve_gnubg as serve
-from bgfast import BgfastError, Game, GameState, Position, cubeful
+from bgfast import BgfastError, Game, Position, cubeful
 from bgfast._cube_batch import CubeModel
-from bgfast.codec import fibs_board_of
 from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes
 from bgfast.errors import MatchOptionError
 from bgfast.serve_gnubg import ExternalPlayer, state_from_external_board
@@ -247,34 +247,6 @@ def test_the_batched_model_is_cubefuls_at_every_score_without_the_crawford_rule(
 # ---------------------------------------------------------------------------- the player
 
 
-def _state(
-    position: Position,
-    dice: tuple[int, int] | None,
-    *,
-    cube: tuple[int, int | None] = (1, None),
-    match_length: int = 0,
-    score: tuple[int, int] = (0, 0),
-    crawford: bool = False,
-) -> GameState:
-    """Player 0 on turn in ``position``, to play ``dice`` (to roll for ``None``)."""
-    state = Game(match_length=match_length, score=score, crawford=crawford, seed=1).state
-    return state.replace(
-        position=position,
-        phase="roll" if dice is None else "move",
-        turn=0,
-        dice=dice,
-        cube=dataclasses.replace(state.cube, value=cube[0], owner=cube[1]),
-    )
-
-
-def _board(state: GameState) -> str:
-    """The board gnubg writes to its external player: the on-turn player's score first."""
-    fields = fibs_board_of(state, "bgfast", "gnubg").split(":")
-    if state.turn == 0:
-        fields[4], fields[5] = fields[5], fields[4]
-    return ":".join(fields)
-
-
 def _assert_legal_or_clean(player: ExternalPlayer, line: str) -> str:
     """The reply to ``line``: a clean ``Error (...)``, or an answer legal for its board."""
     reply = player.reply(line)
@@ -324,10 +296,10 @@ def test_odd_stakes_get_legal_answers(
 ) -> None:
     player = ExternalPlayer(policy)
     for dice in [None, (6, 5), (1, 1), (2, 1), (6, 6)]:
-        reply = _assert_legal_or_clean(player, _board(_state(position, dice, **stakes)))
+        reply = _assert_legal_or_clean(player, board_line(state_to_act(position, dice, **stakes)))
         assert not reply.startswith("Error ("), reply
     if position is CLOSED_OUT:
-        assert player.reply(_board(_state(position, (6, 6), **stakes))) == ""
+        assert player.reply(board_line(state_to_act(position, (6, 6), **stakes))) == ""
 
 
 TO_ROLL = (
@@ -394,7 +366,7 @@ def test_the_players_options_are_checked(arguments: dict[str, Any]) -> None:
 
 def test_the_random_policys_seeds_go_round_after_the_last() -> None:
     """From the highest seed, the second play's seed was 2**64: an "internal error"."""
-    line = _board(_state(OPENING, (6, 5)))
+    line = board_line(state_to_act(OPENING, (6, 5)))
     player = ExternalPlayer("random", seed=2**64 - 1)
     replies = [_assert_legal_or_clean(player, line) for _ in range(4)]
     assert not any(r.startswith("Error (") for r in replies)
@@ -417,8 +389,8 @@ def _boards_of_many_stakes() -> list[str]:
                 # a centred cube at 1-away: the Crawford game; a turned one: post-Crawford
                 crawford = one_away and cube == (1, None)
                 lines.append(
-                    _board(
-                        _state(
+                    board_line(
+                        state_to_act(
                             position,
                             dice,
                             cube=cube,
@@ -430,7 +402,7 @@ def _boards_of_many_stakes() -> list[str]:
                 )
     for value in (1, 2, 4, 8, 16, 32768):
         for owner in (None, 0, 1) if value > 1 else (None,):
-            lines.append(_board(_state(position, dice, cube=(value, owner))))
+            lines.append(board_line(state_to_act(position, dice, cube=(value, owner))))
     return lines
 
 

@@ -348,6 +348,16 @@ def test_a_state_that_cannot_be_is_refused(changes: dict[str, Any], error: type)
         GameState.start().replace(**changes)
 
 
+def test_r17_a_cube_is_owned_only_after_a_take_and_centred_at_1_in_a_match() -> None:
+    with pytest.raises(InvalidStateError, match="R17"):
+        GameState.start().replace(phase="roll", turn=0, cube=Cube(value=1, owner=0))
+    with pytest.raises(InvalidStateError, match="R17"):
+        GameState.start().replace(phase="roll", turn=0, match_length=5, cube=Cube(value=2))
+    # What play reaches stands: an owned 2, a centred cube at 1 in a match.
+    assert GameState.start().replace(phase="roll", turn=0, cube=Cube(value=2, owner=1))
+    assert GameState.start().replace(phase="roll", turn=0, match_length=5, cube=Cube())
+
+
 def test_states_that_can_be_are_built_field_by_field() -> None:
     won = position({1: 1}, {6: 15})  # the mover bears off its last checker with any roll
     doubled = GameState(

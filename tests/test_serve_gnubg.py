@@ -9,7 +9,6 @@ server's log (gnubg records an illegal reply as a dance, silently).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import socket
 import threading
@@ -19,9 +18,9 @@ from typing import Any
 
 import gnubg_external
 import pytest
+from gnubg_external import board_line, state_to_act
 
-from bgfast import Game, GameState, Net, Position, cubeful
-from bgfast.codec import fibs_board_of
+from bgfast import Game, Net, Position, cubeful
 from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes
 from bgfast.serve_gnubg import TOO_LONG, ExternalPlayer, state_from_external_board
 
@@ -42,15 +41,6 @@ DOUBLED = (
     "board:root:gnubg:5:0:0:0:0:0:0:-2:0:5:3:3:0:0:1:-3:3:0:-2:0:-2:0:-4:0:0:-2:0:0:0:1"
     ":0:0:0:0:2:1:0:1:1:-1:0:25:0:0:0:0:0:0:0:1"
 )
-
-
-def _board_for(state_game: Game) -> str:
-    """The board gnubg writes to its external player about ``state_game``: gnubg's layout
-    with the score of the player on turn first."""
-    line = fibs_board_of(state_game.state, "bgfast", "gnubg").split(":")
-    if state_game.state.turn == 0:
-        line[4], line[5] = line[5], line[4]
-    return ":".join(line)
 
 
 def test_the_scores_of_gnubgs_boards_are_the_player_on_turns_first() -> None:
@@ -88,56 +78,31 @@ def test_cube_decisions_follow_the_cube_model() -> None:
     game = Game(match_length=0, seed=5)
     game.roll((3, 1))
     game.play("8/5 6/5")
-    assert ExternalPlayer("wildbg").reply(_board_for(game)) == "roll"  # the opening
+    assert ExternalPlayer("wildbg").reply(board_line(game.state)) == "roll"  # the opening
     # the side on roll far ahead in a race: a net doubles, and its opponent drops
     ahead = Position.from_array(  # 90 pips against 105: double, pass
         [[0, 0, 0, 3, 3, 3, 3, 3] + [0] * 17, [0, 0, 0, 0, 3, 3, 3, 3, 3] + [0] * 16]
     )
     race = Game.from_state(game.state.replace(position=ahead))
     wildbg = ExternalPlayer("wildbg")
-    assert wildbg.reply(_board_for(race)) == "double"
+    assert wildbg.reply(board_line(race.state)) == "double"
     race.double()
-    doubled = _board_for(race)
+    doubled = board_line(race.state)
     assert state_from_external_board(doubled).player_to_act == 1 - race.state.turn
     assert wildbg.reply(doubled) == "drop"
-    assert ExternalPlayer("pubeval").reply(_board_for(race)) == "drop"  # a race lead over 12%
-    assert ExternalPlayer("pubeval").reply(_board_for(Game.from_state(game.state))) == "roll"
+    assert ExternalPlayer("pubeval").reply(board_line(race.state)) == "drop"  # a race lead over 12%
+    assert ExternalPlayer("pubeval").reply(board_line(game.state)) == "roll"
     assert ExternalPlayer("pubeval").reply(DOUBLED) == "take"  # contact: always take
-
-
-def _to_move(
-    position: str,
-    dice: tuple[int, int],
-    *,
-    cube: tuple[int, int | None] = (1, None),
-    match_length: int = 0,
-    score: tuple[int, int] = (0, 0),
-    crawford: bool = False,
-) -> GameState:
-    """Player 0 to play ``dice`` in ``position`` (an ID), the cube at (value, owner)."""
-    state = Game(match_length=match_length, score=score, crawford=crawford, seed=1).state
-    value, owner = cube
-    return state.replace(
-        position=Position.from_id(position),
-        phase="move",
-        turn=0,
-        dice=dice,
-        cube=dataclasses.replace(state.cube, value=value, owner=owner),
-    )
-
-
-def _board_of(state: GameState) -> str:
-    return _board_for(Game.from_state(state))
 
 
 def test_a_net_plays_for_the_match_not_for_money() -> None:
     # 14/8*/5 hits for the gammon (0.914 to win, money equity +1.148); 14/5 wins 0.993.
     # Money takes the gammon; at double match point only winning counts.
     position, dice = "bD4HQwBvbgcIAA", (6, 3)
-    money = _to_move(position, dice)
-    assert ExternalPlayer("wildbg").reply(_board_of(money)) == "14/8*/5"
-    dmp = _to_move(position, dice, match_length=7, score=(6, 6))
-    assert ExternalPlayer("wildbg").reply(_board_of(dmp)) == "14/5"
+    money = state_to_act(Position.from_id(position), dice)
+    assert ExternalPlayer("wildbg").reply(board_line(money)) == "14/8*/5"
+    dmp = state_to_act(Position.from_id(position), dice, match_length=7, score=(6, 6))
+    assert ExternalPlayer("wildbg").reply(board_line(dmp)) == "14/5"
 
 
 def test_a_match_past_the_table_is_still_played() -> None:
@@ -145,12 +110,12 @@ def test_a_match_past_the_table_is_still_played() -> None:
     # has no match values: the net's best cubeless play, not an error (gnubg would stop
     # asking); a cube decision there is refused by name.
     position, dice = "m+0BARGMt2MGAA", (3, 5)
-    long = _to_move(position, dice, match_length=41, score=(3, 10))
-    assert ExternalPlayer("wildbg").reply(_board_of(long)) == str(
+    long = state_to_act(Position.from_id(position), dice, match_length=41, score=(3, 10))
+    assert ExternalPlayer("wildbg").reply(board_line(long)) == str(
         Net.wildbg().best_move(Position.from_id(position), dice)
     )
     to_roll = long.replace(phase="roll", dice=None)
-    assert "R20" in ExternalPlayer("wildbg").reply(_board_of(to_roll))
+    assert "R20" in ExternalPlayer("wildbg").reply(board_line(to_roll))
 
 
 STAKES: list[dict[str, Any]] = [
@@ -177,14 +142,14 @@ def test_a_net_plays_what_the_cube_model_values_most(stakes: dict[str, Any]) -> 
         ("WLcxBwDj7QAAOQ", (4, 3)),
         ("bD4HQwBvbgcIAA", (6, 3)),
     ]:
-        state = _to_move(position, dice, **stakes)
+        state = state_to_act(Position.from_id(position), dice, **stakes)
         theirs = Stakes.of_state(state).for_opponent()
         values = {}
         for move in state.position.moves(dice):
             decision = cubeful.decide_for(net.evaluate(move.result), theirs, DEFAULT_CUBE_LIFE)
             values[str(move)] = 1 - decision.value if theirs.is_match else -decision.value
         best = max(values.values())
-        assert values[player.reply(_board_of(state))] == pytest.approx(best, abs=1e-6)
+        assert values[player.reply(board_line(state))] == pytest.approx(best, abs=1e-6)
 
 
 @pytest.mark.parametrize(
