@@ -9,7 +9,9 @@ threads, the batched model against ``cubeful.decide_for`` without the Crawford r
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
+import sys
 import threading
 from typing import Any
 
@@ -19,9 +21,8 @@ from gnubg_external import board_line, state_to_act
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bgfast.serve_gnubg as serve
 from bgfast import BgfastError, Game, Position, cubeful
-from bgfast._cube_batch import CubeModel
+from bgfast._cube_batch import MODELS_KEPT, CubeModel, cube_model
 from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes
 from bgfast.errors import MatchOptionError
 from bgfast.serve_gnubg import ExternalPlayer, state_from_external_board
@@ -410,12 +411,14 @@ def test_the_model_cache_is_safe_and_bounded_under_many_threads(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Many threads asking one player for plays at distinct stakes get the answers one
-    thread gets, while the cache (kept small here) is emptied under them again and again."""
+    thread gets, while the cube models' cache (kept small here) drops models under them
+    again and again."""
     lines = _boards_of_many_stakes()
     assert len(lines) > 60
     want = [ExternalPlayer("wildbg").reply(line) for line in lines]
     assert not any(w.startswith("Error (") for w in want)
-    monkeypatch.setattr(serve, "MAX_MODELS_KEPT", 5)
+    small = functools.lru_cache(maxsize=5)(CubeModel)
+    monkeypatch.setattr(sys.modules["bgfast.hint"], "cube_model", small)
     player = ExternalPlayer("wildbg")
     got: dict[int, list[str]] = {}
     failures: list[BaseException] = []
@@ -437,4 +440,5 @@ def test_the_model_cache_is_safe_and_bounded_under_many_threads(
         t.join(timeout=300)
     assert not failures
     assert got == {k: want for k in range(16)}
-    assert len(player._models) <= 5
+    assert small.cache_info().currsize <= 5 and small.cache_info().misses > 5
+    assert cube_model.cache_info().maxsize == MODELS_KEPT

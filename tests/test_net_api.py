@@ -3,6 +3,7 @@ policies (rollouts, duels, the command line) and the net input schemes."""
 
 from __future__ import annotations
 
+import json
 import pickle
 import subprocess
 import sys
@@ -13,7 +14,7 @@ import numpy as np
 import pytest
 
 import bgfast
-from bgfast import InvalidNetError, Net, Position
+from bgfast import InvalidNetError, Net, Position, codec, cubeful, hint
 
 DATA = Path(__file__).parent / "data"
 ONNX = DATA / "wildbg"
@@ -262,10 +263,38 @@ def test_cli_moves_ranked_by_the_net(wildbg: Net) -> None:
     out = cli("moves", "4HPwATDgc/ABMA", "31", "--policy", "wildbg")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    assert "equity" in lines[0] and "win" in lines[0]
+    assert lines[0].startswith("money, cube 1 centred: cubeful equity")
+    assert "equity" in lines[1] and "cubeless" in lines[1] and "win" in lines[1]
     best = wildbg.best_move(Position(), (3, 1))
-    assert lines[1].split()[1:3] == str(best).split()
-    assert len(lines) == 1 + len(Position().moves(3, 1))
+    assert lines[2].split()[1:3] == str(best).split()
+    assert len(lines) == 2 + len(Position().moves(3, 1))
+
+
+def test_cli_moves_ranked_at_the_score_of_an_xgid(wildbg: Net) -> None:
+    """The plays of an XGID at 2-3 in a 7-point match with the cube at 2 on the side to
+    move, as ``bgfast.hint`` ranks them, in the table and in JSON."""
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:64:2:3:0:7:10"
+    state = codec.state_from_id(xgid)
+    assert state is not None
+    ranked = hint(wildbg, state)
+    out = cli("moves", xgid, "--policy", "wildbg")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("7-point match at 2-3, cube 2 the mover's: cubeful equity (EMG")
+    assert "mwc" in lines[1]
+    assert [line.split()[1:3] for line in lines[2:4]] == [str(h.move).split() for h in ranked[:2]]
+    out = cli("moves", xgid, "--policy", "wildbg", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["stakes"] == cubeful.Stakes.of_state(state).describe()
+    assert [m["play"] for m in data["moves"]] == [str(h.move) for h in ranked]
+    for got, h in zip(data["moves"], ranked):
+        assert (got["cubeful_equity"], got["mwc"], got["equity"]) == pytest.approx(
+            (h.cubeful_equity, h.mwc, h.equity)
+        )
+    far = "XGID=-b----E-C---eE---c-e----B-:0:0:1:64:0:0:0:31:10"  # past the table
+    out = cli("moves", far, "--policy", "wildbg")
+    assert out.returncode == 2 and "R20" in out.stderr and not out.stdout
 
 
 def test_cli_policy_from_a_net_file(wildbg: Net, tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from http_server import HttpServer
 
-from bgfast import Game, Net, Position, codec, cubeful
+from bgfast import Game, Net, Position, codec, cubeful, hint
 
 DATA = Path(__file__).parent / "data"
 CONTACT = (DATA / "wildbg_contact.csv").read_text().split()[:40]
@@ -101,21 +101,46 @@ def test_evaluate_is_the_nets(server: HttpServer) -> None:
     assert body["cube"]["double_take"] == pytest.approx(want.double_take)
 
 
-def test_best_is_the_nets_ranking(server: HttpServer) -> None:
+def test_best_is_the_nets_ranking_at_the_stakes(server: HttpServer) -> None:
     net = Net.wildbg()
     for pid in CONTACT[:10]:
-        ranked = net.rank(Position.from_id(pid), (5, 2))
+        ranked = hint(net, Position.from_id(pid), (5, 2))
         status, body = server.get("/best", position=pid, dice="52")
         assert status == 200
-        assert [m["move"] for m in body["moves"]] == [str(m) for m, _, _ in ranked]
+        assert body["stakes"] == cubeful.Stakes.check().describe()
+        assert [m["move"] for m in body["moves"]] == [str(h.move) for h in ranked]
         assert body["moves"][0]["diff"] == 0.0
-        for got, (_, p, equity) in zip(body["moves"], ranked):
-            assert got["equity"] == pytest.approx(float(equity), abs=1e-6)
-            assert np.allclose(got["probabilities"], p, atol=1e-7)
+        for got, h in zip(body["moves"], ranked):
+            assert got["cubeful_equity"] == pytest.approx(h.cubeful_equity, abs=1e-9)
+            assert got["diff"] == pytest.approx(h.cubeful_equity - ranked[0].cubeful_equity)
+            assert got["equity"] == pytest.approx(h.equity, abs=1e-9)
+            assert got["mwc"] is None
+            assert np.allclose(got["probabilities"], h.probabilities, atol=1e-7)
     assert len(server.get("/best", position=CONTACT[0], dice="52", top=2)[1]["moves"]) <= 2
-    large = Net.wildbg_large().rank(Position.from_id(CONTACT[0]), (5, 2))
+    large = hint(Net.wildbg_large(), Position.from_id(CONTACT[0]), (5, 2))
     status, body = server.get("/best", position=CONTACT[0], dice="52", net="wildbg-large")
-    assert status == 200 and [m["move"] for m in body["moves"]] == [str(m) for m, _, _ in large]
+    assert status == 200 and [m["move"] for m in body["moves"]] == [str(h.move) for h in large]
+
+
+def test_best_plays_at_the_score_an_id_gives(server: HttpServer) -> None:
+    """At double match point the plays go by their wins alone; a score past the match
+    equity table is refused, naming R20."""
+    dmp = "XGID=-b----E-C---eE---c-e----B-:0:0:1:64:6:6:0:7:10"
+    state = codec.state_from_id(dmp)
+    assert state is not None
+    status, body = server.get("/best", position=dmp)
+    assert status == 200
+    assert body["stakes"] == cubeful.Stakes.of_state(state).describe()
+    ranked = hint(Net.wildbg(), state)
+    assert [m["move"] for m in body["moves"]] == [str(h.move) for h in ranked]
+    for got in body["moves"]:
+        win = got["probabilities"][0]
+        assert got["mwc"] == pytest.approx(win, abs=1e-6)
+        assert got["cubeful_equity"] == pytest.approx(2 * win - 1, abs=1e-5)
+    far = "XGID=-b----E-C---eE---c-e----B-:0:0:1:64:0:0:0:31:10"
+    status, body = server.get("/best", position=far)
+    assert status == 400 and body["error"]["parameter"] == "position"
+    assert body["error"]["type"] == "MatchOptionError" and "R20" in body["error"]["message"]
 
 
 def test_play_names_the_rule_broken(server: HttpServer) -> None:

@@ -60,6 +60,7 @@ from bgfast.errors import (
 )
 from bgfast.features import encode  # rollouts
 from bgfast.game import Game
+from bgfast.hint import RankedPlay, hint
 from bgfast.match import Match
 from bgfast.rollout import (  # rollouts
     CubeRollout,
@@ -139,6 +140,7 @@ __all__ = [
     "Outcome",
     "PlayerStats",
     "Position",
+    "RankedPlay",
     "RolloutResult",
     "Rules",
     "ShardError",
@@ -150,6 +152,7 @@ __all__ = [
     "cubeful",
     "duel",
     "encode",
+    "hint",
     "matfile",
     "met",
     "perft",

@@ -13,6 +13,7 @@ chances and stakes; change the two together.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +23,11 @@ import numpy.typing as npt
 from bgfast.cubeful import Stakes
 from bgfast.vocab import CUBE_LIMIT
 
-__all__ = ["CubeModel"]
+__all__ = ["MODELS_KEPT", "CubeModel", "cube_model"]
+
+#: Cube models kept by :func:`cube_model` (one per cube value, owner, score and cube life):
+#: a server sent boards of ever new stakes drops the oldest rather than grow.
+MODELS_KEPT = 1024
 
 Floats = npt.NDArray[np.floating[Any]]
 _Ratios = tuple[Floats, Floats, Floats, Floats]
@@ -347,3 +352,10 @@ def _ratio_or_half(num: Floats, den: Floats) -> Floats:
     ok = np.abs(den) > 1e-12
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(ok, num / np.where(ok, den, 1.0), 0.5)
+
+
+@functools.lru_cache(maxsize=MODELS_KEPT)
+def cube_model(stakes: Stakes, cube_life: float) -> CubeModel:
+    """The cube model of ``stakes`` and ``cube_life``, kept for the next call at the same
+    stakes (a model works out its match values once). Thread-safe."""
+    return CubeModel(stakes, cube_life)

@@ -40,7 +40,7 @@ from bgfast import _moments, batch, codec, cubeful
 from bgfast import events as ev
 from bgfast import met as tables
 from bgfast._core import Move, Net, Position, check_threads
-from bgfast._cube_batch import CubeModel
+from bgfast._cube_batch import CubeModel, cube_model
 from bgfast.errors import BgfastError, shown
 from bgfast.game import Game
 from bgfast.match import Match
@@ -663,7 +663,6 @@ class _Analyst:
         self.met = met
         self.crawford_rule = crawford_rule
         self._stakes: dict[tuple[Any, ...], cubeful.Stakes] = {}
-        self._models: dict[cubeful.Stakes, CubeModel] = {}
         self._scales: dict[cubeful.Stakes, float] = {}
         self._emg: dict[cubeful.Stakes, Callable[[float], float]] = {}
 
@@ -713,10 +712,7 @@ class _Analyst:
         return found
 
     def model(self, stakes: cubeful.Stakes) -> CubeModel:
-        found = self._models.get(stakes)
-        if found is None:
-            found = self._models[stakes] = CubeModel(stakes, self.cube_life)
-        return found
+        return cube_model(stakes, self.cube_life)
 
     # ---------------------------------------------------------------- collecting
 

@@ -2,7 +2,7 @@
 
 bgfast rollout ID rolls out a position (the main job); bgfast moves ID [DICE] lists the legal
 moves of a position with their resulting Position IDs (with --policy wildbg, ranked by the
-net with their probabilities and equities, like GNU Backgammon's hint; --json for scripts);
+net at the cube and score the ID gives, like GNU Backgammon's hint; --json for scripts);
 bgfast analyse FILE rates every play of a .mat or SGF match file; bgfast convert A B turns
 one match file format into the other; bgfast bearoff build builds the bear-off databases
 ahead of time; bgfast serve gnubg-external and bgfast serve http serve other programs (GNU
@@ -22,7 +22,9 @@ from typing import Any
 from bgfast import _core, bearoff, codec
 from bgfast._core import BgfastError, Position, check_dice
 from bgfast._version import __version__
+from bgfast.cubeful import Stakes
 from bgfast.errors import InvalidIdError
+from bgfast.hint import hint
 from bgfast.policies import net_of, parse_policy
 
 
@@ -56,7 +58,9 @@ def _cmd_moves(args: argparse.Namespace) -> int:
     if dice is None:
         raise BgfastError("give the dice (such as 31): the position does not hold a roll to play")
     if args.policy is not None:
-        return _print_ranked(position, dice, args.policy, args.json)
+        state = codec.state_from_id(args.position)  # the cube and the score, if it says
+        stakes = Stakes.check() if state is None else Stakes.of_state(state)
+        return _print_ranked(position, dice, stakes, args.policy, args.json)
     moves = position.moves(dice)
     if args.json:
         plays = [{"play": str(m), "result": m.result.id} for m in moves]
@@ -74,43 +78,54 @@ def _print_json(data: dict[str, Any]) -> None:
     sys.stdout.write("\n")
 
 
-def _print_ranked(position: Position, dice: tuple[int, int], policy: str, as_json: bool) -> int:
-    """The plays ranked by a net, best first, like GNU Backgammon's ``hint``: cubeless
-    equity, its difference to the best, and the probabilities after the play for the side
-    that moves."""
+def _print_ranked(
+    position: Position, dice: tuple[int, int], stakes: Stakes, policy: str, as_json: bool
+) -> int:
+    """The plays ranked by a net at the stakes, best first, like GNU Backgammon's ``hint``
+    (:func:`bgfast.hint`): cubeful equity, its difference to the best, match-winning
+    chances in a match, cubeless equity and the chances after the play for the side that
+    moves."""
     net = net_of(parse_policy(policy))
     if net is None:
         raise BgfastError(
             f"--policy {policy} has no probabilities to rank plays by: use wildbg, wildbg-large"
             " or a .bgnet net file"
         )
-    ranked = net.rank(position, dice)
-    best = ranked[0][2]
+    ranked = hint(net, position, dice, stakes=stakes)
+    best = ranked[0].cubeful_equity
     if as_json:
         names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
         plays = [
             {
-                "play": str(move),
-                "equity": float(equity),
-                "diff": float(equity - best),
-                **{name: float(x) for name, x in zip(names, p)},
-                "result": move.result.id,
+                "play": str(h.move),
+                "cubeful_equity": h.cubeful_equity,
+                "diff": h.cubeful_equity - best,
+                **({} if h.mwc is None else {"mwc": h.mwc}),
+                "equity": h.equity,
+                **{name: float(x) for name, x in zip(names, h.probabilities)},
+                "result": h.move.result.id,
             }
-            for move, p, equity in ranked
+            for h in ranked
         ]
-        _print_json({"position": position.id, "dice": list(dice), "moves": plays})
+        out = {"position": position.id, "dice": list(dice), "stakes": stakes.describe()}
+        _print_json({**out, "moves": plays})
         return 0
-    width = max(len(str(m) or "pass") for m, _, _ in ranked)
+    width = max(len(str(h.move) or "pass") for h in ranked)
+    mwc = f" {'mwc':>6}" if stakes.is_match else ""
+    unit = "EMG, " if stakes.is_match else ""
+    print(f"{stakes.words()}: cubeful equity ({unit}the side to move's), best first")
     print(
-        f"{'':>4} {'play':<{width}}  {'equity':>7} {'diff':>7}   win    wg   wbg |"
-        f"  lose    lg   lbg  result"
+        f"{'':>4} {'play':<{width}}  {'equity':>7} {'diff':>7}{mwc} {'cubeless':>8}"
+        f"   win    wg   wbg |  lose    lg   lbg  result"
     )
-    for k, (move, p, equity) in enumerate(ranked, 1):
-        win, wg, wbg, lg, lbg = (float(x) for x in p)
-        diff = f"{equity - best:+7.3f}" if k > 1 else ""
+    for k, h in enumerate(ranked, 1):
+        win, wg, wbg, lg, lbg = (float(x) for x in h.probabilities)
+        diff = f"{h.cubeful_equity - best:+7.3f}" if k > 1 else ""
+        chances = "" if h.mwc is None else f" {h.mwc:6.1%}"
         print(
-            f"{k:>3}. {str(move) or 'pass':<{width}}  {equity:+7.3f} {diff:>7}  "
-            f"{win:.3f} {wg:.3f} {wbg:.3f} | {1 - win:.3f} {lg:.3f} {lbg:.3f}  {move.result.id}"
+            f"{k:>3}. {str(h.move) or 'pass':<{width}}  {h.cubeful_equity:+7.3f} {diff:>7}"
+            f"{chances} {h.equity:+8.3f}  {win:.3f} {wg:.3f} {wbg:.3f} |"
+            f" {1 - win:.3f} {lg:.3f} {lbg:.3f}  {h.move.result.id}"
         )
     return 0
 
@@ -154,8 +169,9 @@ def _parser() -> argparse.ArgumentParser:
     moves.add_argument(
         "--policy",
         default=None,
-        help="rank the plays by a net (wildbg, wildbg-large, or a .bgnet file) with"
-        " probabilities and equity",
+        help="rank the plays by a net (wildbg, wildbg-large, or a .bgnet file) at the cube"
+        " and score the ID gives (money, centred cube for a Position ID), like GNU Backgammon's"
+        " hint",
     )
     moves.add_argument("--json", action="store_true", help="print JSON for scripts")
     moves.set_defaults(run=_cmd_moves)

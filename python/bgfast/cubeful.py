@@ -271,6 +271,23 @@ class Stakes:
                 return "R21: the 1-away leader after the Crawford game never doubles"
         return None
 
+    def words(self) -> str:
+        """The stakes in a few words, seen from the side to move: ``"money, cube 1
+        centred"``, ``"7-point match at 3-4, cube 2 the mover's, Crawford game"``."""
+        owner = {"centred": "centred", "mover": "the mover's", "opponent": "the opponent's"}
+        parts = [f"cube {self.cube_value} {owner[self.cube_owner]}"]
+        if self.is_match:
+            mine, theirs = self.score
+            parts.insert(0, f"{self.match_length}-point match at {mine}-{theirs}")
+            if self.crawford:
+                parts.append("Crawford game")
+            if not self.crawford_rule:
+                parts.append("no Crawford rule")
+        else:
+            parts.insert(0, "money")
+            parts += [name for name in ("jacoby", "beavers") if getattr(self, name)]
+        return ", ".join(parts)
+
     def describe(self) -> dict[str, Any]:
         """The stakes as plain data, for results and JSON."""
         out: dict[str, Any] = {"cube": [self.cube_value, self.cube_owner]}

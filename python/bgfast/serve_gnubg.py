@@ -60,13 +60,11 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any, TextIO
 
-import numpy as np
-
 from bgfast import cubeful
 from bgfast._core import BgfastError, Move, Net, check_int, check_threads
-from bgfast._cube_batch import CubeModel
 from bgfast.codec import FibsBoard, state_from_fibs_board
 from bgfast.errors import MatchOptionError
+from bgfast.hint import hint
 from bgfast.policies import NAMES, Policy, check_policy, choose, net_of, policy_name
 from bgfast.state import GameState
 from bgfast.vocab import check_flag
@@ -74,7 +72,6 @@ from bgfast.vocab import check_flag
 __all__ = [
     "MAX_CONNECTIONS",
     "MAX_LINE",
-    "MAX_MODELS_KEPT",
     "RACE_TAKE_LEAD",
     "STOP_GRACE",
     "TOO_LONG",
@@ -102,10 +99,6 @@ MAX_CONNECTIONS = 256
 
 #: The answer to a client beyond :data:`MAX_CONNECTIONS`, which is then let go.
 TOO_MANY = f"Error (the server serves at most {MAX_CONNECTIONS} connections at once)"
-
-#: Cube models kept for the stakes seen (one per cube value, owner and score): a client
-#: sending boards of ever new stakes makes the server start again rather than grow.
-MAX_MODELS_KEPT = 1024
 
 #: Seconds a stopping server waits for the answers being worked out.
 STOP_GRACE = 5.0
@@ -169,7 +162,6 @@ class ExternalPlayer:
         self.seed = check_int("seed", seed, 0, _SEEDS - 1)
         self._draws = itertools.count()
         self._lock = threading.Lock()
-        self._models: dict[cubeful.Stakes, CubeModel] = {}
 
     @property
     def name(self) -> str:
@@ -216,42 +208,23 @@ class ExternalPlayer:
             crawford=state.crawford if state.match_length else None,
         )
 
-    def _model(self, stakes: cubeful.Stakes) -> CubeModel:
-        """The cube model of ``stakes``, kept for the next boards at the same stakes."""
-        with self._lock:
-            found = self._models.get(stakes)
-            if found is None:
-                if len(self._models) >= MAX_MODELS_KEPT:
-                    self._models.clear()
-                found = self._models[stakes] = CubeModel(stakes, self.cube_life)
-            return found
-
     def _play(self, state: GameState) -> Move:
         """The play for the dice on the board: with a net, the one whose result is worth
         the most to the player after the opponent's best cube action, by the cube model at
-        the board's stakes (as :func:`bgfast.analyse` values plays); else the policy's."""
+        the board's stakes (:func:`bgfast.hint`); else the policy's."""
         assert state.dice is not None
         if self.net is None:
             with self._lock:
                 # Round the seeds: a long session from a high seed must not run past them.
                 seed = (self.seed + next(self._draws)) % _SEEDS
             return choose(self.policy, state.position, state.dice, seed=seed)
-        ranked = self.net.rank(state.position, state.dice)
-        if len(ranked) == 1:
-            return ranked[0][0]
         try:
             stakes = self._stakes(state)
         except MatchOptionError:
             # A score past the match equity table (R20; gnubg plays matches to 64 points):
             # no match values, so the net's best cubeless play rather than no play at all.
-            return ranked[0][0]
-        mine = np.stack([p for _, p, _ in ranked])  # the player's chances after each play
-        # The opponent's chances, on roll next: its wins are the player's losses.
-        theirs = np.column_stack([1.0 - mine[:, 0], mine[:, 3], mine[:, 4], mine[:, 1], mine[:, 2]])
-        model = self._model(stakes.for_opponent())
-        values = model.value_for_the_other_side(theirs)
-        # The first of equal values: the net's cubeless order breaks ties.
-        return ranked[int(np.argmax(values))][0]
+            return self.net.best_move(state.position, state.dice)
+        return hint(self.net, state, stakes=stakes, cube_life=self.cube_life)[0].move
 
     def _decision(self, state: GameState) -> cubeful.CubeDecision | None:
         """The cube model's decision for the side on roll (the doubler), or ``None``

@@ -68,6 +68,7 @@ from bgfast._core import (
 )
 from bgfast._version import __version__
 from bgfast.errors import InvalidIdError, shown
+from bgfast.hint import hint
 from bgfast.policies import SHIPPED_NETS
 from bgfast.state import GameState
 
@@ -316,21 +317,30 @@ class EvaluateAnswer(BaseModel):
 
 
 class RankedMove(BaseModel):
-    """A play with the chances and cubeless equity of its result for the side that moves."""
+    """A play with the value of its result for the side that moves: cubeful at the stakes
+    the ID gives, the cubeless equity and the chances after it."""
 
     move: str
-    equity: float
-    diff: float = Field(description="equity minus the best play's")
+    cubeful_equity: float = Field(
+        description="at the stakes, in money points at the cube now (EMG in a match)"
+    )
+    diff: float = Field(description="cubeful_equity minus the best play's")
+    mwc: float | None = Field(description="match-winning chances after the play; null in money")
+    equity: float = Field(description="cubeless money equity")
     probabilities: list[float]
     result: str
 
 
 class BestAnswer(BaseModel):
-    """The plays ranked by a net, best first (like GNU Backgammon's hint)."""
+    """The plays ranked by a net at the stakes, best first (like GNU Backgammon's hint)."""
 
     position: str
     dice: tuple[int, int]
     net: str
+    stakes: dict[str, Any] = Field(
+        description="the cube and score the plays are valued at (money, centred cube for a"
+        " Position ID)"
+    )
     moves: list[RankedMove]
 
 
@@ -403,26 +413,19 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 # ------------------------------------------------------------------------- the app
 
 
+def _stakes(read: Read) -> cubeful.Stakes:
+    """The stakes of the side to move the text gives: money with the cube centred at 1 for a
+    Position ID; ``MatchOptionError`` for a score past the match equity table (R20)."""
+    if read.state is None:
+        return cubeful.Stakes.check()
+    return cubeful.Stakes.of_state(read.state)
+
+
 def _cube_answer(read: Read, probabilities: np.ndarray[Any, Any]) -> CubeAnswer | None:
     if read.dice is not None:
         return None
-    state = read.state
     try:
-        if state is None or state.turn is None:
-            decision = cubeful.decide(probabilities)
-        else:
-            turn = state.turn
-            owner = state.cube.owner
-            side = "centred" if owner is None else ("mover" if owner == turn else "opponent")
-            decision = cubeful.decide(
-                probabilities,
-                cube=(state.cube.value, side),
-                jacoby=state.rules.jacoby and state.match_length == 0,
-                beavers=state.rules.beavers and state.match_length == 0,
-                match_length=state.match_length,
-                score=(state.score[turn], state.score[1 - turn]),
-                crawford=state.crawford if state.match_length else None,
-            )
+        decision = cubeful.decide_for(probabilities, _stakes(read), cubeful.DEFAULT_CUBE_LIFE)
     except BgfastError:
         return None  # stakes the model does not cover (a match longer than the table)
     return CubeAnswer(
@@ -555,29 +558,38 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         net: NetParam = "wildbg",
         top: TopParam = None,
     ) -> JSONResponse:
-        """The legal plays ranked by the net, best first, with the chances and cubeless
-        equity of each result for the side that moves (like GNU Backgammon's hint)."""
+        """The legal plays ranked by the net at the stakes the ID gives, best first, like
+        GNU Backgammon's hint (``bgfast.hint``): the cubeful equity of each result for the
+        side that moves, its match-winning chances in a match, the cubeless equity and the
+        chances. A match score past the match equity table is a 400 (R20)."""
         read = _position(position)
         roll = _dice(dice, read)
         _not_over(read)
-        ranked = net_named(net).rank(read.position, roll)
+        try:
+            stakes = _stakes(read)
+        except BgfastError as e:
+            raise ApiError(str(e), "position", kind=type(e).__name__) from None
+        ranked = hint(net_named(net), read.position, roll, stakes=stakes)
         if top is not None:
             ranked = ranked[:top]
-        first = ranked[0][2]
+        first = ranked[0].cubeful_equity
         return JSONResponse(
             {
                 "position": read.position.id,
                 "dice": roll,
                 "net": net,
+                "stakes": stakes.describe(),
                 "moves": [
                     {
-                        "move": str(move),
-                        "equity": float(equity),
-                        "diff": float(equity - first),
-                        "probabilities": [float(x) for x in p],
-                        "result": move.result.id,
+                        "move": str(h.move),
+                        "cubeful_equity": h.cubeful_equity,
+                        "diff": h.cubeful_equity - first,
+                        "mwc": h.mwc,
+                        "equity": h.equity,
+                        "probabilities": [float(x) for x in h.probabilities],
+                        "result": h.move.result.id,
                     }
-                    for move, p, equity in ranked
+                    for h in ranked
                 ],
             }
         )

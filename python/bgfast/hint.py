@@ -1,0 +1,122 @@
+"""The plays of a roll ranked at the stakes, like GNU Backgammon's ``hint``.
+
+A net gives each play's result cubeless chances; which play is best depends on what the
+points are worth. At double match point a gammon counts for nothing, at a cube of 4 the
+opponent's recube is near, and the ranking by cubeless money equity (``Net.rank``) plays
+for gammons and cube leverage that the score does not pay. :func:`hint` values each result
+as the opponent, who rolls next, values it after its own best cube action (Rick Janowski's
+cubeful model of :mod:`bgfast.cubeful`, with the match equity table in match play), turned
+round to the side that moved, and ranks by that value, as :func:`bgfast.analyse` rates the
+plays of a match and ``bgfast serve gnubg-external`` chooses its own.
+
+>>> import bgfast
+>>> state = bgfast.codec.state_from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
+>>> [str(h.move) for h in bgfast.hint(bgfast.Net.wildbg(), state)][:1]
+['8/5 6/5']
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from bgfast._core import Move, Net, Position, check_dice
+from bgfast._cube_batch import cube_model
+from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes, check_cube_life
+from bgfast.errors import BgfastError, shown
+from bgfast.state import GameState
+from bgfast.vocab import Roll
+
+__all__ = ["RankedPlay", "hint"]
+
+
+class RankedPlay(NamedTuple):
+    """One play of :func:`hint`, with the value of its result for the side that moved."""
+
+    move: Move
+    #: The side that moved's chances after the play: win, win gammon, win backgammon,
+    #: lose gammon, lose backgammon (cubeless, as ``Net.evaluate`` gives them).
+    probabilities: npt.NDArray[np.float32]
+    #: The cubeless money equity of those chances (what ``Net.rank`` ranks by).
+    equity: float
+    #: The cubeful value at the stakes in money points at the cube now: money per unit of
+    #: the cube, or in a match the equivalent in money points (EMG) of ``mwc``. The plays
+    #: are ranked by it.
+    cubeful_equity: float
+    #: The side that moved's match-winning chances after the play (``None`` in money play).
+    mwc: float | None
+
+
+def hint(
+    net: Net,
+    position: Position | GameState,
+    dice: Roll | None = None,
+    *,
+    stakes: Stakes | None = None,
+    cube_life: float = DEFAULT_CUBE_LIFE,
+) -> list[RankedPlay]:
+    """Every legal play of ``dice`` from ``position``, best first by its cubeful value at
+    ``stakes``; among plays of equal value, the net's cubeless order.
+
+    ``position`` is a :class:`Position` (the side to move on roll) or a :class:`GameState`
+    whose player is to move, from a GNUbg ID or an XGID say: its dice are the default
+    ``dice`` and its cube and score the default ``stakes`` (:meth:`Stakes.of_state`). For a
+    position, the default stakes are money with the cube centred at 1 (no Jacoby rule).
+    ``cube_life`` is the cube life index of the model (0 to 1). A forced play or a pass is
+    the one play returned. ``BgfastError`` for a state nobody may move in, bad dice or
+    stakes; ``MatchOptionError`` for a match score the match equity table does not reach
+    (R20).
+    """
+    if not isinstance(net, Net):
+        raise TypeError(f"net must be a bgfast.Net, not {type(net).__name__}")
+    if stakes is not None and not isinstance(stakes, Stakes):
+        raise TypeError(f"stakes must be bgfast.cubeful.Stakes, not {type(stakes).__name__}")
+    life = check_cube_life(cube_life)
+    board, roll, stakes = _what_to_rank(position, dice, stakes)
+    ranked = net.rank(board, roll)
+    mine = np.stack([p for _, p, _ in ranked]).astype(np.float64)
+    # The opponent, on roll next, sees the player's wins as its losses.
+    theirs = mine[:, [0, 3, 4, 1, 2]]
+    theirs[:, 0] = 1.0 - mine[:, 0]
+    values = cube_model(stakes.for_opponent(), life).value_for_the_other_side(theirs)
+    # EMG is linear in match-winning chances.
+    equities = stakes.emg(0.0) + stakes.emg_scale() * values if stakes.is_match else values
+    # A stable sort: equal values keep the net's cubeless order.
+    order = np.argsort(-values, kind="stable")
+    return [
+        RankedPlay(
+            ranked[k][0],
+            ranked[k][1],
+            float(ranked[k][2]),
+            float(equities[k]),
+            float(values[k]) if stakes.is_match else None,
+        )
+        for k in order
+    ]
+
+
+def _what_to_rank(
+    position: Position | GameState, dice: Roll | None, stakes: Stakes | None
+) -> tuple[Position, tuple[int, int], Stakes]:
+    """The board, the roll and the stakes :func:`hint` ranks at."""
+    if isinstance(position, GameState):
+        state = position
+        given = None if dice is None else check_dice(dice)
+        if state.phase == "move":
+            assert state.dice is not None
+            if given is not None and given != state.dice:
+                raise BgfastError(f"the state's dice are {state.dice}, not {given}")
+            roll = state.dice
+        elif state.phase == "roll" and given is not None:
+            roll = given
+        else:
+            wanted = "give the dice" if state.phase == "roll" else "nobody is to move"
+            raise BgfastError(f"the state is in phase {state.phase!r}: {wanted}")
+        return state.position, roll, Stakes.of_state(state) if stakes is None else stakes
+    if isinstance(position, Position):
+        if dice is None:
+            raise BgfastError("a position holds no dice: give the roll, e.g. (3, 1)")
+        return position, check_dice(dice), Stakes.check() if stakes is None else stakes
+    raise TypeError(f"position must be a bgfast Position or GameState, not {shown(position)}")

@@ -1,0 +1,177 @@
+"""``bgfast.hint``: the plays of a roll ranked at the stakes.
+
+Each play's value is checked against the native cube model (``cubeful.decide_for``, the
+engine's ``cube.rs``, row by row), asked as the opponent on roll after the play; at double
+match point only the wins count; a game state gives its dice and stakes; bad input is
+refused by name.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import bgfast
+from bgfast import Net, Position, codec, cubeful, hint
+from bgfast.errors import BgfastError, InvalidDiceError, MatchOptionError
+
+CONTACT = (Path(__file__).parent / "data" / "wildbg_contact.csv").read_text().split()[:12]
+ROLLS = [(3, 1), (6, 6), (5, 2), (4, 3)]
+STAKES = [
+    cubeful.Stakes.check(),
+    cubeful.Stakes.check(cube=(2, "mover")),
+    cubeful.Stakes.check(cube=(4, "opponent"), jacoby=True, beavers=True),
+    cubeful.Stakes.check(match_length=7, score=(3, 4)),
+    cubeful.Stakes.check(match_length=7, score=(2, 4), cube=(2, "opponent")),
+    cubeful.Stakes.check(match_length=5, score=(4, 2)),  # the Crawford game
+    cubeful.Stakes.check(match_length=5, score=(1, 4), crawford=False),  # post-Crawford
+    cubeful.Stakes.check(match_length=9, score=(0, 0), cube=(2, "mover")),
+]
+START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:{}:{}:0:{}:10"
+
+
+@pytest.fixture(scope="module")
+def net() -> Net:
+    return Net.wildbg()
+
+
+def _native_value(p: np.ndarray, stakes: cubeful.Stakes) -> float:
+    """The mover's value of a result with chances ``p``: the opponent's, on roll, after its
+    best cube action by the native model, turned round."""
+    theirs = [1.0 - float(p[0]), float(p[3]), float(p[4]), float(p[1]), float(p[2])]
+    value = cubeful.decide_for(theirs, stakes.for_opponent(), cubeful.DEFAULT_CUBE_LIFE).value
+    return 1.0 - value if stakes.is_match else -value
+
+
+def _same(a: list[bgfast.RankedPlay], b: list[bgfast.RankedPlay]) -> bool:
+    """Whether two rankings are the same plays with the same numbers."""
+    key = [(h.move, h.probabilities.tolist(), h.equity, h.cubeful_equity, h.mwc) for h in a]
+    return key == [(h.move, h.probabilities.tolist(), h.equity, h.cubeful_equity, h.mwc) for h in b]
+
+
+@pytest.mark.parametrize("stakes", STAKES, ids=lambda s: s.words())
+def test_each_play_is_valued_as_the_native_cube_model_values_it(
+    net: Net, stakes: cubeful.Stakes
+) -> None:
+    for pid in CONTACT:
+        position = Position.from_id(pid)
+        for dice in ROLLS:
+            ranked = hint(net, position, dice, stakes=stakes)
+            by_net = net.rank(position, dice)
+            assert sorted(str(h.move) for h in ranked) == sorted(str(m) for m, _, _ in by_net)
+            values = []
+            for h in ranked:
+                value = _native_value(h.probabilities, stakes)
+                values.append(value)
+                if stakes.is_match:
+                    assert h.mwc == pytest.approx(value, abs=1e-6)
+                    assert h.cubeful_equity == pytest.approx(stakes.emg(value), abs=1e-5)
+                else:
+                    assert h.mwc is None
+                    assert h.cubeful_equity == pytest.approx(value, abs=1e-5)
+            # Best first; equal values in the net's cubeless order.
+            assert all(a >= b - 1e-6 for a, b in zip(values, values[1:]))
+            order = [str(m) for m, _, _ in by_net]
+            for a, b in zip(ranked, ranked[1:]):
+                if a.cubeful_equity == b.cubeful_equity:
+                    assert order.index(str(a.move)) < order.index(str(b.move))
+            for h in ranked:  # the net's own numbers, untouched
+                found = next(e for m, p, e in by_net if m == h.move)
+                assert h.equity == pytest.approx(float(found), abs=1e-7)
+
+
+def test_at_double_match_point_only_the_wins_count(net: Net) -> None:
+    dmp = cubeful.Stakes.check(match_length=7, score=(6, 6))
+    for pid in CONTACT:
+        ranked = hint(net, Position.from_id(pid), (6, 4), stakes=dmp)
+        wins = [float(h.probabilities[0]) for h in ranked]
+        assert all(a >= b - 1e-6 for a, b in zip(wins, wins[1:]))
+        for h, win in zip(ranked, wins):
+            assert h.mwc == pytest.approx(win, abs=1e-6)
+            assert h.cubeful_equity == pytest.approx(2 * win - 1, abs=1e-5)
+
+
+def test_the_score_can_change_the_best_play(net: Net) -> None:
+    """Somewhere among these positions, the best play for money is not the best at double
+    match point, where gammons count for nothing."""
+    dmp = cubeful.Stakes.check(match_length=7, score=(6, 6))
+    changed = 0
+    for pid in CONTACT:
+        for dice in ROLLS:
+            position = Position.from_id(pid)
+            money = hint(net, position, dice)[0].move
+            changed += money != hint(net, position, dice, stakes=dmp)[0].move
+    assert changed > 0
+
+
+def test_a_state_gives_its_dice_and_its_stakes(net: Net) -> None:
+    state = codec.state_from_id(START_XGID.format(3, 4, 7))
+    assert state is not None and state.phase == "move"
+    stakes = cubeful.Stakes.of_state(state)
+    assert stakes.score == (3, 4) and stakes.match_length == 7
+    assert _same(hint(net, state), hint(net, state.position, (3, 1), stakes=stakes))
+    assert _same(hint(net, state, (3, 1)), hint(net, state))
+    # A position alone is played for money with the cube centred at 1.
+    money = hint(net, state.position, (3, 1))
+    assert _same(money, hint(net, state.position, (3, 1), stakes=cubeful.Stakes.check()))
+    assert str(money[0].move) == "8/5 6/5"
+
+
+def test_a_forced_play_and_a_pass_are_the_one_play(net: Net) -> None:
+    # The side to move on the bar against a closed board: no play with any roll (R6).
+    board = np.zeros((2, 25), dtype=np.uint8)
+    board[0, 24], board[0, 0] = 1, 14  # the side to move: one checker on the bar
+    board[1, 0:6], board[1, 6] = 2, 3  # the opponent: a closed board
+    closed = Position.from_array(board)
+    ranked = hint(net, closed, (6, 6))
+    assert len(ranked) == 1 and str(ranked[0].move) == ""
+    forced = hint(net, closed.flipped(), (6, 6))  # one distinct result
+    assert len(forced) == 1 and forced[0].move == net.best_move(closed.flipped(), (6, 6))
+
+
+def test_bad_input_is_refused_by_name(net: Net) -> None:
+    start = Position()
+    with pytest.raises(TypeError, match=r"net must be a bgfast\.Net"):
+        hint("wildbg", start, (3, 1))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="stakes must be"):
+        hint(net, start, (3, 1), stakes={"cube": 2})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="Position or GameState"):
+        hint(net, "4HPwATDgc/ABMA", (3, 1))  # type: ignore[arg-type]
+    with pytest.raises(BgfastError, match="give the roll"):
+        hint(net, start)
+    with pytest.raises(InvalidDiceError):
+        hint(net, start, (0, 7))
+    with pytest.raises(BgfastError, match="cube_life"):
+        hint(net, start, (3, 1), cube_life=1.5)
+    state = codec.state_from_id(START_XGID.format(3, 4, 7))
+    assert state is not None
+    with pytest.raises(BgfastError, match=r"the state's dice are \(3, 1\), not \(6, 6\)"):
+        hint(net, state, (6, 6))
+    to_roll = codec.state_from_id("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
+    assert to_roll is not None and to_roll.phase == "roll"
+    with pytest.raises(BgfastError, match="phase 'roll': give the dice"):
+        hint(net, to_roll)
+    assert _same(hint(net, to_roll, (3, 1)), hint(net, to_roll.position, (3, 1)))
+    doubled = codec.state_from_id("XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10")
+    assert doubled is not None
+    with pytest.raises(BgfastError, match="phase 'doubled': nobody is to move"):
+        hint(net, doubled, (3, 1))
+    far = codec.state_from_id(START_XGID.format(0, 0, 31))  # past the table's 25-away
+    assert far is not None
+    with pytest.raises(MatchOptionError, match="R20"):
+        hint(net, far)
+
+
+def test_hint_is_public_with_its_result_type() -> None:
+    assert {"hint", "RankedPlay"} <= set(bgfast.__all__)
+    assert all(isinstance(h, bgfast.RankedPlay) for h in hint(Net.wildbg(), Position(), (3, 1)))
+
+
+def test_the_module_example_runs() -> None:
+    import doctest
+
+    result = doctest.testmod(sys.modules["bgfast.hint"])
+    assert result.attempted > 0 and result.failed == 0
