@@ -17,7 +17,7 @@ plays of a match and ``bgfast serve gnubg-external`` chooses its own.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -76,11 +76,7 @@ def hint(
     life = check_cube_life(cube_life)
     board, roll, stakes = _what_to_rank(position, dice, stakes)
     ranked = net.rank(board, roll)
-    mine = np.stack([p for _, p, _ in ranked]).astype(np.float64)
-    # The opponent, on roll next, sees the player's wins as its losses.
-    theirs = mine[:, [0, 3, 4, 1, 2]]
-    theirs[:, 0] = 1.0 - mine[:, 0]
-    values = cube_model(stakes.for_opponent(), life).value_for_the_other_side(theirs)
+    values = values_after_play(np.stack([p for _, p, _ in ranked]), stakes, life)
     # EMG is linear in match-winning chances.
     equities = stakes.emg(0.0) + stakes.emg_scale() * values if stakes.is_match else values
     # A stable sort: equal values keep the net's cubeless order.
@@ -95,6 +91,20 @@ def hint(
         )
         for k in order
     ]
+
+
+def values_after_play(
+    mine: npt.NDArray[np.floating[Any]], stakes: Stakes, cube_life: float
+) -> npt.NDArray[np.floating[Any]]:
+    """The cubeful values at ``stakes`` (money per unit of the cube, match-winning chances
+    in a match) of results with the side that moved's chances ``mine`` (rows of five, as
+    ``Net.rank`` gives them): the opponent, on roll next, values each after its own best
+    cube action at its own stakes, and the player gets the rest."""
+    mine = np.asarray(mine, dtype=np.float64)
+    # The opponent sees the player's wins as its losses and the player's gammons as its own.
+    theirs = mine[:, [0, 3, 4, 1, 2]]
+    theirs[:, 0] = 1.0 - mine[:, 0]
+    return cube_model(stakes.for_opponent(), cube_life).value_for_the_other_side(theirs)
 
 
 def _what_to_rank(
