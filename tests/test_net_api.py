@@ -297,6 +297,39 @@ def test_cli_moves_ranked_at_the_score_of_an_xgid(wildbg: Net) -> None:
     assert out.returncode == 2 and "R20" in out.stderr and not out.stdout
 
 
+def test_cli_eval_gives_the_chances_and_the_cube_decision_at_the_ids_stakes(
+    wildbg: Net,
+) -> None:
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:2:3:0:7:10"  # 2-3 of 7, cube 2 mine
+    state = codec.state_from_id(xgid)
+    assert state is not None
+    p = wildbg.evaluate(state.position)
+    want = cubeful.decide_for(p, cubeful.Stakes.of_state(state), cubeful.DEFAULT_CUBE_LIFE)
+    out = cli("eval", xgid, "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["stakes"] == cubeful.Stakes.of_state(state).describe()
+    assert [data[k] for k in ("win", "win_gammon", "win_backgammon")] == pytest.approx(p[:3])
+    assert data["equity"] == pytest.approx(float(wildbg.equity(state.position)))
+    cube = data["cube"]
+    assert cube["action"] == want.action == "no redouble"
+    assert (cube["no_double"], cube["double_take"], cube["double_pass"]) == pytest.approx(
+        (want.no_double, want.double_take, want.double_pass)
+    )
+    assert want.emg is not None and cube["emg"] == pytest.approx(want.emg)
+    table = cli("eval", xgid).stdout.splitlines()
+    assert table[0].startswith("7-point match at 2-3, cube 2 the mover's")
+    assert table[3] == "cube: no redouble" and "EMG" in table[4] and "MWC" in table[4]
+    # For money from a Position ID; no cube decision once the dice are rolled.
+    money = json.loads(cli("eval", "4HPwATDgc/ABMA", "--json").stdout)
+    assert money["stakes"] == cubeful.Stakes.check().describe()
+    assert money["cube"]["action"] == "no double" and money["cube"]["emg"] is None
+    rolled = cli("eval", xgid.replace(":00:", ":31:"))
+    assert rolled.returncode == 0 and "no cube decision: the dice are rolled" in rolled.stdout
+    bad = cli("eval", "4HPwATDgc/ABMA", "--net", "pubeval")
+    assert bad.returncode == 2 and "--net must be" in bad.stderr
+
+
 def test_cli_policy_from_a_net_file(wildbg: Net, tmp_path: Path) -> None:
     path = tmp_path / "mine.bgnet"
     wildbg.save(path)

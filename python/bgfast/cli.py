@@ -3,9 +3,10 @@
 bgfast rollout ID rolls out a position (the main job); bgfast moves ID [DICE] lists the legal
 moves of a position with their resulting Position IDs (with --policy wildbg, ranked by the
 net at the cube and score the ID gives, like GNU Backgammon's hint; --json for scripts);
-bgfast analyse FILE rates every play of a .mat or SGF match file; bgfast convert A B turns
-one match file format into the other; bgfast bearoff build builds the bear-off databases
-ahead of time; bgfast serve gnubg-external and bgfast serve http serve other programs (GNU
+bgfast eval ID gives a net's chances and the cube decision at the ID's stakes; bgfast
+analyse FILE rates every play of a .mat or SGF match file; bgfast convert A B turns one
+match file format into the other; bgfast bearoff build builds the bear-off databases ahead
+of time; bgfast serve gnubg-external and bgfast serve http serve other programs (GNU
 Backgammon's external-player protocol, a JSON API). bgfast --version names the version
 (--verbose: the builds this machine runs).
 """
@@ -19,13 +20,13 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from bgfast import _core, bearoff, codec
+from bgfast import _core, bearoff, codec, cubeful
 from bgfast._core import BgfastError, Position, check_dice
 from bgfast._version import __version__
 from bgfast.cubeful import Stakes
 from bgfast.errors import InvalidIdError
 from bgfast.hint import hint
-from bgfast.policies import net_of, parse_policy
+from bgfast.policies import net_of, parse_net, parse_policy
 
 
 def _dice(text: str) -> tuple[int, int]:
@@ -58,9 +59,7 @@ def _cmd_moves(args: argparse.Namespace) -> int:
     if dice is None:
         raise BgfastError("give the dice (such as 31): the position does not hold a roll to play")
     if args.policy is not None:
-        state = codec.state_from_id(args.position)  # the cube and the score, if it says
-        stakes = Stakes.check() if state is None else Stakes.of_state(state)
-        return _print_ranked(position, dice, stakes, args.policy, args.json)
+        return _print_ranked(position, dice, _stakes_of(args.position), args.policy, args.json)
     moves = position.moves(dice)
     if args.json:
         plays = [{"play": str(m), "result": m.result.id} for m in moves]
@@ -71,6 +70,62 @@ def _cmd_moves(args: argparse.Namespace) -> int:
         text = str(move) or "(no legal move: the turn passes)"
         print(f"{text:<{width}}  {move.result.id}")
     return 0
+
+
+def _stakes_of(text: str) -> Stakes:
+    """The stakes of the side to move that an ID gives (money with the cube centred at 1
+    for a Position ID); ``MatchOptionError`` for a score past the match equity table."""
+    state = codec.state_from_id(text)
+    return Stakes.check() if state is None else Stakes.of_state(state)
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    """The net's chances for the side to move before it rolls, their cubeless equity and
+    the cube decision at the ID's stakes, like GNU Backgammon's ``eval``."""
+    position, held = read_position(args.position)
+    net = parse_net(args.net, "--net")
+    p = net.evaluate(position)
+    equity = float(net.equity(position))
+    stakes = _stakes_of(args.position)
+    rolled = held is not None or position.outcome is not None
+    decision = None if rolled else cubeful.decide_for(p, stakes, cubeful.DEFAULT_CUBE_LIFE)
+    names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+    if args.json:
+        out: dict[str, Any] = {"position": position.id, "stakes": stakes.describe()}
+        out.update({name: float(x) for name, x in zip(names, p)}, equity=equity)
+        out["cube"] = None if decision is None else _decision_data(decision)
+        _print_json(out)
+        return 0
+    print(f"{stakes.words()}: the chances of the side to move, before it rolls")
+    print("   win    wg   wbg |  lose    lg   lbg  cubeless")
+    win, wg, wbg, lg, lbg = (float(x) for x in p)
+    print(f" {win:.3f} {wg:.3f} {wbg:.3f} | {1 - win:.3f} {lg:.3f} {lbg:.3f}    {equity:+.3f}")
+    if decision is None:
+        why = "the game is over" if position.outcome is not None else "the dice are rolled"
+        print(f"no cube decision: {why}")
+        return 0
+    print(f"cube: {decision.action}" + (f" ({decision.why_not})" if decision.why_not else ""))
+    values = (decision.no_double, decision.double_take, decision.double_pass)
+    labels = ("no double", "double, take", "double, pass")
+    for label, value, key in zip(labels, values, ("no_double", "double_take", "double_pass")):
+        if decision.emg is None:
+            print(f"  {label:<13} {value:+.3f}")
+        else:
+            print(f"  {label:<13} {decision.emg[key]:+.3f} EMG  {value:6.1%} MWC")
+    return 0
+
+
+def _decision_data(decision: cubeful.CubeDecision) -> dict[str, Any]:
+    """A cube decision as plain data for JSON."""
+    return {
+        "action": decision.action,
+        "may_double": decision.may_double,
+        "why_not": decision.why_not,
+        "no_double": decision.no_double,
+        "double_take": decision.double_take,
+        "double_pass": decision.double_pass,
+        "emg": decision.emg,
+    }
 
 
 def _print_json(data: dict[str, Any]) -> None:
@@ -175,6 +230,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     moves.add_argument("--json", action="store_true", help="print JSON for scripts")
     moves.set_defaults(run=_cmd_moves)
+    evaluate = commands.add_parser(
+        "eval", help="a net's chances and cube decision for a position, like gnubg's eval"
+    )
+    evaluate.add_argument(
+        "position",
+        help="a Position ID, GNUbg ID or XGID: the cube decision is for the cube and score it"
+        " gives (money, centred cube for a Position ID)",
+    )
+    evaluate.add_argument(
+        "--net", default="wildbg", help="wildbg (the default), wildbg-large or a .bgnet file"
+    )
+    evaluate.add_argument("--json", action="store_true", help="print JSON for scripts")
+    evaluate.set_defaults(run=_cmd_eval)
     # rollouts
     from bgfast import _cli_rollout
 
