@@ -148,7 +148,8 @@ class RolloutLine:
 def _rollout_line(text: str) -> RolloutLine:
     # "W WG WBG - L LG LBG CL x [CF y]": the dash between the sides is a token of its own.
     values = [_float(t) for t in text.split() if t not in ("-", "CL", "CF")]
-    return RolloutLine(*values[:7], values[7] if len(values) > 7 else None)
+    w, wg, wbg, lose, lg, lbg, cubeless = values[:7]
+    return RolloutLine(w, wg, wbg, lose, lg, lbg, cubeless, values[7] if len(values) > 7 else None)
 
 
 def rollout_commands(

@@ -33,7 +33,8 @@ CUBES = [
 def _gnubg(setup: list[str], positions: list[str], cube: str) -> list[gnubg_program.Evaluation]:
     commands = [*gnubg_program.SETUP, *setup]
     for pid in positions:
-        commands += [f"set board {pid}", "set turn 1", *cube.split("\n"), "eval"]
+        # `set turn` swaps the board: it comes first, so that gnubg evaluates `pid` itself.
+        commands += ["set turn 1", f"set board {pid}", *cube.split("\n"), "eval"]
     found = gnubg_program.parse_evaluations(gnubg_program.run(commands))
     assert len(found) == len(positions)
     return found
