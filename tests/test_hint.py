@@ -114,6 +114,7 @@ def test_a_state_gives_its_dice_and_its_stakes(net: Net) -> None:
     assert stakes.score == (3, 4) and stakes.match_length == 7
     assert _same(hint(net, state), hint(net, state.position, (3, 1), stakes=stakes))
     assert _same(hint(net, state, (3, 1)), hint(net, state))
+    assert _same(hint(net, state, (1, 3)), hint(net, state))  # the same roll
     # A position alone is played for money with the cube centred at 1.
     money = hint(net, state.position, (3, 1))
     assert _same(money, hint(net, state.position, (3, 1), stakes=cubeful.Stakes.check()))

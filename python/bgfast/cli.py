@@ -24,7 +24,7 @@ from bgfast import _core, bearoff, codec, cubeful
 from bgfast._core import BgfastError, Position, check_dice
 from bgfast._version import __version__
 from bgfast.cubeful import Stakes
-from bgfast.errors import InvalidIdError
+from bgfast.errors import InvalidIdError, MatchOptionError
 from bgfast.hint import hint
 from bgfast.policies import net_of, parse_net, parse_policy
 
@@ -86,22 +86,39 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     net = parse_net(args.net, "--net")
     p = net.evaluate(position)
     equity = float(net.equity(position))
-    stakes = _stakes_of(args.position)
+    try:
+        stakes: Stakes | None = _stakes_of(args.position)
+        past_the_table = None
+    except MatchOptionError as error:
+        # A score past the match equity table (R20): the chances do not depend on the
+        # score, only the cube decision does, which the model cannot give (as /evaluate).
+        stakes, past_the_table = None, str(error)
     rolled = held is not None or position.outcome is not None
-    decision = None if rolled else cubeful.decide_for(p, stakes, cubeful.DEFAULT_CUBE_LIFE)
+    decision = None
+    if not rolled and stakes is not None:
+        decision = cubeful.decide_for(p, stakes, cubeful.DEFAULT_CUBE_LIFE)
     names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
     if args.json:
-        out: dict[str, Any] = {"position": position.id, "stakes": stakes.describe()}
+        out: dict[str, Any] = {
+            "position": position.id,
+            "stakes": None if stakes is None else stakes.describe(),
+        }
         out.update({name: float(x) for name, x in zip(names, p)}, equity=equity)
         out["cube"] = None if decision is None else _decision_data(decision)
         _print_json(out)
         return 0
-    print(f"{stakes.words()}: the chances of the side to move, before it rolls")
+    whose = "the chances of the side to move, before it rolls"
+    print(whose if stakes is None else f"{stakes.words()}: {whose}")
     print("   win    wg   wbg |  lose    lg   lbg  cubeless")
     win, wg, wbg, lg, lbg = (float(x) for x in p)
     print(f" {win:.3f} {wg:.3f} {wbg:.3f} | {1 - win:.3f} {lg:.3f} {lbg:.3f}    {equity:+.3f}")
     if decision is None:
-        why = "the game is over" if position.outcome is not None else "the dice are rolled"
+        if position.outcome is not None:
+            why = "the game is over"
+        elif held is not None:
+            why = "the dice are rolled"
+        else:
+            why = str(past_the_table)
         print(f"no cube decision: {why}")
         return 0
     print(f"cube: {decision.action}" + (f" ({decision.why_not})" if decision.why_not else ""))
@@ -155,7 +172,7 @@ def _print_ranked(
                 "play": str(h.move),
                 "cubeful_equity": h.cubeful_equity,
                 "diff": h.cubeful_equity - best,
-                **({} if h.mwc is None else {"mwc": h.mwc}),
+                "mwc": h.mwc,
                 "equity": h.equity,
                 **{name: float(x) for name, x in zip(names, h.probabilities)},
                 "result": h.move.result.id,
@@ -165,20 +182,25 @@ def _print_ranked(
         out = {"position": position.id, "dice": list(dice), "stakes": stakes.describe()}
         _print_json({**out, "moves": plays})
         return 0
-    width = max(len(str(h.move) or "pass") for h in ranked)
+    # The columns are as wide as their widest entry: the heading "play" is wider than a
+    # play of one die such as "9/6", and a roll of doubles can have over 999 plays. Each
+    # heading ends where its numbers end.
+    width = max(len("play"), *(len(str(h.move) or "pass") for h in ranked))
+    rank_width = max(3, len(str(len(ranked))))
     mwc = f" {'mwc':>6}" if stakes.is_match else ""
     unit = "EMG, " if stakes.is_match else ""
     print(f"{stakes.words()}: cubeful equity ({unit}the side to move's), best first")
     print(
-        f"{'':>4} {'play':<{width}}  {'equity':>7} {'diff':>7}{mwc} {'cubeless':>8}"
-        f"   win    wg   wbg |  lose    lg   lbg  result"
+        f"{'':>{rank_width + 1}} {'play':<{width}}  {'equity':>7} {'diff':>7}{mwc}"
+        f" {'cubeless':>8}    win    wg   wbg |  lose    lg   lbg  result"
     )
     for k, h in enumerate(ranked, 1):
         win, wg, wbg, lg, lbg = (float(x) for x in h.probabilities)
         diff = f"{h.cubeful_equity - best:+7.3f}" if k > 1 else ""
         chances = "" if h.mwc is None else f" {h.mwc:6.1%}"
         print(
-            f"{k:>3}. {str(h.move) or 'pass':<{width}}  {h.cubeful_equity:+7.3f} {diff:>7}"
+            f"{k:>{rank_width}}. {str(h.move) or 'pass':<{width}}  {h.cubeful_equity:+7.3f}"
+            f" {diff:>7}"
             f"{chances} {h.equity:+8.3f}  {win:.3f} {wg:.3f} {wbg:.3f} |"
             f" {1 - win:.3f} {lg:.3f} {lbg:.3f}  {h.move.result.id}"
         )

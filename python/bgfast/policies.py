@@ -81,7 +81,7 @@ def parse_policy(text: str) -> Policy:
     (``Net.save``'s format). ``BgfastError`` (``InvalidNetError`` for a bad file) otherwise."""
     if text in NAMES:
         return text
-    if text.endswith(".bgnet") or "/" in text or "\\" in text:
+    if _names_a_file(text):
         return Net.load(text)
     raise BgfastError(
         f"unknown policy {text!r}: use 'wildbg', 'wildbg-large', 'pubeval', 'race', 'random' or"
@@ -89,10 +89,15 @@ def parse_policy(text: str) -> Policy:
     )
 
 
+def _names_a_file(text: str) -> bool:
+    """Whether a command-line policy names a net file rather than a built-in policy."""
+    return text.endswith(".bgnet") or "/" in text or "\\" in text
+
+
 def parse_net(text: str, option: str) -> Net:
     """A net from the command line: ``wildbg``, ``wildbg-large`` or the path of a ``.bgnet``
     file; ``BgfastError`` naming ``option`` otherwise (``InvalidNetError`` for a bad file)."""
-    net = net_of(parse_policy(text))
+    net = net_of(parse_policy(text)) if text in NAMES or _names_a_file(text) else None
     if net is None:
         raise BgfastError(
             f"{option} must be wildbg, wildbg-large or a .bgnet net file, not {text!r}"
