@@ -45,7 +45,10 @@ def _stakes(draw: st.DrawFn) -> cubeful.Stakes:
         owner = draw(st.sampled_from(["centred", "mover", "opponent"]))
         value = draw(st.sampled_from([1, 2, 4, 8, 16, 32768]))
         return cubeful.Stakes.check(
-            cube=(value, owner), jacoby=draw(st.booleans()), beavers=draw(st.booleans())
+            cube=(value, owner),
+            jacoby=draw(st.booleans()),
+            beavers=draw(st.booleans()),
+            max_cube=_limit(draw, value),
         )
     length = draw(st.integers(1, 15))
     score = (draw(st.integers(0, length - 1)), draw(st.integers(0, length - 1)))
@@ -60,7 +63,14 @@ def _stakes(draw: st.DrawFn) -> cubeful.Stakes:
         score=score,
         crawford=crawford,
         crawford_rule=crawford_rule,
+        max_cube=_limit(draw, value),
     )
+
+
+def _limit(draw: st.DrawFn, value: int) -> int | None:
+    """A game's cube limit for a cube of ``value``: none, the value itself (a dead cube),
+    or one or two doubles above it."""
+    return draw(st.sampled_from([None, value, min(2 * value, 32768), min(4 * value, 32768)]))
 
 
 @st.composite
@@ -92,9 +102,7 @@ def test_the_batched_cube_model_is_bgfast_cubefuls(
         model.value(p),
     )
     for k, row in enumerate(p):
-        native = _core.cube_values(
-            [float(x) for x in row], (stakes.cube_value, stakes.cube_owner), stakes.native(), life
-        )
+        native = _core.cube_values([float(x) for x in row], stakes.cube(), stakes.native(), life)
         decision = cubeful.decide_for(row, stakes, life)
         assert nd[k] == pytest.approx(native[0], abs=1e-6)
         assert dt[k] == pytest.approx(native[1], abs=1e-6)

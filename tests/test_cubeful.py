@@ -225,3 +225,76 @@ def test_cube_life_as_numpy_numbers() -> None:
     # An array of names compared item by item ("ambiguous truth value").
     with pytest.raises(bgfast.BgfastError, match="cube_life"):
         check_rollout_cube_life(np.array(["gnubg", "gnubg"]))
+
+
+# ---------------------------------------------------------------------------- the cube limit
+
+#: A strong position for the side to move: 72% wins, some gammons.
+STRONG = [0.72, 0.12, 0.0, 0.05, 0.0]
+#: Its cubeless money equity.
+STRONG_CUBELESS = 2 * 0.72 - 1 + 0.12 - 0.05
+
+
+def test_a_cube_at_the_games_limit_is_dead_for_both_sides_R17() -> None:
+    at_limit = decide(STRONG, cube=(4, "mover"), max_cube=4)
+    assert not at_limit.may_double and at_limit.why_not == "R17: the cube is at its limit, 4"
+    assert at_limit.action == "no redouble" and at_limit.value == at_limit.no_double
+    assert at_limit.no_double == pytest.approx(STRONG_CUBELESS, abs=1e-6)
+    # One double short of the limit the cube is alive: owning it is worth something.
+    below = decide(STRONG, cube=(4, "mover"), max_cube=8)
+    assert below.may_double and below.no_double > STRONG_CUBELESS + 0.05
+    # The opponent's cube at the limit: it may not redouble either.
+    theirs = decide(STRONG, cube=(4, "opponent"), max_cube=4)
+    assert theirs.no_double == pytest.approx(STRONG_CUBELESS, abs=1e-6)
+    # In a match the dead cube's value is the cubeless match-winning chances.
+    match = {"match_length": 7, "score": (3, 4), "cube": (2, "opponent")}
+    dead = decide(STRONG, **match, max_cube=2)  # type: ignore[arg-type]
+    cubeless = decide(STRONG, **match, cube_life=0.0)  # type: ignore[arg-type]
+    assert dead.no_double == pytest.approx(cubeless.no_double, abs=1e-9)
+    assert decide(STRONG, **match).no_double != pytest.approx(dead.no_double)  # type: ignore[arg-type]
+
+
+def test_a_game_without_the_cube_is_valued_cubeless_R17() -> None:
+    none = decide(STRONG, max_cube=1)
+    assert not none.may_double and none.why_not == "R17: the game is played without the cube"
+    assert none.no_double == pytest.approx(STRONG_CUBELESS, abs=1e-6)
+    # The Jacoby rule: the cube is never turned, so gammons never count (R23).
+    jacoby = decide(STRONG, max_cube=1, jacoby=True)
+    assert jacoby.no_double == pytest.approx(2 * 0.72 - 1, abs=1e-6)
+    assert Stakes.check(max_cube=1).words() == "money, no cube"
+    assert (
+        Stakes.check(cube=(2, "mover"), max_cube=8).words()
+        == "money, cube 2 the mover's, at most 8"
+    )
+    assert Stakes.check(max_cube=8).describe()["max_cube"] == 8
+    assert "max_cube" not in Stakes.check().describe()
+
+
+def test_the_cube_limit_is_checked_and_read_from_a_state_R17() -> None:
+    with pytest.raises(
+        bgfast.BgfastError, match="R17: the cube value 8 is past the game's limit, 4"
+    ):
+        Stakes.check(cube=(8, "mover"), max_cube=4)
+    for bad in (3, 0, 65536, 2.0, True):
+        with pytest.raises(bgfast.BgfastError, match="max_cube"):
+            Stakes.check(max_cube=bad)
+    # An XGID's last field is the limit's power of two: 2 is a cube of at most 4.
+    state = bgfast.codec.state_from_xgid("XGID=-b----E-C---eE---c-e----B-:2:1:1:00:0:0:0:0:2")
+    stakes = Stakes.of_state(state)
+    assert (stakes.cube_value, stakes.cube_owner, stakes.max_cube) == (4, "mover", 4)
+    assert stakes.why_no_double() == "R17: the cube is at its limit, 4"
+    assert stakes.for_opponent().max_cube == 4
+    unlimited = bgfast.codec.state_from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
+    assert Stakes.of_state(unlimited).max_cube == 1024  # XG's usual limit, 2**10
+
+
+def test_a_cubeful_rollout_without_the_cube_is_the_cubeless_one_R17() -> None:
+    """No game of a rollout without a cube sees a double: each game's cubeful result is its
+    cubeless one, on the same dice."""
+    r = bgfast.rollout(
+        games=300, seed=5, policy="pubeval", evaluator="wildbg", cubeful=True, max_cube=1
+    )
+    assert r.ends.get("passed", 0) == 0
+    assert r.cubeful_equity == pytest.approx(r.equity, abs=1e-12)
+    alive = bgfast.rollout(games=300, seed=5, policy="pubeval", evaluator="wildbg", cubeful=True)
+    assert alive.cubeful_equity != pytest.approx(alive.equity, abs=1e-3)

@@ -63,7 +63,7 @@ MAPPINGS: list[tuple[str, Callable[[], Any], type[BaseException], str]] = [
     ("Argument: scheme", lambda: GameBatch.env(2, 1).candidates("nope"), bgfast.BgfastError,
      "unknown feature scheme"),
     ("Argument: policy", lambda: bgfast._core.RolloutPlan(
-        [(START, "position")], (1, "centred"), ("money", False, False), 1, True, None, None,
+        [(START, "position")], (1, "centred", 32768), ("money", False, False), 1, True, None, None,
         False, None, None, "nope"), bgfast.BgfastError, "unknown policy"),
     ("Argument: depth", lambda: bgfast.perft(START, 8), bgfast.BgfastError, "depth"),
     ("Step: choice", no_such_choice, bgfast.IllegalMoveError, "R8"),

@@ -135,9 +135,9 @@ def test_both_sides_barred_against_closed_boards_is_refused_r12() -> None:
 
 INTERRUPTIBLE = {
     "perft": "bgfast.perft(bgfast.Position(), 5)",  # hours of work
-    "rollout plan": "bgfast._core.RolloutPlan([(bgfast.Position(), 'position')], (1, 'centred'),"
-    " ('money', False, False), 1, True, None, None, False, None, None, 'pubeval')"
-    ".run(0, 10**12, 1)",
+    "rollout plan": "bgfast._core.RolloutPlan([(bgfast.Position(), 'position')],"
+    " (1, 'centred', 32768), ('money', False, False), 1, True, None, None, False, None,"
+    " None, 'pubeval').run(0, 10**12, 1)",
 }
 
 
@@ -268,7 +268,7 @@ def _random_plan(lines: int = 1) -> bgfast._core.RolloutPlan:
     """A cubeless money rollout plan of the start, ``lines`` times, with random play."""
     return bgfast._core.RolloutPlan(
         [(Position(), "position")] * lines,
-        (1, "centred"),
+        (1, "centred", 32768),
         ("money", False, False),
         1,
         True,

@@ -280,7 +280,7 @@ def test_cli_moves_ranked_at_the_score_of_an_xgid(wildbg: Net) -> None:
     out = cli("moves", xgid, "--policy", "wildbg")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    assert lines[0].startswith("7-point match at 2-3, cube 2 the mover's: cubeful equity (EMG")
+    assert lines[0].startswith("7-point match at 2-3, cube 2 the mover's, at most 1024: cubeful")
     assert "mwc" in lines[1]
     assert [line.split()[1:3] for line in lines[2:4]] == [str(h.move).split() for h in ranked[:2]]
     out = cli("moves", xgid, "--policy", "wildbg", "--json")

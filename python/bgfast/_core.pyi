@@ -328,11 +328,12 @@ _Sums = tuple[int, list[_BranchSums], list[_Halves]]
 
 def cube_values(
     probabilities: Sequence[float],
-    cube: tuple[int, str],
+    cube: tuple[int, str, int],
     stakes: tuple[Any, ...],
     cube_life: float,
 ) -> tuple[float, float, float]:
-    """``(no double, double/take, double/pass)`` of the side to move by the cubeful model."""
+    """``(no double, double/take, double/pass)`` of the side to move by the cubeful model;
+    ``cube`` is ``(value, owner, limit)``."""
 
 @final
 class RolloutPlan:
@@ -341,7 +342,7 @@ class RolloutPlan:
     def __new__(
         cls,
         branches: Sequence[tuple[Position, str]],
-        cube: tuple[int, str],
+        cube: tuple[int, str, int],
         stakes: tuple[Any, ...],
         seed: int,
         quasi_random: bool,

@@ -21,7 +21,6 @@ import numpy as np
 import numpy.typing as npt
 
 from bgfast.cubeful import Stakes
-from bgfast.vocab import CUBE_LIMIT
 
 __all__ = ["MODELS_KEPT", "CubeModel", "cube_model"]
 
@@ -92,9 +91,13 @@ class CubeModel:
         post = self._crawford or 1 in self._away
         return self._met.mwc(away[player], away[1 - player], post)
 
+    def _may_turn(self) -> bool:
+        """Whether anyone may double the cube again (twice it within the game's limit)."""
+        return self.value_of_cube * 2 <= self.stakes.max_cube
+
     def may_double(self) -> bool:
         """Whether the side to move may double (the engine's ``CubeContext::may_double``)."""
-        if self.owner == "opponent" or self.value_of_cube >= CUBE_LIMIT:
+        if self.owner == "opponent" or not self._may_turn():
             return False
         if not self.is_match:
             return True
@@ -133,6 +136,8 @@ class CubeModel:
         """The value of not doubling now (Janowski, cube life ``x``). ``ratios`` and
         ``levels`` pass on what :meth:`value` worked out for the same rows."""
         p = _columns(p)
+        if not self._may_turn():
+            return self.dead(p)  # nobody may double again: the cube is dead for both
         if self.is_match:
             ratios = self._ratios(p) if ratios is None else ratios
             return self._match_no_double(p, ratios, levels)
@@ -143,7 +148,7 @@ class CubeModel:
     ) -> Floats:
         """The value of doubling when the opponent takes."""
         p = _columns(p)
-        if self.value_of_cube * 2 > CUBE_LIMIT:
+        if not self._may_turn():
             return self.no_double(p, ratios, levels)
         after = self._taken()
         value = after.no_double(p, ratios, levels)

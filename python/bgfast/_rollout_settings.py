@@ -44,7 +44,7 @@ class RolloutSettings:
 
         return _core.RolloutPlan(
             branches,
-            (self.stakes.cube_value, self.stakes.cube_owner),
+            self.stakes.cube(),
             self.stakes.native(),
             self.seed,
             self.quasi_random,

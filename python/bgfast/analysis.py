@@ -683,6 +683,7 @@ class _Analyst:
             owner,
             state.rules.jacoby,
             state.rules.beavers,
+            state.rules.cube_limit,
         )
         found = self._stakes.get(key)
         if found is None:
@@ -694,12 +695,14 @@ class _Analyst:
                     crawford=state.crawford,
                     met=self.met,
                     crawford_rule=self.crawford_rule,
+                    max_cube=state.rules.cube_limit,
                 )
             else:
                 found = cubeful.Stakes.check(
                     cube=(cube.value, owner),
                     jacoby=state.rules.jacoby,
                     beavers=state.rules.beavers,
+                    max_cube=state.rules.cube_limit,
                 )
             self._stakes[key] = found
         return found

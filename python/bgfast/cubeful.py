@@ -75,15 +75,20 @@ class Stakes:
     ``"centred"``, ``"mover"`` or ``"opponent"``), the money options (Jacoby R23,
     beavers), or a match (length, score as points won, side to move first, whether this
     game is the Crawford game, R21, the match equity table, and whether the match is
-    played with the Crawford rule at all). Build one with :meth:`Stakes.check`, which
-    refuses what the rules do not allow; the constructor refuses the same (``crawford`` is
-    then given, not found from the score).
+    played with the Crawford rule at all), and the highest value the game lets the cube
+    reach (``max_cube``, R17: 1 for a game without a cube). Build one with
+    :meth:`Stakes.check`, which refuses what the rules do not allow; the constructor refuses
+    the same (``crawford`` is then given, not found from the score).
 
     A match without the Crawford rule has no Crawford game: every game at a 1-away score
     is played as a post-Crawford one (the trailer doubles at once), so the cube model
     reads the table's post-Crawford values wherever a side is 1-away. The table's other
     entries are those of matches with the rule (no published table is made without it):
-    a close approximation, which leaves the trailer's extra chances out."""
+    a close approximation, which leaves the trailer's extra chances out.
+
+    A cube at its limit is dead for both sides: its values are the cubeless ones. Below
+    its limit the model values the cube as if it had none (a cube life index does not know
+    how many doubles are left): a close approximation unless the limit is near."""
 
     cube_value: int
     cube_owner: str
@@ -94,6 +99,7 @@ class Stakes:
     crawford: bool
     met: str
     crawford_rule: bool = True
+    max_cube: int = CUBE_LIMIT
 
     def __post_init__(self) -> None:
         # Built by hand (the constructor, dataclasses.replace), the stakes are checked as
@@ -108,6 +114,7 @@ class Stakes:
             crawford=self.crawford,
             met=self.met,
             crawford_rule=self.crawford_rule,
+            max_cube=self.max_cube,
         )
         for name, value in fields.items():  # the canonical spellings ("centred", bool)
             object.__setattr__(self, name, value)
@@ -124,11 +131,13 @@ class Stakes:
         crawford: object = None,
         met: object = tables.DEFAULT_TABLE,
         crawford_rule: object = True,
+        max_cube: object = None,
     ) -> Stakes:
         """The stakes, checked; ``BgfastError`` (``MatchOptionError`` for a rule of match
         play) naming what is wrong. ``crawford=None`` means the Crawford game exactly when
         one side is 1-away (the first game at that score) and the match has the Crawford
-        rule (``crawford_rule``, R21; a match setting, on by default)."""
+        rule (``crawford_rule``, R21; a match setting, on by default). ``max_cube`` is the
+        game's cube limit (``bgfast.Rules.max_cube``; ``None``, the default, 32768)."""
         return cls(
             **_checked_fields(
                 cube=cube,
@@ -139,6 +148,7 @@ class Stakes:
                 crawford=crawford,
                 met=met,
                 crawford_rule=crawford_rule,
+                max_cube=CUBE_LIMIT if max_cube is None else max_cube,
             )
         )
 
@@ -149,8 +159,9 @@ class Stakes:
         """The stakes of a game state (from a GNUbg ID or an XGID, say), seen from its
         player on roll: the cube, the match score and Crawford, Jacoby and beavers; a state
         does not say whether its match has the Crawford rule (``crawford_rule``, a match's
-        own setting: :attr:`bgfast.Match.crawford_rule`). ``BgfastError`` if nobody is on
-        roll yet (before the opening roll, R3)."""
+        own setting: :attr:`bgfast.Match.crawford_rule`); the cube limit is its rules'
+        (``Rules.max_cube``). ``BgfastError`` if nobody is on roll yet (before the opening
+        roll, R3)."""
         if not isinstance(state, GameState):
             raise TypeError(f"state must be a bgfast GameState, not {type(state).__name__}")
         if state.turn is None:
@@ -167,6 +178,7 @@ class Stakes:
             crawford=state.crawford if state.match_length else None,
             met=met,
             crawford_rule=crawford_rule,
+            max_cube=state.rules.cube_limit,
         )
 
     def for_opponent(self) -> Stakes:
@@ -183,6 +195,7 @@ class Stakes:
             self.crawford,
             self.met,
             self.crawford_rule,
+            self.max_cube,
         )
 
     def arguments(self) -> dict[str, Any]:
@@ -196,6 +209,7 @@ class Stakes:
             "crawford": self.crawford if self.is_match else None,
             "met": self.met,
             "crawford_rule": self.crawford_rule,
+            "max_cube": self.max_cube,
         }
 
     @property
@@ -210,6 +224,10 @@ class Stakes:
             return (0, 0)
         n = self.match_length
         return (n - self.score[0], n - self.score[1])
+
+    def cube(self) -> tuple[int, str, int]:
+        """The cube as the native layer takes it: value, owner and limit."""
+        return (self.cube_value, self.cube_owner, self.max_cube)
 
     def native(self) -> tuple[Any, ...]:
         """The stakes as the native layer takes them."""
@@ -256,8 +274,10 @@ class Stakes:
         """Why the side to move may not double now (naming the rule), or ``None``."""
         if self.cube_owner == "opponent":
             return "R17: the opponent owns the cube"
-        if self.cube_value * 2 > CUBE_LIMIT:
-            return f"R17: the cube is at its limit, {CUBE_LIMIT}"
+        if self.cube_value * 2 > self.max_cube:
+            if self.max_cube == 1:
+                return "R17: the game is played without the cube"
+            return f"R17: the cube is at its limit, {self.max_cube}"
         if self.is_match:
             mine, _ = self.away
             if self.crawford:
@@ -276,6 +296,10 @@ class Stakes:
         centred"``, ``"7-point match at 3-4, cube 2 the mover's, Crawford game"``."""
         owner = {"centred": "centred", "mover": "the mover's", "opponent": "the opponent's"}
         parts = [f"cube {self.cube_value} {owner[self.cube_owner]}"]
+        if self.max_cube == 1:
+            parts = ["no cube"]
+        elif self.max_cube < CUBE_LIMIT:
+            parts.append(f"at most {self.max_cube}")
         if self.is_match:
             mine, theirs = self.score
             parts.insert(0, f"{self.match_length}-point match at {mine}-{theirs}")
@@ -291,6 +315,8 @@ class Stakes:
     def describe(self) -> dict[str, Any]:
         """The stakes as plain data, for results and JSON."""
         out: dict[str, Any] = {"cube": [self.cube_value, self.cube_owner]}
+        if self.max_cube < CUBE_LIMIT:  # present only for a game with a cube limit
+            out["max_cube"] = self.max_cube
         if self.is_match:
             out.update(
                 match_length=self.match_length,
@@ -317,7 +343,7 @@ def met_table(name: object) -> tables.MatchEquityTable:
     return tables.load(name)
 
 
-def _cube(cube: object, is_match: bool) -> tuple[int, str]:
+def _cube(cube: object, is_match: bool, limit: int) -> tuple[int, str]:
     if not isinstance(cube, (tuple, list)) or len(cube) != 2:
         raise BgfastError(
             f"cube must be a pair (value, owner) such as (1, 'centred'), not {shown(cube)}"
@@ -330,6 +356,8 @@ def _cube(cube: object, is_match: bool) -> tuple[int, str]:
             f"R17: the cube's owner is 'centred', 'mover' (the side to move) or 'opponent',"
             f" not {shown(owner)}"
         )
+    if value > limit:
+        raise BgfastError(f"R17: the cube value {value} is past the game's limit, {limit}")
     if is_match and canonical == "centred" and value != 1:
         raise MatchOptionError(
             f"R17: a centred cube is at 1 in match play (no automatic doubles), not {value}"
@@ -347,9 +375,11 @@ def _checked_fields(
     crawford: object,
     met: object,
     crawford_rule: object,
+    max_cube: object,
 ) -> dict[str, Any]:
     """The fields of the :class:`Stakes` that :meth:`Stakes.check` takes, checked and
     spelled canonically; ``BgfastError`` naming what is wrong."""
+    limit = check_cube_value(max_cube, "max_cube", error=BgfastError)
     jacoby, beavers = check_flag("jacoby", jacoby), check_flag("beavers", beavers)
     crawford_rule = check_flag("crawford_rule", crawford_rule)
     # None: found from the score; anything else is a flag (an array or "no" is not False).
@@ -361,7 +391,7 @@ def _checked_fields(
             raise MatchOptionError("crawford needs match_length (R21)")
         if not crawford_rule:
             raise MatchOptionError("crawford_rule is a match setting: it needs match_length")
-        value, owner = _cube(cube, is_match=False)
+        value, owner = _cube(cube, is_match=False, limit=limit)
         return {
             "cube_value": value,
             "cube_owner": owner,
@@ -372,6 +402,7 @@ def _checked_fields(
             "crawford": False,
             "met": met_name(met),
             "crawford_rule": True,
+            "max_cube": limit,
         }
     for option, on in (("jacoby", jacoby), ("beavers", beavers)):
         if on:
@@ -399,7 +430,7 @@ def _checked_fields(
                 f"R21: the Crawford game needs exactly one side 1-away, not the score"
                 f" {the_score[0]}-{the_score[1]} of a {length}-point match"
             )
-    value, owner = _cube(cube, is_match=True)
+    value, owner = _cube(cube, is_match=True, limit=limit)
     if is_crawford and (value, owner) != (1, "centred"):
         raise MatchOptionError("R21: the Crawford game is played without the cube")
     return {
@@ -412,6 +443,7 @@ def _checked_fields(
         "crawford": is_crawford,
         "met": table.name,
         "crawford_rule": crawford_rule,
+        "max_cube": limit,
     }
 
 
@@ -552,6 +584,7 @@ def decide(
     cube_life: float = DEFAULT_CUBE_LIFE,
     met: str = tables.DEFAULT_TABLE,
     crawford_rule: bool = True,
+    max_cube: int | None = None,
 ) -> CubeDecision:
     """The cube decision for cubeless ``probabilities`` (gnubg's five for the side to move,
     about to roll: win, win gammon, win backgammon, lose gammon, lose backgammon, as
@@ -565,6 +598,7 @@ def decide(
         crawford=crawford,
         met=met,
         crawford_rule=crawford_rule,
+        max_cube=max_cube,
     )
     return decide_for(probabilities, stakes, check_cube_life(cube_life))
 
@@ -572,9 +606,7 @@ def decide(
 def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -> CubeDecision:
     """:func:`decide` with checked stakes."""
     p = _check_probabilities(probabilities)
-    nd, dt, dp = _core.cube_values(
-        [float(x) for x in p], (stakes.cube_value, stakes.cube_owner), stakes.native(), cube_life
-    )
+    nd, dt, dp = _core.cube_values([float(x) for x in p], stakes.cube(), stakes.native(), cube_life)
     why = stakes.why_no_double()
     action = action_name(
         nd,

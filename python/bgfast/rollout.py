@@ -38,9 +38,11 @@ the Crawford game, by default when exactly one side is 1-away) with take points 
 points from the match equity table ``met`` (Kazaross-XG2 by default, ``bgfast.met``) and
 the Crawford and post-Crawford rules (R21); ``crawford_rule=False`` for a match played
 without the Crawford rule (no Crawford game: every game at a 1-away score is played as a
-post-Crawford one, :class:`bgfast.cubeful.Stakes`). ``cube=(value, owner)`` is the cube now, owner
-``"centred"``, ``"mover"`` or ``"opponent"``. Cubeful money results are per unit of the
-starting cube; match play reports match-winning chances and their money equivalent (EMG).
+post-Crawford one, :class:`bgfast.cubeful.Stakes`). ``cube=(value, owner)`` is the cube now,
+owner ``"centred"``, ``"mover"`` or ``"opponent"``; ``max_cube`` the game's cube limit
+(``bgfast.Rules.max_cube``: no double past it; 1 for a game without a cube). Cubeful money
+results are per unit of the starting cube; match play reports match-winning chances and
+their money equivalent (EMG).
 
 **Exact bear-offs** (``bearoff="exact"``, the default): a game that enters the two-sided
 bear-off database's range (at most 6 checkers a side, all home) ends with its exact value
@@ -387,6 +389,7 @@ _STAKES = (
     "crawford",
     "met",
     "crawford_rule",
+    "max_cube",
 )
 
 #: The settings every rollout function takes besides the stakes.
@@ -469,6 +472,7 @@ def rollout(
     cube_life: float | str = DEFAULT_CUBE_LIFE,
     met: str = DEFAULT_TABLE,
     crawford_rule: bool = True,
+    max_cube: int | None = None,
     scheme: str = "tesauro198",
     batch: int = 1024,
     progress: Progress | None = None,
@@ -576,6 +580,7 @@ def rollout_moves(
     cube_life: float | str = DEFAULT_CUBE_LIFE,
     met: str = DEFAULT_TABLE,
     crawford_rule: bool = True,
+    max_cube: int | None = None,
     scheme: str = "tesauro198",
     batch: int = 1024,
     progress: Progress | None = None,
@@ -651,6 +656,7 @@ def rollout_cube(
     cube_life: float | str = DEFAULT_CUBE_LIFE,
     met: str = DEFAULT_TABLE,
     crawford_rule: bool = True,
+    max_cube: int | None = None,
     scheme: str = "tesauro198",
     batch: int = 1024,
     progress: Progress | None = None,

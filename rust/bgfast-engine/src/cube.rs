@@ -86,25 +86,40 @@ impl CubeOwner {
     }
 }
 
-/// The cube: its value (a power of two, 1 to [`MAX_CUBE`]) and its owner.
+/// The cube: its value (a power of two, 1 to [`MAX_CUBE`]), its owner, and the highest value
+/// the game lets it reach (a power of two from its value to [`MAX_CUBE`]; 1 a game without
+/// a cube).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Cube {
     value: u32,
     owner: CubeOwner,
+    limit: u32,
 }
 
 impl Cube {
-    /// The cube at the start of a game: 1, in the middle.
+    /// The cube at the start of a game: 1, in the middle, limited only by [`MAX_CUBE`].
     pub const START: Cube = Cube {
         value: 1,
         owner: CubeOwner::Centred,
+        limit: MAX_CUBE,
     };
 
-    /// A cube of `value` held by `owner`; `None` unless `value` is a power of two from 1 to
-    /// [`MAX_CUBE`] (R17).
+    /// A cube of `value` held by `owner`, limited only by [`MAX_CUBE`]; `None` unless
+    /// `value` is a power of two from 1 to [`MAX_CUBE`] (R17).
     pub const fn new(value: u32, owner: CubeOwner) -> Option<Cube> {
-        if value.is_power_of_two() && value <= MAX_CUBE {
-            Some(Cube { value, owner })
+        Cube::limited(value, owner, MAX_CUBE)
+    }
+
+    /// A cube of `value` held by `owner` that may not pass `limit` (a game's maximum cube,
+    /// R17); `None` unless both are powers of two with `value <= limit <= MAX_CUBE`.
+    pub const fn limited(value: u32, owner: CubeOwner, limit: u32) -> Option<Cube> {
+        if value.is_power_of_two() && limit.is_power_of_two() && value <= limit && limit <= MAX_CUBE
+        {
+            Some(Cube {
+                value,
+                owner,
+                limit,
+            })
         } else {
             None
         }
@@ -122,27 +137,41 @@ impl Cube {
         self.owner
     }
 
+    /// The highest value the cube may reach.
+    #[inline]
+    pub const fn limit(self) -> u32 {
+        self.limit
+    }
+
+    /// Whether anyone may ever double this cube again: twice its value is within its limit.
+    /// A cube that may not is dead for both sides.
+    #[inline]
+    pub const fn may_turn(self) -> bool {
+        self.value * 2 <= self.limit
+    }
+
     /// The same cube seen by the other side.
     #[inline]
     pub const fn flipped(self) -> Cube {
         Cube {
-            value: self.value,
             owner: self.owner.flipped(),
+            ..self
         }
     }
 
     /// The cube after the side to move doubles and the opponent takes (R19): twice the
-    /// value, owned by the taker. `None` past [`MAX_CUBE`].
+    /// value, owned by the taker. `None` past the cube's limit.
     #[inline]
     pub const fn taken(self) -> Option<Cube> {
-        Cube::new(self.value * 2, CubeOwner::Opponent)
+        Cube::limited(self.value * 2, CubeOwner::Opponent, self.limit)
     }
 
     /// The cube after the side to move doubles and the opponent beavers (redoubles at once,
-    /// the doubler keeping the cube): four times the value, owned by the doubler.
+    /// the doubler keeping the cube): four times the value, owned by the doubler. `None`
+    /// past the cube's limit.
     #[inline]
     pub const fn beavered(self) -> Option<Cube> {
-        Cube::new(self.value * 4, CubeOwner::Mover)
+        Cube::limited(self.value * 4, CubeOwner::Mover, self.limit)
     }
 }
 
@@ -425,11 +454,11 @@ impl<'a> CubeContext<'a> {
     }
 
     /// Whether the side to move may double now: the cube is in the middle or its own, below
-    /// [`MAX_CUBE`]; in a match, not in the Crawford game (R21), not when the cube is dead
+    /// its limit; in a match, not in the Crawford game (R21), not when the cube is dead
     /// for it (its current value already wins the match), not when it is the 1-away leader
     /// after the Crawford game (a double could only help the trailer).
     pub fn may_double(&self) -> bool {
-        if self.cube.owner == CubeOwner::Opponent || self.cube.value >= MAX_CUBE {
+        if self.cube.owner == CubeOwner::Opponent || !self.cube.may_turn() {
             return false;
         }
         match &self.stakes {
@@ -481,8 +510,12 @@ impl<'a> CubeContext<'a> {
         }
     }
 
-    /// The value of not doubling now: Janowski's cubeful value with cube life `x`.
+    /// The value of not doubling now: Janowski's cubeful value with cube life `x`; the dead
+    /// cube's value when nobody may double again (the cube at its limit).
     pub fn no_double(&self, p: &Probabilities, x: f64) -> f64 {
+        if !self.cube.may_turn() {
+            return self.dead(p);
+        }
         match &self.stakes {
             Stakes::Money(rules) => self.money_no_double(rules, p, x),
             Stakes::Match(score) => self.match_no_double(score, p, x),
@@ -926,5 +959,37 @@ mod tests {
         let c = Cube::new(2, CubeOwner::Mover).unwrap();
         assert_eq!(c.taken(), Cube::new(4, CubeOwner::Opponent));
         assert_eq!(c.flipped().owner(), CubeOwner::Opponent);
+        let small = Cube::limited(2, CubeOwner::Mover, 4).unwrap();
+        assert_eq!(small.taken(), Cube::limited(4, CubeOwner::Opponent, 4));
+        assert!(small.beavered().is_none() && small.taken().unwrap().taken().is_none());
+        assert!(Cube::limited(4, CubeOwner::Mover, 2).is_none());
+        assert!(Cube::limited(1, CubeOwner::Centred, 3).is_none());
+        assert!(!Cube::limited(1, CubeOwner::Centred, 1).unwrap().may_turn());
+    }
+
+    #[test]
+    fn a_cube_at_its_limit_is_dead_for_both_sides() {
+        let p = Probabilities::from_array([0.7, 0.25, 0.02, 0.08, 0.01]);
+        let money = MoneyRules {
+            jacoby: false,
+            beavers: false,
+        };
+        for owner in [CubeOwner::Mover, CubeOwner::Opponent, CubeOwner::Centred] {
+            for (value, limit) in [(1, 1), (4, 4), (MAX_CUBE, MAX_CUBE)] {
+                let context = CubeContext {
+                    stakes: Stakes::Money(money),
+                    cube: Cube::limited(value, owner, limit).unwrap(),
+                };
+                assert!(!context.may_double());
+                assert_eq!(context.value(&p, 0.68), context.dead(&p));
+                assert_eq!(context.no_double(&p, 1.0), f64::from(p.equity()));
+            }
+        }
+        // Below its limit the same cube is alive: owning it is worth more than the dead value.
+        let alive = CubeContext {
+            stakes: Stakes::Money(money),
+            cube: Cube::limited(4, CubeOwner::Mover, 8).unwrap(),
+        };
+        assert!(alive.no_double(&p, 0.68) > alive.dead(&p));
     }
 }

@@ -87,6 +87,23 @@ fn owner_from(name: &str) -> Result<CubeOwner, Error> {
     }
 }
 
+/// The cube as Python gives it: `(value, owner, limit)`.
+type CubeArg<'py> = (Bound<'py, PyAny>, String, Bound<'py, PyAny>);
+
+/// The cube of `(value, owner, limit)`: value and limit powers of two with
+/// `value <= limit <= 32768`, the owner seen from the side to move (R17).
+fn cube_from((value, owner, limit): &CubeArg<'_>) -> Result<Cube, Error> {
+    let max = i128::from(bgfast_engine::cube::MAX_CUBE);
+    let value: u32 = args::int_in(value, "the cube value", 1..=max)?;
+    let limit: u32 = args::int_in(limit, "the cube's limit", 1..=max)?;
+    Cube::limited(value, owner_from(owner)?, limit).ok_or_else(|| {
+        Error::Argument(format!(
+            "R17: the cube value and its limit are powers of two from 1 to {max}, the value \
+             within the limit; got {value} and {limit}"
+        ))
+    })
+}
+
 /// A cube life index: a number from 0 to 1, or `"gnubg"` (GNU Backgammon's, by position).
 fn cube_life_from(obj: &Bound<'_, PyAny>) -> Result<CubeLife, Error> {
     if let Ok(name) = obj.extract::<String>() {
@@ -140,8 +157,8 @@ impl PyRolloutPlan {
                 Kind::NoDouble => Branch::no_double(b.position, context),
                 Kind::DoubleTake => Branch::double_take(b.position, context).ok_or_else(|| {
                     Error::Argument(format!(
-                        "R17: the cube cannot be doubled past {}",
-                        bgfast_engine::cube::MAX_CUBE
+                        "R17: the cube cannot be doubled past its limit, {}",
+                        self.cube.limit()
                     ))
                 })?,
             });
@@ -186,9 +203,9 @@ fn sums_tuple(sums: &RolloutSums) -> SumsTuple {
 impl PyRolloutPlan {
     /// A plan. `branches`: `(Position, kind)` with kind `"position"`, `"after_play"` (the
     /// position is a play's result, rolled out for the player who made it), `"no_double"`
-    /// or `"double_take"`. `cube`: `(value, owner)` seen from the rollout position's side
-    /// to move (before a play, for `"after_play"`), owner `"centred"`, `"mover"` or
-    /// `"opponent"`. `stakes`: `("money", jacoby, beavers)` or `("match", pre, post,
+    /// or `"double_take"`. `cube`: `(value, owner, limit)` seen from the rollout position's
+    /// side to move (before a play, for `"after_play"`), owner `"centred"`, `"mover"` or
+    /// `"opponent"`, limit the highest value the game allows. `stakes`: `("money", jacoby, beavers)` or `("match", pre, post,
     /// mover_away, opponent_away, crawford)` with the match equity table's pre-Crawford
     /// rows (row-major) and post-Crawford column. `policy`: a native policy, or None for
     /// `run_with` only.
@@ -198,7 +215,7 @@ impl PyRolloutPlan {
     #[allow(clippy::too_many_arguments)]
     fn new(
         branches: Vec<(PyRef<'_, PyPosition>, String)>,
-        cube: (Bound<'_, PyAny>, String),
+        cube: CubeArg<'_>,
         stakes: &Bound<'_, PyAny>,
         seed: &Bound<'_, PyAny>,
         quasi_random: bool,
@@ -229,13 +246,7 @@ impl PyRolloutPlan {
             ))
             .into());
         }
-        let value: u32 = args::int_in(&cube.0, "the cube value", 1..=u32::MAX as i128)?;
-        let cube = Cube::new(value, owner_from(&cube.1)?).ok_or_else(|| {
-            Error::Argument(format!(
-                "R17: the cube value is a power of two from 1 to {}, got {value}",
-                bgfast_engine::cube::MAX_CUBE
-            ))
-        })?;
+        let cube = cube_from(&cube)?;
         let stakes = stakes_from(stakes)?;
         let cube_life = cube_life
             .filter(|x| !x.is_none())
@@ -435,7 +446,7 @@ fn stakes_from(obj: &Bound<'_, PyAny>) -> Result<StakesData, Error> {
 #[pyfunction]
 pub fn cube_values(
     probabilities: [f32; 5],
-    cube: (Bound<'_, PyAny>, String),
+    cube: CubeArg<'_>,
     stakes: &Bound<'_, PyAny>,
     cube_life: f64,
 ) -> PyResult<(f64, f64, f64)> {
@@ -444,12 +455,7 @@ pub fn cube_values(
             Error::Argument(format!("cube_life must be from 0 to 1, got {cube_life}")).into(),
         );
     }
-    let value: u32 = args::int_in(&cube.0, "the cube value", 1..=u32::MAX as i128)?;
-    let cube = Cube::new(value, owner_from(&cube.1)?).ok_or_else(|| {
-        Error::Argument(format!(
-            "R17: the cube value is a power of two up to 32768, got {value}"
-        ))
-    })?;
+    let cube = cube_from(&cube)?;
     let stakes = stakes_from(stakes)?;
     let p = bgfast_engine::Probabilities::from_array(probabilities);
     let values = |stakes: Stakes<'_>| {

@@ -387,7 +387,10 @@ impl<'a> Trial<'a> {
                 let lost = score.mwc_after(0, 1, c);
                 lost + p * (score.mwc_after(0, 0, c) - lost)
             }
+            // A cube at its limit is dead: the cubeless value (the database's cubeful
+            // values are those of a cube that can always be turned again).
             (Stakes::Money(_), false) => self.money_scaled(equity),
+            (Stakes::Money(_), true) if !context.cube.may_turn() => self.money_scaled(equity),
             (Stakes::Money(_), true) => {
                 let state = match context.cube.owner() {
                     CubeOwner::Centred => bgfast_core::bearoff::CubeState::Centred,
