@@ -49,6 +49,7 @@ def _stakes(draw: st.DrawFn) -> cubeful.Stakes:
             jacoby=draw(st.booleans()),
             beavers=draw(st.booleans()),
             max_cube=_limit(draw, value),
+            backgammon_counts_double=draw(st.booleans()),
         )
     length = draw(st.integers(1, 15))
     score = (draw(st.integers(0, length - 1)), draw(st.integers(0, length - 1)))
@@ -64,6 +65,7 @@ def _stakes(draw: st.DrawFn) -> cubeful.Stakes:
         crawford=crawford,
         crawford_rule=crawford_rule,
         max_cube=_limit(draw, value),
+        backgammon_counts_double=draw(st.booleans()),
     )
 
 
@@ -102,7 +104,8 @@ def test_the_batched_cube_model_is_bgfast_cubefuls(
         model.value(p),
     )
     for k, row in enumerate(p):
-        native = _core.cube_values([float(x) for x in row], stakes.cube(), stakes.native(), life)
+        counted = [float(x) for x in stakes.counted(row)]  # as the game scores them
+        native = _core.cube_values(counted, stakes.cube(), stakes.native(), life)
         decision = cubeful.decide_for(row, stakes, life)
         assert nd[k] == pytest.approx(native[0], abs=1e-6)
         assert dt[k] == pytest.approx(native[1], abs=1e-6)

@@ -298,3 +298,65 @@ def test_a_cubeful_rollout_without_the_cube_is_the_cubeless_one_R17() -> None:
     assert r.cubeful_equity == pytest.approx(r.equity, abs=1e-12)
     alive = bgfast.rollout(games=300, seed=5, policy="pubeval", evaluator="wildbg", cubeful=True)
     assert alive.cubeful_equity != pytest.approx(alive.equity, abs=1e-3)
+
+
+# ------------------------------------------------------------ backgammons counted as gammons
+
+#: Chances with backgammons both ways.
+BACKGAMMONS = [0.62, 0.30, 0.08, 0.20, 0.06]
+
+
+def _without_backgammons(p: list[float]) -> list[float]:
+    return [p[0], p[1], 0.0, p[3], 0.0]
+
+
+@pytest.mark.parametrize(
+    "stakes",
+    [
+        {},
+        {"cube": (2, "opponent")},
+        {"cube": (2, "mover"), "jacoby": True},
+        {"match_length": 7, "score": (2, 3)},
+        {"match_length": 9, "score": (1, 6), "cube": (2, "mover")},
+    ],
+    ids=str,
+)
+def test_a_backgammon_worth_a_gammon_is_valued_as_one_R16(stakes: dict[str, object]) -> None:
+    """R16's option: a backgammon scores as a gammon, so the model's values are those of the
+    same chances with every backgammon a plain gammon (gnubg's gammon chances include the
+    backgammons)."""
+    doubled = decide(BACKGAMMONS, backgammon_counts_double=True, **stakes)  # type: ignore[arg-type]
+    plain = decide(_without_backgammons(BACKGAMMONS), **stakes)  # type: ignore[arg-type]
+    triple = decide(BACKGAMMONS, **stakes)  # type: ignore[arg-type]
+    for name in ("no_double", "double_take", "double_pass"):
+        assert getattr(doubled, name) == getattr(plain, name)
+    assert doubled.no_double != pytest.approx(triple.no_double)
+
+
+def test_the_dead_cube_counts_a_backgammon_twice_R16() -> None:
+    win, wg, _, lg, _ = BACKGAMMONS
+    dead = decide(BACKGAMMONS, max_cube=1, backgammon_counts_double=True)
+    assert dead.no_double == pytest.approx(2 * win - 1 + wg - lg, abs=1e-6)  # float32
+    stakes = Stakes.check(backgammon_counts_double=True)
+    assert stakes.words() == "money, cube 1 centred, backgammons count double"
+    assert stakes.describe()["backgammon_counts_double"] is True
+    assert stakes.for_opponent().backgammon_counts_double
+    with pytest.raises(bgfast.BgfastError, match="backgammon_counts_double"):
+        stakes.arguments()  # rollouts score a backgammon as three
+    with pytest.raises(bgfast.BgfastError, match="backgammon_counts_double must be"):
+        Stakes.check(backgammon_counts_double="yes")
+
+
+def test_a_states_backgammon_rule_reaches_hint_R16() -> None:
+    """The side to move bears off its last checker with the opponent's fifteen in its home
+    board: a backgammon, worth 2 under R16's option, not 3."""
+    import dataclasses
+
+    net = bgfast.Net.wildbg()
+    xgid = "XGID=-A----o-------------------:0:0:1:61:0:0:0:0:10"
+    state = bgfast.codec.state_from_xgid(xgid)
+    assert str(bgfast.hint(net, state)[0].move) in ("1/off", "6/off")
+    triple = bgfast.hint(net, state)[0].cubeful_equity
+    rules = dataclasses.replace(state.rules, backgammon_counts_double=True)
+    doubled = bgfast.hint(net, dataclasses.replace(state, rules=rules))[0].cubeful_equity
+    assert (triple, doubled) == (pytest.approx(3.0), pytest.approx(2.0))

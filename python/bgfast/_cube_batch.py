@@ -91,6 +91,11 @@ class CubeModel:
         post = self._crawford or 1 in self._away
         return self._met.mwc(away[player], away[1 - player], post)
 
+    def _counted(self, p: Floats) -> Floats:
+        """``p`` laid out by column (:func:`_columns`), as the game scores it
+        (:meth:`Stakes.counted`)."""
+        return _columns(self.stakes.counted(p))
+
     def _may_turn(self) -> bool:
         """Whether anyone may double the cube again (twice it within the game's limit)."""
         return self.value_of_cube * 2 <= self.stakes.max_cube
@@ -111,7 +116,7 @@ class CubeModel:
 
     def dead(self, p: Floats) -> Floats:
         """The cubeless value (a dead cube)."""
-        p = _columns(p)
+        p = self._counted(p)
         win, wg, wbg, lg, lbg = (p[:, k] for k in range(5))
         if not self.is_match:
             if self.stakes.jacoby and self.owner == "centred":
@@ -135,7 +140,7 @@ class CubeModel:
     ) -> Floats:
         """The value of not doubling now (Janowski, cube life ``x``). ``ratios`` and
         ``levels`` pass on what :meth:`value` worked out for the same rows."""
-        p = _columns(p)
+        p = self._counted(p)
         if not self._may_turn():
             return self.dead(p)  # nobody may double again: the cube is dead for both
         if self.is_match:
@@ -147,7 +152,7 @@ class CubeModel:
         self, p: Floats, ratios: _Ratios | None = None, levels: _Levels | None = None
     ) -> Floats:
         """The value of doubling when the opponent takes."""
-        p = _columns(p)
+        p = self._counted(p)
         if not self._may_turn():
             return self.no_double(p, ratios, levels)
         after = self._taken()
@@ -163,7 +168,7 @@ class CubeModel:
     def value(self, p: Floats) -> Floats:
         """The value after the side to move's best cube action and the opponent's answer
         (the no-double value where it may not double)."""
-        p = _columns(p)
+        p = self._counted(p)
         ratios = levels = None
         if self.is_match:
             ratios = self._ratios(p)

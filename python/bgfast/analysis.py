@@ -684,6 +684,7 @@ class _Analyst:
             state.rules.jacoby,
             state.rules.beavers,
             state.rules.cube_limit,
+            state.rules.backgammon_counts_double,
         )
         found = self._stakes.get(key)
         if found is None:
@@ -696,6 +697,7 @@ class _Analyst:
                     met=self.met,
                     crawford_rule=self.crawford_rule,
                     max_cube=state.rules.cube_limit,
+                    backgammon_counts_double=state.rules.backgammon_counts_double,
                 )
             else:
                 found = cubeful.Stakes.check(
@@ -703,6 +705,7 @@ class _Analyst:
                     jacoby=state.rules.jacoby,
                     beavers=state.rules.beavers,
                     max_cube=state.rules.cube_limit,
+                    backgammon_counts_double=state.rules.backgammon_counts_double,
                 )
             self._stakes[key] = found
         return found

@@ -76,7 +76,8 @@ class Stakes:
     beavers), or a match (length, score as points won, side to move first, whether this
     game is the Crawford game, R21, the match equity table, and whether the match is
     played with the Crawford rule at all), and the highest value the game lets the cube
-    reach (``max_cube``, R17: 1 for a game without a cube). Build one with
+    reach (``max_cube``, R17: 1 for a game without a cube), and whether a backgammon scores
+    as a gammon (``backgammon_counts_double``, R16's option). Build one with
     :meth:`Stakes.check`, which refuses what the rules do not allow; the constructor refuses
     the same (``crawford`` is then given, not found from the score).
 
@@ -100,6 +101,7 @@ class Stakes:
     met: str
     crawford_rule: bool = True
     max_cube: int = CUBE_LIMIT
+    backgammon_counts_double: bool = False
 
     def __post_init__(self) -> None:
         # Built by hand (the constructor, dataclasses.replace), the stakes are checked as
@@ -115,6 +117,7 @@ class Stakes:
             met=self.met,
             crawford_rule=self.crawford_rule,
             max_cube=self.max_cube,
+            backgammon_counts_double=self.backgammon_counts_double,
         )
         for name, value in fields.items():  # the canonical spellings ("centred", bool)
             object.__setattr__(self, name, value)
@@ -132,12 +135,14 @@ class Stakes:
         met: object = tables.DEFAULT_TABLE,
         crawford_rule: object = True,
         max_cube: object = None,
+        backgammon_counts_double: object = False,
     ) -> Stakes:
         """The stakes, checked; ``BgfastError`` (``MatchOptionError`` for a rule of match
         play) naming what is wrong. ``crawford=None`` means the Crawford game exactly when
         one side is 1-away (the first game at that score) and the match has the Crawford
         rule (``crawford_rule``, R21; a match setting, on by default). ``max_cube`` is the
-        game's cube limit (``bgfast.Rules.max_cube``; ``None``, the default, 32768)."""
+        game's cube limit (``bgfast.Rules.max_cube``; ``None``, the default, 32768);
+        ``backgammon_counts_double`` R16's option (``bgfast.Rules``)."""
         return cls(
             **_checked_fields(
                 cube=cube,
@@ -149,6 +154,7 @@ class Stakes:
                 met=met,
                 crawford_rule=crawford_rule,
                 max_cube=CUBE_LIMIT if max_cube is None else max_cube,
+                backgammon_counts_double=backgammon_counts_double,
             )
         )
 
@@ -159,9 +165,9 @@ class Stakes:
         """The stakes of a game state (from a GNUbg ID or an XGID, say), seen from its
         player on roll: the cube, the match score and Crawford, Jacoby and beavers; a state
         does not say whether its match has the Crawford rule (``crawford_rule``, a match's
-        own setting: :attr:`bgfast.Match.crawford_rule`); the cube limit is its rules'
-        (``Rules.max_cube``). ``BgfastError`` if nobody is on roll yet (before the opening
-        roll, R3)."""
+        own setting: :attr:`bgfast.Match.crawford_rule`); the cube limit and how a
+        backgammon scores are its rules' (``Rules.max_cube``, R16's option).
+        ``BgfastError`` if nobody is on roll yet (before the opening roll, R3)."""
         if not isinstance(state, GameState):
             raise TypeError(f"state must be a bgfast GameState, not {type(state).__name__}")
         if state.turn is None:
@@ -179,6 +185,7 @@ class Stakes:
             met=met,
             crawford_rule=crawford_rule,
             max_cube=state.rules.cube_limit,
+            backgammon_counts_double=state.rules.backgammon_counts_double,
         )
 
     def for_opponent(self) -> Stakes:
@@ -196,10 +203,17 @@ class Stakes:
             self.met,
             self.crawford_rule,
             self.max_cube,
+            self.backgammon_counts_double,
         )
 
     def arguments(self) -> dict[str, Any]:
-        """The stakes as the keyword arguments of ``bgfast.rollout`` and ``decide``."""
+        """The stakes as the keyword arguments of ``bgfast.rollout``; ``BgfastError`` for a
+        backgammon that scores as a gammon, which rollouts do not play."""
+        if self.backgammon_counts_double:
+            raise BgfastError(
+                "rollouts score a backgammon as three times the cube (R16): they do not play"
+                " backgammon_counts_double"
+            )
         return {
             "cube": (self.cube_value, self.cube_owner),
             "jacoby": self.jacoby,
@@ -224,6 +238,17 @@ class Stakes:
             return (0, 0)
         n = self.match_length
         return (n - self.score[0], n - self.score[1])
+
+    def counted(self, p: npt.NDArray[np.floating[Any]]) -> npt.NDArray[np.floating[Any]]:
+        """Rows of five chances as this game scores them: with a backgammon worth a gammon
+        (R16's option) the backgammon columns are emptied (the gammon columns already count
+        backgammons), which makes every value of the model exact for the option."""
+        if not self.backgammon_counts_double:
+            return p
+        counted = np.array(p, copy=True)
+        counted[..., 2] = 0.0
+        counted[..., 4] = 0.0
+        return counted
 
     def cube(self) -> tuple[int, str, int]:
         """The cube as the native layer takes it: value, owner and limit."""
@@ -300,6 +325,8 @@ class Stakes:
             parts = ["no cube"]
         elif self.max_cube < CUBE_LIMIT:
             parts.append(f"at most {self.max_cube}")
+        if self.backgammon_counts_double:
+            parts.append("backgammons count double")
         if self.is_match:
             mine, theirs = self.score
             parts.insert(0, f"{self.match_length}-point match at {mine}-{theirs}")
@@ -317,6 +344,8 @@ class Stakes:
         out: dict[str, Any] = {"cube": [self.cube_value, self.cube_owner]}
         if self.max_cube < CUBE_LIMIT:  # present only for a game with a cube limit
             out["max_cube"] = self.max_cube
+        if self.backgammon_counts_double:  # present only for a game with the option
+            out["backgammon_counts_double"] = True
         if self.is_match:
             out.update(
                 match_length=self.match_length,
@@ -376,10 +405,12 @@ def _checked_fields(
     met: object,
     crawford_rule: object,
     max_cube: object,
+    backgammon_counts_double: object,
 ) -> dict[str, Any]:
     """The fields of the :class:`Stakes` that :meth:`Stakes.check` takes, checked and
     spelled canonically; ``BgfastError`` naming what is wrong."""
     limit = check_cube_value(max_cube, "max_cube", error=BgfastError)
+    doubled_backgammons = check_flag("backgammon_counts_double", backgammon_counts_double)
     jacoby, beavers = check_flag("jacoby", jacoby), check_flag("beavers", beavers)
     crawford_rule = check_flag("crawford_rule", crawford_rule)
     # None: found from the score; anything else is a flag (an array or "no" is not False).
@@ -403,6 +434,7 @@ def _checked_fields(
             "met": met_name(met),
             "crawford_rule": True,
             "max_cube": limit,
+            "backgammon_counts_double": doubled_backgammons,
         }
     for option, on in (("jacoby", jacoby), ("beavers", beavers)):
         if on:
@@ -444,6 +476,7 @@ def _checked_fields(
         "met": table.name,
         "crawford_rule": crawford_rule,
         "max_cube": limit,
+        "backgammon_counts_double": doubled_backgammons,
     }
 
 
@@ -585,6 +618,7 @@ def decide(
     met: str = tables.DEFAULT_TABLE,
     crawford_rule: bool = True,
     max_cube: int | None = None,
+    backgammon_counts_double: bool = False,
 ) -> CubeDecision:
     """The cube decision for cubeless ``probabilities`` (gnubg's five for the side to move,
     about to roll: win, win gammon, win backgammon, lose gammon, lose backgammon, as
@@ -599,13 +633,14 @@ def decide(
         met=met,
         crawford_rule=crawford_rule,
         max_cube=max_cube,
+        backgammon_counts_double=backgammon_counts_double,
     )
     return decide_for(probabilities, stakes, check_cube_life(cube_life))
 
 
 def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -> CubeDecision:
     """:func:`decide` with checked stakes."""
-    p = _check_probabilities(probabilities)
+    p = stakes.counted(_check_probabilities(probabilities))
     nd, dt, dp = _core.cube_values([float(x) for x in p], stakes.cube(), stakes.native(), cube_life)
     why = stakes.why_no_double()
     action = action_name(
