@@ -360,3 +360,15 @@ def test_a_states_backgammon_rule_reaches_hint_R16() -> None:
     rules = dataclasses.replace(state.rules, backgammon_counts_double=True)
     doubled = bgfast.hint(net, dataclasses.replace(state, rules=rules))[0].cubeful_equity
     assert (triple, doubled) == (pytest.approx(3.0), pytest.approx(2.0))
+
+
+def test_the_answer_to_a_double() -> None:
+    """The doubled side takes, passes, or with beavers beavers a double that leaves it the
+    favourite; not when the beaver would turn the cube past the game's limit (R17)."""
+    weak = [0.30, 0.05, 0.0, 0.10, 0.01]  # the doubler is the underdog
+    assert decide(weak).answer == "take"
+    assert decide(weak, beavers=True).answer == "beaver"
+    assert decide(weak, beavers=True).action == "no double"
+    assert decide(weak, beavers=True, max_cube=2).answer == "take"
+    assert decide([0.90, 0.30, 0.0, 0.02, 0.0]).answer == "pass"
+    assert decide(STRONG).answer == "take"

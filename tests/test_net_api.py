@@ -330,6 +330,25 @@ def test_cli_eval_gives_the_chances_and_the_cube_decision_at_the_ids_stakes(
     assert bad.returncode == 2 and "--net must be" in bad.stderr
 
 
+def test_cli_eval_answers_a_waiting_double_and_not_a_waiting_resignation() -> None:
+    doubled = cli("eval", "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10")
+    assert doubled.returncode == 0, doubled.stderr
+    assert doubled.stdout.splitlines()[-1] == "the double waiting is answered: take"
+    data = json.loads(
+        cli("eval", "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10", "--json").stdout
+    )
+    assert data["cube"]["answer"] == "take"
+    game = bgfast.Game(seed=3)
+    game.roll((4, 2))
+    game.play("8/4 6/4")
+    game.resign("single")
+    resigned = cli("eval", game.gnubg_id())
+    assert resigned.returncode == 0, resigned.stderr
+    assert (
+        resigned.stdout.splitlines()[-1] == "no cube decision: a resignation waits for its answer"
+    )
+
+
 def test_cli_policy_from_a_net_file(wildbg: Net, tmp_path: Path) -> None:
     path = tmp_path / "mine.bgnet"
     wildbg.save(path)

@@ -101,6 +101,30 @@ def test_evaluate_is_the_nets(server: HttpServer) -> None:
     assert body["cube"]["double_take"] == pytest.approx(want.double_take)
 
 
+def test_evaluate_answers_a_waiting_double_and_not_a_waiting_resignation(
+    server: HttpServer,
+) -> None:
+    """With a double waiting, the cube answer carries the doubled side's answer; with a
+    resignation waiting, the decision is the resignation's, not the cube's."""
+    doubled = "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10"
+    state = codec.state_from_id(doubled)
+    assert state is not None and state.phase == "doubled"
+    want = cubeful.decide_for(
+        Net.wildbg().evaluate(state.position),
+        cubeful.Stakes.of_state(state),
+        cubeful.DEFAULT_CUBE_LIFE,
+    )
+    status, body = server.get("/evaluate", position=doubled)
+    assert status == 200 and body["cube"]["answer"] == want.answer == "take"
+    game = Game(seed=3)
+    game.roll((4, 2))
+    game.play("8/4 6/4")
+    game.resign("single")
+    assert game.state.phase == "resign"
+    status, body = server.get("/evaluate", position=game.gnubg_id())  # an XGID holds none
+    assert status == 200 and body["cube"] is None and len(body["probabilities"]) == 5
+
+
 def test_best_is_the_nets_ranking_at_the_stakes(server: HttpServer) -> None:
     net = Net.wildbg()
     for pid in CONTACT[:10]:

@@ -27,6 +27,7 @@ from bgfast.cubeful import Stakes
 from bgfast.errors import InvalidIdError, MatchOptionError
 from bgfast.hint import hint
 from bgfast.policies import net_of, parse_net, parse_policy
+from bgfast.state import GameState
 
 
 def _dice(text: str) -> tuple[int, int]:
@@ -81,21 +82,16 @@ def _stakes_of(text: str) -> Stakes:
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     """The net's chances for the side to move before it rolls, their cubeless equity and
-    the cube decision at the ID's stakes, like GNU Backgammon's ``eval``."""
-    position, held = read_position(args.position)
+    the cube decision at the ID's stakes, like GNU Backgammon's ``eval``; with a double
+    waiting, the doubled side's answer too."""
+    position, _ = read_position(args.position)
+    state = codec.state_from_id(args.position)
     net = parse_net(args.net, "--net")
     p = net.evaluate(position)
     equity = float(net.equity(position))
-    try:
-        stakes: Stakes | None = _stakes_of(args.position)
-        past_the_table = None
-    except MatchOptionError as error:
-        # A score past the match equity table (R20): the chances do not depend on the
-        # score, only the cube decision does, which the model cannot give (as /evaluate).
-        stakes, past_the_table = None, str(error)
-    rolled = held is not None or position.outcome is not None
+    stakes, no_decision = _cube_question(position, state)
     decision = None
-    if not rolled and stakes is not None:
+    if stakes is not None and no_decision is None:
         decision = cubeful.decide_for(p, stakes, cubeful.DEFAULT_CUBE_LIFE)
     names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
     if args.json:
@@ -113,13 +109,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     win, wg, wbg, lg, lbg = (float(x) for x in p)
     print(f" {win:.3f} {wg:.3f} {wbg:.3f} | {1 - win:.3f} {lg:.3f} {lbg:.3f}    {equity:+.3f}")
     if decision is None:
-        if position.outcome is not None:
-            why = "the game is over"
-        elif held is not None:
-            why = "the dice are rolled"
-        else:
-            why = str(past_the_table)
-        print(f"no cube decision: {why}")
+        print(f"no cube decision: {no_decision}")
         return 0
     print(f"cube: {decision.action}" + (f" ({decision.why_not})" if decision.why_not else ""))
     values = (decision.no_double, decision.double_take, decision.double_pass)
@@ -129,7 +119,27 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             print(f"  {label:<13} {value:+.3f}")
         else:
             print(f"  {label:<13} {decision.emg[key]:+.3f} EMG  {value:6.1%} MWC")
+    if state is not None and state.phase == "doubled":
+        print(f"the double waiting is answered: {decision.answer}")
     return 0
+
+
+def _cube_question(position: Position, state: GameState | None) -> tuple[Stakes | None, str | None]:
+    """The stakes of the side to move an ID gives (``None`` past the match equity table),
+    and why it has no cube decision to make (``None`` when it has one)."""
+    try:
+        stakes = Stakes.check() if state is None else Stakes.of_state(state)
+    except MatchOptionError as error:
+        # A score past the match equity table (R20): the chances do not depend on the
+        # score, only the cube decision does, which the model cannot give (as /evaluate).
+        return None, str(error)
+    if position.outcome is not None:
+        return stakes, "the game is over"
+    if state is not None and state.phase == "resign":
+        return stakes, "a resignation waits for its answer"
+    if state is not None and state.dice is not None:
+        return stakes, "the dice are rolled"
+    return stakes, None
 
 
 def _decision_data(decision: cubeful.CubeDecision) -> dict[str, Any]:
@@ -142,6 +152,7 @@ def _decision_data(decision: cubeful.CubeDecision) -> dict[str, Any]:
         "double_take": decision.double_take,
         "double_pass": decision.double_pass,
         "emg": decision.emg,
+        "answer": decision.answer,
     }
 
 

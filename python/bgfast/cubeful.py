@@ -541,7 +541,9 @@ class CubeDecision:
     """The side to move's cube decision at 0 ply: the cubeful values of not doubling,
     doubling when the opponent takes and when it passes (money: per unit of the cube now;
     match: match-winning chances, with their EMG in ``emg``), the action as players name it,
-    and whether the side to move may double at all (``why_not`` says why not)."""
+    whether the side to move may double at all (``why_not`` says why not), and the doubled
+    side's answer to a double now (``answer``: ``"take"``, ``"pass"`` or ``"beaver"``, with
+    beavers when the taker is the favourite), the answer a pending double needs."""
 
     no_double: float
     double_take: float
@@ -550,6 +552,7 @@ class CubeDecision:
     may_double: bool
     why_not: str | None
     emg: dict[str, float] | None
+    answer: str
 
     @property
     def value(self) -> float:
@@ -643,14 +646,18 @@ def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -
     p = stakes.counted(_check_probabilities(probabilities))
     nd, dt, dp = _core.cube_values([float(x) for x in p], stakes.cube(), stakes.native(), cube_life)
     why = stakes.why_no_double()
+    # A beaver turns the cube twice: not past the game's limit (the engine's rule too).
+    may_beaver = stakes.beavers and stakes.cube_value * 4 <= stakes.max_cube
     action = action_name(
         nd,
         dt,
         dp,
         redouble=stakes.cube_owner == "mover",
-        beavers=stakes.beavers,
+        beavers=may_beaver,
         may_double=why is None,
     )
+    take = dt < dp  # the taker passes when taking is no better for it (gnubg's convention)
+    answer = "pass" if not take else "beaver" if may_beaver and dt < 0 else "take"
     emg = None
     if stakes.is_match:
         emg = {
@@ -658,4 +665,4 @@ def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -
             "double_take": stakes.emg(dt),
             "double_pass": stakes.emg(dp),
         }
-    return CubeDecision(nd, dt, dp, action, why is None, why, emg)
+    return CubeDecision(nd, dt, dp, action, why is None, why, emg, answer)

@@ -245,7 +245,7 @@ class ExternalPlayer:
     def _takes(self, state: GameState) -> bool:
         decision = self._decision(state)
         if decision is not None:
-            return decision.double_take < decision.double_pass
+            return decision.answer == "take"  # never "beaver": no beavers here (see above)
         position = state.position  # the doubler is on roll
         if not position.is_race:
             return True

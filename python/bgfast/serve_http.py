@@ -302,6 +302,11 @@ class CubeAnswer(BaseModel):
     no_double: float
     double_take: float
     double_pass: float
+    answer: str = Field(
+        description="the doubled side's answer to a double now: take, pass or beaver (what a"
+        " pending double needs)",
+        examples=["take"],
+    )
 
 
 class EvaluateAnswer(BaseModel):
@@ -313,7 +318,10 @@ class EvaluateAnswer(BaseModel):
         description="win, win gammon, win backgammon, lose gammon, lose backgammon"
     )
     equity: float = Field(description="cubeless: 2 win - 1 + wg + wbg - lg - lbg")
-    cube: CubeAnswer | None = Field(description="for the stakes the ID gives; null with dice")
+    cube: CubeAnswer | None = Field(
+        description="for the stakes the ID gives; null with dice, a resignation waiting, or a"
+        " score past the match equity table"
+    )
 
 
 class RankedMove(BaseModel):
@@ -422,7 +430,7 @@ def _stakes(read: Read) -> cubeful.Stakes:
 
 
 def _cube_answer(read: Read, probabilities: np.ndarray[Any, Any]) -> CubeAnswer | None:
-    if read.dice is not None:
+    if read.dice is not None or (read.state is not None and read.state.phase == "resign"):
         return None
     try:
         decision = cubeful.decide_for(probabilities, _stakes(read), cubeful.DEFAULT_CUBE_LIFE)
@@ -435,6 +443,7 @@ def _cube_answer(read: Read, probabilities: np.ndarray[Any, Any]) -> CubeAnswer 
         no_double=decision.no_double,
         double_take=decision.double_take,
         double_pass=decision.double_pass,
+        answer=decision.answer,
     )
 
 
