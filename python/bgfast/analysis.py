@@ -1108,7 +1108,7 @@ class _Analyst:
                 loss = max(0.0, (take - cash) if took else (cash - take))
                 close = True
                 best = "take" if take < cash else "pass"
-                if best == "take" and s.beavers and take < 0.0:
+                if best == "take" and s.may_beaver and take < 0.0:
                     best = "beaver"  # the taker is the favourite (bgfast.cubeful.action_name)
             t = totals[c.player]
             t.cube += 1

@@ -89,7 +89,11 @@ class Stakes:
 
     A cube at its limit is dead for both sides: its values are the cubeless ones. Below
     its limit the model values the cube as if it had none (a cube life index does not know
-    how many doubles are left): a close approximation unless the limit is near."""
+    how many doubles are left): a close approximation unless the limit is near. In a match
+    the values after each game are the table's, made for matches played with a cube and no
+    limit: an approximation for a match with a cube limit, and a rougher one for a match
+    without the cube (``max_cube=1``), whose trailer after the Crawford game cannot double
+    at once."""
 
     cube_value: int
     cube_owner: str
@@ -153,7 +157,7 @@ class Stakes:
                 crawford=crawford,
                 met=met,
                 crawford_rule=crawford_rule,
-                max_cube=CUBE_LIMIT if max_cube is None else max_cube,
+                max_cube=max_cube,
                 backgammon_counts_double=backgammon_counts_double,
             )
         )
@@ -295,6 +299,13 @@ class Stakes:
         """How many EMG one unit of match-winning chances is worth."""
         return 2.0 / (self.match_value(True) - self.match_value(False))
 
+    @property
+    def may_beaver(self) -> bool:
+        """Whether the doubled side may beaver a double now: money play with beavers, and
+        room for the two turns of the cube a beaver makes (four times its value within the
+        game's limit, as the engine's ``Cube::beavered`` has it)."""
+        return self.beavers and self.cube_value * 4 <= self.max_cube
+
     def why_no_double(self) -> str | None:
         """Why the side to move may not double now (naming the rule), or ``None``."""
         if self.cube_owner == "opponent":
@@ -409,7 +420,11 @@ def _checked_fields(
 ) -> dict[str, Any]:
     """The fields of the :class:`Stakes` that :meth:`Stakes.check` takes, checked and
     spelled canonically; ``BgfastError`` naming what is wrong."""
-    limit = check_cube_value(max_cube, "max_cube", error=BgfastError)
+    # None is no limit but the largest cube, as Rules.max_cube has it (replace(), the
+    # constructor and check() take the same).
+    limit = check_cube_value(
+        CUBE_LIMIT if max_cube is None else max_cube, "max_cube", error=BgfastError
+    )
     doubled_backgammons = check_flag("backgammon_counts_double", backgammon_counts_double)
     jacoby, beavers = check_flag("jacoby", jacoby), check_flag("beavers", beavers)
     crawford_rule = check_flag("crawford_rule", crawford_rule)
@@ -646,8 +661,7 @@ def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -
     p = stakes.counted(_check_probabilities(probabilities))
     nd, dt, dp = _core.cube_values([float(x) for x in p], stakes.cube(), stakes.native(), cube_life)
     why = stakes.why_no_double()
-    # A beaver turns the cube twice: not past the game's limit (the engine's rule too).
-    may_beaver = stakes.beavers and stakes.cube_value * 4 <= stakes.max_cube
+    may_beaver = stakes.may_beaver
     action = action_name(
         nd,
         dt,

@@ -394,7 +394,15 @@ class Match(Saved):
         return match
 
     def to_transcript(self, *, mat: bool = False) -> Transcript:
-        """The match as a file records it (see :func:`bgfast.replay.transcript_of`)."""
+        """The match as a file records it (see :func:`bgfast.replay.transcript_of`).
+        :class:`~bgfast.MatchOptionError` for a backgammon that scores as a gammon (R16's
+        option), which neither file format can state: read back, its scores would not add
+        up."""
+        if self._rules.backgammon_counts_double:
+            raise MatchOptionError(
+                "neither a .mat nor an SGF file can state R16's option (a backgammon scores as"
+                " a gammon): the match's backgammons would read back as three times the cube"
+            )
         stated = StatedRules(
             crawford=self._crawford_rule if self._length else None,
             jacoby=self._rules.jacoby if not self._length else None,
@@ -423,8 +431,8 @@ class Match(Saved):
         reads it back unchanged); with ``path``, also written there atomically. A match a
         ``.mat`` file cannot hold (a name with ``:`` or with spaces around it, a comment
         line that reads as one of its header tags such as ``[Crawford "Off"]``, an illegal
-        play that stood, an automatic double at the opening, R22) raises
-        :class:`~bgfast.MatchOptionError`."""
+        play that stood, an automatic double at the opening, R22, a backgammon scored as a
+        gammon, R16's option) raises :class:`~bgfast.MatchOptionError`."""
         text = matfile.write(self.to_transcript(mat=True))
         if path is not None:
             atomic_write_text(path, text)
@@ -442,7 +450,8 @@ class Match(Saved):
 
     def to_sgf(self, path: str | os.PathLike[str] | None = None) -> str:
         """The match as GNU Backgammon's SGF (``load match`` reads it); with ``path``, also
-        written there atomically."""
+        written there atomically. A match it cannot hold (no game, a backgammon scored as a
+        gammon, R16's option) raises :class:`~bgfast.MatchOptionError`."""
         text = sgf.write(self.to_transcript(mat=False))
         if path is not None:
             atomic_write_text(path, text)

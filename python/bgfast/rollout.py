@@ -712,7 +712,8 @@ def rollout_cube(
         "double_pass": 0.0,
         "double_take - no_double": paired * scale,
     }
-    action = action_name(*values, redouble=stakes.cube_owner == "mover", beavers=stakes.beavers)
+    # A beaver is named only where the game lets the cube turn twice more (R17's limit).
+    action = action_name(*values, redouble=stakes.cube_owner == "mover", beavers=stakes.may_beaver)
     return CubeRollout(
         no_double=values[0],
         double_take=values[1],
