@@ -301,7 +301,8 @@ class Net:
     def rank(
         self, position: Position, dice: tuple[int, int]
     ) -> list[tuple[Move, npt.NDArray[np.float32], float]]:
-        """Every legal play, best first, with the result's probabilities and equity."""
+        """Every legal play, best first by cubeless equity, with the result's probabilities
+        and equity (``bgfast.hint`` ranks them at the stakes: the cube, the match score)."""
     def score_rolls(
         self, positions: npt.ArrayLike, threads: int | None = None
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:

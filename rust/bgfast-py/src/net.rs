@@ -605,7 +605,8 @@ impl PyNet {
     /// Every legal play of `position` for `dice`, best first: `[(Move, probabilities (5,),
     /// equity)]`, the probabilities and cubeless equity of the result for the side that
     /// moves. Equal equities keep move-generation order. Raises `GameOverError` for a
-    /// finished game.
+    /// finished game. `bgfast.hint` ranks the same plays at the stakes (the cube, the match
+    /// score).
     fn rank<'py>(
         &self,
         py: Python<'py>,
