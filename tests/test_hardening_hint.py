@@ -15,6 +15,7 @@ import json
 
 import pytest
 
+import bgfast
 from bgfast import BgfastError, Net, codec
 from bgfast.cli import main
 from bgfast.policies import parse_net
@@ -83,3 +84,49 @@ def test_a_net_option_names_only_nets() -> None:
     for text in ("foo", "pubeval", "random"):
         with pytest.raises(BgfastError, match=r"--net must be wildbg, wildbg-large or a \.bgnet"):
             parse_net(text, "--net")
+
+
+# ------------------------------------------------------- a new user's walk through the docs
+
+#: The opening position with a beaver waiting for the doubler's answer (XGID's ``B``).
+BEAVERED = "XGID=-b----E-C---eE---c-e----B-:0:0:1:B:0:0:2:0:10"
+
+
+def test_a_waiting_beaver_gets_no_answer_meant_for_a_double(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """With a beaver waiting, the stakes in question are the beaver's, not the double's:
+    ``eval`` gives the chances and no cube decision (it answered "beaver" before)."""
+    state = codec.state_from_id(BEAVERED)
+    assert state is not None and state.offer is not None and state.offer.kind == "beaver"
+    out = _run(capsys, "eval", BEAVERED)
+    assert out.splitlines()[-1] == "no cube decision: a beaver waits for its answer"
+    data = json.loads(_run(capsys, "eval", BEAVERED, "--json"))
+    assert data["cube"] is None and data["win"] > 0
+
+
+def test_plays_are_ranked_only_where_a_play_is_due(capsys: pytest.CaptureFixture[str]) -> None:
+    """``moves --policy`` ranks through ``bgfast.hint``: with a double waiting there is no
+    play to rank (it ranked at the stakes before the double); dice given for an ID that
+    holds others rank the given roll, as ``moves`` lists it."""
+    doubled = "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:2:3:0:7:10"
+    assert main(["moves", doubled, "31", "--policy", "wildbg"]) == 2
+    assert "no play to rank: a double waits for its answer" in capsys.readouterr().err
+    rolled = "XGID=-b----E-C---eE---c-e----B-:0:0:1:64:2:3:0:7:10"
+    state = codec.state_from_id(rolled)
+    assert state is not None
+    data = json.loads(_run(capsys, "moves", rolled, "31", "--policy", "wildbg", "--json"))
+    want = bgfast.hint(Net.wildbg(), state, (3, 1))
+    assert [m["play"] for m in data["moves"]] == [str(h.move) for h in want]
+    assert data["dice"] == [3, 1]
+
+
+def test_the_stakes_name_the_post_crawford_game_and_the_cube_limit() -> None:
+    post = bgfast.cubeful.Stakes.check(match_length=7, score=(6, 3), crawford=False)
+    assert post.words() == "7-point match at 6-3, cube 1 centred, post-Crawford"
+    result = bgfast.rollout(
+        games=20, seed=1, policy="pubeval", evaluator="wildbg", cubeful=True, max_cube=1
+    )
+    assert "cubeful, money, no cube" in result.table()
+    with pytest.raises(BgfastError, match=r"above 32768 \(R17\)"):
+        bgfast.cubeful.Stakes.check(max_cube=2**20)

@@ -264,7 +264,7 @@ def test_cli_moves_ranked_by_the_net(wildbg: Net) -> None:
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].startswith("money, cube 1 centred: cubeful equity")
-    assert "equity" in lines[1] and "cubeless" in lines[1] and "win" in lines[1]
+    assert "cubeful" in lines[1] and "cubeless" in lines[1] and "win" in lines[1]
     best = wildbg.best_move(Position(), (3, 1))
     assert lines[2].split()[1:3] == str(best).split()
     assert len(lines) == 2 + len(Position().moves(3, 1))

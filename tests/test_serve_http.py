@@ -116,6 +116,12 @@ def test_evaluate_answers_a_waiting_double_and_not_a_waiting_resignation(
     )
     status, body = server.get("/evaluate", position=doubled)
     assert status == 200 and body["cube"]["answer"] == want.answer == "take"
+    # A beaver waiting: its stakes are not the double's, so no cube answer.
+    beavered = "XGID=-b----E-C---eE---c-e----B-:0:0:1:B:0:0:2:0:10"
+    status, body = server.get("/evaluate", position=beavered)
+    assert status == 200 and body["cube"] is None
+    status, body = server.get("/best", position=doubled, dice="31")
+    assert status == 400 and "a double waits for its answer" in body["error"]["message"]
     game = Game(seed=3)
     game.roll((4, 2))
     game.play("8/4 6/4")

@@ -367,6 +367,8 @@ class RolloutResult:
                 how.append("no Crawford rule")
         else:
             how.append("money")
+        if "max_cube" in s:  # present only for a game with a cube limit
+            how.append("no cube" if s["max_cube"] == 1 else f"cube at most {s['max_cube']}")
         if s["truncate"] is not None:
             how.append(f"truncated at {s['truncate']} plies")
         if s["variance_reduction"]:

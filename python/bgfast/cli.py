@@ -60,7 +60,8 @@ def _cmd_moves(args: argparse.Namespace) -> int:
     if dice is None:
         raise BgfastError("give the dice (such as 31): the position does not hold a roll to play")
     if args.policy is not None:
-        return _print_ranked(position, dice, _stakes_of(args.position), args.policy, args.json)
+        state = codec.state_from_id(args.position)  # its cube, score and rules, if it says
+        return _print_ranked(position if state is None else state, dice, args.policy, args.json)
     moves = position.moves(dice)
     if args.json:
         plays = [{"play": str(m), "result": m.result.id} for m in moves]
@@ -71,13 +72,6 @@ def _cmd_moves(args: argparse.Namespace) -> int:
         text = str(move) or "(no legal move: the turn passes)"
         print(f"{text:<{width}}  {move.result.id}")
     return 0
-
-
-def _stakes_of(text: str) -> Stakes:
-    """The stakes of the side to move that an ID gives (money with the cube centred at 1
-    for a Position ID); ``MatchOptionError`` for a score past the match equity table."""
-    state = codec.state_from_id(text)
-    return Stakes.check() if state is None else Stakes.of_state(state)
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
@@ -137,6 +131,9 @@ def _cube_question(position: Position, state: GameState | None) -> tuple[Stakes 
         return stakes, "the game is over"
     if state is not None and state.phase == "resign":
         return stakes, "a resignation waits for its answer"
+    if state is not None and state.offer is not None and state.offer.kind != "double":
+        # The cube on offer is the beaver's or the raccoon's: not the stakes valued here.
+        return stakes, f"a {state.offer.kind} waits for its answer"
     if state is not None and state.dice is not None:
         return stakes, "the dice are rolled"
     return stakes, None
@@ -162,7 +159,7 @@ def _print_json(data: dict[str, Any]) -> None:
 
 
 def _print_ranked(
-    position: Position, dice: tuple[int, int], stakes: Stakes, policy: str, as_json: bool
+    subject: Position | GameState, dice: tuple[int, int], policy: str, as_json: bool
 ) -> int:
     """The plays ranked by a net at the stakes, best first, like GNU Backgammon's ``hint``
     (:func:`bgfast.hint`): cubeful equity, its difference to the best, match-winning
@@ -174,7 +171,11 @@ def _print_ranked(
             f"--policy {policy} has no probabilities to rank plays by: use wildbg, wildbg-large"
             " or a .bgnet net file"
         )
-    ranked = hint(net, position, dice, stakes=stakes)
+    ranked = hint(net, subject, dice)
+    if isinstance(subject, GameState):
+        position, stakes = subject.position, Stakes.of_state(subject)
+    else:
+        position, stakes = subject, Stakes.check()
     best = ranked[0].cubeful_equity
     if as_json:
         names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
@@ -202,7 +203,7 @@ def _print_ranked(
     unit = "EMG, " if stakes.is_match else ""
     print(f"{stakes.words()}: cubeful equity ({unit}the side to move's), best first")
     print(
-        f"{'':>{rank_width + 1}} {'play':<{width}}  {'equity':>7} {'diff':>7}{mwc}"
+        f"{'':>{rank_width + 1}} {'play':<{width}}  {'cubeful':>7} {'diff':>7}{mwc}"
         f" {'cubeless':>8}    win    wg   wbg |  lose    lg   lbg  result"
     )
     for k, h in enumerate(ranked, 1):
@@ -259,7 +260,10 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="rank the plays by a net (wildbg, wildbg-large, or a .bgnet file) at the cube"
         " and score the ID gives (money, centred cube for a Position ID), like GNU Backgammon's"
-        " hint",
+        " hint: cubeful is the cubeful equity of the side that moves, per unit of the cube now"
+        " (EMG in a match), diff its difference to the best play, mwc its match-winning"
+        " chances, cubeless the net's money equity (cubeful_equity, diff, mwc and equity in"
+        " the JSON)",
     )
     moves.add_argument("--json", action="store_true", help="print JSON for scripts")
     moves.set_defaults(run=_cmd_moves)
@@ -269,7 +273,10 @@ def _parser() -> argparse.ArgumentParser:
     evaluate.add_argument(
         "position",
         help="a Position ID, GNUbg ID or XGID: the cube decision is for the cube and score it"
-        " gives (money, centred cube for a Position ID)",
+        " gives (money, centred cube for a Position ID); its values are the side to move's,"
+        " per unit of the cube now (a double/pass is +1.000; in a match EMG, with MWC); with"
+        " a double waiting, the side to move is the doubler and the last line the doubled"
+        " side's answer",
     )
     evaluate.add_argument(
         "--net", default="wildbg", help="wildbg (the default), wildbg-large or a .bgnet file"

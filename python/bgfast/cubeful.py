@@ -343,6 +343,8 @@ class Stakes:
             parts.insert(0, f"{self.match_length}-point match at {mine}-{theirs}")
             if self.crawford:
                 parts.append("Crawford game")
+            elif 1 in self.away and self.crawford_rule:
+                parts.append("post-Crawford")
             if not self.crawford_rule:
                 parts.append("no Crawford rule")
         else:
@@ -351,7 +353,10 @@ class Stakes:
         return ", ".join(parts)
 
     def describe(self) -> dict[str, Any]:
-        """The stakes as plain data, for results and JSON."""
+        """The stakes as plain data, for results and JSON: ``cube`` as ``[value, owner]``;
+        ``max_cube`` only below 32768 and ``backgammon_counts_double`` only when true; a
+        match's length, score, Crawford flag and table (``crawford_rule`` only when false),
+        or money's ``jacoby`` and ``beavers``."""
         out: dict[str, Any] = {"cube": [self.cube_value, self.cube_owner]}
         if self.max_cube < CUBE_LIMIT:  # present only for a game with a cube limit
             out["max_cube"] = self.max_cube
@@ -558,7 +563,13 @@ class CubeDecision:
     match: match-winning chances, with their EMG in ``emg``), the action as players name it,
     whether the side to move may double at all (``why_not`` says why not), and the doubled
     side's answer to a double now (``answer``: ``"take"``, ``"pass"`` or ``"beaver"``, with
-    beavers when the taker is the favourite), the answer a pending double needs."""
+    beavers when the taker is the favourite), the answer a pending double needs. The
+    values are the side to move's, so a double/pass is 1 in money (``double_pass`` is the
+    match-winning chances of winning the cube's value in a match, 1 in ``emg``). The
+    taker is the favourite when ``double_take`` is below 0: once it owns the cube, not
+    by its cubeless chances alone (with beavers, wildbg's net beavers a double at the
+    opening).
+    ``answer`` is filled in even when no double may be made (``may_double`` false)."""
 
     no_double: float
     double_take: float

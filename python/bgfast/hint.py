@@ -39,11 +39,12 @@ class RankedPlay(NamedTuple):
     #: The side that moved's chances after the play: win, win gammon, win backgammon,
     #: lose gammon, lose backgammon (cubeless, as ``Net.evaluate`` gives them).
     probabilities: npt.NDArray[np.float32]
-    #: The cubeless money equity of those chances (what ``Net.rank`` ranks by).
+    #: The cubeless money equity of those chances (what ``Net.rank`` ranks by), per unit
+    #: of the cube, a backgammon counted 3 whatever the stakes.
     equity: float
-    #: The cubeful value at the stakes in money points at the cube now: money per unit of
-    #: the cube, or in a match the equivalent in money points (EMG) of ``mwc``. The plays
-    #: are ranked by it.
+    #: The cubeful value at the stakes per unit of the cube now (the same at a cube of 2
+    #: or 4): money, or in a match the equivalent in money points (EMG) of ``mwc``. The
+    #: plays are ranked by it.
     cubeful_equity: float
     #: The side that moved's match-winning chances after the play (``None`` in money play).
     mwc: float | None
@@ -58,16 +59,20 @@ def hint(
     cube_life: float = DEFAULT_CUBE_LIFE,
 ) -> list[RankedPlay]:
     """Every legal play of ``dice`` from ``position``, best first by its cubeful value at
-    ``stakes``; among plays of equal value, the net's cubeless order.
+    ``stakes``; among plays of equal value, the net's cubeless order. Each is a
+    :class:`RankedPlay` (``bgfast.RankedPlay``): ``move``, the side that moved's
+    ``probabilities`` after it, the cubeless money ``equity``, the ``cubeful_equity`` per
+    unit of the cube now (EMG in a match) and ``mwc`` (``None`` in money play).
 
     ``position`` is a :class:`Position` (the side to move on roll) or a :class:`GameState`
-    whose player is to move, from a GNUbg ID or an XGID say: its dice are the default
-    ``dice`` and its cube and score the default ``stakes`` (:meth:`Stakes.of_state`). For a
-    position, the default stakes are money with the cube centred at 1 (no Jacoby rule).
-    ``cube_life`` is the cube life index of the model (0 to 1). A forced play or a pass is
-    the one play returned. ``BgfastError`` for a state nobody may move in, bad dice or
-    stakes; ``MatchOptionError`` for a match score the match equity table does not reach
-    (R20).
+    whose player is on roll or to move, from a GNUbg ID or an XGID say: its dice are the
+    default ``dice`` (other dice rank that roll instead) and its cube, score and rules the
+    default ``stakes`` (:meth:`Stakes.of_state`). For a position, the default stakes are
+    money with the cube centred at 1 (no Jacoby rule). ``cube_life`` is the cube life index
+    of the model (0 to 1). A forced play or a pass is the one play returned.
+    ``BgfastError`` for a state waiting for something else (an answer to a double or a
+    resignation), bad dice or stakes; ``MatchOptionError`` for a match score the match
+    equity table does not reach (R20).
     """
     if not isinstance(net, Net):
         raise TypeError(f"net must be a bgfast.Net, not {type(net).__name__}")
@@ -107,23 +112,27 @@ def values_after_play(
     return cube_model(stakes.for_opponent(), cube_life).value_for_the_other_side(theirs)
 
 
+#: What a state not in the roll or move phase waits for.
+_WAITING = {
+    "opening": "nobody is on roll before the opening roll (R3)",
+    "doubled": "a double waits for its answer",
+    "resign": "a resignation waits for its answer",
+    "over": "the game is over",
+}
+
+
 def _what_to_rank(
     position: Position | GameState, dice: Roll | None, stakes: Stakes | None
 ) -> tuple[Position, tuple[int, int], Stakes]:
     """The board, the roll and the stakes :func:`hint` ranks at."""
     if isinstance(position, GameState):
         state = position
-        given = None if dice is None else check_dice(dice)
-        if state.phase == "move":
-            assert state.dice is not None
-            if given is not None and sorted(given) != sorted(state.dice):  # 13 is 31
-                raise BgfastError(f"the state's dice are {state.dice}, not {given}")
-            roll = state.dice
-        elif state.phase == "roll" and given is not None:
-            roll = given
-        else:
-            wanted = "give the dice" if state.phase == "roll" else "nobody is to move"
-            raise BgfastError(f"the state is in phase {state.phase!r}: {wanted}")
+        if state.phase not in ("roll", "move"):
+            raise BgfastError(f"no play to rank: {_WAITING[state.phase]}")
+        given = state.dice if dice is None else dice
+        if given is None:
+            raise BgfastError("the state holds no dice yet: give the roll, e.g. (3, 1)")
+        roll = check_dice(given)
         return state.position, roll, Stakes.of_state(state) if stakes is None else stakes
     if isinstance(position, Position):
         if dice is None:

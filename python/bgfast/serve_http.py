@@ -14,9 +14,17 @@ holds):
   lists them: ``{"moves": [{"move": "8/5 6/5", "result": "ID"}, ...]}``.
 - ``GET /evaluate?position=ID[&net=NAME]``: the net's five probabilities and cubeless
   equity for the side to move (``wildbg`` by default; ``--net NAME=PATH`` adds nets), and
-  the cube decision for the stakes the ID gives (money, centred cube for a Position ID).
-- ``GET /best?position=ID&dice=31[&net=NAME][&top=N]``: the plays ranked by the net, best
-  first, with probabilities and equities, like GNU Backgammon's ``hint``.
+  the cube decision for the stakes the ID gives (money, centred cube for a Position ID):
+  ``cube`` holds the side to move's values (the doubler's with a double waiting; per unit
+  of the cube in money, match-winning chances in a match), the ``action`` and the doubled
+  side's ``answer``; it is null when the ID holds dice, a resignation is waiting or the
+  score is past the match equity table.
+- ``GET /best?position=ID&dice=31[&net=NAME][&top=N]``: the plays ranked by the net at the
+  stakes the ID gives, best first, like GNU Backgammon's ``hint`` (``bgfast.hint``): each
+  one's ``cubeful_equity`` for the side that moves (per unit of the cube, EMG in a match),
+  ``diff`` to the best, ``mwc`` (null in money), cubeless ``equity`` and ``probabilities``;
+  the ``stakes`` used. A score past the match equity table is a 400 here, while
+  ``/evaluate`` answers it with ``"cube": null``.
 - ``POST /play`` ``{"position": ID, "dice": "31", "move": "8/5 6/5"}``: whether the play is
   legal, the play it denotes and its result, or the rule it breaks (``"rule": "R9"``).
 - ``GET /ids?position=ID``: the position in every notation (Position ID, GNUbg ID, XGID,
@@ -294,7 +302,8 @@ class MovesAnswer(BaseModel):
 
 class CubeAnswer(BaseModel):
     """The cube decision of the side to move at 0 ply (Janowski's model): money values
-    per unit of the cube, match values as match-winning chances."""
+    per unit of the cube (a double/pass is 1.0), match values as match-winning chances
+    (no EMG here, unlike ``bgfast eval --json``)."""
 
     action: str = Field(examples=["no double"])
     may_double: bool
@@ -319,8 +328,8 @@ class EvaluateAnswer(BaseModel):
     )
     equity: float = Field(description="cubeless: 2 win - 1 + wg + wbg - lg - lbg")
     cube: CubeAnswer | None = Field(
-        description="for the stakes the ID gives; null with dice, a resignation waiting, or a"
-        " score past the match equity table"
+        description="for the stakes the ID gives; null with dice, a resignation, beaver or"
+        " raccoon waiting, or a score past the match equity table"
     )
 
 
@@ -330,7 +339,7 @@ class RankedMove(BaseModel):
 
     move: str
     cubeful_equity: float = Field(
-        description="at the stakes, in money points at the cube now (EMG in a match)"
+        description="at the stakes, per unit of the cube now (EMG in a match)"
     )
     diff: float = Field(description="cubeful_equity minus the best play's")
     mwc: float | None = Field(description="match-winning chances after the play; null in money")
@@ -347,7 +356,9 @@ class BestAnswer(BaseModel):
     net: str
     stakes: dict[str, Any] = Field(
         description="the cube and score the plays are valued at (money, centred cube for a"
-        " Position ID)"
+        " Position ID), seen from the side to move: cube [value, owner], the owner 'centred',"
+        " 'mover' or 'opponent'; score as points won, the side to move's first; max_cube and"
+        " backgammon_counts_double only when the game has them"
     )
     moves: list[RankedMove]
 
@@ -430,8 +441,11 @@ def _stakes(read: Read) -> cubeful.Stakes:
 
 
 def _cube_answer(read: Read, probabilities: np.ndarray[Any, Any]) -> CubeAnswer | None:
-    if read.dice is not None or (read.state is not None and read.state.phase == "resign"):
+    state = read.state
+    if read.dice is not None or (state is not None and state.phase == "resign"):
         return None
+    if state is not None and state.offer is not None and state.offer.kind != "double":
+        return None  # the cube on offer is a beaver's or a raccoon's: other stakes
     try:
         decision = cubeful.decide_for(probabilities, _stakes(read), cubeful.DEFAULT_CUBE_LIFE)
     except BgfastError:
@@ -576,9 +590,9 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         _not_over(read)
         try:
             stakes = _stakes(read)
+            ranked = hint(net_named(net), read.position if read.state is None else read.state, roll)
         except BgfastError as e:
             raise ApiError(str(e), "position", kind=type(e).__name__) from None
-        ranked = hint(net_named(net), read.position, roll, stakes=stakes)
         if top is not None:
             ranked = ranked[:top]
         first = ranked[0].cubeful_equity

@@ -138,7 +138,7 @@ def cube_value_problem(value: object, what: str = "cube value", limit: int = CUB
     if v < 1 or v & (v - 1):
         return f"{what} must be a power of two, not {shown(value)} (R17)"
     if v > limit:
-        return f"{what} {shown(v)} is above {limit}"
+        return f"{what} {shown(v)} is above {limit} (R17)"
     return ""
 
 
