@@ -8,6 +8,8 @@ The same weights everywhere (wildbg's contact net, 202-150-6, from its ONNX file
   inputs prepared untimed.
 - ``best_move``: ``Net.best_move`` over the same positions with a fixed roll each, per
   candidate result, beside onnxruntime scoring each candidate with one call.
+- ``rank`` and ``hint``: the plays of 200 positions' rolls ranked by cubeless equity
+  (``Net.rank``) and by the cube model at money stakes (``bgfast.hint``).
 - threads: ``evaluate`` on one and on two threads.
 - the table's script also prints net rollouts' games/s and ``duel(net, "pubeval")`` over
   20,000 games.
@@ -148,6 +150,28 @@ def test_best_move_bgfast(benchmark: Any, positions: list[Position], name: str) 
 
     benchmark.group = "net-best-move" + group
     benchmark.extra_info["candidates"] = candidates(positions, dice)
+    benchmark(run)
+
+
+@pytest.mark.parametrize("ranking", ["rank", "hint"])
+def test_rank_and_hint(benchmark: Any, positions: list[Position], ranking: str) -> None:
+    """The plays of a roll ranked by cubeless equity (``Net.rank``) and at money stakes by
+    the cube model (``bgfast.hint``, what ``/best`` and ``moves --policy`` call): what the
+    cubeful ranking adds to each call."""
+    net = Net.wildbg()
+    dice = rolls(positions)[:200]
+    if ranking == "rank":
+
+        def run() -> None:
+            for p, d in zip(positions, dice):
+                net.rank(p, d)
+    else:
+
+        def run() -> None:
+            for p, d in zip(positions, dice):
+                bgfast.hint(net, p, d)
+
+    benchmark.group = "net-rank-200-positions"
     benchmark(run)
 
 
