@@ -17,8 +17,8 @@ holds):
   the cube decision for the stakes the ID gives (money, centred cube for a Position ID):
   ``cube`` holds the side to move's values (the doubler's with a double waiting; per unit
   of the cube in money, match-winning chances in a match), the ``action`` and the doubled
-  side's ``answer``; it is null when the ID holds dice, a resignation is waiting or the
-  score is past the match equity table.
+  side's ``answer``; it is null when the ID holds dice, a resignation, beaver or raccoon is
+  waiting, or the score is past the match equity table.
 - ``GET /best?position=ID&dice=31[&net=NAME][&top=N]``: the plays ranked by the net at the
   stakes the ID gives, best first, like GNU Backgammon's ``hint`` (``bgfast.hint``): each
   one's ``cubeful_equity`` for the side that moves (per unit of the cube, EMG in a match),
