@@ -118,6 +118,8 @@ def test_a_state_gives_its_dice_and_its_stakes(net: Net) -> None:
     # Other dice rank that roll at the state's stakes.
     assert _same(hint(net, state, (6, 6)), hint(net, state.position, (6, 6), stakes=stakes))
     # A position alone is played for money with the cube centred at 1.
+    assert cubeful.Stakes.of(state.position) == cubeful.Stakes.check()
+    assert cubeful.Stakes.of(state) == stakes
     money = hint(net, state.position, (3, 1))
     assert _same(money, hint(net, state.position, (3, 1), stakes=cubeful.Stakes.check()))
     assert str(money[0].move) == "8/5 6/5"

@@ -122,7 +122,7 @@ def _cube_question(position: Position, state: GameState | None) -> tuple[Stakes 
     """The stakes of the side to move an ID gives (``None`` past the match equity table),
     and why it has no cube decision to make (``None`` when it has one)."""
     try:
-        stakes = Stakes.check() if state is None else Stakes.of_state(state)
+        stakes = Stakes.of(position if state is None else state)
     except MatchOptionError as error:
         # A score past the match equity table (R20): the chances do not depend on the
         # score, only the cube decision does, which the model cannot give (as /evaluate).
@@ -171,11 +171,9 @@ def _print_ranked(
             f"--policy {policy} has no probabilities to rank plays by: use wildbg, wildbg-large"
             " or a .bgnet net file"
         )
-    ranked = hint(net, subject, dice)
-    if isinstance(subject, GameState):
-        position, stakes = subject.position, Stakes.of_state(subject)
-    else:
-        position, stakes = subject, Stakes.check()
+    stakes = Stakes.of(subject)
+    ranked = hint(net, subject, dice, stakes=stakes)
+    position = subject.position if isinstance(subject, GameState) else subject
     best = ranked[0].cubeful_equity
     if as_json:
         names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")

@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from bgfast import _core
 from bgfast import met as tables
+from bgfast._core import Position
 from bgfast.errors import BgfastError, MatchOptionError, shown
 from bgfast.state import GameState
 from bgfast.vocab import (
@@ -191,6 +192,15 @@ class Stakes:
             max_cube=state.rules.cube_limit,
             backgammon_counts_double=state.rules.backgammon_counts_double,
         )
+
+    @classmethod
+    def of(cls, subject: Position | GameState) -> Stakes:
+        """The stakes a position or game state is played at by default: a state's own
+        (:meth:`of_state`); for a bare position, which holds no cube or score, money with
+        the cube centred at 1."""
+        if isinstance(subject, Position):
+            return cls.check()
+        return cls.of_state(subject)
 
     def for_opponent(self) -> Stakes:
         """The same stakes seen by the other side (the cube's owner and the score turned

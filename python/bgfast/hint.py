@@ -133,9 +133,9 @@ def _what_to_rank(
         if given is None:
             raise BgfastError("the state holds no dice yet: give the roll, e.g. (3, 1)")
         roll = check_dice(given)
-        return state.position, roll, Stakes.of_state(state) if stakes is None else stakes
+        return state.position, roll, Stakes.of(state) if stakes is None else stakes
     if isinstance(position, Position):
         if dice is None:
             raise BgfastError("a position holds no dice: give the roll, e.g. (3, 1)")
-        return position, check_dice(dice), Stakes.check() if stakes is None else stakes
+        return position, check_dice(dice), Stakes.of(position) if stakes is None else stakes
     raise TypeError(f"position must be a bgfast Position or GameState, not {shown(position)}")

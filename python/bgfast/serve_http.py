@@ -435,9 +435,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 def _stakes(read: Read) -> cubeful.Stakes:
     """The stakes of the side to move the text gives: money with the cube centred at 1 for a
     Position ID; ``MatchOptionError`` for a score past the match equity table (R20)."""
-    if read.state is None:
-        return cubeful.Stakes.check()
-    return cubeful.Stakes.of_state(read.state)
+    return cubeful.Stakes.of(read.position if read.state is None else read.state)
 
 
 def _cube_answer(read: Read, probabilities: np.ndarray[Any, Any]) -> CubeAnswer | None:
@@ -590,7 +588,8 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         _not_over(read)
         try:
             stakes = _stakes(read)
-            ranked = hint(net_named(net), read.position if read.state is None else read.state, roll)
+            subject = read.position if read.state is None else read.state
+            ranked = hint(net_named(net), subject, roll, stakes=stakes)
         except BgfastError as e:
             raise ApiError(str(e), "position", kind=type(e).__name__) from None
         if top is not None:
