@@ -2,8 +2,8 @@
 GNU Backgammon's ``analyse match`` rates them.
 
 The pipeline is checked against slower, independent computations: the batched cube model
-(``bgfast._cube_batch``) against ``bgfast.cubeful`` and the native model on random chances
-and stakes; the quick replay (``bgfast._moments``) against the referee's; a play's loss and
+(``bgfast.cubeful.cube_values``) against ``bgfast.cubeful.decide`` row by row on random
+chances and stakes; the quick replay (``bgfast._moments``) against the referee's; a play's loss and
 a roll's luck against the net and ``bgfast.cubeful.decide`` candidate by candidate; the
 summaries against the decisions they add up. ``tests/test_analysis_gnubg.py`` compares
 with GNU Backgammon's own analysis.
@@ -20,8 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bgfast
-from bgfast import Game, Match, Net, Position, _core, analyse, cubeful, replay
-from bgfast._cube_batch import CubeModel
+from bgfast import Game, Match, Net, Position, analyse, cubeful, replay
 from bgfast._moments import Moment, moments
 from bgfast.analysis import luck_rating, mark_of, rating
 
@@ -96,22 +95,18 @@ def test_the_batched_cube_model_is_bgfast_cubefuls(
     case: tuple[cubeful.Stakes, float, np.ndarray],
 ) -> None:
     stakes, life, p = case
-    model = CubeModel(stakes, life)
-    nd, dt, dp, value = (
-        model.no_double(p),
-        model.double_take(p),
-        model.double_pass(),
-        model.value(p),
-    )
+    values = cubeful.cube_values(p, stakes, life)
+    assert values.shape == (len(p), 4) and values.dtype == np.float64
     for k, row in enumerate(p):
-        counted = [float(x) for x in stakes.counted(row)]  # as the game scores them
-        native = _core.cube_values(counted, stakes.cube(), stakes.native(), life)
         decision = cubeful.decide_for(row, stakes, life)
-        assert nd[k] == pytest.approx(native[0], abs=1e-6)
-        assert dt[k] == pytest.approx(native[1], abs=1e-6)
-        assert dp == pytest.approx(native[2], abs=1e-9)
-        assert value[k] == pytest.approx(decision.value, abs=1e-6)
-    assert model.may_double() == (stakes.why_no_double() is None)
+        assert tuple(values[k, :3]) == (
+            decision.no_double,
+            decision.double_take,
+            decision.double_pass,
+        )
+        # The value after the best cube action: the native model's own rule of who may
+        # double against bgfast.cubeful's (why_no_double).
+        assert values[k, 3] == decision.value
 
 
 # ---------------------------------------------------------------------------- the quick replay

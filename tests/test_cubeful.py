@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import bgfast
+from bgfast import cubeful
 from bgfast.cubeful import Stakes, action_name, decide
 
 import gnubg_program
@@ -372,3 +374,54 @@ def test_the_answer_to_a_double() -> None:
     assert decide(weak, beavers=True, max_cube=2).answer == "take"
     assert decide([0.90, 0.30, 0.0, 0.02, 0.0]).answer == "pass"
     assert decide(STRONG).answer == "take"
+
+
+#: Stakes of every kind for the batched model: money with the options, match scores with
+#: and without the Crawford rule, a cube one double from its limit.
+BATCH_STAKES = [
+    Stakes.check(),
+    Stakes.check(cube=(2, "opponent"), jacoby=True, beavers=True),
+    Stakes.check(match_length=7, score=(3, 4)),
+    Stakes.check(match_length=7, score=(5, 2), cube=(2, "mover")),
+    Stakes.check(match_length=5, score=(4, 2), crawford=False),
+    Stakes.check(match_length=5, score=(4, 2), crawford_rule=False),
+    Stakes.check(cube=(2, "mover"), max_cube=4),
+    Stakes.check(backgammon_counts_double=True),
+]
+
+
+@pytest.mark.parametrize("stakes", BATCH_STAKES, ids=lambda s: s.words())
+def test_cube_values_of_many_positions_are_decides_row_by_row(stakes: Stakes) -> None:
+    net = bgfast.Net.wildbg()
+    chances = net.evaluate(bgfast.batch.to_array([bgfast.Position.from_id(p) for p in POSITIONS]))
+    values = cubeful.cube_values(chances, stakes)
+    assert values.shape == (len(POSITIONS), 4) and values.dtype == np.float64
+    for row, p in zip(values, chances):
+        d = cubeful.decide_for(p, stakes, cubeful.DEFAULT_CUBE_LIFE)
+        assert tuple(row) == (d.no_double, d.double_take, d.double_pass, d.value)
+    assert cubeful.cube_values(np.zeros((0, 5)), stakes).shape == (0, 4)
+
+
+@pytest.mark.parametrize(
+    ("probabilities", "words"),
+    [
+        (np.zeros((3, 4)), "rows of five numbers"),
+        ([0.5, 0.1, 0.0, 0.1, 0.0], "rows of five numbers"),
+        ("chances", "rows of five numbers"),
+        ([[0.5, 0.1, 0.0, 0.1, 0.0], [1.5, 0.0, 0.0, 0.0, 0.0]], "not row 1"),
+        ([[np.nan, 0.0, 0.0, 0.0, 0.0]], "not row 0"),
+        ([[0.5, 0.1, 0.0, 0.1, 0.0], [0.6, 0.7, 0.0, 0.0, 0.0]], "row 1 .* win gammon 0.7"),
+        ([[0.9, 0.1, 0.0, 0.2, 0.0]], "row 0 .* lose gammon 0.2 is more than the chance"),
+    ],
+)
+def test_cube_values_refuse_what_are_not_rows_of_chances(probabilities: object, words: str) -> None:
+    with pytest.raises(bgfast.BgfastError, match=words):
+        cubeful.cube_values(probabilities, Stakes.check())  # type: ignore[arg-type]
+
+
+def test_cube_values_check_the_stakes_and_the_cube_life() -> None:
+    rows = np.array([[0.72, 0.12, 0.0, 0.05, 0.0]])
+    with pytest.raises(TypeError, match=r"bgfast\.cubeful\.Stakes"):
+        cubeful.cube_values(rows, {"cube": 2})  # type: ignore[arg-type]
+    with pytest.raises(bgfast.BgfastError, match="cube_life"):
+        cubeful.cube_values(rows, Stakes.check(), cube_life=1.5)

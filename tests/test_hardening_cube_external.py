@@ -1,6 +1,6 @@
 """A fifth adversarial pass over the cube model and the gnubg external player, as changed on
 2026-12-03 (matches without the Crawford rule, ``Stakes.for_opponent``,
-``CubeModel.value_for_the_other_side``, the external player's plays by the cubeful value
+the value of a play for the side that made it, the external player's plays by the cubeful value
 at the board's stakes): each regression test failed before its fix; the others pin what
 the pass tried and found sound (odd but readable boards, the model cache under many
 threads, the batched model against ``cubeful.decide_for`` without the Crawford rule).
@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-import sys
 import threading
 from typing import Any
 
@@ -21,8 +20,7 @@ from gnubg_external import board_line, state_to_act
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgfast import BgfastError, Game, Position, cubeful
-from bgfast._cube_batch import MODELS_KEPT, CubeModel, cube_model
+from bgfast import BgfastError, Game, Position, _core, cubeful
 from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes
 from bgfast.errors import MatchOptionError
 from bgfast.serve_gnubg import ExternalPlayer, state_from_external_board
@@ -198,7 +196,7 @@ def test_the_other_sides_value_is_the_opponents_decision_turned_round(
     stakes: Stakes, p: np.ndarray, life: float
 ) -> None:
     """``for_opponent`` is its own inverse and the stakes ``check`` gives for the swapped
-    score and owner; ``value_for_the_other_side`` is ``decide_for`` at the opponent's
+    score and owner; ``value_for_the_side_that_moved`` is ``decide_for`` at the opponent's
     stakes, turned round, row by row (with and without the Crawford rule)."""
     theirs = stakes.for_opponent()
     assert theirs.for_opponent() == stakes
@@ -213,7 +211,7 @@ def test_the_other_sides_value_is_the_opponents_decision_turned_round(
         met=stakes.met,
         crawford_rule=stakes.crawford_rule,
     )
-    mine = CubeModel(theirs, life).value_for_the_other_side(p)
+    mine = cubeful.value_for_the_side_that_moved(p, theirs, life)
     for k, row in enumerate(p):
         value = cubeful.decide_for(row, theirs, life).value
         assert mine[k] == pytest.approx(1.0 - value if stakes.is_match else -value, abs=1e-6)
@@ -224,7 +222,7 @@ def test_the_batched_model_is_cubefuls_at_every_score_without_the_crawford_rule(
     length: int,
 ) -> None:
     """Every score of short matches (where the 1-away rewrite of the table matters most),
-    every cube the score allows: ``CubeModel`` against ``cubeful.decide_for``."""
+    every cube the score allows: ``cubeful.cube_values`` against ``cubeful.decide_for``."""
     rng = np.random.default_rng(length)
     rows = []
     for _ in range(12):
@@ -237,9 +235,7 @@ def test_the_batched_model_is_cubefuls_at_every_score_without_the_crawford_rule(
                 cube=(value, owner), match_length=length, score=score, crawford_rule=False
             )
             assert not stakes.crawford
-            model = CubeModel(stakes, DEFAULT_CUBE_LIFE)
-            values = model.value(p)
-            assert model.may_double() == (stakes.why_no_double() is None)
+            values = cubeful.cube_values(p, stakes, DEFAULT_CUBE_LIFE)[:, 3]
             for k, row in enumerate(p):
                 decision = cubeful.decide_for(row, stakes, DEFAULT_CUBE_LIFE)
                 assert values[k] == pytest.approx(decision.value, abs=1e-6)
@@ -417,8 +413,12 @@ def test_the_model_cache_is_safe_and_bounded_under_many_threads(
     assert len(lines) > 60
     want = [ExternalPlayer("wildbg").reply(line) for line in lines]
     assert not any(w.startswith("Error (") for w in want)
-    small = functools.lru_cache(maxsize=5)(CubeModel)
-    monkeypatch.setattr(sys.modules["bgfast.hint"], "cube_model", small)
+
+    def model(stakes: Stakes, life: float) -> _core.CubeModel:
+        return _core.CubeModel(stakes.cube(), stakes.native(), life)
+
+    small = functools.lru_cache(maxsize=5)(model)
+    monkeypatch.setattr(cubeful, "_model", small)
     player = ExternalPlayer("wildbg")
     got: dict[int, list[str]] = {}
     failures: list[BaseException] = []
@@ -441,4 +441,5 @@ def test_the_model_cache_is_safe_and_bounded_under_many_threads(
     assert not failures
     assert got == {k: want for k in range(16)}
     assert small.cache_info().currsize <= 5 and small.cache_info().misses > 5
-    assert cube_model.cache_info().maxsize == MODELS_KEPT
+    monkeypatch.undo()
+    assert cubeful._model.cache_info().maxsize == cubeful.STAKES_KEPT

@@ -164,7 +164,6 @@ LAYERS = {
         "replay",
     },
     "_moments": {"errors", "vocab", "events", "replay", "cube", "game", "scoring", "state"},
-    "_cube_batch": {"cubeful", "vocab"},
     "analysis": {
         "errors",
         "events",
@@ -177,7 +176,6 @@ LAYERS = {
         "match",
         "transcript",
         "_moments",
-        "_cube_batch",
         "policies",
     },
     "_cli_match": {"analysis", "match", "policies"},

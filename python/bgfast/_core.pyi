@@ -17,6 +17,7 @@ __all__ = [
     "BearoffFileError",
     "BearoffRangeError",
     "BgfastError",
+    "CubeModel",
     "GameBatch",
     "GameOverError",
     "IllegalMoveError",
@@ -48,7 +49,6 @@ __all__ = [
     "check_dice",
     "check_int",
     "check_threads",
-    "cube_values",
     "default_threads",
     "duel_tally",
     "encode_into",
@@ -327,14 +327,16 @@ _BranchSums = tuple[list[_Halves], list[_Halves], list[int]]
 #: A run's sums: games, each branch's sums, the cross products of the branches' values.
 _Sums = tuple[int, list[_BranchSums], list[_Halves]]
 
-def cube_values(
-    probabilities: Sequence[float],
-    cube: tuple[int, str, int],
-    stakes: tuple[Any, ...],
-    cube_life: float,
-) -> tuple[float, float, float]:
-    """``(no double, double/take, double/pass)`` of the side to move by the cubeful model;
-    ``cube`` is ``(value, owner, limit)``."""
+@final
+class CubeModel:
+    """Janowski's cubeful model for one cube and one set of stakes, over rows of chances."""
+
+    def __new__(
+        cls, cube: tuple[int, str, int], stakes: tuple[Any, ...], cube_life: float
+    ) -> CubeModel: ...
+    def values(self, probabilities: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+        """``(N, 4)``: no double, double/take, double/pass, the value after the best cube
+        action, for ``(N, 5)`` float32 chances of the side to move."""
 
 @final
 class RolloutPlan:

@@ -22,7 +22,8 @@ decision marked doubtful, bad or very bad past 0.04, 0.08 and 0.16 EMG.
 
 The net's work is batched: all 21 rolls' plays of every roll of a game are scored in one
 call to :meth:`bgfast.Net.evaluate` (numpy, the GIL released, ``threads=`` honoured), and
-the cube model runs over the whole batch at once (``bgfast._cube_batch``).
+the cube model runs natively over the whole batch at once
+(:func:`bgfast.cubeful.cube_values`).
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ from bgfast import _moments, batch, codec, cubeful
 from bgfast import events as ev
 from bgfast import met as tables
 from bgfast._core import Move, Net, Position, check_threads
-from bgfast._cube_batch import CubeModel, cube_model
 from bgfast.errors import BgfastError, shown
 from bgfast.game import Game
 from bgfast.match import Match
@@ -717,9 +717,6 @@ class _Analyst:
             found = self._scales[stakes] = stakes.emg_scale() if stakes.is_match else 1.0
         return found
 
-    def model(self, stakes: cubeful.Stakes) -> CubeModel:
-        return cube_model(stakes, self.cube_life)
-
     # ---------------------------------------------------------------- collecting
 
     def collect(self, game: Game, number: int) -> tuple[list[_Turn], list[_Cube]]:
@@ -970,8 +967,8 @@ class _Analyst:
         for s in set(stakes):
             parts = [np.arange(offsets[k], offsets[k + 1]) for k, t in enumerate(stakes) if t == s]
             rows = np.concatenate(parts)
-            values[rows] = self.model(s.for_opponent()).value_for_the_other_side(
-                probabilities[rows]
+            values[rows] = cubeful.value_for_the_side_that_moved(
+                probabilities[rows], s.for_opponent(), self.cube_life
             )
         return values
 
@@ -1079,13 +1076,8 @@ class _Analyst:
         dp = np.empty(len(cubes))
         for s in {c.stakes for c in cubes}:
             rows = np.array([k for k, c in enumerate(cubes) if c.stakes == s])
-            model = self.model(s)
-            p = probabilities[rows]
-            nd[rows], dt[rows], dp[rows] = (
-                model.no_double(p),
-                model.double_take(p),
-                model.double_pass(),
-            )
+            values = cubeful.cube_values(probabilities[rows], s, self.cube_life)
+            nd[rows], dt[rows], dp[rows] = values[:, 0], values[:, 1], values[:, 2]
         decisions = []
         for k, c in enumerate(cubes):
             s = c.stakes

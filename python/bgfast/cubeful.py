@@ -23,8 +23,9 @@ at the cube now (``emg``, GNU Backgammon's ``mwc2eq``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Union
 
 import numpy as np
@@ -50,11 +51,16 @@ __all__ = [
     "CubeLife",
     "Stakes",
     "action_name",
+    "cube_values",
     "decide",
 ]
 
 #: GNU Backgammon's cube life index for contact positions, the default everywhere.
 DEFAULT_CUBE_LIFE = 0.68
+
+#: Sets of stakes whose cube models (and opponent's views) are kept for the next call: a
+#: server sent boards of ever new stakes drops the oldest rather than grow.
+STAKES_KEPT = 1024
 
 #: The cube's owners, seen from the side to move.
 OWNERS = ("centred", "mover", "opponent")
@@ -199,26 +205,13 @@ class Stakes:
         (:meth:`of_state`); for a bare position, which holds no cube or score, money with
         the cube centred at 1."""
         if isinstance(subject, Position):
-            return cls.check()
+            return _MONEY_CENTRED
         return cls.of_state(subject)
 
     def for_opponent(self) -> Stakes:
         """The same stakes seen by the other side (the cube's owner and the score turned
         round): the stakes of a result for the opponent, who rolls next."""
-        owner = {"centred": "centred", "mover": "opponent", "opponent": "mover"}[self.cube_owner]
-        return Stakes(
-            self.cube_value,
-            owner,
-            self.jacoby,
-            self.beavers,
-            self.match_length,
-            (self.score[1], self.score[0]),
-            self.crawford,
-            self.met,
-            self.crawford_rule,
-            self.max_cube,
-            self.backgammon_counts_double,
-        )
+        return _seen_by_the_opponent(self)
 
     def arguments(self) -> dict[str, Any]:
         """The stakes as the keyword arguments of ``bgfast.rollout``; ``BgfastError`` for a
@@ -386,6 +379,14 @@ class Stakes:
         return out
 
 
+@functools.lru_cache(maxsize=STAKES_KEPT)
+def _seen_by_the_opponent(stakes: Stakes) -> Stakes:
+    """:meth:`Stakes.for_opponent`, kept: every play ranked at a set of stakes asks for it,
+    and building stakes checks them."""
+    owner = {"centred": "centred", "mover": "opponent", "opponent": "mover"}[stakes.cube_owner]
+    return replace(stakes, cube_owner=owner, score=stakes.score[::-1])
+
+
 def met_name(name: object) -> str:
     """The canonical name of a match equity table (``UnknownTableError`` if none)."""
     return met_table(name).name
@@ -517,6 +518,10 @@ def _checked_fields(
 CubeLife = Union[float, str]
 
 
+#: Money with the cube centred at 1: the stakes of a bare position.
+_MONEY_CENTRED = Stakes.check()
+
+
 def check_cube_life(cube_life: object) -> float:
     """``cube_life`` if it is a number from 0 to 1; else ``BgfastError``."""
     if (
@@ -614,34 +619,61 @@ def _check_probabilities(probabilities: Probabilities) -> npt.NDArray[np.float64
     gammon also a win, R16: ``win backgammon <= win gammon <= win`` and ``lose backgammon
     <= lose gammon <= 1 - win``, up to ``_CHANCE_TOLERANCE``); ``BgfastError`` naming
     what is wrong otherwise."""
-    try:
-        given = np.asarray(probabilities)
-    except (TypeError, ValueError):  # ragged, or not array-like
-        given = np.asarray(None)
-    if given.dtype.kind not in "iuf" or given.size != 5:
+    given = _as_numbers(probabilities)
+    if given.size != 5:
         raise BgfastError(
             f"probabilities must be five numbers ({_CHANCES}), not {shown(probabilities)}"
         )
-    p = given.astype(np.float64).reshape(-1)
-    if not np.all(np.isfinite(p)) or not np.all((p >= 0) & (p <= 1)):
+    p: npt.NDArray[np.float64] = given.astype(np.float64).reshape(5)
+    _check_rows(p[None], lambda _: shown(probabilities))
+    return p
+
+
+def _check_probability_rows(probabilities: Probabilities) -> npt.NDArray[np.float64]:
+    """Rows of gnubg's five chances, ``(N, 5)``, as a float64 array, each row checked as
+    :func:`_check_probabilities` checks one."""
+    given = _as_numbers(probabilities)
+    if given.ndim != 2 or given.shape[1] != 5:
         raise BgfastError(
-            f"probabilities must be five chances from 0 to 1 ({_CHANCES}), not"
-            f" {shown(probabilities)}"
+            f"probabilities must be rows of five numbers ({_CHANCES}), an (N, 5) array,"
+            f" not {shown(probabilities)}"
         )
-    win, win_g, win_bg, lose_g, lose_bg = (float(x) for x in p)
+    p = given.astype(np.float64)
+    _check_rows(p, lambda k: f"row {k} ({shown(p[k].tolist())})")
+    return p
+
+
+def _as_numbers(probabilities: Probabilities) -> npt.NDArray[Any]:
+    """``probabilities`` as an array of numbers; an empty object array if they are not."""
+    try:
+        given = np.asarray(probabilities)
+    except (TypeError, ValueError):  # ragged, or not array-like
+        return np.asarray(None)
+    return given if given.dtype.kind in "iuf" else np.asarray(None)
+
+
+def _check_rows(p: npt.NDArray[np.float64], named: Callable[[int], str]) -> None:
+    """``BgfastError`` for the first row of ``p`` that is not five chances that fit
+    together, naming it by ``named(row)``."""
+    in_range = np.all(np.isfinite(p) & (p >= 0) & (p <= 1), axis=1)
+    if not in_range.all():
+        k = int(np.argmin(in_range))
+        raise BgfastError(f"probabilities must be chances from 0 to 1 ({_CHANCES}), not {named(k)}")
+    win, win_g, win_bg, lose_g, lose_bg = p.T
     for part, name, whole, of in (
         (win_bg, "win backgammon", win_g, "win gammon"),
         (win_g, "win gammon", win, "win"),
         (lose_bg, "lose backgammon", lose_g, "lose gammon"),
         (lose_g, "lose gammon", 1.0 - win, "the chance to lose (1 - win)"),
     ):
-        if part > whole + _CHANCE_TOLERANCE:
+        over = part > whole + _CHANCE_TOLERANCE
+        if over.any():
+            k = int(np.argmax(over))
             raise BgfastError(
-                f"probabilities {shown(probabilities)} do not fit together: {name} {part:g}"
-                f" is more than {of} {whole:g} (R16: a backgammon is also a gammon, a gammon"
-                " also a win)"
+                f"probabilities {named(k)} do not fit together: {name} {part[k]:g}"
+                f" is more than {of} {whole[k]:g} (R16: a backgammon is also a gammon, a"
+                " gammon also a win)"
             )
-    return p
 
 
 def decide(
@@ -679,8 +711,8 @@ def decide(
 
 def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -> CubeDecision:
     """:func:`decide` with checked stakes."""
-    p = stakes.counted(_check_probabilities(probabilities))
-    nd, dt, dp = _core.cube_values([float(x) for x in p], stakes.cube(), stakes.native(), cube_life)
+    p = _check_probabilities(probabilities)
+    nd, dt, dp, _ = (float(v) for v in _values(p[None], stakes, cube_life)[0])
     why = stakes.why_no_double()
     may_beaver = stakes.may_beaver
     action = action_name(
@@ -701,3 +733,53 @@ def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -
             "double_pass": stakes.emg(dp),
         }
     return CubeDecision(nd, dt, dp, action, why is None, why, emg, answer)
+
+
+def cube_values(
+    probabilities: Probabilities, stakes: Stakes, cube_life: float = DEFAULT_CUBE_LIFE
+) -> npt.NDArray[np.float64]:
+    """The cube model over many positions at once: for ``(N, 5)`` rows of gnubg's chances
+    of the side to move, about to roll (``Net.evaluate`` of many positions), an ``(N, 4)``
+    float64 array of the values of no double, double/take and double/pass, then the value
+    after both sides' best cube action (no double where the side to move may not double):
+    :func:`decide`'s numbers row by row, at the same ``stakes`` (:meth:`Stakes.check`) for
+    every row. Money per unit of the cube now, match play in match-winning chances.
+    Native, the GIL released, the chances read as float32 (as a net gives them);
+    ``BgfastError`` naming the first row that is not five chances that fit together.
+
+    >>> import numpy as np
+    >>> values = cube_values(np.array([[0.72, 0.12, 0.0, 0.05, 0.0]]), Stakes.check())
+    >>> values.shape
+    (1, 4)
+    """
+    if not isinstance(stakes, Stakes):
+        raise TypeError(f"stakes must be bgfast.cubeful.Stakes, not {type(stakes).__name__}")
+    return _values(_check_probability_rows(probabilities), stakes, check_cube_life(cube_life))
+
+
+def value_for_the_side_that_moved(
+    theirs: npt.NDArray[np.floating[Any]], their_stakes: Stakes, cube_life: float
+) -> npt.NDArray[np.float64]:
+    """The values of a player's results, turned round from the opponent's view: ``theirs``
+    are the opponent's chances (on roll in each result, as ``Net.evaluate`` of the results
+    gives them) and ``their_stakes`` its stakes (:meth:`Stakes.for_opponent`); the opponent
+    values each result after its own best cube action, and the player gets the rest.
+    Match-winning chances add up to 1, money values to 0. Unchecked: for chances a net
+    gave."""
+    value = _values(theirs, their_stakes, cube_life)[:, 3]
+    return 1.0 - value if their_stakes.is_match else -value
+
+
+@functools.lru_cache(maxsize=STAKES_KEPT)
+def _model(stakes: Stakes, cube_life: float) -> _core.CubeModel:
+    """The native model of ``stakes`` and ``cube_life``, kept for the next call at the
+    same stakes: building one copies the match equity table."""
+    return _core.CubeModel(stakes.cube(), stakes.native(), cube_life)
+
+
+def _values(
+    probabilities: npt.NDArray[np.floating[Any]], stakes: Stakes, cube_life: float
+) -> npt.NDArray[np.float64]:
+    """:func:`cube_values` of rows already checked."""
+    counted = stakes.counted(np.asarray(probabilities))
+    return _model(stakes, cube_life).values(np.ascontiguousarray(counted, dtype=np.float32))

@@ -23,8 +23,12 @@ import numpy as np
 import numpy.typing as npt
 
 from bgfast._core import Move, Net, Position, check_dice
-from bgfast._cube_batch import cube_model
-from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes, check_cube_life
+from bgfast.cubeful import (
+    DEFAULT_CUBE_LIFE,
+    Stakes,
+    check_cube_life,
+    value_for_the_side_that_moved,
+)
 from bgfast.errors import BgfastError, shown
 from bgfast.state import GameState
 from bgfast.vocab import Roll
@@ -81,21 +85,19 @@ def hint(
     life = check_cube_life(cube_life)
     board, roll, stakes = _what_to_rank(position, dice, stakes)
     ranked = net.rank(board, roll)
-    values = values_after_play(np.stack([p for _, p, _ in ranked]), stakes, life)
+    values = values_after_play(np.array([p for _, p, _ in ranked]), stakes, life)
     # EMG is linear in match-winning chances.
     equities = stakes.emg(0.0) + stakes.emg_scale() * values if stakes.is_match else values
     # A stable sort: equal values keep the net's cubeless order.
-    order = np.argsort(-values, kind="stable")
-    return [
-        RankedPlay(
-            ranked[k][0],
-            ranked[k][1],
-            float(ranked[k][2]),
-            float(equities[k]),
-            float(values[k]) if stakes.is_match else None,
-        )
-        for k in order
-    ]
+    order = np.argsort(-values, kind="stable").tolist()
+    cubeful_equities = equities.tolist()
+    mwcs = values.tolist() if stakes.is_match else [None] * len(ranked)
+    # Each of rank's (move, probabilities, equity) with its two values: RankedPlay's fields.
+    return [RankedPlay._make((*ranked[k], cubeful_equities[k], mwcs[k])) for k in order]
+
+
+#: The columns of the side that moved's chances in the order of its opponent's.
+_SWAPPED = np.array([0, 3, 4, 1, 2])
 
 
 def values_after_play(
@@ -105,11 +107,11 @@ def values_after_play(
     in a match) of results with the side that moved's chances ``mine`` (rows of five, as
     ``Net.rank`` gives them): the opponent, on roll next, values each after its own best
     cube action at its own stakes, and the player gets the rest."""
-    mine = np.asarray(mine, dtype=np.float64)
+    mine = np.asarray(mine, dtype=np.float32)
     # The opponent sees the player's wins as its losses and the player's gammons as its own.
-    theirs = mine[:, [0, 3, 4, 1, 2]]
+    theirs = mine[:, _SWAPPED]
     theirs[:, 0] = 1.0 - mine[:, 0]
-    return cube_model(stakes.for_opponent(), cube_life).value_for_the_other_side(theirs)
+    return value_for_the_side_that_moved(theirs, stakes.for_opponent(), cube_life)
 
 
 #: What a state not in the roll or move phase waits for.

@@ -494,72 +494,26 @@ impl<'a> CubeContext<'a> {
                     f64::from(p.equity())
                 }
             }
-            Stakes::Match(score) => {
-                let c = self.cube.value;
-                let won = |k: u32| score.mwc_after(0, 0, k * c);
-                let lost = |k: u32| score.mwc_after(0, 1, k * c);
-                // Written so that equal outcome values cancel exactly (at double match point
-                // every win is 1.0 and every loss 0.0, and the value is the win chance).
-                lost(1)
-                    + f64::from(p.win) * (won(1) - lost(1))
-                    + f64::from(p.win_gammon) * (won(2) - won(1))
-                    + f64::from(p.win_backgammon) * (won(3) - won(2))
-                    - f64::from(p.lose_gammon) * (lost(1) - lost(2))
-                    - f64::from(p.lose_backgammon) * (lost(2) - lost(3))
-            }
+            Stakes::Match(score) => Outcomes::at(score, self.cube.value).dead(p),
         }
     }
 
     /// The value of not doubling now: Janowski's cubeful value with cube life `x`; the dead
     /// cube's value when nobody may double again (the cube at its limit).
     pub fn no_double(&self, p: &Probabilities, x: f64) -> f64 {
-        if !self.cube.may_turn() {
-            return self.dead(p);
-        }
-        match &self.stakes {
-            Stakes::Money(rules) => self.money_no_double(rules, p, x),
-            Stakes::Match(score) => self.match_no_double(score, p, x),
-        }
+        self.no_double_with(self.match_terms().as_ref(), p, x)
     }
 
     /// The value of doubling when the opponent takes: the opponent then owns twice the
     /// cube (money values stay per unit of the cube before the double, so they double).
     pub fn double_take(&self, p: &Probabilities, x: f64) -> f64 {
-        let Some(taken) = self.cube.taken() else {
-            return self.no_double(p, x);
-        };
-        let after = CubeContext {
-            stakes: self.stakes,
-            cube: taken,
-        };
-        match &self.stakes {
-            Stakes::Money(_) => 2.0 * after.no_double(p, x),
-            Stakes::Match(_) => after.no_double(p, x),
-        }
+        CubeModel::new(*self, x).double_take(p)
     }
 
     /// The side to move's decision, the opponent's answer and their values. A side that may
     /// not double gets `double = false` (the other values are still filled in).
     pub fn decide(&self, p: &Probabilities, x: f64) -> CubeDecision {
-        let no_double = self.no_double(p, x);
-        let double_take = self.double_take(p, x);
-        let double_pass = self.double_pass();
-        // The taker passes when taking is no better for it (GNU Backgammon's convention).
-        let take = double_take < double_pass;
-        let best_answer = double_take.min(double_pass);
-        let double = self.may_double() && best_answer > no_double;
-        let beaver = take
-            && double_take < 0.0
-            && matches!(self.stakes, Stakes::Money(MoneyRules { beavers: true, .. }))
-            && self.cube.beavered().is_some();
-        CubeDecision {
-            no_double,
-            double_take,
-            double_pass,
-            double,
-            take,
-            beaver,
-        }
+        CubeModel::new(*self, x).decide(p)
     }
 
     /// The value of the position after the best cube action by both sides (the no-double
@@ -569,6 +523,29 @@ impl<'a> CubeContext<'a> {
             self.decide(p, x).value()
         } else {
             self.no_double(p, x)
+        }
+    }
+
+    /// What the match score says about the live cube now, worked out for any chances:
+    /// `None` in money play and wherever the cube is dead.
+    fn match_terms(&self) -> Option<MatchTerms> {
+        match &self.stakes {
+            Stakes::Match(score) if self.cube.may_turn() && self.match_cube_alive(score) => {
+                Some(MatchTerms::new(score, self.cube.value))
+            }
+            _ => None,
+        }
+    }
+
+    /// [`CubeContext::no_double`] with `terms`, this context's [`CubeContext::match_terms`].
+    fn no_double_with(&self, terms: Option<&MatchTerms>, p: &Probabilities, x: f64) -> f64 {
+        if !self.cube.may_turn() {
+            return self.dead(p);
+        }
+        match (&self.stakes, terms) {
+            (Stakes::Money(rules), _) => self.money_no_double(rules, p, x),
+            (Stakes::Match(_), Some(terms)) => self.match_no_double(terms, p, x),
+            (Stakes::Match(_), None) => self.dead(p),
         }
     }
 
@@ -632,21 +609,14 @@ impl<'a> CubeContext<'a> {
         !(score.crawford || dead_for_both || two_away_each)
     }
 
-    fn match_no_double(&self, score: &MatchScore<'_>, p: &Probabilities, x: f64) -> f64 {
-        let dead = self.dead(p);
-        if !self.match_cube_alive(score) {
-            return dead;
-        }
+    fn match_no_double(&self, terms: &MatchTerms, p: &Probabilities, x: f64) -> f64 {
+        let dead = terms.outcomes.dead(p);
         let ratios = Ratios::of(p);
-        let [mover_cash_point, opponent_cash_point] = self.cash_points(score, &ratios);
-        let c = self.cube.value;
-        let won = |k: u32| score.mwc_after(0, 0, k * c);
-        let lost = |k: u32| score.mwc_after(0, 1, k * c);
-        let [g, b] = ratios.win;
-        let win_all = (1.0 - g - b) * won(1) + g * won(2) + b * won(3);
-        let [g, b] = ratios.lose;
-        let lose_all = (1.0 - g - b) * lost(1) + g * lost(2) + b * lost(3);
-        let (cash, opponent_cash) = (won(1), lost(1));
+        let [mover_cash_point, opponent_cash_point] = terms.cash_points(&ratios);
+        let Outcomes { won, lost } = terms.outcomes;
+        let win_all = spread(ratios.win, won);
+        let lose_all = spread(ratios.lose, lost);
+        let (cash, opponent_cash) = (won[0], lost[0]);
         // The live cube: straight lines between the points where the opponent cashes
         // (win = 1 - its cash point), where we cash (our cash point), and the ends.
         let too_good = mover_cash_point;
@@ -686,38 +656,191 @@ impl<'a> CubeContext<'a> {
         };
         dead * (1.0 - x) + live * x
     }
+}
 
-    /// The live-cube cash points of both sides at the current cube (the winning chances at
-    /// which each would double the other out), from the match equity table.
+/// The cube model of one context and cube life, with what the match score says worked out
+/// once: for many positions at the same stakes ([`CubeContext::decide`] makes one for a
+/// single position).
+#[derive(Clone, Debug)]
+pub struct CubeModel<'a> {
+    context: CubeContext<'a>,
+    x: f64,
+    /// The match terms of the cube now.
+    now: Option<MatchTerms>,
+    /// The context after a double is taken, with its match terms (`None` at the limit).
+    taken: Option<(CubeContext<'a>, Option<MatchTerms>)>,
+}
+
+impl<'a> CubeModel<'a> {
+    /// The model of `context` with cube life `x`.
+    pub fn new(context: CubeContext<'a>, x: f64) -> CubeModel<'a> {
+        let taken = context.cube.taken().map(|cube| {
+            let after = CubeContext {
+                stakes: context.stakes,
+                cube,
+            };
+            (after, after.match_terms())
+        });
+        CubeModel {
+            context,
+            x,
+            now: context.match_terms(),
+            taken,
+        }
+    }
+
+    /// [`CubeContext::no_double`].
+    pub fn no_double(&self, p: &Probabilities) -> f64 {
+        self.context.no_double_with(self.now.as_ref(), p, self.x)
+    }
+
+    /// [`CubeContext::double_take`].
+    pub fn double_take(&self, p: &Probabilities) -> f64 {
+        let Some((after, terms)) = &self.taken else {
+            return self.no_double(p);
+        };
+        let value = after.no_double_with(terms.as_ref(), p, self.x);
+        match &self.context.stakes {
+            Stakes::Money(_) => 2.0 * value,
+            Stakes::Match(_) => value,
+        }
+    }
+
+    /// [`CubeContext::decide`].
+    pub fn decide(&self, p: &Probabilities) -> CubeDecision {
+        let context = &self.context;
+        let no_double = self.no_double(p);
+        let double_take = self.double_take(p);
+        let double_pass = context.double_pass();
+        // The taker passes when taking is no better for it (GNU Backgammon's convention).
+        let take = double_take < double_pass;
+        let best_answer = double_take.min(double_pass);
+        let double = context.may_double() && best_answer > no_double;
+        let beaver = take
+            && double_take < 0.0
+            && matches!(
+                context.stakes,
+                Stakes::Money(MoneyRules { beavers: true, .. })
+            )
+            && context.cube.beavered().is_some();
+        CubeDecision {
+            no_double,
+            double_take,
+            double_pass,
+            double,
+            take,
+            beaver,
+        }
+    }
+}
+
+/// The side to move's match-winning chances after each end of the game at one cube value.
+#[derive(Clone, Copy, Debug)]
+struct Outcomes {
+    /// After winning 1, 2 and 3 times the cube (a single game, a gammon, a backgammon).
+    won: [f64; 3],
+    /// After losing them.
+    lost: [f64; 3],
+}
+
+impl Outcomes {
+    fn at(score: &MatchScore<'_>, cube: u32) -> Outcomes {
+        Outcomes {
+            won: [1, 2, 3].map(|k| score.mwc_after(0, 0, k * cube)),
+            lost: [1, 2, 3].map(|k| score.mwc_after(0, 1, k * cube)),
+        }
+    }
+
+    /// The match chances if the cube never moved again.
+    fn dead(&self, p: &Probabilities) -> f64 {
+        let Outcomes { won, lost } = self;
+        // Written so that equal outcome values cancel exactly (at double match point every
+        // win is 1.0 and every loss 0.0, and the value is the win chance).
+        lost[0]
+            + f64::from(p.win) * (won[0] - lost[0])
+            + f64::from(p.win_gammon) * (won[1] - won[0])
+            + f64::from(p.win_backgammon) * (won[2] - won[1])
+            - f64::from(p.lose_gammon) * (lost[0] - lost[1])
+            - f64::from(p.lose_backgammon) * (lost[1] - lost[2])
+    }
+}
+
+/// The chances of single wins, gammons and backgammons `values` averaged with the shares
+/// `[gammons, backgammons]` of a side's wins (or losses).
+fn spread([g, b]: [f64; 2], values: [f64; 3]) -> f64 {
+    (1.0 - g - b) * values[0] + g * values[1] + b * values[2]
+}
+
+/// The most cube levels a match's cash points go through: every value from 1 to
+/// [`MAX_CUBE`].
+const MAX_LEVELS: usize = MAX_CUBE.trailing_zeros() as usize + 1;
+
+/// What the match equity table says about one side's live-cube cash point at one cube
+/// level, whatever the chances.
+#[derive(Clone, Copy, Debug)]
+enum CashTerms {
+    /// The doubled cube is dead: the side cashes at the opponent's dead-cube take point.
+    /// Its chances when the opponent passes, after a take and a win (single, gammon,
+    /// backgammon) and after a take and a loss.
+    Dead {
+        pass: f64,
+        take_win: [f64; 3],
+        take_lose: [f64; 3],
+    },
+    /// The taker owns a live cube it cashes with one level up. The side's chances when the
+    /// opponent passes, after a take and a win, and when it passes the redouble.
+    Live {
+        pass: f64,
+        take_win: [f64; 3],
+        redouble_pass: f64,
+    },
+}
+
+/// What the match score says about a live cube at one value, worked out once for any
+/// chances: the side to move's chances after each end of the game, and both sides' cash
+/// point terms at every level from the highest that can still be turned down to this one.
+#[derive(Clone, Debug)]
+struct MatchTerms {
+    outcomes: Outcomes,
+    /// `levels[..count]`, top down.
+    levels: [[CashTerms; 2]; MAX_LEVELS],
+    count: usize,
+}
+
+impl MatchTerms {
+    /// The terms at `cube` (a value that can still be turned at this score).
     ///
-    /// Found from the top down: at the highest cube level that can still be turned, the
-    /// doubled cube is dead, and the cash point is the opponent's dead-cube take point
-    /// (counting the taker's automatic redouble when only the doubler can win the match
-    /// with the doubled cube). Below it, the taker owns a live cube it will cash with at
-    /// its own cash point one level up, which moves the take point.
-    fn cash_points(&self, score: &MatchScore<'_>, ratios: &Ratios) -> [f64; 2] {
+    /// The cash points are found from the top down: at the highest cube level that can
+    /// still be turned, the doubled cube is dead, and the cash point is the opponent's
+    /// dead-cube take point (counting the taker's automatic redouble when only the doubler
+    /// can win the match with the doubled cube). Below it, the taker owns a live cube it
+    /// will cash with at its own cash point one level up, which moves the take point.
+    fn new(score: &MatchScore<'_>, cube: u32) -> MatchTerms {
         // Points needed minus one: the "normalised score" of the live-cube formulas.
         let needed = score.away.map(|a| i64::from(a) - 1);
-        let c = i64::from(self.cube.value);
+        let c = i64::from(cube);
         let mut top = c;
-        while needed[0] >= 2 * top && needed[1] >= 2 * top {
+        // No cube goes past MAX_CUBE (a table that long has no higher level to turn).
+        while needed[0] >= 2 * top && needed[1] >= 2 * top && top < i64::from(MAX_CUBE) {
             top *= 2;
         }
-        let mut above = [0.0f64; 2];
+        let unused = CashTerms::Live {
+            pass: 0.0,
+            take_win: [0.0; 3],
+            redouble_pass: 0.0,
+        };
+        let mut levels = [[unused; 2]; MAX_LEVELS];
+        let mut count = 0;
         let mut level = top;
         loop {
-            let mut here = [0.0f64; 2];
-            for (k, point) in here.iter_mut().enumerate() {
+            for (k, terms) in levels[count].iter_mut().enumerate() {
                 let o = 1 - k;
                 // Chances of player k after a win or a loss of `points`.
                 let won = |points: i64| score.mwc_after(k, k, points as u32);
                 let lost = |points: i64| score.mwc_after(k, o, points as u32);
-                let [gk, bk] = ratios.of_player(k);
-                let [go, bo] = ratios.of_player(o);
-                let take_win =
-                    |v: i64| (1.0 - gk - bk) * won(2 * v) + gk * won(4 * v) + bk * won(6 * v);
+                let take_win = |v: i64| [won(2 * v), won(4 * v), won(6 * v)];
                 let pass = won(level);
-                *point = if needed[0] < 2 * level || needed[1] < 2 * level {
+                *terms = if needed[0] < 2 * level || needed[1] < 2 * level {
                     // The doubled cube is dead; the taker redoubles at once when only the
                     // doubler can win the match with it.
                     let effective = if needed[k] < 2 * level && needed[o] >= 2 * level {
@@ -725,24 +848,68 @@ impl<'a> CubeContext<'a> {
                     } else {
                         level
                     };
-                    let take_lose = (1.0 - go - bo) * lost(2 * effective)
-                        + go * lost(4 * effective)
-                        + bo * lost(6 * effective);
-                    let take_win = take_win(effective);
-                    ratio_or_half(take_lose - pass, take_lose - take_win)
+                    CashTerms::Dead {
+                        pass,
+                        take_win: take_win(effective),
+                        take_lose: [
+                            lost(2 * effective),
+                            lost(4 * effective),
+                            lost(6 * effective),
+                        ],
+                    }
                 } else {
-                    // The taker cashes at its own cash point one level up: we pass there.
-                    let redouble_pass = lost(2 * level);
-                    let take_win = take_win(level);
-                    1.0 - above[o] * ratio_or_half(pass - take_win, redouble_pass - take_win)
+                    CashTerms::Live {
+                        pass,
+                        take_win: take_win(level),
+                        redouble_pass: lost(2 * level),
+                    }
                 };
             }
+            count += 1;
             if level == c {
-                return here;
+                break;
             }
-            above = here;
             level /= 2;
         }
+        MatchTerms {
+            outcomes: Outcomes::at(score, cube),
+            levels,
+            count,
+        }
+    }
+
+    /// The live-cube cash points of both sides at this cube (the winning chances at which
+    /// each would double the other out), for chances with these shares of gammons.
+    fn cash_points(&self, ratios: &Ratios) -> [f64; 2] {
+        let mut above = [0.0f64; 2];
+        for level in &self.levels[..self.count] {
+            let mut here = [0.0f64; 2];
+            for (k, point) in here.iter_mut().enumerate() {
+                let o = 1 - k;
+                let (mine, theirs) = (ratios.of_player(k), ratios.of_player(o));
+                *point = match level[k] {
+                    CashTerms::Dead {
+                        pass,
+                        take_win,
+                        take_lose,
+                    } => {
+                        let take_lose = spread(theirs, take_lose);
+                        ratio_or_half(take_lose - pass, take_lose - spread(mine, take_win))
+                    }
+                    CashTerms::Live {
+                        pass,
+                        take_win,
+                        redouble_pass,
+                    } => {
+                        // The taker cashes at its own cash point one level up: we pass there.
+                        let take_win = spread(mine, take_win);
+                        1.0 - above[o] * ratio_or_half(pass - take_win, redouble_pass - take_win)
+                    }
+                };
+            }
+            above = here;
+        }
+        above
     }
 }
 

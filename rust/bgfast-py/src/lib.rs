@@ -6,6 +6,7 @@ mod args;
 mod batch;
 mod bearoff;
 mod counts;
+mod cube;
 mod detach;
 mod duel;
 mod errors;
@@ -42,7 +43,10 @@ mod _core {
     use crate::policy::policy_move;
     // rollouts
     #[pymodule_export]
-    use crate::plan::{cube_values, PyRolloutPlan};
+    use crate::plan::PyRolloutPlan;
+    // the cube
+    #[pymodule_export]
+    use crate::cube::PyCubeModel;
     #[pymodule_export]
     use crate::rollout::{encode_into, pubeval_scores, PyGameBatch};
     // batch

@@ -7,9 +7,7 @@ use std::sync::Arc;
 
 use bgfast_core::bearoff::TwoSided;
 use bgfast_core::Position;
-use bgfast_engine::cube::{
-    Cube, CubeContext, CubeLife, CubeOwner, MatchScore, Met, MoneyRules, Stakes,
-};
+use bgfast_engine::cube::{Cube, CubeContext, CubeLife};
 use bgfast_engine::net::Net;
 use bgfast_engine::rollout::lockstep::Lockstep;
 use bgfast_engine::rollout::{run, Branch, RolloutSums, Spec, Wide, MAX_BRANCHES};
@@ -19,6 +17,7 @@ use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 
 use crate::bearoff::PyTwoSidedTable;
+use crate::cube::{cube_from, CubeArg, StakesData};
 use crate::errors::Error;
 use crate::net::PyNet;
 use crate::policy::PolicyArg;
@@ -49,17 +48,6 @@ struct BranchData {
     kind: Kind,
 }
 
-/// The stakes, seen from the rollout position's side to move.
-#[derive(Clone, Debug)]
-enum StakesData {
-    Money(MoneyRules),
-    Match {
-        met: Met,
-        away: [u32; 2],
-        crawford: bool,
-    },
-}
-
 /// A rollout's settings, checked, with everything the engine borrows.
 #[pyclass(name = "RolloutPlan", module = "bgfast._core", frozen)]
 pub struct PyRolloutPlan {
@@ -74,34 +62,6 @@ pub struct PyRolloutPlan {
     evaluator: Option<Arc<Net>>,
     cube_life: Option<CubeLife>,
     policy: Option<PolicyArg>,
-}
-
-fn owner_from(name: &str) -> Result<CubeOwner, Error> {
-    match name {
-        "centred" => Ok(CubeOwner::Centred),
-        "mover" => Ok(CubeOwner::Mover),
-        "opponent" => Ok(CubeOwner::Opponent),
-        other => Err(Error::Argument(format!(
-            "R17: the cube's owner is 'centred', 'mover' or 'opponent', not {other:?}"
-        ))),
-    }
-}
-
-/// The cube as Python gives it: `(value, owner, limit)`.
-type CubeArg<'py> = (Bound<'py, PyAny>, String, Bound<'py, PyAny>);
-
-/// The cube of `(value, owner, limit)`: value and limit powers of two with
-/// `value <= limit <= 32768`, the owner seen from the side to move (R17).
-fn cube_from((value, owner, limit): &CubeArg<'_>) -> Result<Cube, Error> {
-    let max = i128::from(bgfast_engine::cube::MAX_CUBE);
-    let value: u32 = args::int_in(value, "the cube value", 1..=max)?;
-    let limit: u32 = args::int_in(limit, "the cube's limit", 1..=max)?;
-    Cube::limited(value, owner_from(owner)?, limit).ok_or_else(|| {
-        Error::Argument(format!(
-            "R17: the cube value and its limit are powers of two from 1 to {max}, the value \
-             within the limit; got {value} and {limit}"
-        ))
-    })
 }
 
 /// A cube life index: a number from 0 to 1, or `"gnubg"` (GNU Backgammon's, by position).
@@ -134,17 +94,7 @@ fn kind_from(name: &str) -> Result<Kind, Error> {
 impl PyRolloutPlan {
     /// The engine's settings and branches, borrowing from the plan.
     fn with_spec<T>(&self, f: impl FnOnce(Spec<'_>, Vec<Branch<'_>>) -> T) -> Result<T, Error> {
-        let stakes = match &self.stakes {
-            StakesData::Money(rules) => Stakes::Money(*rules),
-            StakesData::Match {
-                met,
-                away,
-                crawford,
-            } => Stakes::Match(
-                MatchScore::new(met, away[0], away[1], *crawford)
-                    .map_err(|e| Error::Argument(e.to_string()))?,
-            ),
-        };
+        let stakes = self.stakes.view()?;
         let context = CubeContext {
             stakes,
             cube: self.cube,
@@ -247,7 +197,7 @@ impl PyRolloutPlan {
             .into());
         }
         let cube = cube_from(&cube)?;
-        let stakes = stakes_from(stakes)?;
+        let stakes = StakesData::from_py(stakes)?;
         let cube_life = cube_life
             .filter(|x| !x.is_none())
             .map(cube_life_from)
@@ -401,77 +351,4 @@ fn game_range(
         ))
     })?;
     Ok(first..end)
-}
-
-/// The stakes from `("money", jacoby, beavers)` or `("match", pre, post, mover_away,
-/// opponent_away, crawford)`.
-fn stakes_from(obj: &Bound<'_, PyAny>) -> Result<StakesData, Error> {
-    let kind: String = obj
-        .get_item(0)
-        .and_then(|k| k.extract())
-        .map_err(|_| Error::Argument("stakes must start with 'money' or 'match'".into()))?;
-    let bad = |e: PyErr| Error::Argument(format!("bad {kind} stakes: {e}"));
-    match kind.as_str() {
-        "money" => {
-            let (_, jacoby, beavers): (String, bool, bool) = obj.extract().map_err(bad)?;
-            Ok(StakesData::Money(MoneyRules { jacoby, beavers }))
-        }
-        "match" => {
-            let (_, pre, post, mover_away, opponent_away, crawford): (
-                String,
-                Vec<f64>,
-                Vec<f64>,
-                u32,
-                u32,
-                bool,
-            ) = obj.extract().map_err(bad)?;
-            let met = Met::new(pre, post).map_err(|e| Error::Argument(e.to_string()))?;
-            MatchScore::new(&met, mover_away, opponent_away, crawford)
-                .map_err(|e| Error::Argument(e.to_string()))?;
-            Ok(StakesData::Match {
-                met,
-                away: [mover_away, opponent_away],
-                crawford,
-            })
-        }
-        other => Err(Error::Argument(format!(
-            "stakes must be 'money' or 'match', not {other:?}"
-        ))),
-    }
-}
-
-/// The cubeful values of the side to move with cubeless `probabilities` (gnubg's five):
-/// `(no double, double/take, double/pass)`, money per unit of the cube now, match in
-/// match-winning chances. `cube` and `stakes` as `RolloutPlan` takes them.
-#[pyfunction]
-pub fn cube_values(
-    probabilities: [f32; 5],
-    cube: CubeArg<'_>,
-    stakes: &Bound<'_, PyAny>,
-    cube_life: f64,
-) -> PyResult<(f64, f64, f64)> {
-    if !(0.0..=1.0).contains(&cube_life) {
-        return Err(
-            Error::Argument(format!("cube_life must be from 0 to 1, got {cube_life}")).into(),
-        );
-    }
-    let cube = cube_from(&cube)?;
-    let stakes = stakes_from(stakes)?;
-    let p = bgfast_engine::Probabilities::from_array(probabilities);
-    let values = |stakes: Stakes<'_>| {
-        let context = CubeContext { stakes, cube };
-        let d = context.decide(&p, cube_life);
-        (d.no_double, d.double_take, d.double_pass)
-    };
-    Ok(match &stakes {
-        StakesData::Money(rules) => values(Stakes::Money(*rules)),
-        StakesData::Match {
-            met,
-            away,
-            crawford,
-        } => values(Stakes::Match(
-            MatchScore::new(met, away[0], away[1], *crawford)
-                .map_err(|e| Error::Argument(e.to_string()))?,
-        )),
-    })
 }
