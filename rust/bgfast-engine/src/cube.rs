@@ -501,19 +501,22 @@ impl<'a> CubeContext<'a> {
     /// The value of not doubling now: Janowski's cubeful value with cube life `x`; the dead
     /// cube's value when nobody may double again (the cube at its limit).
     pub fn no_double(&self, p: &Probabilities, x: f64) -> f64 {
-        self.no_double_with(self.match_terms().as_ref(), p, x)
+        self.no_double_with(None, p, x)
     }
 
     /// The value of doubling when the opponent takes: the opponent then owns twice the
     /// cube (money values stay per unit of the cube before the double, so they double).
     pub fn double_take(&self, p: &Probabilities, x: f64) -> f64 {
-        CubeModel::new(*self, x).double_take(p)
+        match self.taken() {
+            Some(after) => self.per_unit_now(after.no_double_with(None, p, x)),
+            None => self.no_double(p, x),
+        }
     }
 
     /// The side to move's decision, the opponent's answer and their values. A side that may
     /// not double gets `double = false` (the other values are still filled in).
     pub fn decide(&self, p: &Probabilities, x: f64) -> CubeDecision {
-        CubeModel::new(*self, x).decide(p)
+        self.decision(self.no_double(p, x), self.double_take(p, x))
     }
 
     /// The value of the position after the best cube action by both sides (the no-double
@@ -523,6 +526,44 @@ impl<'a> CubeContext<'a> {
             self.decide(p, x).value()
         } else {
             self.no_double(p, x)
+        }
+    }
+
+    /// The context after the side to move doubles and the opponent takes (`None` past the
+    /// cube's limit).
+    fn taken(&self) -> Option<CubeContext<'a>> {
+        self.cube.taken().map(|cube| CubeContext {
+            stakes: self.stakes,
+            cube,
+        })
+    }
+
+    /// A value of the context after a take, per unit of the cube now.
+    fn per_unit_now(&self, value: f64) -> f64 {
+        match &self.stakes {
+            Stakes::Money(_) => 2.0 * value,
+            Stakes::Match(_) => value,
+        }
+    }
+
+    /// The decision with these values of not doubling and of a double taken.
+    fn decision(&self, no_double: f64, double_take: f64) -> CubeDecision {
+        let double_pass = self.double_pass();
+        // The taker passes when taking is no better for it (GNU Backgammon's convention).
+        let take = double_take < double_pass;
+        let best_answer = double_take.min(double_pass);
+        let double = self.may_double() && best_answer > no_double;
+        let beaver = take
+            && double_take < 0.0
+            && matches!(self.stakes, Stakes::Money(MoneyRules { beavers: true, .. }))
+            && self.cube.beavered().is_some();
+        CubeDecision {
+            no_double,
+            double_take,
+            double_pass,
+            double,
+            take,
+            beaver,
         }
     }
 
@@ -537,15 +578,30 @@ impl<'a> CubeContext<'a> {
         }
     }
 
-    /// [`CubeContext::no_double`] with `terms`, this context's [`CubeContext::match_terms`].
-    fn no_double_with(&self, terms: Option<&MatchTerms>, p: &Probabilities, x: f64) -> f64 {
+    /// [`CubeContext::no_double`], with this context's [`CubeContext::match_terms`] if
+    /// they were kept (else the match terms are worked out on the way, level by level).
+    fn no_double_with(&self, kept: Option<&MatchTerms>, p: &Probabilities, x: f64) -> f64 {
         if !self.cube.may_turn() {
             return self.dead(p);
         }
-        match (&self.stakes, terms) {
-            (Stakes::Money(rules), _) => self.money_no_double(rules, p, x),
-            (Stakes::Match(_), Some(terms)) => self.match_no_double(terms, p, x),
-            (Stakes::Match(_), None) => self.dead(p),
+        match &self.stakes {
+            Stakes::Money(rules) => self.money_no_double(rules, p, x),
+            Stakes::Match(score) if !self.match_cube_alive(score) => self.dead(p),
+            Stakes::Match(score) => {
+                let ratios = Ratios::of(p);
+                let c = self.cube.value;
+                let (outcomes, cash_points) = match kept {
+                    Some(terms) => (
+                        terms.outcomes,
+                        cash_points(terms.levels.iter().copied(), &ratios),
+                    ),
+                    None => (
+                        Outcomes::at(score, c),
+                        cash_points(level_terms(score, c), &ratios),
+                    ),
+                };
+                self.match_no_double(&outcomes, cash_points, &ratios, p, x)
+            }
         }
     }
 
@@ -609,11 +665,18 @@ impl<'a> CubeContext<'a> {
         !(score.crawford || dead_for_both || two_away_each)
     }
 
-    fn match_no_double(&self, terms: &MatchTerms, p: &Probabilities, x: f64) -> f64 {
-        let dead = terms.outcomes.dead(p);
-        let ratios = Ratios::of(p);
-        let [mover_cash_point, opponent_cash_point] = terms.cash_points(&ratios);
-        let Outcomes { won, lost } = terms.outcomes;
+    /// The value of not doubling in a match, with the side to move's chances after each
+    /// end of the game and both sides' live-cube cash points.
+    fn match_no_double(
+        &self,
+        outcomes: &Outcomes,
+        [mover_cash_point, opponent_cash_point]: [f64; 2],
+        ratios: &Ratios,
+        p: &Probabilities,
+        x: f64,
+    ) -> f64 {
+        let dead = outcomes.dead(p);
+        let Outcomes { won, lost } = *outcomes;
         let win_all = spread(ratios.win, won);
         let lose_all = spread(ratios.lose, lost);
         let (cash, opponent_cash) = (won[0], lost[0]);
@@ -659,33 +722,26 @@ impl<'a> CubeContext<'a> {
 }
 
 /// The cube model of one context and cube life, with what the match score says worked out
-/// once: for many positions at the same stakes ([`CubeContext::decide`] makes one for a
-/// single position).
+/// once: the values of many positions at the same stakes. ([`CubeContext`]'s own methods
+/// work the same terms out on the way, for one position.)
 #[derive(Clone, Debug)]
 pub struct CubeModel<'a> {
     context: CubeContext<'a>,
     x: f64,
     /// The match terms of the cube now.
     now: Option<MatchTerms>,
-    /// The context after a double is taken, with its match terms (`None` at the limit).
+    /// The context after a double is taken, with its match terms (`None` past the limit).
     taken: Option<(CubeContext<'a>, Option<MatchTerms>)>,
 }
 
 impl<'a> CubeModel<'a> {
     /// The model of `context` with cube life `x`.
     pub fn new(context: CubeContext<'a>, x: f64) -> CubeModel<'a> {
-        let taken = context.cube.taken().map(|cube| {
-            let after = CubeContext {
-                stakes: context.stakes,
-                cube,
-            };
-            (after, after.match_terms())
-        });
         CubeModel {
             context,
             x,
             now: context.match_terms(),
-            taken,
+            taken: context.taken().map(|after| (after, after.match_terms())),
         }
     }
 
@@ -696,41 +752,19 @@ impl<'a> CubeModel<'a> {
 
     /// [`CubeContext::double_take`].
     pub fn double_take(&self, p: &Probabilities) -> f64 {
-        let Some((after, terms)) = &self.taken else {
-            return self.no_double(p);
-        };
-        let value = after.no_double_with(terms.as_ref(), p, self.x);
-        match &self.context.stakes {
-            Stakes::Money(_) => 2.0 * value,
-            Stakes::Match(_) => value,
+        match &self.taken {
+            Some((after, terms)) => {
+                self.context
+                    .per_unit_now(after.no_double_with(terms.as_ref(), p, self.x))
+            }
+            None => self.no_double(p),
         }
     }
 
     /// [`CubeContext::decide`].
     pub fn decide(&self, p: &Probabilities) -> CubeDecision {
-        let context = &self.context;
-        let no_double = self.no_double(p);
-        let double_take = self.double_take(p);
-        let double_pass = context.double_pass();
-        // The taker passes when taking is no better for it (GNU Backgammon's convention).
-        let take = double_take < double_pass;
-        let best_answer = double_take.min(double_pass);
-        let double = context.may_double() && best_answer > no_double;
-        let beaver = take
-            && double_take < 0.0
-            && matches!(
-                context.stakes,
-                Stakes::Money(MoneyRules { beavers: true, .. })
-            )
-            && context.cube.beavered().is_some();
-        CubeDecision {
-            no_double,
-            double_take,
-            double_pass,
-            double,
-            take,
-            beaver,
-        }
+        self.context
+            .decision(self.no_double(p), self.double_take(p))
     }
 }
 
@@ -771,10 +805,6 @@ fn spread([g, b]: [f64; 2], values: [f64; 3]) -> f64 {
     (1.0 - g - b) * values[0] + g * values[1] + b * values[2]
 }
 
-/// The most cube levels a match's cash points go through: every value from 1 to
-/// [`MAX_CUBE`].
-const MAX_LEVELS: usize = MAX_CUBE.trailing_zeros() as usize + 1;
-
 /// What the match equity table says about one side's live-cube cash point at one cube
 /// level, whatever the chances.
 #[derive(Clone, Copy, Debug)]
@@ -796,120 +826,113 @@ enum CashTerms {
     },
 }
 
-/// What the match score says about a live cube at one value, worked out once for any
-/// chances: the side to move's chances after each end of the game, and both sides' cash
-/// point terms at every level from the highest that can still be turned down to this one.
+/// Both sides' cash-point terms at every level a match cube at `cube` can reach, from the
+/// highest that can still be turned down to `cube` (a value that can still be turned at
+/// this score).
+///
+/// The cash points are found from the top down: at the highest cube level that can still
+/// be turned, the doubled cube is dead, and the cash point is the opponent's dead-cube take
+/// point (counting the taker's automatic redouble when only the doubler can win the match
+/// with the doubled cube). Below it, the taker owns a live cube it will cash with at its
+/// own cash point one level up, which moves the take point.
+fn level_terms<'s>(
+    score: &'s MatchScore<'_>,
+    cube: u32,
+) -> impl Iterator<Item = [CashTerms; 2]> + 's {
+    // Points needed minus one: the "normalised score" of the live-cube formulas.
+    let needed = score.away.map(|a| i64::from(a) - 1);
+    let c = i64::from(cube);
+    let mut top = c;
+    // No cube goes past MAX_CUBE (a table that long has no higher level to turn).
+    while needed[0] >= 2 * top && needed[1] >= 2 * top && top < i64::from(MAX_CUBE) {
+        top *= 2;
+    }
+    let levels = core::iter::successors(Some(top), move |&level| (level > c).then_some(level / 2));
+    levels.map(move |level| {
+        [0, 1].map(|k| {
+            let o = 1 - k;
+            // Chances of player k after a win or a loss of `points`.
+            let won = |points: i64| score.mwc_after(k, k, points as u32);
+            let lost = |points: i64| score.mwc_after(k, o, points as u32);
+            let take_win = |v: i64| [won(2 * v), won(4 * v), won(6 * v)];
+            let pass = won(level);
+            if needed[0] < 2 * level || needed[1] < 2 * level {
+                // The doubled cube is dead; the taker redoubles at once when only the
+                // doubler can win the match with it.
+                let effective = if needed[k] < 2 * level && needed[o] >= 2 * level {
+                    2 * level
+                } else {
+                    level
+                };
+                CashTerms::Dead {
+                    pass,
+                    take_win: take_win(effective),
+                    take_lose: [
+                        lost(2 * effective),
+                        lost(4 * effective),
+                        lost(6 * effective),
+                    ],
+                }
+            } else {
+                CashTerms::Live {
+                    pass,
+                    take_win: take_win(level),
+                    redouble_pass: lost(2 * level),
+                }
+            }
+        })
+    })
+}
+
+/// The live-cube cash points of both sides at the lowest of `levels` (top down, as
+/// [`level_terms`] gives them): the winning chances at which each would double the other
+/// out, for chances with these shares of gammons.
+fn cash_points(levels: impl IntoIterator<Item = [CashTerms; 2]>, ratios: &Ratios) -> [f64; 2] {
+    let mut above = [0.0f64; 2];
+    for level in levels {
+        let mut here = [0.0f64; 2];
+        for (k, point) in here.iter_mut().enumerate() {
+            let o = 1 - k;
+            let (mine, theirs) = (ratios.of_player(k), ratios.of_player(o));
+            *point = match level[k] {
+                CashTerms::Dead {
+                    pass,
+                    take_win,
+                    take_lose,
+                } => {
+                    let take_lose = spread(theirs, take_lose);
+                    ratio_or_half(take_lose - pass, take_lose - spread(mine, take_win))
+                }
+                CashTerms::Live {
+                    pass,
+                    take_win,
+                    redouble_pass,
+                } => {
+                    // The taker cashes at its own cash point one level up: we pass there.
+                    let take_win = spread(mine, take_win);
+                    1.0 - above[o] * ratio_or_half(pass - take_win, redouble_pass - take_win)
+                }
+            };
+        }
+        above = here;
+    }
+    above
+}
+
+/// What the match score says about a live cube at one value, kept for many chances: the
+/// side to move's chances after each end of the game and [`level_terms`].
 #[derive(Clone, Debug)]
 struct MatchTerms {
     outcomes: Outcomes,
-    /// `levels[..count]`, top down.
-    levels: [[CashTerms; 2]; MAX_LEVELS],
-    count: usize,
+    levels: Vec<[CashTerms; 2]>,
 }
 
 impl MatchTerms {
-    /// The terms at `cube` (a value that can still be turned at this score).
-    ///
-    /// The cash points are found from the top down: at the highest cube level that can
-    /// still be turned, the doubled cube is dead, and the cash point is the opponent's
-    /// dead-cube take point (counting the taker's automatic redouble when only the doubler
-    /// can win the match with the doubled cube). Below it, the taker owns a live cube it
-    /// will cash with at its own cash point one level up, which moves the take point.
     fn new(score: &MatchScore<'_>, cube: u32) -> MatchTerms {
-        // Points needed minus one: the "normalised score" of the live-cube formulas.
-        let needed = score.away.map(|a| i64::from(a) - 1);
-        let c = i64::from(cube);
-        let mut top = c;
-        // No cube goes past MAX_CUBE (a table that long has no higher level to turn).
-        while needed[0] >= 2 * top && needed[1] >= 2 * top && top < i64::from(MAX_CUBE) {
-            top *= 2;
-        }
-        let unused = CashTerms::Live {
-            pass: 0.0,
-            take_win: [0.0; 3],
-            redouble_pass: 0.0,
-        };
-        let mut levels = [[unused; 2]; MAX_LEVELS];
-        let mut count = 0;
-        let mut level = top;
-        loop {
-            for (k, terms) in levels[count].iter_mut().enumerate() {
-                let o = 1 - k;
-                // Chances of player k after a win or a loss of `points`.
-                let won = |points: i64| score.mwc_after(k, k, points as u32);
-                let lost = |points: i64| score.mwc_after(k, o, points as u32);
-                let take_win = |v: i64| [won(2 * v), won(4 * v), won(6 * v)];
-                let pass = won(level);
-                *terms = if needed[0] < 2 * level || needed[1] < 2 * level {
-                    // The doubled cube is dead; the taker redoubles at once when only the
-                    // doubler can win the match with it.
-                    let effective = if needed[k] < 2 * level && needed[o] >= 2 * level {
-                        2 * level
-                    } else {
-                        level
-                    };
-                    CashTerms::Dead {
-                        pass,
-                        take_win: take_win(effective),
-                        take_lose: [
-                            lost(2 * effective),
-                            lost(4 * effective),
-                            lost(6 * effective),
-                        ],
-                    }
-                } else {
-                    CashTerms::Live {
-                        pass,
-                        take_win: take_win(level),
-                        redouble_pass: lost(2 * level),
-                    }
-                };
-            }
-            count += 1;
-            if level == c {
-                break;
-            }
-            level /= 2;
-        }
         MatchTerms {
             outcomes: Outcomes::at(score, cube),
-            levels,
-            count,
+            levels: level_terms(score, cube).collect(),
         }
-    }
-
-    /// The live-cube cash points of both sides at this cube (the winning chances at which
-    /// each would double the other out), for chances with these shares of gammons.
-    fn cash_points(&self, ratios: &Ratios) -> [f64; 2] {
-        let mut above = [0.0f64; 2];
-        for level in &self.levels[..self.count] {
-            let mut here = [0.0f64; 2];
-            for (k, point) in here.iter_mut().enumerate() {
-                let o = 1 - k;
-                let (mine, theirs) = (ratios.of_player(k), ratios.of_player(o));
-                *point = match level[k] {
-                    CashTerms::Dead {
-                        pass,
-                        take_win,
-                        take_lose,
-                    } => {
-                        let take_lose = spread(theirs, take_lose);
-                        ratio_or_half(take_lose - pass, take_lose - spread(mine, take_win))
-                    }
-                    CashTerms::Live {
-                        pass,
-                        take_win,
-                        redouble_pass,
-                    } => {
-                        // The taker cashes at its own cash point one level up: we pass there.
-                        let take_win = spread(mine, take_win);
-                        1.0 - above[o] * ratio_or_half(pass - take_win, redouble_pass - take_win)
-                    }
-                };
-            }
-            above = here;
-        }
-        above
     }
 }
 
