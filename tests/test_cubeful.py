@@ -256,6 +256,27 @@ def test_a_cube_at_the_games_limit_is_dead_for_both_sides_R17() -> None:
     assert decide(STRONG, **match).no_double != pytest.approx(dead.no_double)  # type: ignore[arg-type]
 
 
+def test_a_cube_below_its_limit_counts_the_doubles_left_R17() -> None:
+    # Gammonless money at 77%: one double from the limit, whoever takes owns a dead cube,
+    # so the take point is 1/4 and the cash point 3/4 (Janowski's live cube: 1/5 and 4/5).
+    chances = [0.77, 0.0, 0.0, 0.0, 0.0]
+    dead, x = 2 * 0.77 - 1, cubeful.DEFAULT_CUBE_LIFE
+    last = decide(chances, max_cube=2)
+    assert last.no_double == pytest.approx((1 - x) * dead + x * 1.0)  # past its cash point
+    assert last.action == "double, pass"
+    live = decide(chances)
+    assert live.no_double == pytest.approx((1 - x) * dead + x * (-1 + 2 * (0.77 - 0.2) / 0.6))
+    assert live.action == "double, take"
+    # Far below the limit the cube is valued as without one.
+    far = decide(chances, max_cube=1 << 14)
+    assert far.no_double == pytest.approx(live.no_double, abs=1e-8)
+    # In a match, a limit under the score's highest cube level moves the cash points.
+    match = {"match_length": 11, "score": (0, 0)}
+    assert decide(STRONG, **match, max_cube=4).no_double != pytest.approx(  # type: ignore[arg-type]
+        decide(STRONG, **match).no_double  # type: ignore[arg-type]
+    )
+
+
 def test_a_game_without_the_cube_is_valued_cubeless_R17() -> None:
     none = decide(STRONG, max_cube=1)
     assert not none.may_double and none.why_not == "R17: the game is played without the cube"

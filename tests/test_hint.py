@@ -157,7 +157,9 @@ def test_bad_input_is_refused_by_name(net: Net) -> None:
     assert to_roll is not None and to_roll.phase == "roll"
     with pytest.raises(BgfastError, match="the state holds no dice yet: give the roll"):
         hint(net, to_roll)
-    assert _same(hint(net, to_roll, (3, 1)), hint(net, to_roll.position, (3, 1)))
+    # The state's roll given apart: its position ranked at its stakes (the XGID's cube limit).
+    at_its_stakes = hint(net, to_roll.position, (3, 1), stakes=cubeful.Stakes.of(to_roll))
+    assert _same(hint(net, to_roll, (3, 1)), at_its_stakes)
     doubled = codec.state_from_id("XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10")
     assert doubled is not None
     with pytest.raises(BgfastError, match="no play to rank: a double waits for its answer"):

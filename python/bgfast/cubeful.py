@@ -95,8 +95,9 @@ class Stakes:
     a close approximation, which leaves the trailer's extra chances out.
 
     A cube at its limit is dead for both sides: its values are the cubeless ones. Below
-    its limit the model values the cube as if it had none (a cube life index does not know
-    how many doubles are left): a close approximation unless the limit is near. In a match
+    its limit the model counts the doubles left: the live cube's take and cash points are
+    found level by level from the limit down (one double from it, whoever takes owns a dead
+    cube), which comes to Janowski's points a few doubles below it. In a match
     the values after each game are the table's, made for matches played with a cube and no
     limit: an approximation for a match with a cube limit, and a rougher one for a match
     without the cube (``max_cube=1``), whose trailer after the Crawford game cannot double

@@ -572,7 +572,7 @@ impl<'a> CubeContext<'a> {
     fn match_terms(&self) -> Option<MatchTerms> {
         match &self.stakes {
             Stakes::Match(score) if self.cube.may_turn() && self.match_cube_alive(score) => {
-                Some(MatchTerms::new(score, self.cube.value))
+                Some(MatchTerms::new(score, self.cube))
             }
             _ => None,
         }
@@ -589,15 +589,14 @@ impl<'a> CubeContext<'a> {
             Stakes::Match(score) if !self.match_cube_alive(score) => self.dead(p),
             Stakes::Match(score) => {
                 let ratios = Ratios::of(p);
-                let c = self.cube.value;
                 let (outcomes, cash_points) = match kept {
                     Some(terms) => (
                         terms.outcomes,
                         cash_points(terms.levels.iter().copied(), &ratios),
                     ),
                     None => (
-                        Outcomes::at(score, c),
-                        cash_points(level_terms(score, c), &ratios),
+                        Outcomes::at(score, self.cube.value),
+                        cash_points(level_terms(score, self.cube), &ratios),
                     ),
                 };
                 self.match_no_double(&outcomes, cash_points, &ratios, p, x)
@@ -615,8 +614,7 @@ impl<'a> CubeContext<'a> {
         // The average value of a win and of a loss.
         let w = 1.0 + f64::from(p.win_gammon + p.win_backgammon) / win;
         let l = 1.0 + f64::from(p.lose_gammon + p.lose_backgammon) / (1.0 - win);
-        let take_point = (l - 0.5) / (w + l + 0.5);
-        let cash_point = (l + 1.0) / (w + l + 0.5);
+        let [take_point, cash_point] = self.money_points(w, l);
         let jacoby = rules.jacoby;
         // Lines through the live cube's corners: (0, -L), the take point at -1, the cash
         // point at +1, and (1, W).
@@ -652,6 +650,36 @@ impl<'a> CubeContext<'a> {
             }
         };
         dead * (1.0 - x) + live * x
+    }
+
+    /// The side to move's live-cube take point and cash point in money play (the winning
+    /// chances at which it takes a double at the most, and doubles the opponent out), from
+    /// the average values of its wins `w` and its losses `l`. Without a cube limit,
+    /// Janowski's: each side doubles at the other's take point however often the cube has
+    /// turned. With a limit, found level by level from it down, as the match model finds
+    /// its cash points (those converge to Janowski's a few levels below the limit).
+    fn money_points(&self, w: f64, l: f64) -> [f64; 2] {
+        if self.cube.limit == MAX_CUBE {
+            return [(l - 0.5) / (w + l + 0.5), (l + 1.0) / (w + l + 0.5)];
+        }
+        // Side k's average win and loss (0 the side to move, 1 the opponent).
+        let (wins, losses) = ([w, l], [l, w]);
+        // At the highest value that may be turned the doubled cube is dead: side k cashes
+        // where the taker's dead-cube equity, twice the cubeless one, is worth a pass.
+        let mut cash = [0, 1].map(|k| (losses[k] + 0.5) / (wins[k] + losses[k]));
+        let mut level = self.cube.limit / 2;
+        while level > self.cube.value {
+            level /= 2;
+            // The taker owns a live cube it cashes with at its own cash point one level up
+            // (its equity runs from -L at 0 to +1 there); it takes while that is worth at
+            // least half a pass.
+            let above = cash;
+            cash = [0, 1].map(|k| {
+                let o = 1 - k;
+                1.0 - above[o] * (losses[o] - 0.5) / (losses[o] + 1.0)
+            });
+        }
+        [1.0 - cash[1], cash[0]]
     }
 
     /// Whether the cube can still matter in this match game (else the value is the dead
@@ -826,25 +854,26 @@ enum CashTerms {
     },
 }
 
-/// Both sides' cash-point terms at every level a match cube at `cube` can reach, from the
-/// highest that can still be turned down to `cube` (a value that can still be turned at
-/// this score).
+/// Both sides' cash-point terms at every level a match cube can reach, from the highest
+/// that can still be turned down to the cube's value (one that can still be turned at this
+/// score and within the cube's limit).
 ///
 /// The cash points are found from the top down: at the highest cube level that can still
-/// be turned, the doubled cube is dead, and the cash point is the opponent's dead-cube take
-/// point (counting the taker's automatic redouble when only the doubler can win the match
-/// with the doubled cube). Below it, the taker owns a live cube it will cash with at its
-/// own cash point one level up, which moves the take point.
+/// be turned (by the score or by the game's cube limit), the doubled cube is dead, and the
+/// cash point is the opponent's dead-cube take point (counting the taker's automatic
+/// redouble when only the doubler can win the match with the doubled cube and the limit
+/// allows it). Below it, the taker owns a live cube it will cash with at its own cash
+/// point one level up, which moves the take point.
 fn level_terms<'s>(
     score: &'s MatchScore<'_>,
-    cube: u32,
+    cube: Cube,
 ) -> impl Iterator<Item = [CashTerms; 2]> + 's {
     // Points needed minus one: the "normalised score" of the live-cube formulas.
     let needed = score.away.map(|a| i64::from(a) - 1);
-    let c = i64::from(cube);
+    let c = i64::from(cube.value);
+    let limit = i64::from(cube.limit);
     let mut top = c;
-    // No cube goes past MAX_CUBE (a table that long has no higher level to turn).
-    while needed[0] >= 2 * top && needed[1] >= 2 * top && top < i64::from(MAX_CUBE) {
+    while needed[0] >= 2 * top && needed[1] >= 2 * top && 4 * top <= limit {
         top *= 2;
     }
     let levels = core::iter::successors(Some(top), move |&level| (level > c).then_some(level / 2));
@@ -856,14 +885,13 @@ fn level_terms<'s>(
             let lost = |points: i64| score.mwc_after(k, o, points as u32);
             let take_win = |v: i64| [won(2 * v), won(4 * v), won(6 * v)];
             let pass = won(level);
-            if needed[0] < 2 * level || needed[1] < 2 * level {
+            // The doubled cube may not be turned again.
+            let at_limit = 4 * level > limit;
+            if at_limit || needed[0] < 2 * level || needed[1] < 2 * level {
                 // The doubled cube is dead; the taker redoubles at once when only the
-                // doubler can win the match with it.
-                let effective = if needed[k] < 2 * level && needed[o] >= 2 * level {
-                    2 * level
-                } else {
-                    level
-                };
+                // doubler can win the match with it (and the limit allows it).
+                let redoubles = !at_limit && needed[k] < 2 * level && needed[o] >= 2 * level;
+                let effective = if redoubles { 2 * level } else { level };
                 CashTerms::Dead {
                     pass,
                     take_win: take_win(effective),
@@ -928,9 +956,9 @@ struct MatchTerms {
 }
 
 impl MatchTerms {
-    fn new(score: &MatchScore<'_>, cube: u32) -> MatchTerms {
+    fn new(score: &MatchScore<'_>, cube: Cube) -> MatchTerms {
         MatchTerms {
-            outcomes: Outcomes::at(score, cube),
+            outcomes: Outcomes::at(score, cube.value),
             levels: level_terms(score, cube).collect(),
         }
     }
@@ -1181,5 +1209,86 @@ mod tests {
             cube: Cube::limited(4, CubeOwner::Mover, 8).unwrap(),
         };
         assert!(alive.no_double(&p, 0.68) > alive.dead(&p));
+    }
+
+    #[test]
+    fn one_double_from_the_limit_the_taker_takes_as_with_a_dead_cube() {
+        // Gammonless money, the cube one double from its limit: whoever takes owns a dead
+        // cube, so the take point is 1/4 (not Janowski's live 1/5) and the cash point 3/4.
+        let centred = |limit: u32| CubeContext {
+            stakes: Stakes::Money(MoneyRules::default()),
+            cube: Cube::limited(1, CubeOwner::Centred, limit).unwrap(),
+        };
+        for (win, value) in [(0.25, -1.0), (0.5, 0.0), (0.75, 1.0)] {
+            let p = probs(win, 0.0, 0.0, 0.0, 0.0);
+            assert!(
+                (centred(2).no_double(&p, 1.0) - value).abs() < 1e-6,
+                "{win}"
+            );
+        }
+        // Without the limit the live cube cashes at 4/5: at 3/4 it is not yet worth a pass.
+        let p = probs(0.75, 0.0, 0.0, 0.0, 0.0);
+        assert!(centred(MAX_CUBE).no_double(&p, 1.0) < 0.9);
+        // Two doubles from the limit, the points move towards Janowski's: the opponent
+        // cashes (and we pass) at 1 - 3/4 * (1 - 1/2) / 2 = 0.8125 for it, 0.1875 for us.
+        let p = probs(0.1875, 0.0, 0.0, 0.0, 0.0);
+        assert!((centred(4).no_double(&p, 1.0) + 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_far_limit_values_the_cube_as_janowski_does() {
+        // The points found level by level converge to Janowski's closed form, which is
+        // what a cube without a limit of its own gets.
+        let p = probs(0.68, 0.3, 0.02, 0.12, 0.01);
+        for owner in [CubeOwner::Centred, CubeOwner::Mover, CubeOwner::Opponent] {
+            let at = |limit: u32| {
+                CubeContext {
+                    stakes: Stakes::Money(MoneyRules::default()),
+                    cube: Cube::limited(1, owner, limit).unwrap(),
+                }
+                .decide(&p, 0.68)
+            };
+            let unlimited = at(MAX_CUBE);
+            let mut errors = Vec::new();
+            for doubles in 1..15 {
+                let d = at(1 << doubles);
+                errors.push((d.no_double - unlimited.no_double).abs());
+            }
+            assert!(errors[13] < 1e-6, "{owner:?} {errors:?}");
+            assert!(
+                errors[0] > 1e-3 && errors[6] < errors[0] / 10.0,
+                "{owner:?} {errors:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_match_cube_stops_at_the_games_limit() {
+        let met = met();
+        // 11-away each: the cash points come down from a cube of 8 (10 points needed: a
+        // cube of 16 would be dead).
+        let score = MatchScore::new(&met, 11, 11, false).unwrap();
+        let p = probs(0.7, 0.2, 0.01, 0.1, 0.005);
+        let at = |limit: u32| {
+            CubeContext {
+                stakes: Stakes::Match(score),
+                cube: Cube::limited(1, CubeOwner::Centred, limit).unwrap(),
+            }
+            .decide(&p, 0.68)
+        };
+        let unlimited = at(MAX_CUBE);
+        // A limit that lets the cube reach the score's highest level changes nothing.
+        assert_eq!(at(16), unlimited);
+        assert_eq!(at(1 << 10), unlimited);
+        // One that cuts the levels does; at one double from it the taker owns a dead cube.
+        assert_ne!(at(8).no_double, unlimited.no_double);
+        assert_ne!(at(4).no_double, at(8).no_double);
+        let last = at(2);
+        assert_ne!(last.no_double, at(4).no_double);
+        let after_take = CubeContext {
+            stakes: Stakes::Match(score),
+            cube: Cube::limited(2, CubeOwner::Opponent, 2).unwrap(),
+        };
+        assert_eq!(last.double_take, after_take.dead(&p));
     }
 }
