@@ -15,6 +15,11 @@
 //! 0 is a dead cube, 1 a perfectly efficient one. [`DEFAULT_CUBE_LIFE`] = 0.68 is GNU
 //! Backgammon's value for contact positions.
 //!
+//! A cube below a game's limit counts the doubles left: its live take and cash points are
+//! found level by level from the limit down (one double from it, the taker owns a dead
+//! cube), in money play as in a match; a cube without a limit of its own ([`MAX_CUBE`])
+//! gets Janowski's closed form, their limit.
+//!
 //! Money values are per unit of the current cube (a double/pass is worth exactly 1.0); match
 //! values are match-winning chances (MWC) of the side to move, read from a [`Met`].
 //! Everything here is seen from the side to move, about to roll.
