@@ -607,7 +607,8 @@ class CubeDecision:
 Probabilities = Union[Sequence[float], npt.ArrayLike]
 
 # How far chances may break ``backgammon <= gammon <= win`` (and the losing side's
-# ``<= 1 - win``) by rounding, as a net's float32 outputs do, and still be taken.
+# ``<= 1 - win``) or pass 0 and 1 by rounding, as a net's float32 outputs do (a softmax
+# head's win is the sum of three outcomes: 1.0000001 for a sure win), and still be taken.
 _CHANCE_TOLERANCE = 1e-6
 
 _CHANCES = "win, win gammon, win backgammon, lose gammon, lose backgammon"
@@ -618,8 +619,8 @@ def _check_probabilities(probabilities: Probabilities) -> npt.NDArray[np.float64
     backgammon, as ``Net.evaluate`` gives them) as a float64 array, checked: five
     finite numbers from 0 to 1 that fit together (a backgammon is also a gammon and a
     gammon also a win, R16: ``win backgammon <= win gammon <= win`` and ``lose backgammon
-    <= lose gammon <= 1 - win``, up to ``_CHANCE_TOLERANCE``); ``BgfastError`` naming
-    what is wrong otherwise."""
+    <= lose gammon <= 1 - win``), all up to ``_CHANCE_TOLERANCE`` (a number rounded past 0
+    or 1 is taken as 0 or 1); ``BgfastError`` naming what is wrong otherwise."""
     given = _as_numbers(probabilities)
     if given.size != 5:
         raise BgfastError(
@@ -627,7 +628,7 @@ def _check_probabilities(probabilities: Probabilities) -> npt.NDArray[np.float64
         )
     p: npt.NDArray[np.float64] = given.astype(np.float64).reshape(5)
     _check_rows(p[None], lambda _: shown(probabilities))
-    return p
+    return np.clip(p, 0.0, 1.0, out=p)  # (a copy: astype makes one)
 
 
 def _check_probability_rows(probabilities: Probabilities) -> npt.NDArray[np.float64]:
@@ -641,7 +642,7 @@ def _check_probability_rows(probabilities: Probabilities) -> npt.NDArray[np.floa
         )
     p = given.astype(np.float64)
     _check_rows(p, lambda k: f"row {k} ({shown(p[k].tolist())})")
-    return p
+    return np.clip(p, 0.0, 1.0, out=p)  # (a copy: astype makes one)
 
 
 def _as_numbers(probabilities: Probabilities) -> npt.NDArray[Any]:
@@ -655,21 +656,27 @@ def _as_numbers(probabilities: Probabilities) -> npt.NDArray[Any]:
 
 def _check_rows(p: npt.NDArray[np.float64], named: Callable[[int], str]) -> None:
     """``BgfastError`` for the first row of ``p`` that is not five chances that fit
-    together, naming it by ``named(row)``."""
-    in_range = np.all(np.isfinite(p) & (p >= 0) & (p <= 1), axis=1)
-    if not in_range.all():
-        k = int(np.argmin(in_range))
-        raise BgfastError(f"probabilities must be chances from 0 to 1 ({_CHANCES}), not {named(k)}")
+    together (up to ``_CHANCE_TOLERANCE``), naming it by ``named(row)``."""
+    low, high = -_CHANCE_TOLERANCE, 1.0 + _CHANCE_TOLERANCE
+    in_range = np.all(np.isfinite(p) & (p >= low) & (p <= high), axis=1)
     win, win_g, win_bg, lose_g, lose_bg = p.T
-    for part, name, whole, of in (
+    relations = (
         (win_bg, "win backgammon", win_g, "win gammon"),
         (win_g, "win gammon", win, "win"),
         (lose_bg, "lose backgammon", lose_g, "lose gammon"),
         (lose_g, "lose gammon", 1.0 - win, "the chance to lose (1 - win)"),
-    ):
-        over = part > whole + _CHANCE_TOLERANCE
-        if over.any():
-            k = int(np.argmax(over))
+    )
+    over = [part > whole + _CHANCE_TOLERANCE for part, _, whole, _ in relations]
+    # Every check over every row before naming one: the row named is the first bad one,
+    # whatever is wrong with it, not the first to break whichever check runs first.
+    bad = ~in_range | np.logical_or.reduce(over)
+    if not bad.any():
+        return
+    k = int(np.argmax(bad))
+    if not in_range[k]:
+        raise BgfastError(f"probabilities must be chances from 0 to 1 ({_CHANCES}), not {named(k)}")
+    for (part, name, whole, of), broken in zip(relations, over):
+        if broken[k]:
             raise BgfastError(
                 f"probabilities {named(k)} do not fit together: {name} {part[k]:g}"
                 f" is more than {of} {whole[k]:g} (R16: a backgammon is also a gammon, a"

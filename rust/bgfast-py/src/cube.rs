@@ -10,8 +10,8 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
-use crate::args;
 use crate::errors::Error;
+use crate::{alloc, args};
 
 /// The cube as Python gives it: `(value, owner, limit)`.
 pub type CubeArg<'py> = (Bound<'py, PyAny>, String, Bound<'py, PyAny>);
@@ -167,8 +167,8 @@ impl PyCubeModel {
             cube: self.cube,
         };
         let model = CubeModel::new(context, self.cube_life);
+        let mut out = alloc::vec_with_capacity(rows * COLUMNS)?;
         let values = py.detach(|| {
-            let mut out = Vec::with_capacity(rows * COLUMNS);
             for row in chances.rows() {
                 let p = Probabilities::from_array([row[0], row[1], row[2], row[3], row[4]]);
                 // `value()` is the no-double value where the side to move may not double.
