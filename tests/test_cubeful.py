@@ -446,3 +446,17 @@ def test_cube_values_check_the_stakes_and_the_cube_life() -> None:
         cubeful.cube_values(rows, {"cube": 2})  # type: ignore[arg-type]
     with pytest.raises(bgfast.BgfastError, match="cube_life"):
         cubeful.cube_values(rows, Stakes.check(), cube_life=1.5)
+
+
+def test_why_the_side_to_move_has_no_cube_action() -> None:
+    # One rule for `bgfast eval` and HTTP /evaluate: when there is no cube decision to value.
+    assert cubeful.why_no_cube_action(bgfast.Position()) is None
+    board = np.zeros((2, 25), dtype=np.uint8)
+    board[1, 0] = 15  # the opponent has no checker on the board: the game is over (R15)
+    assert cubeful.why_no_cube_action(bgfast.Position.from_array(board)) == "the game is over"
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:{}:0:0:0:0:10"
+    phases = {"00": None, "D": None, "31": "the dice are rolled"}  # a double is answered
+    for dice, why in phases.items():
+        state = bgfast.codec.state_from_id(xgid.format(dice))
+        assert state is not None
+        assert cubeful.why_no_cube_action(state) == why

@@ -127,16 +127,7 @@ def _cube_question(position: Position, state: GameState | None) -> tuple[Stakes 
         # A score past the match equity table (R20): the chances do not depend on the
         # score, only the cube decision does, which the model cannot give (as /evaluate).
         return None, str(error)
-    if position.outcome is not None:
-        return stakes, "the game is over"
-    if state is not None and state.phase == "resign":
-        return stakes, "a resignation waits for its answer"
-    if state is not None and state.offer is not None and state.offer.kind != "double":
-        # The cube on offer is the beaver's or the raccoon's: not the stakes valued here.
-        return stakes, f"a {state.offer.kind} waits for its answer"
-    if state is not None and state.dice is not None:
-        return stakes, "the dice are rolled"
-    return stakes, None
+    return stakes, cubeful.why_no_cube_action(position if state is None else state)
 
 
 def _decision_data(decision: cubeful.CubeDecision) -> dict[str, Any]:

@@ -380,6 +380,24 @@ class Stakes:
         return out
 
 
+def why_no_cube_action(subject: Position | GameState) -> str | None:
+    """Why the side to move of a position or game state has no cube decision to make now,
+    whatever the stakes allow (:meth:`Stakes.why_no_double` says what they forbid), or
+    ``None``: the game is over, a resignation or a beaver or raccoon waits for its answer
+    (the cube offered then is not the one valued), or the dice are rolled."""
+    position = subject if isinstance(subject, Position) else subject.position
+    if position.outcome is not None:
+        return "the game is over"
+    if isinstance(subject, GameState):
+        if subject.phase == "resign":
+            return "a resignation waits for its answer"
+        if subject.offer is not None and subject.offer.kind != "double":
+            return f"a {subject.offer.kind} waits for its answer"
+        if subject.dice is not None:
+            return "the dice are rolled"
+    return None
+
+
 @functools.lru_cache(maxsize=STAKES_KEPT)
 def _seen_by_the_opponent(stakes: Stakes) -> Stakes:
     """:meth:`Stakes.for_opponent`, kept: every play ranked at a set of stakes asks for it,

@@ -439,11 +439,9 @@ def _stakes(read: Read) -> cubeful.Stakes:
 
 
 def _cube_answer(read: Read, probabilities: np.ndarray[Any, Any]) -> CubeAnswer | None:
-    state = read.state
-    if read.dice is not None or (state is not None and state.phase == "resign"):
-        return None
-    if state is not None and state.offer is not None and state.offer.kind != "double":
-        return None  # the cube on offer is a beaver's or a raccoon's: other stakes
+    subject = read.position if read.state is None else read.state
+    if read.dice is not None or cubeful.why_no_cube_action(subject) is not None:
+        return None  # dice given or held, a game over, an answer waiting
     try:
         decision = cubeful.decide_for(probabilities, _stakes(read), cubeful.DEFAULT_CUBE_LIFE)
     except BgfastError:
