@@ -380,6 +380,44 @@ def test_two_sided_closed_forms() -> None:
         bearoff.cubeful_equity(six_vs_ace, "middle")  # type: ignore[arg-type]
 
 
+def test_two_sided_cube_near_its_limit_r17() -> None:
+    # doubles_left counts the turns left before the game's cube limit: 0 is a dead cube,
+    # worth the cubeless equity; with one left a take gives the taker a dead cube, so the
+    # doubler gets twice the cubeless equity; from 7 on it is the table of a cube that can
+    # always be turned again (the engine's tests check every level against the game tree).
+    rng = np.random.default_rng(3)
+    six = bearoff.position_batch(np.arange(N2))
+    cubes: tuple[bearoff.Cube, ...] = ("centred", "owned", "unavailable")
+    changed = 0
+    for u, t in rng.integers(1, N2, size=(300, 2)):
+        pair = (six[u].tolist(), six[t].tolist())
+        cubeless = 2 * bearoff.win_probability(pair) - 1
+        for cube in cubes:
+            for may_double in (False, True):
+                assert bearoff.cubeful_equity(pair, cube, may_double, doubles_left=0) == cubeless
+            no_double = bearoff.cubeful_equity(pair, cube, False, doubles_left=1)
+            best = no_double if cube == "unavailable" else max(no_double, min(1.0, 2 * cubeless))
+            assert bearoff.cubeful_equity(pair, cube, True, doubles_left=1) == best
+            unlimited = bearoff.cubeful_equity(pair, cube)
+            assert bearoff.cubeful_equity(pair, cube, doubles_left=15) == unlimited
+            assert bearoff.cubeful_equity(pair, cube, doubles_left=None) == unlimited
+            changed += abs(best - unlimited) > 1e-3
+    assert changed > 30
+
+
+@pytest.mark.parametrize(
+    ("doubles_left", "error"),
+    [(-1, bgfast.BgfastError), (16, bgfast.BgfastError), (2**70, bgfast.BgfastError)]
+    + [(bad, TypeError) for bad in (1.5, "2", [1])],
+)
+def test_two_sided_cube_limit_must_be_a_count_of_doubles_r17(
+    doubles_left: object, error: type[Exception]
+) -> None:
+    pair = ([0, 0, 0, 0, 0, 1], [1, 0, 0, 0, 0, 0])
+    with pytest.raises(error, match="R17: doubles_left"):
+        bearoff.cubeful_equity(pair, doubles_left=doubles_left)  # type: ignore[arg-type]
+
+
 def test_two_sided_best_play_maximises_winning_chances() -> None:
     # Against the core move generator: of every result of every roll, the chosen play
     # leaves the opponent (now on roll) the lowest winning chances.

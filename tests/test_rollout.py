@@ -138,6 +138,22 @@ def test_bearoff_in_the_database_is_exact_r15() -> None:
     assert cube.double_pass == 1.0
 
 
+def test_bearoff_in_the_database_counts_the_cube_limit_r17() -> None:
+    # The database's value of a cube one or two doubles from the game's limit, not that of
+    # a cube that can always be turned again.
+    pos = position({1: 2, 4: 1, 6: 2}, {2: 3, 5: 1})
+    table = bgfast.bearoff.two_sided()
+    cubeless = 2 * bgfast.bearoff.win_probability(pos) - 1
+    cube = bgfast.rollout_cube(pos, games=50, seed=1, max_cube=2)
+    assert cube.no_double == table.cubeful_equity(pos, "centred", False, doubles_left=1)
+    assert cube.double_take == 2 * cubeless  # the taker's cube is dead
+    assert cube.no_double != table.cubeful_equity(pos, "centred", False)
+    owned = bgfast.rollout(pos, games=50, seed=1, cubeful=True, cube=(2, "mover"), max_cube=8)
+    assert owned.cubeful_equity == table.cubeful_equity(pos, "owned", doubles_left=2)
+    dead = bgfast.rollout(pos, games=50, seed=1, cubeful=True, cube=(8, "mover"), max_cube=8)
+    assert dead.cubeful_equity == cubeless
+
+
 def test_truncating_at_zero_plies_is_the_evaluator_exactly() -> None:
     net = bgfast.Net.wildbg()
     pos = Position.from_id(CONTACT)

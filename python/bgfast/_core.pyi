@@ -557,7 +557,11 @@ class TwoSidedTable:
     ) -> npt.NDArray[np.float64]:
         """Win probabilities for two ``(N, 6)`` arrays."""
     def cubeful_equity(
-        self, position: _TwoSides, cube: str = "centred", may_double: bool = True
+        self,
+        position: _TwoSides,
+        cube: str = "centred",
+        may_double: bool = True,
+        doubles_left: int | None = None,
     ) -> float | None:
         """Money equity of the side on roll per unit cube; None if built cubeless."""
     def best_play(self, position: _TwoSides, d1: int, d2: int) -> _Counts | None:

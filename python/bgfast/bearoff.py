@@ -409,12 +409,24 @@ def win_probability_batch(mover: PointsArray, opponent: PointsArray) -> npt.NDAr
     return two_sided().win_probability_batch(mover, opponent)
 
 
-def cubeful_equity(position: TwoSides, cube: Cube = "centred", may_double: bool = True) -> float:
+def cubeful_equity(
+    position: TwoSides,
+    cube: Cube = "centred",
+    may_double: bool = True,
+    doubles_left: int | None = None,
+) -> float:
     """Money equity of the side on roll per unit of cube with perfect cube play (no
     gammons are possible here), the cube ``'centred'``, ``'owned'`` by the side on roll,
     or ``'unavailable'`` (owned by the opponent). With ``may_double`` the side on roll's
-    own cube action now is included; without it, the equity of not doubling now."""
-    equity = two_sided().cubeful_equity(position, cube, may_double)
+    own cube action now is included; without it, the equity of not doubling now.
+
+    ``doubles_left`` is how many more times the cube may be turned before the game's limit
+    (R17, ``Rules.max_cube``): log2 of the limit over the cube's value, 0 to 15; 0 is a dead
+    cube, worth the cubeless equity. ``None``, the default, is a cube that can always be
+    turned again, GNU Backgammon's table; from 7 doubles left the values are that table's
+    (within 1e-6). The first call for a limit builds its tables, a third of a second a
+    double left at most."""
+    equity = two_sided().cubeful_equity(position, cube, may_double, doubles_left)
     if equity is None:  # pragma: no cover - the cached table is always cubeful
         raise BearoffRangeError("the cached two-sided table was built without cube equities")
     return equity

@@ -755,19 +755,25 @@ impl PyTwoSidedTable {
     /// Money equity of the side on roll per unit of cube (no gammons in these positions)
     /// with the cube `'centred'`, `'owned'` by the side on roll or `'unavailable'` (owned by
     /// the opponent). With `may_double` (default) the side on roll's best cube action is
-    /// included; without it, the equity of not doubling now. None if built cubeless.
-    #[pyo3(signature = (position, cube="centred", may_double=true))]
+    /// included; without it, the equity of not doubling now. `doubles_left` (0 to 15) is how
+    /// many more times the cube may be turned before its limit (R17); None, a cube that can
+    /// always be turned again. None if built cubeless.
+    #[pyo3(signature = (position, cube="centred", may_double=true, doubles_left=None))]
     fn cubeful_equity(
         &self,
+        py: Python<'_>,
         position: &Bound<'_, PyAny>,
         cube: &str,
         may_double: bool,
+        doubles_left: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<f64>> {
         let (mover, opponent) = pair_from(position)?;
         let cube = cube_from(cube)?;
-        Ok(self
-            .inner
-            .cubeful_equity(mover, opponent, cube, may_double)
+        let doubles_left = args::opt_int_in(doubles_left, "R17: doubles_left", 0..=15)?;
+        // The first lookup of a cube limit builds its tables: a second or two at most.
+        let table = &*self.inner;
+        Ok(py
+            .detach(|| table.cubeful_equity(mover, opponent, cube, may_double, doubles_left))
             .map_err(bearoff_error)?)
     }
 

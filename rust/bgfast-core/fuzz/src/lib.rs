@@ -186,7 +186,7 @@ pub fn exercise_two_sided(t: &TwoSided) {
             HomeBoard::from_index(n - 1 - i).unwrap(),
         );
         let _ = t.win_probability(a, b);
-        let _ = t.cubeful_equity(a, b, bgfast_core::bearoff::CubeState::Centred, true);
+        let _ = t.cubeful_equity(a, b, bgfast_core::bearoff::CubeState::Centred, true, None);
         let _ = t.best_play(a, b, 6, 5);
     }
 }

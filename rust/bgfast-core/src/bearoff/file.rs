@@ -380,10 +380,7 @@ impl TwoSided {
         if !r.bytes.is_empty() {
             return Err(FileError::TrailingBytes);
         }
-        Ok(TwoSided {
-            win,
-            cubeful: equities,
-        })
+        Ok(TwoSided::from_parts(win, equities))
     }
 }
 

@@ -218,7 +218,7 @@ pub(crate) fn solve_two_sided(plays: &super::two_sided::Plays) -> Vec<[i32; 4]> 
     super::two_sided::solve_shells(
         [WON; 4],
         [LOST; 4],
-        |row_t: &[[i32; 4]], u| {
+        |row_t: &[[i32; 4]], _, u| {
             let mut total = [0i32; 4];
             for (r, &(_, _, w)) in super::moves::ROLLS.iter().enumerate() {
                 let mut best = [-0xFFFF; 4];

@@ -7,7 +7,8 @@
 //!   bear off all checkers and the first checker, expected rolls, variance, effective pip count,
 //!   and the bear-off-perfect race play.
 //! - [`TwoSided`]: every pair of positions of up to 6 checkers (924 x 924): cubeless winning
-//!   chances of the side on roll with best play, and cubeful money equities.
+//!   chances of the side on roll with best play, and cubeful money equities, with or
+//!   without a cube limit.
 //! - [`mod@file`]: the versioned, checksummed on-disk format.
 //!
 //! Builders run on the current rayon pool.
@@ -25,6 +26,7 @@
 pub mod file;
 mod gnubg_compat;
 pub mod index;
+mod limited_cube;
 mod moves;
 mod one_sided;
 mod two_sided;

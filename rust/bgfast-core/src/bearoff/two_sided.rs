@@ -15,6 +15,7 @@
 use rayon::prelude::*;
 
 use super::index::{positions_up_to, BearoffError, HomeBoard};
+use super::limited_cube::{Level, LimitedCube, LEVELS};
 use super::moves::{children_indexes, new_scratch, ROLLS};
 
 /// Checkers per side the two-sided table covers.
@@ -67,7 +68,7 @@ impl Plays {
     }
 }
 
-/// Solves an n x n table shell by shell; `entry(table, u, t)` computes entry (u, t) for
+/// Solves an n x n table shell by shell; `entry(row_t, t, u)` computes entry (u, t) for
 /// u, t >= 1 from row t, whose needed entries are already final.
 pub(crate) fn solve_shells<T, F>(
     zero_mover: T,
@@ -77,7 +78,7 @@ pub(crate) fn solve_shells<T, F>(
 ) -> Vec<T>
 where
     T: Copy + Send + Sync,
-    F: Fn(&[T], usize) -> T + Sync,
+    F: Fn(&[T], usize, usize) -> T + Sync,
 {
     let mut table = vec![zero_opponent; N * N];
     // Row 0: the side on roll has no checker left, it has won (GNU Backgammon's convention
@@ -91,14 +92,14 @@ where
         let row: Vec<T> = (1..m)
             .into_par_iter()
             .with_min_len(32)
-            .map(|t| entry(&table[t * N..(t + 1) * N], m))
+            .map(|t| entry(&table[t * N..(t + 1) * N], t, m))
             .collect();
         table[m * N + 1..m * N + m].copy_from_slice(&row);
         // Phase 2: (u, m) for 1 <= u <= m, from row m.
         let column: Vec<T> = (1..m + 1)
             .into_par_iter()
             .with_min_len(32)
-            .map(|u| entry(&table[m * N..(m + 1) * N], u))
+            .map(|u| entry(&table[m * N..(m + 1) * N], m, u))
             .collect();
         for (u, v) in (1..m + 1).zip(column) {
             table[u * N + m] = v;
@@ -111,19 +112,75 @@ where
 
 /// Cubeful no-double equities of the side on roll, normalised to a cube of 1.
 #[derive(Clone, Copy, Default, Debug, PartialEq)]
-struct Cubeful {
-    owned: f64,
-    centred: f64,
-    unavailable: f64,
+pub(crate) struct Cubeful {
+    pub(crate) owned: f64,
+    pub(crate) centred: f64,
+    pub(crate) unavailable: f64,
+}
+
+impl Cubeful {
+    /// The same equity whoever holds the cube: a game already decided, or a dead cube.
+    pub(crate) const fn any_cube(equity: f64) -> Cubeful {
+        Cubeful {
+            owned: equity,
+            centred: equity,
+            unavailable: equity,
+        }
+    }
 }
 
 /// The equity after the side on roll's best cube action (money, no gammons in these
 /// positions; R17, R19): double when doubling beats not doubling; the opponent then passes
-/// (the doubler wins 1) or takes (the doubler gets twice its equity with the cube owned by
-/// the taker, i.e. unavailable to the doubler), whichever is worse for the doubler.
+/// (the doubler wins 1) or takes (the doubler gets twice `taken`, its equity with the cube
+/// one level up, owned by the taker, i.e. unavailable to the doubler), whichever is worse
+/// for the doubler.
 #[inline]
-fn after_cube_action(no_double: f64, unavailable: f64) -> f64 {
-    no_double.max((2.0 * unavailable).min(1.0))
+pub(crate) fn after_cube_action(no_double: f64, taken: f64) -> f64 {
+    no_double.max((2.0 * taken).min(1.0))
+}
+
+/// Solves the cubeful money equities, entry `(u, t)` by the plays of `u` from the
+/// opponent's equities in row `t`. `taken(k, e)` is the equity of the side on roll in
+/// entry `k = t * 924 + c` (whose no-double equities at this cube are `e`) after it
+/// doubled and the opponent took: its `unavailable` equity at the cube one level up, which
+/// is `e.unavailable` itself for a cube that can always be turned again.
+pub(crate) fn solve_cubeful(
+    plays: &Plays,
+    taken: impl Fn(usize, &Cubeful) -> f64 + Sync,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<Cubeful> {
+    solve_shells(
+        Cubeful::any_cube(1.0),
+        Cubeful::any_cube(-1.0),
+        |row_t: &[Cubeful], t, u| {
+            // The opponent t is on roll after u's play c: its equities are row t.
+            let (mut own, mut cen, mut una) = (0.0, 0.0, 0.0);
+            for (r, &(_, _, w)) in ROLLS.iter().enumerate() {
+                let (mut b_own, mut b_cen, mut b_una) =
+                    (f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
+                for &c in plays.of(u, r) {
+                    let e = &row_t[c as usize];
+                    let taken = taken(t * N + c as usize, e);
+                    // We own the cube: it is unavailable to the opponent.
+                    b_own = b_own.max(-e.unavailable);
+                    // Centred: the opponent may double; after a take we own it.
+                    b_cen = b_cen.max(-after_cube_action(e.centred, taken));
+                    // The opponent owns it and may redouble.
+                    b_una = b_una.max(-after_cube_action(e.owned, taken));
+                }
+                let w = w as f64;
+                own += w * b_own;
+                cen += w * b_cen;
+                una += w * b_una;
+            }
+            Cubeful {
+                owned: own / 36.0,
+                centred: cen / 36.0,
+                unavailable: una / 36.0,
+            }
+        },
+        progress,
+    )
 }
 
 /// The two-sided bear-off database (6 points, up to 6 checkers a side).
@@ -134,9 +191,20 @@ pub struct TwoSided {
     /// Cubeful no-double equities `[owned, centred, unavailable]`, same order; empty when
     /// the table was built cubeless.
     pub(crate) cubeful: Vec<[f32; 3]>,
+    /// The same for cubes with a limit, built when asked for.
+    pub(crate) limited: LimitedCube,
 }
 
 impl TwoSided {
+    /// A table of these winning chances and cubeful equities (see the fields).
+    pub(crate) fn from_parts(win: Vec<f64>, cubeful: Vec<[f32; 3]>) -> TwoSided {
+        TwoSided {
+            win,
+            cubeful,
+            limited: LimitedCube::default(),
+        }
+    }
+
     /// Builds the cubeless table on the current rayon pool.
     pub fn build_cubeless() -> TwoSided {
         Self::build(false, &|_, _| {})
@@ -149,7 +217,7 @@ impl TwoSided {
         let win = solve_shells(
             1.0f64,
             0.0f64,
-            |row_t: &[f64], u| {
+            |row_t: &[f64], _, u| {
                 // P(u, t) = 1 - E[min over plays c of P(t, c)].
                 let mut sum = 0.0;
                 for (r, &(_, _, w)) in ROLLS.iter().enumerate() {
@@ -171,55 +239,14 @@ impl TwoSided {
             },
         );
         let cubeful = if cubeful {
-            let won = Cubeful {
-                owned: 1.0,
-                centred: 1.0,
-                unavailable: 1.0,
-            };
-            let lost = Cubeful {
-                owned: -1.0,
-                centred: -1.0,
-                unavailable: -1.0,
-            };
-            let table = solve_shells(
-                won,
-                lost,
-                |row_t: &[Cubeful], u| {
-                    // The opponent t is on roll after u's play c: its equities are row t.
-                    let (mut own, mut cen, mut una) = (0.0, 0.0, 0.0);
-                    for (r, &(_, _, w)) in ROLLS.iter().enumerate() {
-                        let (mut b_own, mut b_cen, mut b_una) =
-                            (f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
-                        for &c in plays.of(u, r) {
-                            let e = row_t[c as usize];
-                            // We own the cube: it is unavailable to the opponent.
-                            b_own = b_own.max(-e.unavailable);
-                            // Centred: the opponent may double; after a take we own it.
-                            b_cen = b_cen.max(-after_cube_action(e.centred, e.unavailable));
-                            // The opponent owns it and may redouble.
-                            b_una = b_una.max(-after_cube_action(e.owned, e.unavailable));
-                        }
-                        let w = w as f64;
-                        own += w * b_own;
-                        cen += w * b_cen;
-                        una += w * b_una;
-                    }
-                    Cubeful {
-                        owned: own / 36.0,
-                        centred: cen / 36.0,
-                        unavailable: una / 36.0,
-                    }
-                },
-                progress,
-            );
-            table
+            solve_cubeful(&plays, |_, e| e.unavailable, progress)
                 .iter()
                 .map(|e| [e.owned as f32, e.centred as f32, e.unavailable as f32])
                 .collect()
         } else {
             Vec::new()
         };
-        TwoSided { win, cubeful }
+        TwoSided::from_parts(win, cubeful)
     }
 
     /// GNU Backgammon's two-sided table as `makebearoff -t 6x6` writes it, reproduced:
@@ -280,17 +307,29 @@ impl TwoSided {
     /// given cube state: with `may_double` the side on roll's best cube action is included
     /// (doubling when it owns or shares the cube and doubling is right; the opponent then
     /// takes or passes, whichever is better for it), without it the equity of not doubling
-    /// this turn (GNU Backgammon's stored value). `None` if the table was built cubeless;
-    /// the errors of [`TwoSided::win_probability`].
+    /// this turn (GNU Backgammon's stored value). `doubles_left` is how many more times the
+    /// cube may be turned before its limit (R17): `None` for a cube that can always be turned
+    /// again (GNU Backgammon's table), 0 for a dead cube (the cubeless equity); more than 15,
+    /// more than any cube below 32,768 has, reads as 15. The first time a limit is asked for
+    /// its tables are built, a third of a second a double left at most (see
+    /// [`TwoSided::prepare_cube_limit`]). `None` if the table was built cubeless; the errors
+    /// of [`TwoSided::win_probability`].
     pub fn cubeful_equity(
         &self,
         mover: HomeBoard,
         opponent: HomeBoard,
         cube: CubeState,
         may_double: bool,
+        doubles_left: Option<u32>,
     ) -> Result<Option<f64>, BearoffError> {
         Self::entry(mover, opponent)?;
-        Ok(self.cubeful_equity_by_index(mover.index(), opponent.index(), cube, may_double))
+        Ok(self.cubeful_equity_by_index(
+            mover.index(),
+            opponent.index(),
+            cube,
+            may_double,
+            doubles_left,
+        ))
     }
 
     /// [`TwoSided::cubeful_equity`] by bear-off indexes, both below 924 (else it panics);
@@ -302,17 +341,53 @@ impl TwoSided {
         opponent: u32,
         cube: CubeState,
         may_double: bool,
+        doubles_left: Option<u32>,
     ) -> Option<f64> {
         let k = entry_by_index(mover, opponent);
-        let &[owned, centred, unavailable] = self.cubeful.get(k)?;
-        let (owned, centred, unavailable) = (owned as f64, centred as f64, unavailable as f64);
-        Some(match (cube, may_double) {
-            (CubeState::Unavailable, _) => unavailable,
-            (CubeState::Owned, false) => owned,
-            (CubeState::Centred, false) => centred,
-            (CubeState::Owned, true) => after_cube_action(owned, unavailable),
-            (CubeState::Centred, true) => after_cube_action(centred, unavailable),
+        let [owned, centred, unavailable] = self.no_double(k, doubles_left)?;
+        let no_double = match cube {
+            CubeState::Unavailable => return Some(unavailable),
+            CubeState::Owned => owned,
+            CubeState::Centred => centred,
+        };
+        Some(match doubles_left {
+            _ if !may_double => no_double,
+            Some(0) => no_double, // a dead cube
+            None => after_cube_action(no_double, unavailable),
+            Some(d) => after_cube_action(no_double, self.no_double(k, Some(d - 1))?[2]),
         })
+    }
+
+    /// Builds now the tables [`TwoSided::cubeful_equity`] reads for a cube with
+    /// `doubles_left` doubles left (none for 0), so that its first lookups do not wait for
+    /// them: a third of a second a double left at most, on the current rayon pool. Nothing
+    /// to do for a table built cubeless.
+    pub fn prepare_cube_limit(&self, doubles_left: u32) {
+        if self.has_cubeful() && doubles_left > 0 {
+            self.limited.level(
+                (doubles_left as usize).min(LEVELS),
+                &self.win,
+                &self.cubeful,
+            );
+        }
+    }
+
+    /// The no-double equities `[owned, centred, unavailable]` of entry `k` with
+    /// `doubles_left` (see [`TwoSided::cubeful_equity`]); `None` if built cubeless.
+    fn no_double(&self, k: usize, doubles_left: Option<u32>) -> Option<[f64; 3]> {
+        let unlimited = self.cubeful.get(k)?;
+        let row = match doubles_left {
+            None => unlimited,
+            Some(0) => return Some([2.0 * self.win[k] - 1.0; 3]),
+            Some(d) => {
+                let d = (d as usize).min(LEVELS);
+                match self.limited.level(d, &self.win, &self.cubeful) {
+                    Level::Unlimited => unlimited,
+                    Level::Table(table) => &table[k],
+                }
+            }
+        };
+        Some(row.map(f64::from))
     }
 
     /// The play of `mover` with roll `high`-`low` that maximises its cubeless winning
@@ -390,7 +465,7 @@ mod tests {
                     t.win_probability_by_index(mover, opponent);
                 },
                 &|| {
-                    t.cubeful_equity_by_index(mover, opponent, CubeState::Centred, true);
+                    t.cubeful_equity_by_index(mover, opponent, CubeState::Centred, true, None);
                 },
             ];
             for lookup in lookups {
@@ -423,7 +498,7 @@ mod tests {
         assert_eq!(t.win_probability(e, e), Err(BearoffError::BothBorneOff));
         for cube in [CubeState::Centred, CubeState::Owned, CubeState::Unavailable] {
             assert_eq!(
-                t.cubeful_equity(e, e, cube, true),
+                t.cubeful_equity(e, e, cube, true, None),
                 Err(BearoffError::BothBorneOff)
             );
         }
@@ -438,6 +513,7 @@ mod tests {
                 b([1, 0, 0, 0, 0, 0]),
                 CubeState::Centred,
                 true,
+                None,
             )
             .unwrap()
             .unwrap();
@@ -448,6 +524,7 @@ mod tests {
                 b([1, 0, 0, 0, 0, 0]),
                 CubeState::Centred,
                 false,
+                None,
             )
             .unwrap()
             .unwrap();

@@ -69,6 +69,7 @@ impl<'a> Lockstep<'a> {
         }
         let len = usize::try_from(games.end.saturating_sub(games.start)).unwrap_or(usize::MAX);
         let n = slots.clamp(1, len.clamp(1, MAX_SLOTS));
+        spec.prepare_bearoff(&branches);
         let roots = branches
             .iter()
             .map(|b| spec.evaluator.map(|net| net.evaluate_one(&b.position)))

@@ -150,6 +150,23 @@ pub struct Spec<'a> {
     pub cube_life: Option<CubeLife>,
 }
 
+impl Spec<'_> {
+    /// Builds the bear-off database's tables for the cube limits `branches` start from (a
+    /// third of a second a double left at most), so that no game waits for them.
+    fn prepare_bearoff(&self, branches: &[Branch<'_>]) {
+        let Some(table) = self.bearoff.filter(|_| self.cube_life.is_some()) else {
+            return;
+        };
+        for branch in branches {
+            if let (Stakes::Money(_), Some(d)) =
+                (branch.context.stakes, branch.cube().doubles_left())
+            {
+                table.prepare_cube_limit(d);
+            }
+        }
+    }
+}
+
 /// Who chooses the plays: a net (by the rollout's value, see [`Player::Net`]) or a
 /// built-in policy.
 #[derive(Clone, Debug)]

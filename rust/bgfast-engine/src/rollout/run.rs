@@ -110,6 +110,7 @@ pub fn run<'a, F>(
 where
     F: Fn() -> Player<'a> + Sync,
 {
+    spec.prepare_bearoff(branches);
     let rotation = spec.quasi_random.then(|| Rotation::new(spec.seed));
     // The evaluator's chances of each starting position, computed once.
     let roots: Vec<Option<Probabilities>> = branches

@@ -387,17 +387,21 @@ impl<'a> Trial<'a> {
                 let lost = score.mwc_after(0, 1, c);
                 lost + p * (score.mwc_after(0, 0, c) - lost)
             }
-            // A cube at its limit is dead: the cubeless value (the database's cubeful
-            // values are those of a cube that can always be turned again).
             (Stakes::Money(_), false) => self.money_scaled(equity),
-            (Stakes::Money(_), true) if !context.cube.may_turn() => self.money_scaled(equity),
             (Stakes::Money(_), true) => {
-                let state = match context.cube.owner() {
+                let cube = context.cube;
+                let state = match cube.owner() {
                     CubeOwner::Centred => bgfast_core::bearoff::CubeState::Centred,
                     CubeOwner::Mover => bgfast_core::bearoff::CubeState::Owned,
                     CubeOwner::Opponent => bgfast_core::bearoff::CubeState::Unavailable,
                 };
-                let cubeful = table.cubeful_equity_by_index(mover, opponent, state, may_double)?;
+                let cubeful = table.cubeful_equity_by_index(
+                    mover,
+                    opponent,
+                    state,
+                    may_double,
+                    cube.doubles_left(),
+                )?;
                 self.money_scaled(cubeful)
             }
         };
