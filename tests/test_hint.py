@@ -180,3 +180,89 @@ def test_the_module_example_runs() -> None:
 
     result = doctest.testmod(sys.modules["bgfast.hint"])
     assert result.attempted > 0 and result.failed == 0
+
+
+# A chouette's board: the box plays against every member's cube (R26).
+
+CHOUETTE_ROLLS = {"Ann": 6, "Bob": 5, "Cy": 3, "Di": 1}  # box Ann, captain Bob, then Cy, Di
+
+
+def _chouette(form: str = "per-member-cubes", **options: object) -> bgfast.chouette.Chouette:
+    """A chouette whose box opened with 5-2 and whose team doubled Bob's cube (the box
+    took, so it owns a cube of 2), the team now on roll with 6-4."""
+    c = bgfast.chouette.Chouette(
+        list(CHOUETTE_ROLLS),
+        form,
+        rolls=CHOUETTE_ROLLS,
+        **options,  # type: ignore[arg-type]
+    )
+    c.start_game()
+    c.roll((5, 2))
+    c.play("24/22 13/8")
+    if form == "per-member-cubes":
+        c.member_double("Bob", "take")
+    c.roll((6, 4))
+    return c
+
+
+def _values(ranked: list[bgfast.RankedPlay]) -> dict[str, float]:
+    return {str(h.move): h.cubeful_equity for h in ranked}
+
+
+def test_a_chouette_ranks_over_every_members_cube_r26(net: Net) -> None:
+    c = _chouette()
+    board = c.game
+    assert board is not None
+    state = board.state
+    # The team is on roll: Bob's cube of 2 is the box's, Cy's and Di's are centred at 1.
+    bob = hint(net, state, stakes=cubeful.Stakes.check(cube=(2, "opponent")))
+    centred = hint(net, state, stakes=cubeful.Stakes.check())
+    assert _same(hint(net, c, member="Bob"), bob)
+    assert _same(hint(net, c, member="Cy"), centred)
+    # Over all three cubes, a cube of 2 counting twice: four points at stake.
+    total = _values(hint(net, c))
+    for move, value in total.items():
+        expected = (2 * _values(bob)[move] + 2 * _values(centred)[move]) / 4
+        assert value == pytest.approx(expected, abs=1e-12)
+    assert list(total) == sorted(total, key=lambda m: -total[m])
+
+
+def test_a_team_cube_is_one_cube_and_the_chouette_rules_count(net: Net) -> None:
+    c = _chouette("team-cube", jacoby=True)
+    board = c.game
+    assert board is not None
+    jacoby = cubeful.Stakes.check(jacoby=True)
+    at_the_team_cube = hint(net, board.state, stakes=jacoby)
+    assert _same(hint(net, c), at_the_team_cube)
+    assert _same(hint(net, c, member="Di"), at_the_team_cube)
+    # Without gammons each result is worth its winning chances alone.
+    plain = hint(net, _chouette(gammons=False), member="Cy")
+    for h in plain:
+        p = h.probabilities.astype(np.float64)
+        p[1:] = 0.0
+        assert h.cubeful_equity == pytest.approx(_native_value(p, cubeful.Stakes.check()), abs=1e-6)
+
+
+def test_a_chouette_without_a_play_or_with_bad_arguments_is_refused(net: Net) -> None:
+    c = bgfast.chouette.Chouette(list(CHOUETTE_ROLLS), rolls=CHOUETTE_ROLLS)
+    with pytest.raises(BgfastError, match="no game in progress"):
+        hint(net, c, (3, 1))
+    c.start_game()
+    with pytest.raises(BgfastError, match="R3"):
+        hint(net, c, (3, 1))
+    c = _chouette()
+    with pytest.raises(BgfastError, match="name a member, not stakes"):
+        hint(net, c, stakes=cubeful.Stakes.check())
+    with pytest.raises(bgfast.chouette.IllegalChouetteActionError, match="Ann"):
+        hint(net, c, member="Ann")  # the box is no member of the team
+    with pytest.raises(TypeError, match="member"):
+        hint(net, c, member=3)  # type: ignore[arg-type]
+    with pytest.raises(BgfastError, match="rank a Chouette"):
+        hint(net, Position(), (3, 1), member="Bob")
+    # Other dice than the board's rank that roll instead, as for a state.
+    board = c.game
+    assert board is not None
+    assert _same(
+        hint(net, c, (2, 1), member="Bob"),
+        hint(net, c.game.state, (2, 1), stakes=cubeful.Stakes.check(cube=(2, "opponent"))),
+    )

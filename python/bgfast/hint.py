@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bgfast._core import Move, Net, Position, check_dice
+from bgfast.chouette import BOX, Chouette
 from bgfast.cubeful import (
     DEFAULT_CUBE_LIFE,
     Stakes,
@@ -47,8 +48,9 @@ class RankedPlay(NamedTuple):
     #: of the cube, a backgammon counted 3 whatever the stakes.
     equity: float
     #: The cubeful value at the stakes per unit of the cube now (the same at a cube of 2
-    #: or 4): money, or in a match the equivalent in money points (EMG) of ``mwc``. The
-    #: plays are ranked by it.
+    #: or 4): money, or in a match the equivalent in money points (EMG) of ``mwc``. For a
+    #: chouette's several cubes, the points the side that moved wins over all of them per
+    #: point they carry now. The plays are ranked by it.
     cubeful_equity: float
     #: The side that moved's match-winning chances after the play (``None`` in money play).
     mwc: float | None
@@ -56,10 +58,11 @@ class RankedPlay(NamedTuple):
 
 def hint(
     net: Net,
-    position: Position | GameState,
+    position: Position | GameState | Chouette,
     dice: Roll | None = None,
     *,
     stakes: Stakes | None = None,
+    member: str | None = None,
     cube_life: float = DEFAULT_CUBE_LIFE,
 ) -> list[RankedPlay]:
     """Every legal play of ``dice`` from ``position``, best first by its cubeful value at
@@ -74,19 +77,46 @@ def hint(
     default ``stakes`` (:meth:`Stakes.of_state`). For a position, the default stakes are
     money with the cube centred at 1 (no Jacoby rule). ``cube_life`` is the cube life index
     of the model (0 to 1). A forced play or a pass is the one play returned.
+
+    ``position`` may also be a :class:`bgfast.chouette.Chouette` whose board is on roll or
+    to move (the box or the team): its stakes are its cubes (R26), each at the chouette's
+    rules, and the plays are ranked by the points the side on the board wins over every
+    active member's cube, a cube of 4 counting four times a cube of 1 (the box plays
+    against all of them, the captain for the whole team); ``member`` ranks at that
+    member's cube alone. A chouette played without gammons values its chances with their
+    gammons counted as single games.
+
     ``BgfastError`` for a state waiting for something else (an answer to a double or a
-    resignation), bad dice or stakes; ``MatchOptionError`` for a match score the match
-    equity table does not reach (R20).
+    resignation), bad dice or stakes, ``stakes`` with a chouette or ``member`` without
+    one; ``IllegalChouetteActionError`` for a member not in the game; ``MatchOptionError``
+    for a match score the match equity table does not reach (R20).
     """
     if not isinstance(net, Net):
         raise TypeError(f"net must be a bgfast.Net, not {type(net).__name__}")
     if stakes is not None and not isinstance(stakes, Stakes):
         raise TypeError(f"stakes must be bgfast.cubeful.Stakes, not {type(stakes).__name__}")
     life = check_cube_life(cube_life)
-    board, roll, stakes = _what_to_rank(position, dice, stakes)
+    if isinstance(position, Chouette):
+        if stakes is not None:
+            raise BgfastError("a chouette's stakes are its cubes: name a member, not stakes")
+        board, roll, cubes = _what_to_rank_in(position, dice, member)
+        gammons = position.options["gammons"]
+    else:
+        if member is not None:
+            raise BgfastError("member names a chouette's member: rank a Chouette to give one")
+        board, roll, at = _what_to_rank(position, dice, stakes)
+        cubes, gammons = [(1, at)], True
     ranked = net.rank(board, roll)
-    values = values_after_play(np.array([p for _, p, _ in ranked]), stakes, life)
-    # EMG is linear in match-winning chances.
+    mine = np.array([p for _, p, _ in ranked])
+    if not gammons:
+        mine[:, 1:] = 0.0
+    # The points won over every cube, per point they carry.
+    values = np.zeros(len(ranked))
+    for points, at in cubes:
+        values += points * values_after_play(mine, at, life)
+    values /= sum(points for points, _ in cubes)
+    stakes = cubes[0][1]
+    # EMG is linear in match-winning chances (a chouette, money play, has no match).
     equities = stakes.emg(0.0) + stakes.emg_scale() * values if stakes.is_match else values
     # A stable sort: equal values keep the net's cubeless order.
     order = np.argsort(-values, kind="stable").tolist()
@@ -121,6 +151,39 @@ _WAITING = {
     "resign": "a resignation waits for its answer",
     "over": "the game is over",
 }
+
+
+def _what_to_rank_in(
+    chouette: Chouette, dice: Roll | None, member: str | None
+) -> tuple[Position, tuple[int, int], list[tuple[int, Stakes]]]:
+    """The board and roll of a chouette's game, and each cube :func:`hint` ranks at with
+    the points it carries: every active member's (the team cube once), or ``member``'s."""
+    game = chouette.game
+    if game is None:
+        raise BgfastError("no play to rank: the chouette has no game in progress")
+    if member is not None and not isinstance(member, str):
+        raise TypeError(f"member must be a member's name, not {shown(member)}")
+    board, roll, _ = _what_to_rank(game.state, dice, None)
+    mover = "box" if game.state.turn == BOX else "team"
+    if member is not None:
+        members: tuple[str, ...] = (member,)
+    elif chouette.form == "team-cube":
+        members = chouette.active_members[:1]
+    else:
+        members = chouette.active_members
+    cubes = []
+    for name in members:
+        cube = chouette.cube(name)
+        owner = (
+            "centred" if cube.owner == "center" else "mover" if cube.owner == mover else "opponent"
+        )
+        at = Stakes.check(
+            cube=(cube.value, owner),
+            jacoby=chouette.rules.jacoby,
+            backgammon_counts_double=chouette.rules.backgammon_counts_double,
+        )
+        cubes.append((cube.value, at))
+    return board, roll, cubes
 
 
 def _what_to_rank(
