@@ -625,8 +625,9 @@ class CubeDecision:
 Probabilities = Union[Sequence[float], npt.ArrayLike]
 
 # How far chances may break ``backgammon <= gammon <= win`` (and the losing side's
-# ``<= 1 - win``) or pass 0 and 1 by rounding, as a net's float32 outputs do (a softmax
-# head's win is the sum of three outcomes: 1.0000001 for a sure win), and still be taken.
+# ``<= 1 - win``) or pass 0 and 1 by rounding, as float32 outputs do (a softmax head's
+# win is the sum of three outcomes, which bgfast's nets keep at most 1, but other nets'
+# chances come here too), and still be taken.
 _CHANCE_TOLERANCE = 1e-6
 
 _CHANCES = "win, win gammon, win backgammon, lose gammon, lose backgammon"

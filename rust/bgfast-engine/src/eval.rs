@@ -25,14 +25,16 @@ pub struct Probabilities {
 
 impl Probabilities {
     /// From six exclusive outcomes in wildbg's order: win single, win gammon, win
-    /// backgammon, lose single, lose gammon, lose backgammon.
+    /// backgammon, lose single, lose gammon, lose backgammon. The sums are kept at most 1:
+    /// a softmax's outputs add up to 1 only to within rounding, and a sure win summed to
+    /// 1.0000001.
     #[inline]
     pub fn from_outcomes(p: [f32; 6]) -> Probabilities {
         Probabilities {
-            win: p[0] + p[1] + p[2],
-            win_gammon: p[1] + p[2],
+            win: (p[0] + p[1] + p[2]).min(1.0),
+            win_gammon: (p[1] + p[2]).min(1.0),
             win_backgammon: p[2],
-            lose_gammon: p[4] + p[5],
+            lose_gammon: (p[4] + p[5]).min(1.0),
             lose_backgammon: p[5],
         }
     }
@@ -187,6 +189,20 @@ mod tests {
         assert!((p.equity() - direct).abs() < 1e-6);
         assert!((p.flipped().equity() + direct).abs() < 1e-6);
         assert_eq!(p.flipped().flipped(), p);
+    }
+
+    #[test]
+    fn rounding_never_takes_a_chance_past_one() {
+        // A sure win of the larger nets summed to 1.0000001: outputs that add up to 1
+        // but for rounding.
+        let (high, low) = (0.999_999_94_f32, 2e-7_f32);
+        assert!(high + low > 1.0, "the case needs a sum that rounds past 1");
+        let sure = Probabilities::from_outcomes([high, low, 0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(sure.win, 1.0);
+        let gammon = Probabilities::from_outcomes([0.0, high, low, 0.0, 0.0, 0.0]);
+        assert_eq!((gammon.win, gammon.win_gammon), (1.0, 1.0));
+        let lost = Probabilities::from_outcomes([0.0, 0.0, 0.0, 0.0, high, low]);
+        assert_eq!(lost.lose_gammon, 1.0);
     }
 
     #[test]
