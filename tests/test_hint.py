@@ -143,7 +143,7 @@ def test_bad_input_is_refused_by_name(net: Net) -> None:
         hint("wildbg", start, (3, 1))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="stakes must be"):
         hint(net, start, (3, 1), stakes={"cube": 2})  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="Position or GameState"):
+    with pytest.raises(TypeError, match="Position, GameState or Chouette"):
         hint(net, "4HPwATDgc/ABMA", (3, 1))  # type: ignore[arg-type]
     with pytest.raises(BgfastError, match="give the roll"):
         hint(net, start)
@@ -266,3 +266,53 @@ def test_a_chouette_without_a_play_or_with_bad_arguments_is_refused(net: Net) ->
         hint(net, c, (2, 1), member="Bob"),
         hint(net, c.game.state, (2, 1), stakes=cubeful.Stakes.check(cube=(2, "opponent"))),
     )
+
+
+def _holland_game(holland: bool) -> bgfast.Game:
+    """Six turns of random plays in a post-Crawford game of a 5-point match, the leader
+    (player 0) 1-away against 3-away."""
+    game = bgfast.Game(match_length=5, score=(4, 2), crawford=False, holland=holland, seed=3)
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        game.roll()
+        moves = game.legal_moves()
+        game.play(moves[int(rng.integers(len(moves)))])
+    return game
+
+
+def test_the_holland_rule_keeps_the_trailers_cube_waiting(net: Net) -> None:
+    """Under the Holland rule the trailer may double only after both sides rolled twice:
+    a result after which it may not is valued without its cube action (its cube still
+    live later), by hint and by the analysis alike; from then on, and for the trailer's
+    own plays, as without the rule."""
+    holland = bgfast.analyse(_holland_game(True), net=net)
+    plain = bgfast.analyse(_holland_game(False), net=net)
+    assert holland is not None and plain is not None
+    pairs = zip(
+        [d for d in holland.decisions if d.kind == "move"],
+        [d for d in plain.decisions if d.kind == "move"],
+    )
+    waited = 0
+    for with_rule, without in pairs:
+        state = with_rule.state
+        ranked = hint(net, state)
+        stakes = cubeful.Stakes.of(state)
+        after = (state.turns_played[0] + 1, state.turns_played[1])
+        trailer_waits = state.turn == 0 and min(after) < 2
+        for h in ranked:
+            p = h.probabilities
+            theirs = [1.0 - float(p[0]), float(p[3]), float(p[4]), float(p[1]), float(p[2])]
+            d = cubeful.decide_for(theirs, stakes.for_opponent(), cubeful.DEFAULT_CUBE_LIFE)
+            mwc = 1.0 - (d.no_double if trailer_waits else d.value)
+            assert h.mwc == pytest.approx(mwc, abs=1e-6)
+        # The analysis rates the play made by the same values.
+        played = next(h for h in ranked if str(h.move) == with_rule.played)
+        assert with_rule.loss == pytest.approx(
+            ranked[0].cubeful_equity - played.cubeful_equity, abs=1e-5
+        )
+        if trailer_waits:
+            waited += 1
+            assert with_rule.loss != pytest.approx(without.loss, abs=1e-4)
+        else:
+            assert with_rule.loss == without.loss
+    assert waited == 2  # the leader's first two plays

@@ -177,6 +177,7 @@ LAYERS = {
         "transcript",
         "_moments",
         "policies",
+        "scoring",
     },
     "_cli_match": {"analysis", "match", "policies"},
     "chouette": {"errors", "vocab", "persist", "scoring", "cube", "game"},

@@ -22,7 +22,7 @@ from bgfast import replay
 from bgfast._core import BgfastError, IllegalMoveError, Move, Position
 from bgfast.cube import Cube
 from bgfast.game import Game
-from bgfast.scoring import Rules, is_post_crawford
+from bgfast.scoring import HOLLAND_RULE, Rules, holland_waits
 from bgfast.state import CubeOffer, GameState
 from bgfast.vocab import Offer, Phase
 
@@ -61,6 +61,10 @@ class Moment(NamedTuple):
         return self.base.rules
 
     @property
+    def holland(self) -> bool:
+        return self.base.holland
+
+    @property
     def player_to_act(self) -> int | None:
         if self.phase in ("roll", "move"):
             return self.turn
@@ -75,11 +79,8 @@ class Moment(NamedTuple):
         reason = self.cube.why_not_double(self.turn)
         if reason is not None:
             return reason
-        base = self.base
-        if base.holland and is_post_crawford(base.match_length, base.score, base.crawford):
-            trailer = base.score[self.turn] < base.score[1 - self.turn]
-            if trailer and min(self.turns_played) < 2:
-                return "Holland rule: the trailer may double only after both sides rolled twice"
+        if holland_waits(self, self.turn, self.turns_played):
+            return HOLLAND_RULE
         return None
 
     def state(self) -> GameState:

@@ -45,6 +45,7 @@ from bgfast.errors import BgfastError, shown
 from bgfast.game import Game
 from bgfast.match import Match
 from bgfast.policies import SHIPPED_NETS, policy_name
+from bgfast.scoring import holland_waits_after_play
 from bgfast.state import GameState
 from bgfast.transcript import move_numbers
 
@@ -476,6 +477,9 @@ class Analysis:
 
 
 State = Union[_moments.Moment, GameState]  # (Python 3.9: no | between types at run time)
+# The stakes a play's results are valued at, and whether the opponent may double at its
+# turn after the play (the Holland rule).
+_Valued = tuple[cubeful.Stakes, bool]
 """A game between two events, as the analysis reads it."""
 
 
@@ -491,6 +495,8 @@ class _Turn:
     stakes: cubeful.Stakes
     opening: bool
     played: Move | None = None  # the play committed for it
+    # Whether the opponent may double at its turn after the play (the Holland rule).
+    they_may_double: bool = True
     # An illegal play that stood (table mode, R31): its text as written and its result.
     played_text: str = ""
     illegal_result: Position | None = None
@@ -790,6 +796,7 @@ class _Analyst:
                 turn = _Turn(
                     number, last_number, player, state, dice, self.stakes(state, player), opening
                 )
+                turn.they_may_double = not holland_waits_after_play(state, player)
                 turns.append(turn)
                 pending = turn if after.phase == "move" else None
             elif isinstance(event, ev.Double):
@@ -860,15 +867,17 @@ class _Analyst:
         # The positions whose 21 rolls are scored: every roll's, and for an opening roll
         # the start as the other player sees it too.
         positions: list[Position] = []
-        stakes: list[cubeful.Stakes] = []
+        stakes: list[_Valued] = []
         for turn in turns:
             positions.append(turn.state.position)
-            stakes.append(turn.stakes)
+            stakes.append((turn.stakes, turn.they_may_double))
             if turn.opening:
                 # The other player's view of the start (the same for the usual start, not
                 # for a game begun from another position).
+                other = 1 - turn.player
                 positions.append(turn.state.position.flipped())
-                stakes.append(self.stakes(turn.state, 1 - turn.player))
+                waits = holland_waits_after_play(turn.state, other)
+                stakes.append((self.stakes(turn.state, other), not waits))
         # Every play of all 21 rolls scored from its roll's origin, in one native call
         # (float32, as the net gives them: the values need no more).
         offsets, probabilities = self.luck_net.score_rolls(
@@ -884,7 +893,9 @@ class _Analyst:
         values = self._values(probabilities, offsets[::21], stakes)
         if not self.one_net:
             chances = self.net.evaluate(plays, threads=self.threads)
-            played_values = self._values(chances, play_offsets, [t.stakes for t in turns])
+            played_values = self._values(
+                chances, play_offsets, [(t.stakes, t.they_may_double) for t in turns]
+            )
         # Illegal plays that stood (table mode, R31) are no legal result: valued on their own.
         illegal = [(t, t.illegal_result) for t in turns if t.illegal_result is not None]
         illegal_values: dict[int, float] = {}
@@ -894,7 +905,7 @@ class _Analyst:
                     batch.to_array([result for _, result in illegal]), threads=self.threads
                 ),
                 np.arange(len(illegal) + 1, dtype=np.int64),
-                [t.stakes for t, _ in illegal],
+                [(t.stakes, t.they_may_double) for t, _ in illegal],
             )
             illegal_values = {id(t): float(v) for (t, _), v in zip(illegal, found)}
         # Every block holds one result at least (a roll that cannot be played: the pass).
@@ -957,18 +968,21 @@ class _Analyst:
         self,
         probabilities: npt.NDArray[np.float32],
         offsets: npt.NDArray[np.int64],
-        stakes: list[cubeful.Stakes],
+        stakes: list[_Valued],
     ) -> npt.NDArray[np.float32]:
         """The value of each result for the player who moved (money per unit of the cube,
-        match-winning chances in a match): the opponent's value after its own cube action,
-        turned round. Block ``k`` (rows ``offsets[k]..offsets[k + 1]``) is played at
-        ``stakes[k]``."""
+        match-winning chances in a match): the opponent's value after its own cube action
+        (none where it may not double), turned round. Block ``k`` (rows ``offsets[k]..
+        offsets[k + 1]``) is played at ``stakes[k]``."""
         values = np.empty(len(probabilities), dtype=np.float32)
-        for s in set(stakes):
-            parts = [np.arange(offsets[k], offsets[k + 1]) for k, t in enumerate(stakes) if t == s]
+        for valued in set(stakes):
+            parts = [
+                np.arange(offsets[k], offsets[k + 1]) for k, t in enumerate(stakes) if t == valued
+            ]
             rows = np.concatenate(parts)
+            s, they_may_double = valued
             values[rows] = cubeful.value_for_the_side_that_moved(
-                probabilities[rows], s.for_opponent(), self.cube_life
+                probabilities[rows], s.for_opponent(), self.cube_life, they_may_double
             )
         return values
 

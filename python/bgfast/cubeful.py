@@ -785,15 +785,19 @@ def cube_values(
 
 
 def value_for_the_side_that_moved(
-    theirs: npt.NDArray[np.floating[Any]], their_stakes: Stakes, cube_life: float
+    theirs: npt.NDArray[np.floating[Any]],
+    their_stakes: Stakes,
+    cube_life: float,
+    they_may_double: bool = True,
 ) -> npt.NDArray[np.float64]:
     """The values of a player's results, turned round from the opponent's view: ``theirs``
     are the opponent's chances (on roll in each result, as ``Net.evaluate`` of the results
     gives them) and ``their_stakes`` its stakes (:meth:`Stakes.for_opponent`); the opponent
-    values each result after its own best cube action, and the player gets the rest.
-    Match-winning chances add up to 1, money values to 0. Unchecked: for chances a net
-    gave."""
-    value = _values(theirs, their_stakes, cube_life)[:, 3]
+    values each result after its own best cube action (without one when it may not double
+    at that turn, as the Holland rule may have it, its cube still live later), and the
+    player gets the rest. Match-winning chances add up to 1, money values to 0. Unchecked:
+    for chances a net gave."""
+    value = _values(theirs, their_stakes, cube_life)[:, 3 if they_may_double else 0]
     return 1.0 - value if their_stakes.is_match else -value
 
 

@@ -31,6 +31,7 @@ from bgfast.cubeful import (
     value_for_the_side_that_moved,
 )
 from bgfast.errors import BgfastError, shown
+from bgfast.scoring import holland_waits_after_play
 from bgfast.state import GameState
 from bgfast.vocab import Roll
 
@@ -76,7 +77,9 @@ def hint(
     default ``dice`` (other dice rank that roll instead) and its cube, score and rules the
     default ``stakes`` (:meth:`Stakes.of_state`). For a position, the default stakes are
     money with the cube centred at 1 (no Jacoby rule). ``cube_life`` is the cube life index
-    of the model (0 to 1). A forced play or a pass is the one play returned.
+    of the model (0 to 1). A forced play or a pass is the one play returned. Under the
+    Holland rule (a state's ``holland``) a trailer who may not double at its next turn is
+    valued without that turn's cube action.
 
     ``position`` may also be a :class:`bgfast.chouette.Chouette` whose board is on roll or
     to move (the box or the team): its stakes are its cubes (R26), each at the chouette's
@@ -96,26 +99,17 @@ def hint(
     if stakes is not None and not isinstance(stakes, Stakes):
         raise TypeError(f"stakes must be bgfast.cubeful.Stakes, not {type(stakes).__name__}")
     life = check_cube_life(cube_life)
-    if isinstance(position, Chouette):
-        if stakes is not None:
-            raise BgfastError("a chouette's stakes are its cubes: name a member, not stakes")
-        board, roll, cubes = _what_to_rank_in(position, dice, member)
-        gammons = position.options["gammons"]
-    else:
-        if member is not None:
-            raise BgfastError("member names a chouette's member: rank a Chouette to give one")
-        board, roll, at = _what_to_rank(position, dice, stakes)
-        cubes, gammons = [(1, at)], True
-    ranked = net.rank(board, roll)
+    subject = _what_to_rank(position, dice, stakes, member)
+    ranked = net.rank(subject.board, subject.roll)
     mine = np.array([p for _, p, _ in ranked])
-    if not gammons:
+    if not subject.gammons:
         mine[:, 1:] = 0.0
     # The points won over every cube, per point they carry.
     values = np.zeros(len(ranked))
-    for points, at in cubes:
-        values += points * values_after_play(mine, at, life)
-    values /= sum(points for points, _ in cubes)
-    stakes = cubes[0][1]
+    for points, at in subject.cubes:
+        values += points * values_after_play(mine, at, life, subject.they_may_double)
+    values /= sum(points for points, _ in subject.cubes)
+    stakes = subject.cubes[0][1]
     # EMG is linear in match-winning chances (a chouette, money play, has no match).
     equities = stakes.emg(0.0) + stakes.emg_scale() * values if stakes.is_match else values
     # A stable sort: equal values keep the net's cubeless order.
@@ -131,17 +125,21 @@ _SWAPPED = np.array([0, 3, 4, 1, 2])
 
 
 def values_after_play(
-    mine: npt.NDArray[np.floating[Any]], stakes: Stakes, cube_life: float
+    mine: npt.NDArray[np.floating[Any]],
+    stakes: Stakes,
+    cube_life: float,
+    they_may_double: bool = True,
 ) -> npt.NDArray[np.floating[Any]]:
     """The cubeful values at ``stakes`` (money per unit of the cube, match-winning chances
     in a match) of results with the side that moved's chances ``mine`` (rows of five, as
     ``Net.rank`` gives them): the opponent, on roll next, values each after its own best
-    cube action at its own stakes, and the player gets the rest."""
+    cube action at its own stakes (none if ``they_may_double`` is false), and the player
+    gets the rest."""
     mine = np.asarray(mine, dtype=np.float32)
     # The opponent sees the player's wins as its losses and the player's gammons as its own.
     theirs = mine[:, _SWAPPED]
     theirs[:, 0] = 1.0 - mine[:, 0]
-    return value_for_the_side_that_moved(theirs, stakes.for_opponent(), cube_life)
+    return value_for_the_side_that_moved(theirs, stakes.for_opponent(), cube_life, they_may_double)
 
 
 #: What a state not in the roll or move phase waits for.
@@ -153,17 +151,61 @@ _WAITING = {
 }
 
 
-def _what_to_rank_in(
-    chouette: Chouette, dice: Roll | None, member: str | None
-) -> tuple[Position, tuple[int, int], list[tuple[int, Stakes]]]:
-    """The board and roll of a chouette's game, and each cube :func:`hint` ranks at with
-    the points it carries: every active member's (the team cube once), or ``member``'s."""
+class _Subject(NamedTuple):
+    """What :func:`hint` ranks: the board and roll, and how the results are valued."""
+
+    board: Position
+    roll: tuple[int, int]
+    #: Each cube ranked at, with the points it carries (one cube but in a chouette).
+    cubes: list[tuple[int, Stakes]]
+    #: Whether gammons count (a chouette may be played without them).
+    gammons: bool = True
+    #: Whether the opponent may double at its turn after the play (the Holland rule).
+    they_may_double: bool = True
+
+
+def _what_to_rank(
+    position: Position | GameState | Chouette,
+    dice: Roll | None,
+    stakes: Stakes | None,
+    member: str | None,
+) -> _Subject:
+    """What :func:`hint` ranks, checked."""
+    if isinstance(position, Chouette):
+        if stakes is not None:
+            raise BgfastError("a chouette's stakes are its cubes: name a member, not stakes")
+        return _in_chouette(position, dice, member)
+    if member is not None:
+        raise BgfastError("member names a chouette's member: rank a Chouette to give one")
+    if isinstance(position, GameState):
+        state = position
+        if state.phase not in ("roll", "move"):
+            raise BgfastError(f"no play to rank: {_WAITING[state.phase]}")
+        given = state.dice if dice is None else dice
+        if given is None:
+            raise BgfastError("the state holds no dice yet: give the roll, e.g. (3, 1)")
+        at = Stakes.of(state) if stakes is None else stakes
+        waits = state.turn is not None and holland_waits_after_play(state, state.turn)
+        return _Subject(state.position, check_dice(given), [(1, at)], they_may_double=not waits)
+    if isinstance(position, Position):
+        if dice is None:
+            raise BgfastError("a position holds no dice: give the roll, e.g. (3, 1)")
+        at = Stakes.of(position) if stakes is None else stakes
+        return _Subject(position, check_dice(dice), [(1, at)])
+    raise TypeError(
+        f"position must be a bgfast Position, GameState or Chouette, not {shown(position)}"
+    )
+
+
+def _in_chouette(chouette: Chouette, dice: Roll | None, member: str | None) -> _Subject:
+    """A chouette's board and roll, and each cube :func:`hint` ranks at with the points it
+    carries: every active member's (the team cube once), or ``member``'s."""
     game = chouette.game
     if game is None:
         raise BgfastError("no play to rank: the chouette has no game in progress")
     if member is not None and not isinstance(member, str):
         raise TypeError(f"member must be a member's name, not {shown(member)}")
-    board, roll, _ = _what_to_rank(game.state, dice, None)
+    board = _what_to_rank(game.state, dice, None, None)
     mover = "box" if game.state.turn == BOX else "team"
     if member is not None:
         members: tuple[str, ...] = (member,)
@@ -183,24 +225,4 @@ def _what_to_rank_in(
             backgammon_counts_double=chouette.rules.backgammon_counts_double,
         )
         cubes.append((cube.value, at))
-    return board, roll, cubes
-
-
-def _what_to_rank(
-    position: Position | GameState, dice: Roll | None, stakes: Stakes | None
-) -> tuple[Position, tuple[int, int], Stakes]:
-    """The board, the roll and the stakes :func:`hint` ranks at."""
-    if isinstance(position, GameState):
-        state = position
-        if state.phase not in ("roll", "move"):
-            raise BgfastError(f"no play to rank: {_WAITING[state.phase]}")
-        given = state.dice if dice is None else dice
-        if given is None:
-            raise BgfastError("the state holds no dice yet: give the roll, e.g. (3, 1)")
-        roll = check_dice(given)
-        return state.position, roll, Stakes.of(state) if stakes is None else stakes
-    if isinstance(position, Position):
-        if dice is None:
-            raise BgfastError("a position holds no dice: give the roll, e.g. (3, 1)")
-        return position, check_dice(dice), Stakes.of(position) if stakes is None else stakes
-    raise TypeError(f"position must be a bgfast Position or GameState, not {shown(position)}")
+    return _Subject(board.board, board.roll, cubes, gammons=chouette.options["gammons"])

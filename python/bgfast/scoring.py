@@ -8,12 +8,22 @@ with a :class:`~bgfast.MatchOptionError`, as the rules say ("not used in matches
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from bgfast.errors import MatchOptionError, shown
 from bgfast.vocab import CUBE_LIMIT, KINDS, RULE_OPTIONS, Kind, check_kind, cube_value_problem
 
-__all__ = ["CUBE_LIMIT", "KINDS", "Kind", "Rules", "crawford_allowed", "is_post_crawford"]
+__all__ = [
+    "CUBE_LIMIT",
+    "HOLLAND_RULE",
+    "KINDS",
+    "Kind",
+    "Rules",
+    "crawford_allowed",
+    "holland_waits",
+    "holland_waits_after_play",
+    "is_post_crawford",
+]
 
 
 def crawford_allowed(match_length: int, score: tuple[int, int]) -> bool:
@@ -33,6 +43,45 @@ def is_post_crawford(match_length: int, score: tuple[int, int], crawford: bool) 
     game; gnubg: ``fPostCrawford = nMatchTo > 1``).
     """
     return match_length > 1 and not crawford and max(score) == match_length - 1
+
+
+#: Why the Holland rule forbids a double.
+HOLLAND_RULE = "Holland rule: the trailer may double only after both sides rolled twice"
+
+
+class MatchGame(Protocol):
+    """What :func:`holland_waits` reads of a game: a ``GameState``'s match context."""
+
+    @property
+    def holland(self) -> bool: ...
+    @property
+    def match_length(self) -> int: ...
+    @property
+    def score(self) -> tuple[int, int]: ...
+    @property
+    def crawford(self) -> bool: ...
+    @property
+    def turns_played(self) -> tuple[int, int]: ...
+
+
+def holland_waits(game: MatchGame, player: int, turns_played: tuple[int, int]) -> bool:
+    """Whether the Holland rule keeps ``player`` from doubling in ``game`` once the players
+    have completed ``turns_played`` turns each: in a post-Crawford game played under it,
+    the trailer may double only after both sides rolled twice."""
+    return (
+        game.holland
+        and is_post_crawford(game.match_length, game.score, game.crawford)
+        and game.score[player] < game.score[1 - player]
+        and min(turns_played) < 2
+    )
+
+
+def holland_waits_after_play(game: MatchGame, player: int) -> bool:
+    """Whether the Holland rule will keep the opponent of ``player`` from doubling at its
+    next turn, once ``player`` has completed the turn it is in."""
+    played = list(game.turns_played)
+    played[player] += 1
+    return holland_waits(game, 1 - player, (played[0], played[1]))
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from bgfast._core import Position, check_dice
 from bgfast.cube import Cube
 from bgfast.errors import GameStateError, InvalidStateError, MatchOptionError, shown
 from bgfast.persist import same_json
-from bgfast.scoring import Rules, crawford_allowed, is_post_crawford
+from bgfast.scoring import HOLLAND_RULE, Rules, crawford_allowed, holland_waits, is_post_crawford
 from bgfast.vocab import (
     KINDS,
     OFFERS,
@@ -473,10 +473,8 @@ class GameState:
         reason = self.cube.why_not_double(self.turn)
         if reason is not None:
             return reason
-        if self.holland and self.post_crawford:
-            trailer = self.score[self.turn] < self.score[1 - self.turn]
-            if trailer and min(self.turns_played) < 2:
-                return "Holland rule: the trailer may double only after both sides rolled twice"
+        if holland_waits(self, self.turn, self.turns_played):
+            return HOLLAND_RULE
         return None
 
     # ------------------------------------------------------------------ plain data
