@@ -205,7 +205,7 @@ def _in_chouette(chouette: Chouette, dice: Roll | None, member: str | None) -> _
         raise BgfastError("no play to rank: the chouette has no game in progress")
     if member is not None and not isinstance(member, str):
         raise TypeError(f"member must be a member's name, not {shown(member)}")
-    board = _what_to_rank(game.state, dice, None, None)
+    on_the_board = _what_to_rank(game.state, dice, None, None)
     mover = "box" if game.state.turn == BOX else "team"
     if member is not None:
         members: tuple[str, ...] = (member,)
@@ -225,4 +225,5 @@ def _in_chouette(chouette: Chouette, dice: Roll | None, member: str | None) -> _
             backgammon_counts_double=chouette.rules.backgammon_counts_double,
         )
         cubes.append((cube.value, at))
-    return _Subject(board.board, board.roll, cubes, gammons=chouette.options["gammons"])
+    gammons = chouette.options["gammons"]
+    return _Subject(on_the_board.board, on_the_board.roll, cubes, gammons=gammons)

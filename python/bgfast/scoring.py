@@ -18,6 +18,7 @@ __all__ = [
     "HOLLAND_RULE",
     "KINDS",
     "Kind",
+    "MatchGame",
     "Rules",
     "crawford_allowed",
     "holland_waits",

@@ -131,9 +131,9 @@ impl Cubeful {
 
 /// The equity after the side on roll's best cube action (money, no gammons in these
 /// positions; R17, R19): double when doubling beats not doubling; the opponent then passes
-/// (the doubler wins 1) or takes (the doubler gets twice `taken`, its equity with the cube
-/// one level up, owned by the taker, i.e. unavailable to the doubler), whichever is worse
-/// for the doubler.
+/// (the doubler wins 1) or takes (the doubler gets twice `taken`, its equity with the
+/// doubled cube, one double fewer left before any limit, owned by the taker, i.e.
+/// unavailable to the doubler), whichever is worse for the doubler.
 #[inline]
 pub(crate) fn after_cube_action(no_double: f64, taken: f64) -> f64 {
     no_double.max((2.0 * taken).min(1.0))
@@ -142,8 +142,8 @@ pub(crate) fn after_cube_action(no_double: f64, taken: f64) -> f64 {
 /// Solves the cubeful money equities, entry `(u, t)` by the plays of `u` from the
 /// opponent's equities in row `t`. `taken(k, e)` is the equity of the side on roll in
 /// entry `k = t * 924 + c` (whose no-double equities at this cube are `e`) after it
-/// doubled and the opponent took: its `unavailable` equity at the cube one level up, which
-/// is `e.unavailable` itself for a cube that can always be turned again.
+/// doubled and the opponent took: its `unavailable` equity with one double fewer left,
+/// which is `e.unavailable` itself for a cube that can always be turned again.
 pub(crate) fn solve_cubeful(
     plays: &Plays,
     taken: impl Fn(usize, &Cubeful) -> f64 + Sync,
