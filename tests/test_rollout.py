@@ -152,6 +152,10 @@ def test_bearoff_in_the_database_counts_the_cube_limit_r17() -> None:
     assert owned.cubeful_equity == table.cubeful_equity(pos, "owned", doubles_left=2)
     dead = bgfast.rollout(pos, games=50, seed=1, cubeful=True, cube=(8, "mover"), max_cube=8)
     assert dead.cubeful_equity == cubeless
+    # The default limit is a limit too: a cube of 16,384 has one double left (a helper's
+    # adversarial pass found it valued as a cube that can always be turned again).
+    high = bgfast.rollout(pos, games=50, seed=1, cubeful=True, cube=(16384, "mover"))
+    assert high.cubeful_equity == table.cubeful_equity(pos, "owned", doubles_left=1)
 
 
 def test_truncating_at_zero_plies_is_the_evaluator_exactly() -> None:

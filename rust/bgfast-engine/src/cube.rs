@@ -155,16 +155,10 @@ impl Cube {
         self.value * 2 <= self.limit
     }
 
-    /// How many more times the cube may be turned before its limit; `None` for a live cube
-    /// limited only by [`MAX_CUBE`], which the cube model values as one that can always be
-    /// turned again (Janowski's closed form, GNU Backgammon's money cube).
+    /// How many more times the cube may be turned before its limit (0 for a dead cube).
     #[inline]
-    pub const fn doubles_left(self) -> Option<u32> {
-        if self.limit == MAX_CUBE && self.may_turn() {
-            None
-        } else {
-            Some((self.limit / self.value).trailing_zeros())
-        }
+    pub const fn doubles_left(self) -> u32 {
+        (self.limit / self.value).trailing_zeros()
     }
 
     /// The same cube seen by the other side.
@@ -1202,11 +1196,11 @@ mod tests {
         assert!(!Cube::limited(1, CubeOwner::Centred, 1).unwrap().may_turn());
         let left =
             |value, limit| Cube::limited(value, CubeOwner::Centred, limit).map(Cube::doubles_left);
-        assert_eq!(left(1, 1), Some(Some(0)));
-        assert_eq!(left(2, 16), Some(Some(3)));
-        assert_eq!(left(1, MAX_CUBE / 2), Some(Some(14)));
-        assert_eq!(left(1, MAX_CUBE), Some(None));
-        assert_eq!(left(MAX_CUBE, MAX_CUBE), Some(Some(0)));
+        assert_eq!(left(1, 1), Some(0));
+        assert_eq!(left(2, 16), Some(3));
+        assert_eq!(left(1, MAX_CUBE), Some(15));
+        assert_eq!(left(MAX_CUBE / 2, MAX_CUBE), Some(1));
+        assert_eq!(left(MAX_CUBE, MAX_CUBE), Some(0));
     }
 
     #[test]

@@ -2,41 +2,28 @@
 //! be turned only `d` more times is worth less to its holder than one that can always be
 //! turned again, and one double from its limit the taker gets a dead cube.
 //!
-//! Level `d` (1 to [`LEVELS`]) holds the no-double equities of a cube with `d` doubles
-//! left, solved like the unlimited table except that a double taken leads to level `d - 1`;
-//! level 0, the dead cube, is the cubeless equity. A few levels up the equities are those
-//! of the unlimited table (seven, measured: a bear-off of 6 checkers a side seldom lasts
-//! long enough to use more doubles): a level whose equities all lie within [`SAME`] of
-//! it is recorded as that table, and so is every level above it. Levels are built when
-//! first asked for, about a third of a second each, and kept for the life of the table.
+//! Level `d` holds the no-double equities of a cube with `d` doubles left, solved like the
+//! unlimited table except that a double taken leads to level `d - 1`; level 0, the dead
+//! cube, is the cubeless equity. From [`UNLIMITED_FROM`] doubles left on, the equities are
+//! the unlimited table's to within the tables' `f32` rounding (a 6x6 bear-off seldom lasts
+//! long enough to use more doubles; the tests solve those levels and compare), so only the
+//! levels below it are solved: when first asked for, about a third of a second each, and
+//! kept for the life of the table.
 
 use std::sync::OnceLock;
 
 use super::two_sided::{solve_cubeful, Cubeful, Plays};
 
-/// Levels the table can be asked for: a cube of 1 below [`crate`]'s highest limit, 32,768,
-/// has 15 doubles left.
-pub(crate) const LEVELS: usize = 15;
+/// Doubles left from which a cube is worth what one that can always be turned again is.
+pub(crate) const UNLIMITED_FROM: usize = 7;
 
-/// How close a level's equities must all be to the unlimited table's to be read from it:
-/// a few units of the tables' `f32` rounding (6e-8 near 1), which the levels' chain of
-/// rounded inputs reaches but never passes.
-const SAME: f32 = 1e-6;
-
-/// The no-double equities of one level.
-#[derive(Debug)]
-pub(crate) enum Level {
-    /// `[owned, centred, unavailable]` by entry, as the unlimited table stores them.
-    Table(Vec<[f32; 3]>),
-    /// The same as the unlimited table's.
-    Unlimited,
-}
-
-/// The levels built so far, and the plays they are solved over.
+/// The levels solved so far, and the plays they are solved over.
 #[derive(Default, Debug)]
 pub(crate) struct LimitedCube {
     plays: OnceLock<PlaysCache>,
-    levels: [OnceLock<Level>; LEVELS],
+    /// Levels 1 to [`UNLIMITED_FROM`] - 1: `[owned, centred, unavailable]` by entry, as the
+    /// unlimited table stores them.
+    levels: [OnceLock<Vec<[f32; 3]>>; UNLIMITED_FROM - 1],
 }
 
 /// [`Plays`] without a `Debug` of its million entries.
@@ -56,40 +43,40 @@ enum Below<'a> {
 }
 
 impl LimitedCube {
-    /// Level `d` (1 to [`LEVELS`]), built with the levels below it if not built yet.
-    /// `win` and `unlimited` are the table's cubeless chances and unlimited equities.
-    pub(crate) fn level(&self, d: usize, win: &[f64], unlimited: &[[f32; 3]]) -> &Level {
-        debug_assert!((1..=LEVELS).contains(&d));
-        self.levels[d - 1].get_or_init(|| {
-            let below = if d == 1 {
-                Below::Dead(win)
-            } else {
-                match self.level(d - 1, win, unlimited) {
-                    Level::Unlimited => return Level::Unlimited,
-                    Level::Table(table) => Below::Table(table),
-                }
+    /// The no-double equities of a cube with `d` doubles left (at least 1), solved with
+    /// the levels below it if not solved yet; `None` from [`UNLIMITED_FROM`] on, where
+    /// they are the unlimited table's. `win` is the table's cubeless chances.
+    pub(crate) fn level(&self, d: usize, win: &[f64]) -> Option<&[[f32; 3]]> {
+        debug_assert!(d >= 1);
+        if d >= UNLIMITED_FROM {
+            return None;
+        }
+        let level = self.levels[d - 1].get_or_init(|| {
+            let below = match d {
+                1 => Below::Dead(win),
+                _ => Below::Table(self.level(d - 1, win).expect("a level below 7")),
             };
-            let plays = &self.plays.get_or_init(|| PlaysCache(Plays::new())).0;
-            let taken = |k: usize, _: &Cubeful| match below {
-                Below::Dead(win) => 2.0 * win[k] - 1.0,
-                Below::Table(table) => f64::from(table[k][2]),
-            };
-            let table: Vec<[f32; 3]> = solve_cubeful(plays, taken, &|_, _| {})
-                .iter()
-                .map(|e| [e.owned as f32, e.centred as f32, e.unavailable as f32])
-                .collect();
-            let same = |a: &[f32; 3], b: &[f32; 3]| (0..3).all(|i| (a[i] - b[i]).abs() <= SAME);
-            if table.iter().zip(unlimited).all(|(a, b)| same(a, b)) {
-                Level::Unlimited
-            } else {
-                Level::Table(table)
-            }
-        })
+            self.solve(below)
+        });
+        Some(level)
+    }
+
+    /// The level above `below`.
+    fn solve(&self, below: Below<'_>) -> Vec<[f32; 3]> {
+        let plays = &self.plays.get_or_init(|| PlaysCache(Plays::new())).0;
+        let taken = |k: usize, _: &Cubeful| match below {
+            Below::Dead(win) => 2.0 * win[k] - 1.0,
+            Below::Table(table) => f64::from(table[k][2]),
+        };
+        solve_cubeful(plays, taken, &|_, _| {})
+            .iter()
+            .map(|e| [e.owned as f32, e.centred as f32, e.unavailable as f32])
+            .collect()
     }
 }
 
 impl Clone for LimitedCube {
-    /// A fresh cache: the levels are derived data, rebuilt when asked for.
+    /// A fresh cache: the levels are derived data, solved again when asked for.
     fn clone(&self) -> LimitedCube {
         LimitedCube::default()
     }
@@ -110,7 +97,7 @@ mod tests {
     use super::super::index::{positions_up_to, HomeBoard};
     use super::super::moves::{children_indexes, new_scratch, ROLLS};
     use super::super::two_sided::{CubeState, TwoSided};
-    use super::LEVELS;
+    use super::{Below, UNLIMITED_FROM};
 
     fn table() -> &'static TwoSided {
         static T: OnceLock<TwoSided> = OnceLock::new();
@@ -241,17 +228,33 @@ mod tests {
             .step_by(97)
             .map(|k| (at(Some(1), k) - at(None, k)).abs());
         assert!(largest.fold(0.0, f64::max) > 0.05);
-        // A bear-off lasts a bounded number of turns: all 15 levels are never needed, the
-        // top ones are recorded as the unlimited table's.
-        t.prepare_cube_limit(LEVELS as u32);
-        assert!(matches!(
-            t.limited.level(LEVELS, &t.win, &t.cubeful),
-            super::Level::Unlimited
-        ));
+        // Six levels are solved; from seven doubles left the unlimited table is read (at
+        // seven, a double taken still leads to level six).
         for k in (0..n).step_by(389) {
-            assert_eq!(at(Some(15), k), at(None, k));
-            assert_eq!(at(Some(1000), k), at(None, k), "more than 15 reads as 15");
+            assert!((at(Some(7), k) - at(None, k)).abs() < 1e-6);
+            assert_eq!(at(Some(8), k), at(None, k));
+            assert_eq!(at(Some(1000), k), at(None, k));
         }
+        assert!((0..n).any(|k| at(Some(6), k) != at(None, k)));
+    }
+
+    #[test]
+    fn levels_from_seven_are_the_unlimited_table() {
+        // A 6x6 bear-off seldom lasts long enough to use seven doubles: solved, levels 7
+        // and 8 lie within a few units of f32 rounding of the unlimited table (6e-8 near
+        // 1), while level 6 still differs by more than 1e-6.
+        let t = table();
+        let distance = |level: &[[f32; 3]]| {
+            let pairs = level.iter().zip(&t.cubeful);
+            pairs
+                .flat_map(|(a, b)| (0..3).map(move |i| (a[i] - b[i]).abs()))
+                .fold(0.0f32, f32::max)
+        };
+        let six = t.limited.level(UNLIMITED_FROM - 1, &t.win).unwrap();
+        assert!(distance(six) > 1e-6);
+        let seven = t.limited.solve(Below::Table(six));
+        let eight = t.limited.solve(Below::Table(&seven));
+        assert!(distance(&seven) < 1e-6 && distance(&eight) < 1e-6);
     }
 
     #[test]

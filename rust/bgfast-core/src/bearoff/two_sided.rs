@@ -15,7 +15,7 @@
 use rayon::prelude::*;
 
 use super::index::{positions_up_to, BearoffError, HomeBoard};
-use super::limited_cube::{Level, LimitedCube, LEVELS};
+use super::limited_cube::LimitedCube;
 use super::moves::{children_indexes, new_scratch, ROLLS};
 
 /// Checkers per side the two-sided table covers.
@@ -309,9 +309,9 @@ impl TwoSided {
     /// takes or passes, whichever is better for it), without it the equity of not doubling
     /// this turn (GNU Backgammon's stored value). `doubles_left` is how many more times the
     /// cube may be turned before its limit (R17): `None` for a cube that can always be turned
-    /// again (GNU Backgammon's table), 0 for a dead cube (the cubeless equity); more than 15,
-    /// more than any cube below 32,768 has, reads as 15. The first time a limit is asked for
-    /// its tables are built, a third of a second a double left at most (see
+    /// again (GNU Backgammon's table), 0 for a dead cube (the cubeless equity); from 7 on the
+    /// values are the unlimited table's (within 1e-6). The first time a limit below that is
+    /// asked for its tables are built, a third of a second a double left at most (see
     /// [`TwoSided::prepare_cube_limit`]). `None` if the table was built cubeless; the errors
     /// of [`TwoSided::win_probability`].
     pub fn cubeful_equity(
@@ -364,11 +364,7 @@ impl TwoSided {
     /// to do for a table built cubeless.
     pub fn prepare_cube_limit(&self, doubles_left: u32) {
         if self.has_cubeful() && doubles_left > 0 {
-            self.limited.level(
-                (doubles_left as usize).min(LEVELS),
-                &self.win,
-                &self.cubeful,
-            );
+            self.limited.level(doubles_left as usize, &self.win);
         }
     }
 
@@ -379,13 +375,10 @@ impl TwoSided {
         let row = match doubles_left {
             None => unlimited,
             Some(0) => return Some([2.0 * self.win[k] - 1.0; 3]),
-            Some(d) => {
-                let d = (d as usize).min(LEVELS);
-                match self.limited.level(d, &self.win, &self.cubeful) {
-                    Level::Unlimited => unlimited,
-                    Level::Table(table) => &table[k],
-                }
-            }
+            Some(d) => match self.limited.level(d as usize, &self.win) {
+                Some(level) => &level[k],
+                None => unlimited,
+            },
         };
         Some(row.map(f64::from))
     }

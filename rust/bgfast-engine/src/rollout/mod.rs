@@ -158,10 +158,8 @@ impl Spec<'_> {
             return;
         };
         for branch in branches {
-            if let (Stakes::Money(_), Some(d)) =
-                (branch.context.stakes, branch.cube().doubles_left())
-            {
-                table.prepare_cube_limit(d);
+            if let Stakes::Money(_) = branch.context.stakes {
+                table.prepare_cube_limit(branch.cube().doubles_left());
             }
         }
     }

@@ -400,7 +400,7 @@ impl<'a> Trial<'a> {
                     opponent,
                     state,
                     may_double,
-                    cube.doubles_left(),
+                    Some(cube.doubles_left()),
                 )?;
                 self.money_scaled(cubeful)
             }
