@@ -316,3 +316,15 @@ def test_the_holland_rule_keeps_the_trailers_cube_waiting(net: Net) -> None:
         else:
             assert with_rule.loss == without.loss
     assert waited == 2  # the leader's first two plays
+
+
+def test_the_holland_rule_is_a_match_rule_ranked_for_money_it_has_no_say(net: Net) -> None:
+    # The leader opens: the trailer would wait after its play.
+    holland = bgfast.Game(match_length=5, score=(4, 2), crawford=False, holland=True, seed=3)
+    plain = bgfast.Game(match_length=5, score=(4, 2), crawford=False, seed=3)
+    for game in (holland, plain):
+        game.roll()
+    assert holland.state.turn == 0 and holland.state.dice == plain.state.dice
+    assert not _same(hint(net, holland.state), hint(net, plain.state))
+    money = cubeful.Stakes.check()
+    assert _same(hint(net, holland.state, stakes=money), hint(net, plain.state, stakes=money))

@@ -78,8 +78,8 @@ def hint(
     default ``stakes`` (:meth:`Stakes.of_state`). For a position, the default stakes are
     money with the cube centred at 1 (no Jacoby rule). ``cube_life`` is the cube life index
     of the model (0 to 1). A forced play or a pass is the one play returned. Under the
-    Holland rule (a state's ``holland``) a trailer who may not double at its next turn is
-    valued without that turn's cube action.
+    Holland rule (a state's ``holland``, ranked at match stakes) a trailer who may not
+    double at its next turn is valued without that turn's cube action.
 
     ``position`` may also be a :class:`bgfast.chouette.Chouette` whose board is on roll or
     to move (the box or the team): its stakes are its cubes (R26), each at the chouette's
@@ -87,7 +87,8 @@ def hint(
     active member's cube, a cube of 4 counting four times a cube of 1 (the box plays
     against all of them, the captain for the whole team); ``member`` ranks at that
     member's cube alone. A chouette played without gammons values its chances with their
-    gammons counted as single games.
+    gammons counted as single games (each play's ``probabilities`` and cubeless ``equity``
+    stay the net's).
 
     ``BgfastError`` for a state waiting for something else (an answer to a double or a
     resignation), bad dice or stakes, ``stakes`` with a chouette or ``member`` without
@@ -185,7 +186,9 @@ def _what_to_rank(
         if given is None:
             raise BgfastError("the state holds no dice yet: give the roll, e.g. (3, 1)")
         at = Stakes.of(state) if stakes is None else stakes
-        waits = state.turn is not None and holland_waits_after_play(state, state.turn)
+        # The Holland rule is a match's: ranked for money, the state's rule has no say.
+        mover = state.turn
+        waits = at.is_match and mover is not None and holland_waits_after_play(state, mover)
         return _Subject(state.position, check_dice(given), [(1, at)], they_may_double=not waits)
     if isinstance(position, Position):
         if dice is None:
