@@ -84,6 +84,7 @@ from bgfast.vocab import (
     Owner,
     Roll,
     Side,
+    as_int,
 )
 
 __all__ = [
@@ -243,8 +244,11 @@ def roll_off(
     return {p: tuple(d) for p, d in rolls.items()}
 
 
-def _seat_order(players: Sequence[str], rolls: Mapping[str, Sequence[int]]) -> list[str]:
-    """The seating order from a roll-off, or IllegalChouetteActionError naming what is wrong."""
+def _seat_order(
+    players: Sequence[str], rolls: Mapping[str, object]
+) -> tuple[list[str], dict[str, tuple[int, ...]]]:
+    """The seating order from a roll-off and each player's dice (a die alone or a sequence
+    of rerolls, as ints), or IllegalChouetteActionError naming what is wrong."""
     if set(rolls) != set(players):
         missing = sorted(set(players) - set(rolls))
         extra = sorted(shown(r) for r in set(rolls) - set(players))
@@ -254,12 +258,15 @@ def _seat_order(players: Sequence[str], rolls: Mapping[str, Sequence[int]]) -> l
     dice: dict[str, tuple[int, ...]] = {}
     for p in players:
         seq = rolls[p]
+        if as_int(seq) is not None:
+            seq = (seq,)
         if isinstance(seq, (str, bytes)) or not isinstance(seq, Sequence) or len(seq) == 0:
             raise IllegalChouetteActionError(f"R24: {p!r} must roll at least one die")
-        for d in seq:
-            if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
+        pips = [as_int(d) for d in seq]
+        for d, pip in zip(seq, pips):
+            if pip is None or not 1 <= pip <= 6:
                 raise IllegalChouetteActionError(f"R24: {p!r} rolled {shown(d)}, not a die 1..6")
-        dice[p] = tuple(seq)
+        dice[p] = tuple(pip for pip in pips if pip is not None)
     for p in players:
         for q in players:
             if p != q and dice[q][: len(dice[p])] == dice[p]:
@@ -273,7 +280,7 @@ def _seat_order(players: Sequence[str], rolls: Mapping[str, Sequence[int]]) -> l
             raise IllegalChouetteActionError(
                 f"R24: only tied players roll again, but {p!r} rolled {list(dice[p])}"
             )
-    return sorted(players, key=lambda p: dice[p], reverse=True)
+    return sorted(players, key=lambda p: dice[p], reverse=True), dice
 
 
 class _Game:
@@ -437,12 +444,12 @@ class Chouette(Saved):
             raise IllegalChouetteActionError("give rolls or rng for the roll-off, not both")
         if rolls is None:
             generator = rng if isinstance(rng, random.Random) else random.Random(rng)
-            dice: Mapping[str, Sequence[int]] = roll_off(names, generator)
+            rolled: Mapping[str, object] = roll_off(names, generator)
         else:
             if not isinstance(rolls, Mapping):
                 raise IllegalChouetteActionError("rolls must map each player to their dice")
-            dice = {p: (d,) if isinstance(d, int) else d for p, d in rolls.items()}
-        order = _seat_order(names, dice)
+            rolled = rolls
+        order, dice = _seat_order(names, rolled)
 
         self._players = tuple(names)
         self._form: Form = form

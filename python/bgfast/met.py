@@ -41,7 +41,7 @@ from bgfast.errors import (
     UnknownTableError,
     shown,
 )
-from bgfast.vocab import check_cube_value
+from bgfast.vocab import as_int, check_cube_value
 
 __all__ = [
     "DEFAULT_TABLE",
@@ -85,15 +85,18 @@ def _canonical_name(table: str) -> str:
     return key
 
 
-def _check_away(name: str, value: int, max_away: int, table: str) -> None:
+def _away(name: str, value: object, max_away: int, table: str) -> int:
+    """``value`` as a number of points away the table covers, else ``InvalidScoreError``."""
     # bool is an int subclass; True as "1-away" is a caller bug, not a score.
-    if not isinstance(value, int) or isinstance(value, bool):
+    away = as_int(value)
+    if away is None:
         raise InvalidScoreError(f"{name} must be an int, not {type(value).__name__}")
-    if value < 0 or value > max_away:
+    if away < 0 or away > max_away:
         raise InvalidScoreError(
             f"{name}={shown(value)} is outside table {table!r}, which covers 0..{max_away} "
             "away (R20)"
         )
+    return away
 
 
 @dataclass(frozen=True)
@@ -137,8 +140,8 @@ class MatchEquityTable:
             InvalidScoreError: a score that is negative, beyond :attr:`max_away`, both sides
                 0-away, or ``post_crawford`` without a 1-away side.
         """
-        _check_away("my_away", my_away, self.max_away, self.name)
-        _check_away("opp_away", opp_away, self.max_away, self.name)
+        my_away = _away("my_away", my_away, self.max_away, self.name)
+        opp_away = _away("opp_away", opp_away, self.max_away, self.name)
         if my_away == 0 and opp_away == 0:
             raise InvalidScoreError("both sides 0-away is not a match score: only one can win")
         if post_crawford and 0 not in (my_away, opp_away) and 1 not in (my_away, opp_away):
@@ -175,8 +178,8 @@ class MatchEquityTable:
             InvalidScoreError: a side 0-away (the match is over) or beyond :attr:`max_away`.
             InvalidCubeError: ``cube`` is not a power of two from 1 to 32768 (R17).
         """
-        _check_away("doubler_away", doubler_away, self.max_away, self.name)
-        _check_away("taker_away", taker_away, self.max_away, self.name)
+        doubler_away = _away("doubler_away", doubler_away, self.max_away, self.name)
+        taker_away = _away("taker_away", taker_away, self.max_away, self.name)
         if doubler_away == 0 or taker_away == 0:
             raise InvalidScoreError(
                 "no double is possible: the match is over (a side is 0-away, R20)"

@@ -11,7 +11,15 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
 from bgfast.errors import MatchOptionError, shown
-from bgfast.vocab import CUBE_LIMIT, KINDS, RULE_OPTIONS, Kind, check_kind, cube_value_problem
+from bgfast.vocab import (
+    CUBE_LIMIT,
+    KINDS,
+    RULE_OPTIONS,
+    Kind,
+    as_int,
+    check_kind,
+    cube_value_problem,
+)
 
 __all__ = [
     "CUBE_LIMIT",
@@ -116,9 +124,10 @@ class Rules:
         for name in ("backgammon_counts_double", "jacoby", "beavers", "raccoons"):
             if not isinstance(getattr(self, name), bool):
                 problems.append(f"{name} must be True or False, not {shown(getattr(self, name))}")
-        if isinstance(self.auto_doubles, bool) or not isinstance(self.auto_doubles, int):
+        autos = as_int(self.auto_doubles)
+        if autos is None:
             problems.append("auto_doubles must be an int")
-        elif self.auto_doubles < 0 or self.auto_doubles > 14:
+        elif autos < 0 or autos > 14:
             problems.append(f"auto_doubles must be 0..14, not {shown(self.auto_doubles)}")
         if self.raccoons and not self.beavers:
             problems.append("raccoons need beavers")
@@ -129,6 +138,10 @@ class Rules:
             )
         if problems:
             raise MatchOptionError("invalid rules: " + "; ".join(problems))
+        # Numpy integers are kept as the ints they stand for: rules are saved.
+        object.__setattr__(self, "auto_doubles", autos)
+        if self.max_cube is not None:
+            object.__setattr__(self, "max_cube", as_int(self.max_cube))
 
     @property
     def money_options(self) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ Rule ids (R1..R32) refer to the rule book, ``RULES.md``.
 
 from __future__ import annotations
 
+import numbers
 import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, Optional, TypedDict, Union
@@ -49,6 +50,7 @@ __all__ = [
     "Reason",
     "Roll",
     "Side",
+    "as_int",
     "check_cube_owner",
     "check_cube_value",
     "check_flag",
@@ -59,6 +61,18 @@ __all__ = [
     "check_seed",
     "cube_value_problem",
 ]
+
+# ---------------------------------------------------------------------------- numbers
+
+
+def as_int(value: object) -> int | None:
+    """``value`` as a Python int when it is an integer: an int or a numpy integer (any
+    ``numbers.Integral``), but not a bool (``True`` is no count); else ``None``. What the
+    game layer is given it stores and saves, so a numpy integer becomes an int here."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        return None
+    return int(value)
+
 
 # ---------------------------------------------------------------------------- players
 
@@ -132,10 +146,8 @@ OFFERS: tuple[Offer, ...] = ("double", "beaver", "raccoon")
 def cube_value_problem(value: object, what: str = "cube value", limit: int = CUBE_LIMIT) -> str:
     """What is wrong with ``value`` as a cube value (a power of two from 1 to ``limit``,
     R17), or ``""`` if nothing is. For checks that report every problem at once."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        return f"{what} must be a power of two, not {shown(value)} (R17)"
-    v = value
-    if v < 1 or v & (v - 1):
+    v = as_int(value)
+    if v is None or v < 1 or v & (v - 1):
         return f"{what} must be a power of two, not {shown(value)} (R17)"
     if v > limit:
         return f"{what} {shown(v)} is above {limit} (R17)"
@@ -154,18 +166,20 @@ def check_cube_value(
     problem = cube_value_problem(value, what, limit)
     if problem:
         raise error(problem)
-    assert isinstance(value, int)
-    return value
+    v = as_int(value)
+    assert v is not None
+    return v
 
 
 def check_cube_owner(owner: object) -> int | None:
     """``owner`` as a :data:`CubeOwner`: ``None`` (centred) or the int 0 or 1; else
-    :class:`~bgfast.MatchOptionError`. Python ints only: an owner is stored and saved."""
+    :class:`~bgfast.MatchOptionError`."""
     if owner is None:
         return None
-    if isinstance(owner, bool) or not isinstance(owner, int) or owner not in PLAYERS:
+    player = as_int(owner)
+    if player not in PLAYERS:
         raise MatchOptionError(f"owner must be None (centred), 0 or 1, not {shown(owner)}")
-    return owner
+    return player
 
 
 # ---------------------------------------------------------------------------- results
@@ -266,46 +280,42 @@ def check_seed(seed: object) -> int:
     :class:`~bgfast.MatchOptionError`."""
     if seed is None:
         return secrets.randbits(63)
-    if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) >= 1 << 64:
+    value = as_int(seed)
+    if value is None or abs(value) >= 1 << 64:
         raise MatchOptionError(
             f"seed must be an int of at most 64 bits (|seed| < 2**64), not {shown(seed)}"
         )
-    return seed
+    return value
 
 
 def check_match_length(length: object, *, money: bool) -> int:
     """``length`` as a match length: 1 to :data:`MAX_MATCH_LENGTH` points (R20), or 0 for
     money play when ``money`` allows it. Else :class:`~bgfast.MatchOptionError`."""
+    points = as_int(length)
     if money:
-        if isinstance(length, bool) or not isinstance(length, int):
+        if points is None:
             raise MatchOptionError(f"match_length must be an int, not {shown(length)}")
-        if not 0 <= length <= MAX_MATCH_LENGTH:
+        if not 0 <= points <= MAX_MATCH_LENGTH:
             raise MatchOptionError(
                 f"match_length must be 0 (money) to {MAX_MATCH_LENGTH}, not {shown(length)}"
             )
-        return length
-    if (
-        isinstance(length, bool)
-        or not isinstance(length, int)
-        or not 1 <= length <= MAX_MATCH_LENGTH
-    ):
+        return points
+    if points is None or not 1 <= points <= MAX_MATCH_LENGTH:
         raise MatchOptionError(
             f"a match is played to 1..{MAX_MATCH_LENGTH} points (R20), not {shown(length)}"
         )
-    return length
+    return points
 
 
 def check_score(score: object, match_length: int) -> tuple[int, int]:
     """``score`` as a match score before a game, ``(player 0, player 1)``: two non-negative
     ints, ``(0, 0)`` in money play, neither at the match length (R20). Else
     :class:`~bgfast.MatchOptionError`."""
-    if (
-        not isinstance(score, (tuple, list))
-        or len(score) != 2
-        or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)
-    ):
+    points = [as_int(s) for s in score] if isinstance(score, (tuple, list)) else []
+    mine, theirs = points if len(points) == 2 else (None, None)
+    if mine is None or theirs is None or mine < 0 or theirs < 0:
         raise MatchOptionError(f"score must be two non-negative ints, not {shown(score)}")
-    pair = (int(score[0]), int(score[1]))
+    pair = (mine, theirs)
     if match_length == 0 and pair != (0, 0):
         raise MatchOptionError("a money game has no match score")
     if match_length and max(pair) >= match_length:
