@@ -42,6 +42,9 @@ def test_rules_games_and_matches_save_the_ints_numpy_integers_stand_for() -> Non
     assert match.length == 5 and json.loads(match.to_json())
     scored = bgfast.Game(match_length=np.int64(5), score=(np.int64(1), np.int64(3)), seed=1)
     assert scored.state.score == (1, 3) and type(scored.state.score[0]) is int
+    moment = game.state.replace(turns_played=(np.int64(1), np.int8(0)), auto_doubles=np.int64(0))
+    assert moment.turns_played == (1, 0) and type(moment.auto_doubles) is int
+    assert moment.to_dict() == game.state.replace(turns_played=(1, 0)).to_dict()
 
 
 def test_match_equity_tables_take_numpy_integers_r20() -> None:

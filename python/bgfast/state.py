@@ -42,6 +42,7 @@ from bgfast.vocab import (
     Offer,
     Phase,
     Reason,
+    as_int,
     check_flag,
     check_match_length,
     check_player,
@@ -201,13 +202,11 @@ def _start_cube(rules: Rules, crawford: bool) -> Cube:
 
 
 def _pair(value: object, what: str) -> tuple[int, int]:
-    if (
-        not isinstance(value, (tuple, list))
-        or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)
-    ):
+    counts = [as_int(v) for v in value] if isinstance(value, (tuple, list)) else []
+    first, second = counts if len(counts) == 2 else (None, None)
+    if first is None or second is None or first < 0 or second < 0:
         raise InvalidStateError(f"{what} must be two non-negative ints, not {shown(value)}")
-    return int(value[0]), int(value[1])
+    return first, second
 
 
 @dataclass(frozen=True)
@@ -326,9 +325,10 @@ class GameState:
             raise bad("the cube settings do not match the rules (limit, beavers, Crawford)")
         if cube.value > 1 and self.crawford:
             raise bad("no cube is turned in the Crawford game (R21)")
-        autos = self.auto_doubles
-        if isinstance(autos, bool) or not isinstance(autos, int):
-            raise bad(f"auto_doubles must be an int, not {shown(autos)}")
+        autos = as_int(self.auto_doubles)
+        if autos is None:
+            raise bad(f"auto_doubles must be an int, not {shown(self.auto_doubles)}")
+        self._set("auto_doubles", autos)
         if not 0 <= autos <= self.rules.auto_doubles:
             raise bad(f"{autos} automatic doubles; the rules allow {self.rules.auto_doubles} (R22)")
         if cube.value < 2**autos:

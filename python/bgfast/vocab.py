@@ -90,13 +90,11 @@ def check_player(player: object, what: str = "player") -> int:
     Only integers count (numpy's too): ``0.0 == 0`` in Python, but a float or a bool is not
     a player, and would be written into saved games as one.
     """
-    if (
-        isinstance(player, (bool, np.bool_))
-        or not isinstance(player, (int, np.integer))
-        or player not in PLAYERS
-    ):
+    value = as_int(player)
+    if value not in PLAYERS:
         raise GameStateError(f"a {what} is 0 or 1, not {shown(player)}")
-    return int(player)
+    assert value is not None
+    return value
 
 
 Roll = Union[tuple[int, int], Sequence[int], npt.NDArray[np.integer[Any]]]
