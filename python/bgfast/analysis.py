@@ -477,10 +477,11 @@ class Analysis:
 
 
 State = Union[_moments.Moment, GameState]  # (Python 3.9: no | between types at run time)
+"""A game between two events, as the analysis reads it."""
+
 # The stakes a play's results are valued at, and whether the opponent may double at its
 # turn after the play (the Holland rule).
 _Valued = tuple[cubeful.Stakes, bool]
-"""A game between two events, as the analysis reads it."""
 
 
 @dataclass
