@@ -40,6 +40,7 @@ def test_rules_games_and_matches_save_the_ints_numpy_integers_stand_for() -> Non
     assert bgfast.Game.from_json(game.to_json()) == game
     match = bgfast.Match(np.int64(5), seed=np.uint8(9))
     assert match.length == 5 and json.loads(match.to_json())
+    assert bgfast.Match(np.int64(0), seed=1).length == 0  # a money session
     scored = bgfast.Game(match_length=np.int64(5), score=(np.int64(1), np.int64(3)), seed=1)
     assert scored.state.score == (1, 3) and type(scored.state.score[0]) is int
     moment = game.state.replace(turns_played=(np.int64(1), np.int8(0)), auto_doubles=np.int64(0))

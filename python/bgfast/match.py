@@ -21,7 +21,7 @@ from bgfast.game import Game
 from bgfast.persist import Saved, atomic_write_text, damaged, read_file, same_json
 from bgfast.scoring import Rules, is_post_crawford
 from bgfast.transcript import MatchInfo, StatedRules, Transcript
-from bgfast.vocab import check_flag, check_match_length, check_player, check_seed
+from bgfast.vocab import as_int, check_flag, check_match_length, check_player, check_seed
 
 TextOrPath = Union[str, bytes, "os.PathLike[str]"]
 """A match file's text, or the path of the file (see :meth:`Match.from_mat`)."""
@@ -69,7 +69,7 @@ class Match(Saved):
         info: MatchInfo | None = None,
     ) -> None:
         # 0 is a money session; anything else is checked as a match length (R20).
-        money = isinstance(length, int) and not isinstance(length, bool) and length == 0
+        money = as_int(length) == 0
         length = 0 if money else check_match_length(length, money=False)
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
