@@ -6,9 +6,8 @@ several dtypes (signed and unsigned, narrow and wide): the answers must be the s
 what is kept must be a Python ``int`` (saves go through ``json``). Booleans (Python's and
 numpy's), floats and strings are refused: a ``BgfastError`` in the game layer, a
 ``TypeError`` where the native ``check_int`` is the gate (rollouts, duels, VecEnv, perft),
-and a refused call changes nothing. 0-d arrays are taken as their int by the native
-checks and refused by ``vocab.as_int``: tests here hold only what both agree on (never a
-crash, never an array kept); which of the two is meant is for the maintainers to decide.
+and a refused call changes nothing. A 0-d integer array stands for its int everywhere,
+as the native checks have always taken it.
 """
 
 from __future__ import annotations
@@ -63,9 +62,14 @@ def test_as_int_gives_the_python_int_of_every_dtype_that_holds_the_value(value: 
         assert got == value and type(got) is int
 
 
-@pytest.mark.parametrize("value", [*NOT_INTS, None, np.array(3), np.array([3]), 3 + 0j])
+@pytest.mark.parametrize("value", [*NOT_INTS, None, np.array([3]), np.array(3.0), 3 + 0j])
 def test_as_int_refuses_bools_floats_strings_and_arrays(value: object) -> None:
     assert as_int(value) is None
+
+
+def test_as_int_takes_a_0d_integer_array_as_the_native_checks_do() -> None:
+    assert as_int(np.array(3)) == 3 and type(as_int(np.array(3))) is int
+    assert as_int(np.array(True)) is None
 
 
 # ---------------------------------------------------------------- seeds (|seed| < 2**64)
@@ -189,8 +193,12 @@ def test_r1_players_from_numpy_give_the_same_answers(dtype: Any) -> None:
     cube = Cube(value=2, owner=1)
     assert [cube.may_double(dtype(p)) for p in (0, 1)] == [False, True]
     assert cube.why_not_double(dtype(0)) == cube.why_not_double(0)
-    # (Game.resign with a numpy player is left out: a reported defect, the event keeps
-    # the numpy value and the game can no longer be saved.)
+    game.roll(3, 1)
+    twin = bgfast.Game(seed=3)
+    twin.roll(3, 1)
+    game.resign("single", player=dtype(game.turn))
+    twin.resign("single", player=game.turn)
+    assert game.to_json() == twin.to_json()  # the event records the int
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -222,11 +230,9 @@ def test_r20_met_equity_and_take_point_scores_from_numpy(dtype: Any) -> None:
         assert met.take_point(dtype(doubler), dtype(taker)) == met.take_point(doubler, taker)
 
 
-# The cube of take_point from an unsigned dtype is a reported defect (met.py uses the
-# value given, not the int check_cube_value returns: uint8(2) gives an IndexError), so
-# only the signed dtypes are held here.
-@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64])
-def test_r17_met_take_point_cube_from_signed_numpy(dtype: Any) -> None:
+# An unsigned cube once wrapped in take_point's arithmetic (uint8(2) gave an IndexError).
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_r17_met_take_point_cube_from_numpy(dtype: Any) -> None:
     for cube in (1, 2, 4):
         assert met.take_point(5, 7, dtype(cube)) == met.take_point(5, 7, cube)
 
@@ -450,9 +456,9 @@ def test_rollouts_duels_and_envs_take_numpy_counts_and_seeds(dtype: Any) -> None
     plain = bgfast.rollout(start, games=8, seed=7, policy="pubeval", threads=1)
     assert settled(given) == settled(plain)
     plain_ints_only(settled(given))
-    # (DuelResult keeps the numpy seed it is given: a reported defect, so the counts only.)
     duel = bgfast.duel("pubeval", "race", games=dtype(4), seed=dtype(3), threads=dtype(1))
     assert duel.counts == bgfast.duel("pubeval", "race", games=4, seed=3, threads=1).counts
+    assert type(duel.seed) is int and json.dumps(duel.to_dict())
     assert str(policies.choose("pubeval", start, (dtype(3), dtype(1)), seed=dtype(5))) == str(
         policies.choose("pubeval", start, (3, 1), seed=5)
     )
@@ -503,14 +509,9 @@ ZERO_D_CALLS: list[tuple[str, Callable[[Any], object], object]] = [
 @pytest.mark.parametrize(
     ("name", "call", "expected"), ZERO_D_CALLS, ids=[n for n, *_ in ZERO_D_CALLS]
 )
-def test_a_0d_array_stands_for_its_int_or_is_refused_never_kept(
+def test_a_0d_array_stands_for_its_int(
     name: str, call: Callable[[Any], object], expected: object
 ) -> None:
-    # The native checks take np.array(3) as 3 and vocab.as_int refuses it (reported as an
-    # inconsistency): either is held here, but nothing else.
-    try:
-        got = call(np.array(3))
-    except BgfastError:
-        return
+    got = call(np.array(3))
     assert got == expected
     assert not isinstance(got, np.ndarray)

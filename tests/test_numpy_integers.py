@@ -70,3 +70,59 @@ def test_booleans_are_no_counts(flag: object) -> None:
         met.equity(flag, 3)  # type: ignore[arg-type]
     with pytest.raises(BgfastError, match="score"):
         cubeful.Stakes.check(match_length=5, score=(flag, 0))
+
+
+# Found by an adversarial pass (tests/test_hardening_numpy_ints.py): values checked as
+# numbers but kept as numpy values, which saves could not hold or arithmetic wrapped.
+
+
+def test_a_game_keeps_its_match_length_and_a_resigning_player_as_ints() -> None:
+    game = bgfast.Game(match_length=np.int64(5), seed=1)
+    assert type(game.state.match_length) is int
+    assert bgfast.Game.from_json(game.to_json()) == game and game.gnubg_id()
+    game.roll(3, 1)
+    game.resign("single", player=np.int64(game.turn))
+    assert game.history[-1]["player"] == game.turn and type(game.history[-1]["player"]) is int
+    assert bgfast.Game.from_json(game.to_json()) == game
+
+
+def test_a_cube_of_numpy_integers_doubles_as_the_ints_do_r17() -> None:
+    cube = bgfast.Cube(value=np.uint8(128), owner=np.int64(0), max_value=np.uint8(128))
+    assert cube == bgfast.Cube(value=128, owner=0, max_value=128)
+    assert not cube.may_double(0)  # a uint8 128 doubled wrapped to 0
+    assert bgfast.Cube(value=np.uint8(128), owner=0).taken(1).value == 256
+    assert met.take_point(2, 4, np.uint8(2)) == met.take_point(2, 4, 2)
+
+
+def test_results_and_offers_keep_ints_and_refuse_other_numbers() -> None:
+    from bgfast.state import CubeOffer, GameResult
+
+    result = GameResult(np.int64(1), "single", np.int64(2), "resign")
+    assert result == GameResult(1, "single", 2, "resign")
+    assert json.dumps(result.to_dict())
+    game = bgfast.Game(seed=1)
+    game.roll(3, 1)
+    game.play(game.legal_moves()[0])
+    state = game.state
+    offer = CubeOffer(np.int64(state.turn), np.int64(2))
+    assert json.dumps(state.replace(phase="doubled", offer=offer).to_dict())
+    with pytest.raises(BgfastError, match="pending cube value"):
+        state.replace(phase="doubled", offer=CubeOffer(state.turn, 2.0))  # type: ignore[arg-type]
+
+
+def test_seeds_of_duels_and_chouettes_take_numpy_integers() -> None:
+    result = bgfast.duel("pubeval", "random", games=2, seed=np.uint64(3), threads=1)
+    assert type(result.seed) is int and json.dumps(result.to_dict())
+    names = ["ann", "bob", "cy"]
+    assert (
+        bgfast.Chouette(names, rng=np.int64(3)).to_json() == bgfast.Chouette(names, rng=3).to_json()
+    )
+    for bad in (True, 2.5, 2**70):
+        with pytest.raises(bgfast.chouette.IllegalChouetteActionError, match="rng"):
+            bgfast.Chouette(names, rng=bad)  # type: ignore[arg-type]
+
+
+def test_a_0d_integer_array_is_an_integer_as_in_the_native_checks() -> None:
+    assert bgfast.Game(seed=np.array(3)).to_json() == bgfast.Game(seed=3).to_json()
+    with pytest.raises(BgfastError):
+        bgfast.Game(seed=np.array(3.0))  # type: ignore[arg-type]

@@ -244,6 +244,17 @@ def roll_off(
     return {p: tuple(d) for p, d in rolls.items()}
 
 
+def _seed(rng: object) -> int | None:
+    """A roll-off's seed: ``None`` (a random one) or an integer of at most 64 bits, as a
+    game's seed is."""
+    seed = None if rng is None else as_int(rng)
+    if rng is not None and (seed is None or abs(seed) >= 1 << 64):
+        raise IllegalChouetteActionError(
+            f"rng must be a random.Random or an int seed (|seed| < 2**64), not {shown(rng)}"
+        )
+    return seed
+
+
 def _seat_order(
     players: Sequence[str], rolls: Mapping[str, object]
 ) -> tuple[list[str], dict[str, tuple[int, ...]]]:
@@ -443,7 +454,7 @@ class Chouette(Saved):
         if rolls is not None and rng is not None:
             raise IllegalChouetteActionError("give rolls or rng for the roll-off, not both")
         if rolls is None:
-            generator = rng if isinstance(rng, random.Random) else random.Random(rng)
+            generator = rng if isinstance(rng, random.Random) else random.Random(_seed(rng))
             rolled: Mapping[str, object] = roll_off(names, generator)
         else:
             if not isinstance(rolls, Mapping):

@@ -16,6 +16,7 @@ from bgfast.errors import GameStateError, MatchOptionError, shown
 from bgfast.vocab import (
     CUBE_LIMIT,
     Player,
+    as_int_or_same,
     check_cube_owner,
     check_player,
     cube_value_problem,
@@ -73,6 +74,10 @@ class Cube:
             problems.append("raccoons need beavers")
         if problems:
             raise MatchOptionError("invalid cube: " + "; ".join(problems))
+        # Numpy integers are kept as the ints they stand for: a uint8 cube of 128 doubled
+        # would wrap to 0, and a cube is saved.
+        for name in ("value", "max_value", "owner"):
+            object.__setattr__(self, name, as_int_or_same(getattr(self, name)))
 
     @property
     def centred(self) -> bool:

@@ -127,7 +127,7 @@ def duel(
         raise BgfastError(f"games must be even (each deal is played twice), got {games}")
     if seed is None:
         seed = secrets.randbits(63)
-    _core.check_int("seed", seed, 0, 2**64 - 1)
+    seed = _core.check_int("seed", seed, 0, 2**64 - 1)
     threads = _core.check_threads(threads)
     check_progress(progress)
     deals = games // 2

@@ -728,7 +728,8 @@ class Game(Saved):
         self._state = state.replace(
             phase="resign", resignation=Resignation(player, kind, state.phase)
         )
-        return event
+        # The event is saved: a player given as a numpy integer is recorded as the int.
+        return event if event.player is None else ev.Resign(kind, player)
 
     def _on_accept(self, event: ev.Accept) -> ev.Accept:
         self._need("accept", ("resign",), "no resignation to accept")

@@ -184,7 +184,7 @@ class MatchEquityTable:
             raise InvalidScoreError(
                 "no double is possible: the match is over (a side is 0-away, R20)"
             )
-        check_cube_value(cube, "cube", error=InvalidCubeError)
+        cube = check_cube_value(cube, "cube", error=InvalidCubeError)
         post = doubler_away == 1 or taker_away == 1
         doubled = 2 * cube
         passed = self._mwc(taker_away, doubler_away - cube, post)

@@ -43,6 +43,7 @@ from bgfast.vocab import (
     Phase,
     Reason,
     as_int,
+    as_int_or_same,
     check_flag,
     check_match_length,
     check_player,
@@ -104,11 +105,13 @@ class GameResult:
     reason: Reason
 
     def __post_init__(self) -> None:
-        _player(self.winner, "winner")
+        object.__setattr__(self, "winner", _player(self.winner, "winner"))
         if self.kind not in KINDS:
             raise InvalidStateError(f"a result's kind is one of {KINDS}, not {shown(self.kind)}")
-        if isinstance(self.points, bool) or not isinstance(self.points, int) or self.points < 1:
+        points = as_int(self.points)
+        if points is None or points < 1:
             raise InvalidStateError(f"a result scores a positive int, not {shown(self.points)}")
+        object.__setattr__(self, "points", points)
         if self.reason not in REASONS:
             raise InvalidStateError(f"a game ends by one of {REASONS}, not {shown(self.reason)}")
 
@@ -144,6 +147,11 @@ class CubeOffer:
     value: int
     kind: Offer = "double"
 
+    def __post_init__(self) -> None:
+        # Numpy integers are kept as ints (a state is saved); the state checks the rest.
+        object.__setattr__(self, "doubler", as_int_or_same(self.doubler))
+        object.__setattr__(self, "value", as_int_or_same(self.value))
+
     @property
     def level(self) -> int:
         """0 for a double, 1 for a beaver, 2 for a raccoon."""
@@ -170,6 +178,10 @@ class Resignation:
     player: int
     kind: Kind
     back_to: Phase
+
+    def __post_init__(self) -> None:
+        # A numpy integer is kept as an int (a state is saved); the state checks the rest.
+        object.__setattr__(self, "player", as_int_or_same(self.player))
 
 
 def cube_of_resignation(state: GameState) -> Cube:
@@ -298,6 +310,7 @@ class GameState:
         if not isinstance(self.rules, Rules):
             raise MatchOptionError(f"rules must be a bgfast Rules, not {type(self.rules).__name__}")
         match_length = check_match_length(self.match_length, money=True)
+        self._set("match_length", match_length)
         self.rules.check_match_play(match_length)
         self._set("score", check_score(self.score, match_length))
         for name in ("crawford", "holland"):
@@ -384,7 +397,7 @@ class GameState:
             raise bad(f"the doubled phase needs the offer that waits, not {shown(offer)}")
         if _player(offer.doubler, "doubler") != self.turn:
             raise bad("the player on roll doubles (R18)")
-        if offer.value != self.cube.value * 2 ** (offer.level + 1):
+        if as_int(offer.value) is None or offer.value != self.cube.value * 2 ** (offer.level + 1):
             raise bad(f"bad pending cube value {shown(offer.value)}")
         if offer.value > self.cube.max_value:
             raise bad(f"the cube may not pass {self.cube.max_value}")

@@ -12,7 +12,7 @@ Rule ids (R1..R32) refer to the rule book, ``RULES.md``.
 
 from __future__ import annotations
 
-import numbers
+import operator
 import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, Optional, TypedDict, Union
@@ -51,6 +51,7 @@ __all__ = [
     "Roll",
     "Side",
     "as_int",
+    "as_int_or_same",
     "check_cube_owner",
     "check_cube_value",
     "check_flag",
@@ -66,12 +67,23 @@ __all__ = [
 
 
 def as_int(value: object) -> int | None:
-    """``value`` as a Python int when it is an integer: an int or a numpy integer (any
-    ``numbers.Integral``), but not a bool (``True`` is no count); else ``None``. What the
-    game layer is given it stores and saves, so a numpy integer becomes an int here."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    """``value`` as a Python int when it is an integer: an int, a numpy integer or a 0-d
+    integer array (anything with ``__index__``, as the native checks take them), but not a
+    bool (``True`` is no count); else ``None``. What the game layer is given it stores and
+    saves, so a numpy integer becomes an int here."""
+    if isinstance(value, bool):
         return None
-    return int(value)
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def as_int_or_same(value: object) -> object:
+    """``value`` as a Python int when it is an integer (:func:`as_int`), else unchanged, for
+    a check further on to name as it was given."""
+    integer = as_int(value)
+    return value if integer is None else integer
 
 
 # ---------------------------------------------------------------------------- players
