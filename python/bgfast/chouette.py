@@ -272,7 +272,10 @@ def _seat_order(
         if as_int(seq) is not None:
             seq = (seq,)
         if isinstance(seq, (str, bytes)) or not isinstance(seq, Sequence) or len(seq) == 0:
-            raise IllegalChouetteActionError(f"R24: {p!r} must roll at least one die")
+            raise IllegalChouetteActionError(
+                f"R24: {p!r} must roll at least one die (a die, or a list or tuple of rerolls),"
+                f" not {shown(rolls[p])}"
+            )
         pips = [as_int(d) for d in seq]
         for d, pip in zip(seq, pips):
             if pip is None or not 1 <= pip <= 6:

@@ -39,9 +39,15 @@ pub fn integer(obj: &Bound<'_, PyAny>, what: &str) -> Result<Option<i128>, Error
     }
 }
 
-/// `obj` as Python prints it, for messages that report a value as given. An int too long
-/// for `str` (Python refuses more than 4,300 digits) is shown by its size instead.
+/// `obj` as Python prints it, for messages that report a value as given: text quoted (the
+/// die `'3'` is not the die 3). An int too long for `str` (Python refuses more than 4,300
+/// digits) is shown by its size instead.
 pub fn shown(obj: &Bound<'_, PyAny>) -> String {
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        if let Ok(text) = obj.repr() {
+            return text.to_string();
+        }
+    }
     if let Ok(text) = obj.str() {
         return text.to_string();
     }
