@@ -7,8 +7,8 @@
 //! cube, is the cubeless equity. From [`UNLIMITED_FROM`] doubles left on, the equities are
 //! the unlimited table's to within the tables' `f32` rounding (a 6x6 bear-off seldom lasts
 //! long enough to use more doubles; the tests solve those levels and compare), so only the
-//! levels below it are solved: when first asked for, about a third of a second each, and
-//! kept for the life of the table.
+//! levels below it are solved: when first asked for, about a third of a second and 10 MB
+//! each, and kept for the life of the table.
 
 use std::sync::OnceLock;
 
