@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 
-from bgfast import Game, Position
+from bgfast import BgfastError, Game, Position
 from bgfast.errors_game import GameStateError
 from bgfast.match import Match
 from bgfast.svg import board_svg, game_svg, match_svg, position_svg
@@ -134,3 +135,14 @@ def test_game_svg_caption_says_what_the_game_waits_for() -> None:
     assert "player 1 offers a double to 2: player 0 to answer" in game.svg(home="left")
     game.drop()
     assert "player 1 won a single" in game_svg(game)
+
+
+@pytest.mark.parametrize(
+    "given", [{"cube_value": True}, {"cube_value": 3}, {"cube_value": 2.5}, {"dice": (True, 1)}]
+)
+def test_a_drawing_refuses_a_cube_or_dice_no_game_has_r17_r4(given: dict[str, object]) -> None:
+    rows = Position().to_array().tolist()
+    with pytest.raises(BgfastError):
+        board_svg(rows, **given)  # type: ignore[arg-type]
+    four = board_svg(rows, cube_value=np.int64(4), dice=(3, 1))  # type: ignore[arg-type]
+    assert four == board_svg(rows, cube_value=4, dice=(3, 1))

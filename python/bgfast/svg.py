@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal
 from bgfast._core import Position, check_dice
 from bgfast.errors import GameStateError, shown
 from bgfast.state import GameState
-from bgfast.vocab import Roll, check_player
+from bgfast.vocab import Roll, check_cube_value, check_player
 
 if TYPE_CHECKING:
     from bgfast.game import Game
@@ -80,6 +80,8 @@ def board_svg(
         raise GameStateError(f"home is 'right' or 'left' (R32), not {shown(home)}")
     if len(rows) != 2 or any(len(r) != 25 for r in rows):
         raise GameStateError("a board is two rows of 25 counts")
+    cube_value = check_cube_value(cube_value, "cube_value", error=GameStateError)
+    dice = None if dice is None else check_dice(dice)
     bottom = [int(n) for n in rows[0]]
     top = [int(n) for n in rows[1]]
     out: list[str] = [
