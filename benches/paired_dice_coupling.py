@@ -16,10 +16,13 @@ two other ways to join the games' dice, both of which leave each game's dice fai
 
 For each, the estimate is the cubeless result of the full game, and also with lookahead
 variance reduction (the luck of each roll, from the same 21-roll values, subtracted). The
-games are played by ``Net.wildbg()``'s cubeless best play (the policy of ``rollout``), in
-Python, one turn at a time: a measurement, not a fast path.
+games are played by the net's cubeless best play (the policy of ``rollout``; ``--net``:
+the shipped nets or the larger ones), in Python, one turn at a time: a measurement, not a
+fast path.
 
     python benches/paired_dice_coupling.py --games 2000 --other 24/20
+    python benches/paired_dice_coupling.py --games 600 --net wildbg-large \
+        --couplings quantile,common
 """
 
 from __future__ import annotations
@@ -112,16 +115,20 @@ def play_pair(
     return [float(r) for r in results if r is not None], luck
 
 
-def measure(games: int, other: str, seed: int) -> None:
-    net = bgfast.Net.wildbg()
+def measure(games: int, other: str, seed: int, net_name: str, couplings: list[str]) -> None:
+    net = bgfast.Net.wildbg_large() if net_name == "wildbg-large" else bgfast.Net.wildbg()
     start = Position()
     starts = (start.play("8/5 6/5", (3, 1)), start.play(other, (3, 1)))
-    print(f"opening 31: 8/5 6/5 against {other}, {games} games a coupling, seed {seed}")
+    print(
+        f"opening 31: 8/5 6/5 against {other}, {games} games a coupling, seed {seed},"
+        f" {net_name} plays and measures the luck"
+    )
     print(
         f"{'coupling':<12} {'estimate':<9} {'diff':>6}  {'paired':>6}  {'unpaired':>6}  ratio"
         "  correlation"
     )
-    for name, roll in COUPLINGS.items():
+    for name in couplings:
+        roll = COUPLINGS[name]
         rng = np.random.default_rng(seed)
         began = time.perf_counter()
         plain, reduced = [], []
@@ -145,8 +152,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--other", default="24/20", help="the other candidate for the 31")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--net", choices=["wildbg", "wildbg-large"], default="wildbg")
+    parser.add_argument(
+        "--couplings",
+        default=",".join(COUPLINGS),
+        help=f"which to measure, comma-separated, of {', '.join(COUPLINGS)}",
+    )
     args = parser.parse_args()
-    measure(args.games, args.other, args.seed)
+    couplings = args.couplings.split(",")
+    if not set(couplings) <= set(COUPLINGS):
+        parser.error(f"--couplings: choose from {', '.join(COUPLINGS)}")
+    measure(args.games, args.other, args.seed, args.net, couplings)
 
 
 if __name__ == "__main__":
