@@ -328,3 +328,46 @@ def test_the_holland_rule_is_a_match_rule_ranked_for_money_it_has_no_say(net: Ne
     assert not _same(hint(net, holland.state), hint(net, plain.state))
     money = cubeful.Stakes.check()
     assert _same(hint(net, holland.state, stakes=money), hint(net, plain.state, stakes=money))
+
+
+def _bearoff_position() -> Position:
+    board = np.zeros((2, 25), dtype=np.uint8)
+    board[0, :6] = [2, 1, 0, 1, 1, 1]  # the side to move: 6 checkers home
+    board[1, :6] = [1, 1, 1, 1, 1, 1]
+    return Position.from_array(board)
+
+
+def test_bearoffs_in_the_database_are_valued_exactly(net: Net) -> None:
+    """Where both sides are in the two-sided database's range, a play's result is valued
+    by its exact winning chance (no gammon is possible), as GNU Backgammon's hint reads its
+    database; the shipped race net is off by 0.03 on average there."""
+    ranked = hint(net, _bearoff_position(), (6, 5))
+    netted = {str(m): p for m, p, _ in net.rank(_bearoff_position(), (6, 5))}
+    differs = 0
+    for h in ranked:
+        after = h.move.result.to_array()
+        exact = 1.0 - bgfast.bearoff.win_probability((after[0, :6], after[1, :6]))
+        assert h.probabilities.tolist() == pytest.approx([exact, 0, 0, 0, 0], abs=1e-7)
+        assert h.equity == pytest.approx(2 * exact - 1, abs=1e-7)
+        differs += abs(float(netted[str(h.move)][0]) - exact) > 1e-3
+    assert differs  # the net alone would have valued them otherwise
+
+
+def test_the_analysis_values_bearoffs_exactly_too(net: Net) -> None:
+    opening = bgfast.Game(seed=1)
+    opening.roll()
+    opening.play(opening.legal_moves()[0])
+    money = opening.gnubg_id().split(":")[1]  # money, the cube centred, player 1 to roll
+    game = bgfast.Game.from_gnubg_id(f"{_bearoff_position().id}:{money}", seed=2)
+    for _ in range(4):
+        game.roll()
+        game.play(game.legal_moves()[-1])
+    analysis = bgfast.analyse(game, net=net)
+    assert analysis is not None
+    moves = [d for d in analysis.decisions if d.kind == "move"]
+    assert moves
+    for d in moves:
+        ranked = hint(net, d.state)
+        played = next(h for h in ranked if str(h.move) == d.played)
+        gap = ranked[0].cubeful_equity - played.cubeful_equity
+        assert d.loss == pytest.approx(gap, abs=1e-5)

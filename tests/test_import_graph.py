@@ -168,6 +168,7 @@ LAYERS = {
         "errors",
         "events",
         "batch",
+        "bearoff",
         "codec",
         "cubeful",
         "met",

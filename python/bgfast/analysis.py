@@ -37,7 +37,7 @@ from typing import Any, Literal, Union
 import numpy as np
 import numpy.typing as npt
 
-from bgfast import _moments, batch, codec, cubeful
+from bgfast import _moments, batch, bearoff, codec, cubeful
 from bgfast import events as ev
 from bgfast import met as tables
 from bgfast._core import Move, Net, Position, check_threads
@@ -627,6 +627,27 @@ def analyse(
 
 _ORDER = {"double": 0, "take": 1, "move": 2}
 
+
+def _exact_in_bearoffs(
+    boards: npt.NDArray[np.uint8],
+    offsets: npt.NDArray[np.int64],
+    chances: npt.NDArray[np.float32],
+) -> npt.NDArray[np.float32]:
+    """``Net.score_rolls``'s ``chances`` of every play of all 21 rolls of ``boards`` (block
+    ``21 i + k``, rows ``offsets[21 i + k]..``), exact where a result is in the two-sided
+    bear-off database's range. Only a board whose side not to move already has at most 6
+    checkers, all home, can have such results: only those are played again."""
+    opponents = boards[:, 1]
+    near = np.flatnonzero(~opponents[:, 6:].any(axis=1) & (opponents[:, :6].sum(axis=1) <= 6))
+    if not near.size:
+        return chances
+    out = np.array(chances)
+    _, results, _ = batch.all_rolls(boards[near])
+    rows = np.concatenate([np.arange(offsets[21 * i], offsets[21 * i + 21]) for i in near])
+    out[rows] = bearoff.exact_chances(results, chances[rows])
+    return out
+
+
 #: The rolls in the order of ``bgfast.batch.all_rolls`` and ``Net.score_rolls``: the 15
 #: non-doubles (21, 31, 32, ..., 65), then the doubles (11 .. 66); higher die first.
 _ROLLS: dict[tuple[int, int], int] = {
@@ -881,9 +902,9 @@ class _Analyst:
                 stakes.append((self.stakes(turn.state, other), not waits))
         # Every play of all 21 rolls scored from its roll's origin, in one native call
         # (float32, as the net gives them: the values need no more).
-        offsets, probabilities = self.luck_net.score_rolls(
-            batch.to_array(positions), threads=self.threads
-        )
+        boards = batch.to_array(positions)
+        offsets, probabilities = self.luck_net.score_rolls(boards, threads=self.threads)
+        probabilities = _exact_in_bearoffs(boards, offsets, probabilities)
         # The plays of the rolls rolled, as positions: the same lists in the same order.
         dice = np.array([[max(t.dice), min(t.dice)] for t in turns], dtype=np.uint8)
         play_offsets, plays = batch.moves(
@@ -893,7 +914,7 @@ class _Analyst:
         # that rates them (the same rows when it is the same net).
         values = self._values(probabilities, offsets[::21], stakes)
         if not self.one_net:
-            chances = self.net.evaluate(plays, threads=self.threads)
+            chances = self._chances(plays)
             played_values = self._values(
                 chances, play_offsets, [(t.stakes, t.they_may_double) for t in turns]
             )
@@ -902,9 +923,7 @@ class _Analyst:
         illegal_values: dict[int, float] = {}
         if illegal:
             found = self._values(
-                self.net.evaluate(
-                    batch.to_array([result for _, result in illegal]), threads=self.threads
-                ),
+                self._chances(batch.to_array([result for _, result in illegal])),
                 np.arange(len(illegal) + 1, dtype=np.int64),
                 [(t.stakes, t.they_may_double) for t, _ in illegal],
             )
@@ -988,11 +1007,15 @@ class _Analyst:
         return values
 
     def chances(self, cubes: list[_Cube]) -> npt.NDArray[np.float32]:
-        """The net's chances of the positions of ``cubes`` (the doubler on roll)."""
+        """The chances of the positions of ``cubes`` (the doubler on roll)."""
         if not cubes:
             return np.zeros((0, 5), dtype=np.float32)
-        array = batch.to_array([c.state.position for c in cubes])
-        return self.net.evaluate(array, threads=self.threads)
+        return self._chances(batch.to_array([c.state.position for c in cubes]))
+
+    def _chances(self, boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+        """The net's chances of ``boards`` for their sides to move, exact in the two-sided
+        bear-off database's range (:func:`bgfast.bearoff.exact_chances`)."""
+        return bearoff.exact_chances(boards, self.net.evaluate(boards, threads=self.threads))
 
     def _play(
         self,

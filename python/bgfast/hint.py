@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from bgfast import batch, bearoff
 from bgfast._core import Move, Net, Position, check_dice
 from bgfast.chouette import BOX, Chouette
 from bgfast.cubeful import (
@@ -101,7 +102,7 @@ def hint(
         raise TypeError(f"stakes must be bgfast.cubeful.Stakes, not {type(stakes).__name__}")
     life = check_cube_life(cube_life)
     subject = _what_to_rank(position, dice, stakes, member)
-    ranked = net.rank(subject.board, subject.roll)
+    ranked = _exact_where_known(subject.board, net.rank(subject.board, subject.roll))
     mine = np.array([p for _, p, _ in ranked])
     if not subject.gammons:
         mine[:, 1:] = 0.0
@@ -123,6 +124,29 @@ def hint(
 
 #: The columns of the side that moved's chances in the order of its opponent's.
 _SWAPPED = np.array([0, 3, 4, 1, 2])
+
+
+def _exact_where_known(
+    board: Position, ranked: list[tuple[Move, npt.NDArray[np.float32], float]]
+) -> list[tuple[Move, npt.NDArray[np.float32], float]]:
+    """``Net.rank``'s plays with the side that moved's chances and cubeless equity made
+    exact where the result is in the two-sided database's range (only possible when the
+    opponent, who does not move, already has at most 6 checkers, all home): a net's are
+    not exact there, and GNU Backgammon's hint reads its database too."""
+    opponent = board.to_array()[1]
+    if opponent[6:].any() or opponent[:6].sum() > 6:
+        return ranked
+    results = batch.to_array([move.result for move, _, _ in ranked])
+    exact = bearoff.in_two_sided_range(results)
+    if not exact.any():
+        return ranked
+    # The results' chances are the opponent's, on roll in them; no gammon is possible.
+    theirs = bearoff.exact_chances(results, np.zeros((len(ranked), 5)))
+    known = list(ranked)
+    for k in np.flatnonzero(exact).tolist():
+        win = 1.0 - float(theirs[k, 0])
+        known[k] = (ranked[k][0], np.array([win, 0, 0, 0, 0], dtype=np.float32), 2 * win - 1)
+    return known
 
 
 def values_after_play(

@@ -60,7 +60,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any, TextIO
 
-from bgfast import cubeful
+from bgfast import batch, bearoff, cubeful
 from bgfast._core import BgfastError, Move, Net, check_int, check_threads
 from bgfast.codec import FibsBoard, state_from_fibs_board
 from bgfast.errors import MatchOptionError
@@ -231,7 +231,9 @@ class ExternalPlayer:
         without a net."""
         if self.net is None:
             return None
-        probabilities = self.net.evaluate(state.position)
+        # Exact in the two-sided bear-off database's range, as hint's plays are.
+        board = batch.to_array([state.position])
+        probabilities = bearoff.exact_chances(board, self.net.evaluate(board))[0]
         return cubeful.decide_for(probabilities, self._stakes(state), self.cube_life)
 
     def _doubles(self, state: GameState) -> bool:
