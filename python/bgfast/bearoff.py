@@ -414,12 +414,10 @@ def win_probability_batch(mover: PointsArray, opponent: PointsArray) -> npt.NDAr
 def in_two_sided_range(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
     """Which of the ``(N, 2, 25)`` boards have both sides within the two-sided database's
     range: every checker home, at most 6 a side, and not both borne off."""
-    counts = np.asarray(boards, dtype=np.int64)
-    home = counts[:, :, :6].sum(axis=2)
-    outside = counts[:, :, 6:].sum(axis=(1, 2))
-    in_range: npt.NDArray[np.bool_] = (
-        (outside == 0) & (home <= 6).all(axis=1) & (home.sum(axis=1) > 0)
-    )
+    counts = np.asarray(boards)
+    home = counts[:, :, :6].sum(axis=2, dtype=np.int32)
+    outside = np.any(counts[:, :, 6:], axis=(1, 2))
+    in_range: npt.NDArray[np.bool_] = ~outside & np.all(home <= 6, axis=1) & (home.sum(1) > 0)
     return in_range
 
 
