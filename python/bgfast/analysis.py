@@ -637,8 +637,7 @@ def _exact_in_bearoffs(
     ``21 i + k``, rows ``offsets[21 i + k]..``), exact where a result is in the two-sided
     bear-off database's range. Only a board whose side not to move already has at most 6
     checkers, all home, can have such results: only those are played again."""
-    opponents = boards[:, 1]
-    near = np.flatnonzero(~opponents[:, 6:].any(axis=1) & (opponents[:, :6].sum(axis=1) <= 6))
+    near = np.flatnonzero(bearoff.plays_may_reach_two_sided_range(boards))
     if not near.size:
         return chances
     out = np.array(chances)

@@ -77,6 +77,7 @@ __all__ = [
     "index",
     "index_batch",
     "one_sided",
+    "plays_may_reach_two_sided_range",
     "position",
     "position_batch",
     "position_epc",
@@ -419,6 +420,17 @@ def in_two_sided_range(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
     outside = np.any(counts[:, :, 6:], axis=(1, 2))
     in_range: npt.NDArray[np.bool_] = ~outside & np.all(home <= 6, axis=1) & (home.sum(1) > 0)
     return in_range
+
+
+def plays_may_reach_two_sided_range(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """Which of the ``(N, 2, 25)`` boards can have plays whose results are in the two-sided
+    database's range: those whose side not to move, which the play leaves as it is, already
+    has at most 6 checkers, all home."""
+    opponents = np.asarray(boards)[:, 1]
+    reach: npt.NDArray[np.bool_] = ~np.any(opponents[:, 6:], axis=1) & (
+        opponents[:, :6].sum(axis=1, dtype=np.int32) <= 6
+    )
+    return reach
 
 
 def exact_chances(boards: npt.NDArray[np.uint8], chances: npt.ArrayLike) -> npt.NDArray[np.float32]:

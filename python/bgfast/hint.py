@@ -133,8 +133,7 @@ def _exact_where_known(
     exact where the result is in the two-sided database's range (only possible when the
     opponent, who does not move, already has at most 6 checkers, all home): a net's are
     not exact there, and GNU Backgammon's hint reads its database too."""
-    opponent = board.to_array()[1]
-    if opponent[6:].any() or opponent[:6].sum() > 6:
+    if not bearoff.plays_may_reach_two_sided_range(board.to_array()[None])[0]:
         return ranked
     results = batch.to_array([move.result for move, _, _ in ranked])
     exact = bearoff.in_two_sided_range(results)
