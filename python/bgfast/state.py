@@ -48,6 +48,7 @@ from bgfast.vocab import (
     check_match_length,
     check_player,
     check_score,
+    count_pair,
 )
 
 if TYPE_CHECKING:
@@ -214,11 +215,10 @@ def _start_cube(rules: Rules, crawford: bool) -> Cube:
 
 
 def _pair(value: object, what: str) -> tuple[int, int]:
-    counts = [as_int(v) for v in value] if isinstance(value, (tuple, list)) else []
-    first, second = counts if len(counts) == 2 else (None, None)
-    if first is None or second is None or first < 0 or second < 0:
+    pair = count_pair(value)
+    if pair is None:
         raise InvalidStateError(f"{what} must be two non-negative ints, not {shown(value)}")
-    return first, second
+    return pair
 
 
 @dataclass(frozen=True)

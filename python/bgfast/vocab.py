@@ -60,6 +60,7 @@ __all__ = [
     "check_player",
     "check_score",
     "check_seed",
+    "count_pair",
     "cube_value_problem",
 ]
 
@@ -77,6 +78,16 @@ def as_int(value: object) -> int | None:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         return None
+
+
+def count_pair(value: object) -> tuple[int, int] | None:
+    """``value`` as two non-negative ints (a tuple or list of two integers, :func:`as_int`),
+    else ``None``: a score, turns played."""
+    counts = [as_int(v) for v in value] if isinstance(value, (tuple, list)) else []
+    first, second = counts if len(counts) == 2 else (None, None)
+    if first is None or second is None or first < 0 or second < 0:
+        return None
+    return first, second
 
 
 def as_int_or_same(value: object) -> object:
@@ -321,11 +332,9 @@ def check_score(score: object, match_length: int) -> tuple[int, int]:
     """``score`` as a match score before a game, ``(player 0, player 1)``: two non-negative
     ints, ``(0, 0)`` in money play, neither at the match length (R20). Else
     :class:`~bgfast.MatchOptionError`."""
-    points = [as_int(s) for s in score] if isinstance(score, (tuple, list)) else []
-    mine, theirs = points if len(points) == 2 else (None, None)
-    if mine is None or theirs is None or mine < 0 or theirs < 0:
+    pair = count_pair(score)
+    if pair is None:
         raise MatchOptionError(f"score must be two non-negative ints, not {shown(score)}")
-    pair = (mine, theirs)
     if match_length == 0 and pair != (0, 0):
         raise MatchOptionError("a money game has no match score")
     if match_length and max(pair) >= match_length:
