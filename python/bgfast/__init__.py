@@ -20,8 +20,8 @@ files (Jellyfish ``.mat``, GNU Backgammon's SGF): :meth:`Match.from_mat`,
 
 from __future__ import annotations
 
-import collections.abc
-from typing import Literal
+import collections.abc as _collections_abc
+from typing import Literal as _Literal
 
 from bgfast import (
     batch,
@@ -82,7 +82,7 @@ from bgfast.vocab import Roll
 def _svg(
     self: Position,
     *,
-    home: Literal["right", "left"] = "right",
+    home: _Literal["right", "left"] = "right",
     dice: Roll | None = None,
 ) -> str:
     """An SVG picture of this position, the side to move at the bottom (it is on roll) with
@@ -101,7 +101,7 @@ Position.svg = _svg  # type: ignore[method-assign]
 Position._repr_svg_ = _repr_svg_  # type: ignore[method-assign]
 
 # Moves is a read-only sequence of Move (len, indexing, slices, iteration, in).
-collections.abc.Sequence.register(Moves)
+_collections_abc.Sequence.register(Moves)
 
 __all__ = [
     "Analysis",
