@@ -355,6 +355,7 @@ class RolloutPlan:
         evaluator: Net | None,
         cube_life: float | str | None,
         policy: str | Net | None,
+        cube_wait: int = 0,
     ) -> RolloutPlan: ...
     def run(self, first_game: int, games: int, threads: int | None) -> _Sums:
         """Exact sums of games ``first_game .. first_game + games`` (GIL released)."""

@@ -25,7 +25,9 @@ def name_of(policy: object) -> str:
 @dataclass(frozen=True)
 class RolloutSettings:
     """A rollout's settings, checked (see :func:`check_settings`); the stakes are seen from
-    the side to move in the rolled-out position."""
+    the side to move in the rolled-out position. ``cube_wait``: the plies from the
+    decision's turn before the Holland rule lets the trailer double (0 when it does not
+    hold the cube back)."""
 
     seed: int
     truncate: int | None
@@ -36,6 +38,7 @@ class RolloutSettings:
     cube_life: CubeLife
     stakes: Stakes
     evaluator: Net | None
+    cube_wait: int = 0
 
     def plan(self, branches: list[tuple[Position, str]], policy: Policy | None) -> Any:
         """The native plan that plays ``branches`` (``(position, kind)``) with ``policy``
@@ -54,6 +57,7 @@ class RolloutSettings:
             self.evaluator,
             self.cube_life if self.cubeful else None,
             policy,
+            self.cube_wait,
         )
 
     def describe(self) -> dict[str, Any]:
@@ -70,6 +74,8 @@ class RolloutSettings:
         if self.cubeful:
             out["cube_life"] = self.cube_life
         out.update(self.stakes.describe())
+        if self.cube_wait:
+            out["holland_wait_plies"] = self.cube_wait
         return out
 
 
@@ -91,6 +97,7 @@ def check_settings(
     cubeful: object,
     cube_life: object,
     stakes: Stakes,
+    cube_wait: int = 0,
 ) -> RolloutSettings:
     """Checks a rollout's arguments; ``BgfastError`` naming the first that is wrong."""
     if truncate is not None:
@@ -122,6 +129,7 @@ def check_settings(
         cube_life=check_rollout_cube_life(cube_life),
         stakes=stakes,
         evaluator=net,
+        cube_wait=cube_wait,
     )
 
 

@@ -54,10 +54,14 @@ GNU Backgammon's do).
 are exact (fixed point), so the same seed gives the same bits on 1 or 64 threads and on
 any ``concurrent.futures`` executor (``executor=``, which plays fixed shards of the game
 range). Ctrl-C stops a run and returns what finished, marked ``partial``.
+
+**A game's state** (``rollout(game.state)``): a ``GameState`` gives the position and its
+stakes at once, the Holland rule included (``bgfast.Rules``, :class:`bgfast.GameState`).
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 import pickle
 import secrets
@@ -72,7 +76,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bgfast import _core
-from bgfast._core import BgfastError, IllegalMoveError, Move, Net, Position
+from bgfast._core import BgfastError, GameOverError, IllegalMoveError, Move, Net, Position
 from bgfast._rollout_results import VALUE, CubeRollout, MoveRollout, RawSums, RolloutResult
 from bgfast._rollout_settings import RolloutSettings, check_settings, name_of
 from bgfast._running import Progress, check_progress, float64_scores, run_in_chunks
@@ -81,6 +85,8 @@ from bgfast.errors import ShardError, shown
 from bgfast.features import SCHEMES
 from bgfast.met import DEFAULT_TABLE
 from bgfast.policies import Policy, is_native, net_of
+from bgfast.scoring import HOLLAND_RULE, holland_wait_plies
+from bgfast.state import GameState
 
 __all__ = [
     "DEFAULT_CUBE_LIFE",
@@ -114,7 +120,7 @@ SHARD_RETRIES = 2
 #: before its shards run (every shard was made and submitted at once).
 SHARDS_IN_FLIGHT = 1024
 
-PositionArg = Union[Position, str, npt.ArrayLike, None]
+PositionArg = Union[Position, GameState, str, npt.ArrayLike, None]
 
 
 def _version() -> str:
@@ -126,7 +132,7 @@ def _version() -> str:
         return "0+unknown"
 
 
-def _position(position: PositionArg) -> Position:
+def _position(position: Position | str | npt.ArrayLike | None) -> Position:
     if position is None:
         return Position()
     if isinstance(position, Position):
@@ -134,6 +140,74 @@ def _position(position: PositionArg) -> Position:
     if isinstance(position, str):
         return Position.from_id(position.strip())
     return Position.from_array(position)
+
+
+@dataclass(frozen=True)
+class _Subject:
+    """What a rollout starts from: its position, and when a ``GameState`` gave it, the
+    state's stakes, its rolled dice and the plies the Holland rule holds the cube for."""
+
+    position: Position
+    stakes: Stakes | None = None
+    dice: tuple[int, int] | None = None
+    cube_wait: int = 0
+
+
+def _subject(
+    position: PositionArg, arguments: dict[str, Any], job: Callable[..., object]
+) -> _Subject:
+    """The subject of ``job`` (:func:`rollout`, :func:`rollout_moves`, :func:`rollout_cube`).
+    A ``GameState`` brings its stakes (the cube, the score, Crawford, the game's rules and
+    the Holland rule), which the stake arguments may then not contradict, and must stand
+    where ``job`` starts: on roll, or with its dice rolled for ``rollout_moves``."""
+    if not isinstance(position, GameState):
+        return _Subject(_position(position))
+    state = position
+    given = [name for name in _STATE_STAKES if _given(job, name, arguments[name])]
+    if given:
+        raise BgfastError(
+            f"the game state holds the cube and the score already: drop"
+            f" {', '.join(name + '=' for name in given)}"
+        )
+    if state.phase == "over":
+        raise GameOverError("R15: the game is over; there is nothing to roll out")
+    if state.turn is None:
+        raise BgfastError("nobody is on roll before the opening roll (R3): nothing to roll out")
+    if state.phase == "doubled":
+        raise BgfastError(
+            "a double waits for an answer (R19) and a rollout starts from a position on roll:"
+            " roll out the doubler's decision with rollout_cube of the state before the double"
+        )
+    if state.phase == "resign":
+        raise BgfastError(
+            "a resignation waits for an answer and a rollout starts from a position on roll:"
+            " give the state before the resignation"
+        )
+    if state.dice is not None and job is not rollout_moves:
+        d1, d2 = state.dice
+        before = " (the cube is turned before the roll, R18)" if job is rollout_cube else ""
+        raise BgfastError(
+            f"{d1}-{d2} is rolled{before}: roll out its plays with rollout_moves(state), or"
+            f" give the state before the roll"
+        )
+    stakes = Stakes.of_state(state, met=arguments["met"], crawford_rule=arguments["crawford_rule"])
+    return _Subject(
+        state.position,
+        stakes,
+        state.dice,
+        holland_wait_plies(state, state.turn),
+    )
+
+
+#: The stake arguments a ``GameState`` gives instead (``met`` and ``crawford_rule`` are
+#: the match's own settings, which a state does not hold).
+_STATE_STAKES = ("cube", "jacoby", "beavers", "match_length", "score", "crawford", "max_cube")
+
+
+def _given(job: Callable[..., object], name: str, value: object) -> bool:
+    """Whether ``value`` of argument ``name`` is other than ``job``'s default."""
+    default = inspect.signature(job).parameters[name].default
+    return not (value is default or (type(value) is type(default) and value == default))
 
 
 # ------------------------------------------------------------------------- running games
@@ -396,9 +470,10 @@ _STAKES = (
 _SETTINGS = ("evaluator", "truncate", "bearoff", "variance_reduction", "quasi_random", "cube_life")
 
 
-def _settings(arguments: dict[str, Any], *, cubeful: bool) -> RolloutSettings:
+def _settings(arguments: dict[str, Any], subject: _Subject, *, cubeful: bool) -> RolloutSettings:
     """Checks the arguments every rollout function shares (its caller's ``locals()``, in
-    which ``games`` becomes a Python int)."""
+    which ``games`` becomes a Python int); the stakes are the subject's when a game state
+    gave them."""
     # As Python ints: a numpy integer (np.uint64) would reach the settings, whose JSON
     # (``to_dict``) then fails, and the progress callback.
     arguments["games"] = _core.check_int("games", arguments["games"], 1, 2**64 - 1)
@@ -417,9 +492,16 @@ def _settings(arguments: dict[str, Any], *, cubeful: bool) -> RolloutSettings:
             stacklevel=3,
         )
         options["quasi_random"] = stratify
-    stakes = Stakes.check(**{name: arguments[name] for name in _STAKES})
+    stakes = subject.stakes
+    if stakes is None:
+        stakes = Stakes.check(**{name: arguments[name] for name in _STAKES})
     return check_settings(
-        policy=arguments["policy"], seed=seed, cubeful=cubeful, stakes=stakes, **options
+        policy=arguments["policy"],
+        seed=seed,
+        cubeful=cubeful,
+        stakes=stakes,
+        cube_wait=subject.cube_wait,
+        **options,
     )
 
 
@@ -481,6 +563,12 @@ def rollout(
     """Rolls out ``position`` (a ``Position``, a Position ID or a ``(2, 25)`` array; the
     standard start by default) and returns a ``RolloutResult`` for its side to move.
 
+    A ``GameState`` on roll (``game.state``, or decoded from a GNUbg ID or an XGID) brings
+    its own stakes: its cube, match score, Crawford game and rules (the stake arguments
+    then stay unset; ``met`` and ``crawford_rule`` are still yours, as a state does not say
+    them), and under the Holland rule its turns played, which hold the trailer's cube back
+    in the games' first turns as the rule does.
+
     ``games`` games with ``policy`` for both sides; ``seed`` fixes the dice (drawn and
     reported when ``None``); ``threads`` defaults to every CPU; ``executor`` (any
     ``concurrent.futures.Executor``, never shut down here) plays fixed shards elsewhere,
@@ -492,9 +580,10 @@ def rollout(
     the argument and the rule.
     """
     start = time.perf_counter()
-    pos = _position(position)
     arguments = locals()
-    settings = _settings(arguments, cubeful=cubeful)
+    subject = _subject(position, arguments, rollout)
+    pos = subject.position
+    settings = _settings(arguments, subject, cubeful=cubeful)
     played = _run(settings, [(pos, "position")], arguments)
     return RolloutResult.from_sums(
         played.sums,
@@ -507,6 +596,22 @@ def rollout(
         threads=played.threads,
         partial=played.partial,
     )
+
+
+def _roll(dice: Sequence[int] | None, rolled: tuple[int, int] | None) -> tuple[int, int]:
+    """The roll whose plays ``rollout_moves`` rolls out: ``dice``, or the dice a game state
+    has rolled; both must then be the same roll."""
+    if dice is None and rolled is not None:
+        return rolled
+    # The check every entry point that takes dice makes (a numpy pair as Position.moves
+    # takes it, InvalidDiceError otherwise).
+    roll = _core.check_dice(dice)
+    if rolled is not None and sorted(roll) != sorted(rolled):
+        raise BgfastError(
+            f"the game state has rolled {rolled[0]}-{rolled[1]}, not {roll[0]}-{roll[1]}:"
+            " drop dice= or give the state's roll"
+        )
+    return roll
 
 
 def _candidates(
@@ -556,7 +661,7 @@ def _candidates(
 
 def rollout_moves(
     position: PositionArg,
-    dice: Sequence[int],
+    dice: Sequence[int] | None = None,
     moves: Iterable[Move | str] | None = None,
     top: int | None = None,
     *,
@@ -587,21 +692,22 @@ def rollout_moves(
 ) -> list[MoveRollout]:
     """Rolls out candidate plays of ``dice`` in ``position`` and ranks them, best first.
 
-    ``moves`` (``Move`` objects or move text, each a legal play of the roll) or every
-    legal play; ``top`` keeps the best ``top`` by the evaluator's 0-ply equity first.
-    Every candidate plays game ``k`` on the same dice (common random numbers), so the
-    differences between candidates are far more precise than their values:
-    ``MoveRollout.diff`` is the candidate's value minus the best one's and
-    ``diff_stderr`` its paired standard error. Values are for the player making the play;
-    the other arguments are ``rollout``'s.
+    ``position`` may be a ``GameState`` (see :func:`rollout`) whose dice are rolled: its
+    roll is then the one rolled out (``dice`` may be left out). ``moves`` (``Move``
+    objects or move text, each a legal play of the roll) or every legal play; ``top``
+    keeps the best ``top`` by the evaluator's 0-ply equity first. Every candidate plays
+    game ``k`` on the same dice (common random numbers): ``MoveRollout.diff`` is the
+    candidate's value minus the best one's and ``diff_stderr`` its paired standard error,
+    which the shared dice make smaller than unpaired, much in short truncated rollouts and
+    a little in full-length ones, where two plays' games soon part (BENCHMARKS.md). Values
+    are for the player making the play; the other arguments are ``rollout``'s.
     """
     start = time.perf_counter()
-    pos = _position(position)
     arguments = locals()
-    settings = _settings(arguments, cubeful=cubeful)
-    # The check every entry point that takes dice makes (a numpy pair as Position.moves
-    # takes it, InvalidDiceError otherwise).
-    roll = _core.check_dice(dice)
+    subject = _subject(position, arguments, rollout_moves)
+    pos = subject.position
+    settings = _settings(arguments, subject, cubeful=cubeful)
+    roll = _roll(dice, subject.dice)
     candidates = _candidates(pos, roll, moves, top, settings.evaluator)
     branches: Branches = [(m.result, "after_play") for m in candidates]
     played = _run(settings, branches, arguments)
@@ -667,15 +773,19 @@ def rollout_cube(
     are the cubeful model's (``rollout``'s module docs). Returns a ``CubeRollout`` with
     the values normalised to the cube now, the action ("no double", "double, take",
     "double, pass", "too good to double", "redouble, ..."), and standard errors. The side
-    to move must be able to double (R17, R21): a ``BgfastError`` says why not otherwise.
+    to move must be able to double (R17, R21, and the Holland rule for a ``GameState``, see
+    :func:`rollout`): a ``BgfastError`` says why not otherwise.
     """
     start = time.perf_counter()
-    pos = _position(position)
     arguments = locals()
-    settings = _settings(arguments, cubeful=True)
+    subject = _subject(position, arguments, rollout_cube)
+    pos = subject.position
+    settings = _settings(arguments, subject, cubeful=True)
     if pos.outcome is not None:
-        raise _core.GameOverError("R15: the game is over; there is no cube decision")
+        raise GameOverError("R15: the game is over; there is no cube decision")
     why = settings.stakes.why_no_double()
+    if why is None and subject.cube_wait > 0:
+        why = HOLLAND_RULE
     if why is not None:
         raise BgfastError(f"the side to move may not double: {why}")
     branches: Branches = [(pos, "no_double"), (pos, "double_take")]

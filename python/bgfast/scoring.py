@@ -29,6 +29,7 @@ __all__ = [
     "MatchGame",
     "Rules",
     "crawford_allowed",
+    "holland_wait_plies",
     "holland_waits",
     "holland_waits_after_play",
     "is_post_crawford",
@@ -91,6 +92,24 @@ def holland_waits_after_play(game: MatchGame, player: int) -> bool:
     played = list(game.turns_played)
     played[player] += 1
     return holland_waits(game, 1 - player, (played[0], played[1]))
+
+
+def holland_wait_plies(game: MatchGame, player: int) -> int:
+    """The plies from ``player``'s turn, not yet played, before the trailer's first turn at
+    which the Holland rule lets it double: 0 when the rule holds no cube back. Ply 0 is
+    ``player``'s turn, ply 1 the opponent's, and so on, as a rollout counts them."""
+    played = list(game.turns_played)
+    held = [side for side in (0, 1) if holland_waits(game, side, (played[0], played[1]))]
+    if not held:
+        return 0
+    (trailer,) = held
+    ply, mover = 0, player
+    # Turns only add up: within five plies both sides have rolled twice.
+    while mover != trailer or holland_waits(game, trailer, (played[0], played[1])):
+        played[mover] += 1
+        mover = 1 - mover
+        ply += 1
+    return ply
 
 
 @dataclass(frozen=True)

@@ -255,3 +255,31 @@ fn lockstep_plays_the_same_games_as_the_native_run() {
     }
     assert_eq!(lockstep.sums(), &native);
 }
+
+#[test]
+fn a_branch_holding_the_cube_plays_its_first_plies_without_it() {
+    // A race its side to move doubles out at once: every game ends with a pass at ply 0,
+    // unless the branch holds the cube that long (as the Holland rule does).
+    let mut s = spec(Some(net()));
+    s.cube_life = Some(CubeLife::Fixed(0.68));
+    s.truncate = Some(1);
+    let pos = bgfast_core::codec::gnubg_id::decode("7dYBAEBrAQAAAA").expect("a Position ID");
+    let free = rollout(&s, &[Branch::position(pos, money())], 36, 1);
+    assert_eq!(free.branches[0].ends[End::Passed as usize], 36);
+    let held = Branch::position(pos, money()).holding_cube(1);
+    let sums = rollout(&s, &[held], 36, 1);
+    assert_eq!(sums.branches[0].ends[End::Truncated as usize], 36);
+    // Held for its first ply, the position plays as the cube decision's no-double line.
+    let no_double = rollout(&s, &[Branch::no_double(pos, money())], 36, 1);
+    assert_eq!(
+        mean(&sums, 0, output::VALUE),
+        mean(&no_double, 0, output::VALUE)
+    );
+    // A hold shorter than the branch's own wait changes nothing.
+    assert_eq!(
+        Branch::no_double(pos, money())
+            .holding_cube(0)
+            .first_cube_ply,
+        1
+    );
+}

@@ -62,6 +62,8 @@ pub struct PyRolloutPlan {
     evaluator: Option<Arc<Net>>,
     cube_life: Option<CubeLife>,
     policy: Option<PolicyArg>,
+    /// Plies from the decision's turn before a side may turn the cube (the Holland rule).
+    cube_wait: u32,
 }
 
 /// A cube life index: a number from 0 to 1, or `"gnubg"` (GNU Backgammon's, by position).
@@ -99,12 +101,21 @@ impl PyRolloutPlan {
             stakes,
             cube: self.cube,
         };
+        let wait = self.cube_wait;
         let mut branches = Vec::with_capacity(self.branches.len());
         for b in &self.branches {
             branches.push(match b.kind {
-                Kind::Position => Branch::position(b.position, context),
-                Kind::AfterPlay => Branch::after_play(b.position, context),
-                Kind::NoDouble => Branch::no_double(b.position, context),
+                Kind::Position => Branch::position(b.position, context).holding_cube(wait),
+                // A play's result starts at the decision's second turn.
+                Kind::AfterPlay => {
+                    Branch::after_play(b.position, context).holding_cube(wait.saturating_sub(1))
+                }
+                Kind::NoDouble => Branch::no_double(b.position, context).holding_cube(wait),
+                Kind::DoubleTake if wait > 0 => {
+                    return Err(Error::Argument(format!(
+                        "the Holland rule holds the cube for {wait} more plies: no double now"
+                    )))
+                }
                 Kind::DoubleTake => Branch::double_take(b.position, context).ok_or_else(|| {
                     Error::Argument(format!(
                         "R17: the cube cannot be doubled past its limit, {}",
@@ -158,10 +169,12 @@ impl PyRolloutPlan {
     /// `"opponent"`, limit the highest value the game allows. `stakes`: `("money", jacoby, beavers)` or `("match", pre, post,
     /// mover_away, opponent_away, crawford)` with the match equity table's pre-Crawford
     /// rows (row-major) and post-Crawford column. `policy`: a native policy, or None for
-    /// `run_with` only.
+    /// `run_with` only. `cube_wait`: plies from the decision's turn (the position's, or
+    /// the turn before a play's result) before a side may turn the cube, under the
+    /// Holland rule.
     #[new]
     #[pyo3(signature = (branches, cube, stakes, seed, quasi_random, truncate, bearoff,
-                        variance_reduction, evaluator, cube_life, policy))]
+                        variance_reduction, evaluator, cube_life, policy, cube_wait=0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         branches: Vec<(PyRef<'_, PyPosition>, String)>,
@@ -175,6 +188,7 @@ impl PyRolloutPlan {
         evaluator: Option<PyRef<'_, PyNet>>,
         cube_life: Option<&Bound<'_, PyAny>>,
         policy: Option<&Bound<'_, PyAny>>,
+        cube_wait: u32,
     ) -> PyResult<Self> {
         let branches = branches
             .into_iter()
@@ -238,6 +252,7 @@ impl PyRolloutPlan {
             evaluator,
             cube_life,
             policy,
+            cube_wait,
         })
     }
 

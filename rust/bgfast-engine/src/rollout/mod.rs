@@ -188,9 +188,10 @@ pub struct Branch<'a> {
     /// Report for the side *not* to move in `position` (a candidate play's result, rolled
     /// out for the player who made it).
     pub for_opponent: bool,
-    /// Whether the side to move may double before its first roll (false in a cube
-    /// decision's no-double branch).
-    pub may_double_first: bool,
+    /// The first ply at which a side may turn the cube: 0 lets the side to move double
+    /// before its first roll; 1 in a cube decision's no-double branch; later while the
+    /// Holland rule holds the trailer back (see [`Branch::holding_cube`]).
+    pub first_cube_ply: u32,
     /// Money values are per unit of this cube value (the cube before a decision).
     pub normaliser: NonZeroU32,
 }
@@ -207,7 +208,7 @@ impl<'a> Branch<'a> {
             position,
             context,
             for_opponent: false,
-            may_double_first: true,
+            first_cube_ply: 0,
             normaliser: cube_value(&context),
         }
     }
@@ -219,7 +220,7 @@ impl<'a> Branch<'a> {
             position: result,
             context: context.flipped(),
             for_opponent: true,
-            may_double_first: true,
+            first_cube_ply: 0,
             normaliser: cube_value(&context),
         }
     }
@@ -227,8 +228,19 @@ impl<'a> Branch<'a> {
     /// A cube decision's branch where the side to move does not double now.
     pub fn no_double(position: Position, context: CubeContext<'a>) -> Branch<'a> {
         Branch {
-            may_double_first: false,
+            first_cube_ply: 1,
             ..Branch::position(position, context)
+        }
+    }
+
+    /// The same branch with no cube action before its ply `plies` (ply 0 is its first
+    /// turn): in a post-Crawford game played under the Holland rule the trailer may double
+    /// only after both sides have rolled twice, which the caller counts in plies from the
+    /// branch's start.
+    pub fn holding_cube(self, plies: u32) -> Branch<'a> {
+        Branch {
+            first_cube_ply: self.first_cube_ply.max(plies),
+            ..self
         }
     }
 

@@ -121,7 +121,8 @@ pub struct Trial<'a> {
     luck: Outputs,
     /// The evaluator's chances of `pos` for its side to move, once known.
     known: Option<Probabilities>,
-    may_double_first: bool,
+    /// The first ply at which a side may turn the cube (see [`Branch::first_cube_ply`]).
+    first_cube_ply: u32,
     normaliser: f64,
     cube_life: Option<CubeLife>,
     policy_rng: GameRng,
@@ -146,7 +147,7 @@ impl<'a> Trial<'a> {
             dice: GameDice::new(spec.seed, game, rotation),
             luck: [0.0; OUTPUTS],
             known: root,
-            may_double_first: branch.may_double_first,
+            first_cube_ply: branch.first_cube_ply,
             normaliser: f64::from(branch.normaliser.get()),
             cube_life: spec.cube_life,
             policy_rng: GameDice::policy_rng(spec.seed, game),
@@ -201,7 +202,7 @@ impl<'a> Trial<'a> {
             return Some(self.finish(outputs, End::Bearoff));
         }
         if let Some(life) = spec.cube_life {
-            if (self.ply > 0 || self.may_double_first) && self.context.may_double() {
+            if self.cube_in_play(0) && self.context.may_double() {
                 let p = self.chances(spec, ws);
                 let decision = self.context.decide(&p, life.at(&self.pos));
                 if decision.double {
@@ -241,6 +242,12 @@ impl<'a> Trial<'a> {
         self.context = self.context.flipped();
         self.mover_is_player = !self.mover_is_player;
         self.ply += 1;
+    }
+
+    /// Whether a side may turn the cube `ahead` plies from now (the branch may hold the cube
+    /// back for its first plies).
+    fn cube_in_play(&self, ahead: u32) -> bool {
+        self.ply + ahead >= self.first_cube_ply
     }
 
     /// The play the evaluator picks in `ws.list`, remembering its chances.
@@ -358,7 +365,7 @@ impl<'a> Trial<'a> {
     /// The exact value when both sides are in the two-sided database's range and the
     /// rollout asks for it (cubeless, or cubeful money).
     fn exact_bearoff(&self, spec: &Spec<'a>) -> Option<Outputs> {
-        let may_double = (self.ply > 0 || self.may_double_first) && self.context.may_double();
+        let may_double = self.cube_in_play(0) && self.context.may_double();
         self.exact_outputs(spec, &self.pos, &self.context, may_double)
     }
 
@@ -454,7 +461,12 @@ impl<'a> Trial<'a> {
             // the game would end exactly, so that the luck measures what the game scores.
             let result = list.result(best);
             let theirs = self
-                .exact_outputs(spec, &result, &after, after.may_double())
+                .exact_outputs(
+                    spec,
+                    &result,
+                    &after,
+                    self.cube_in_play(1) && after.may_double(),
+                )
                 .unwrap_or_else(|| outputs_of(&p, self.opponent_scaled(&after, &p, result)));
             let ours = flipped(&theirs, self.is_match);
             let weight = f64::from(dice.weight()) / 36.0;
