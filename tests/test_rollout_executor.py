@@ -25,6 +25,11 @@ def test_process_pool_gives_the_local_result() -> None:
         # The executor is the caller's: still usable afterwards.
         assert pool.submit(int, "7").result() == 7
     assert remote.counts == local.counts and not remote.partial
+    # The table says who played: the executor's workers, not "1 thread".
+    assert (local.executor, remote.executor) == (None, "ProcessPoolExecutor")
+    assert "on 1 thread," in local.table()
+    assert "on a ProcessPoolExecutor's workers" in remote.table()
+    assert remote.to_dict()["executor"] == "ProcessPoolExecutor"
 
 
 def test_a_broken_process_pool_raises_shard_error_and_no_total() -> None:

@@ -181,7 +181,8 @@ class RolloutResult:
     the outcome counts of earlier releases. ``partial`` is true when Ctrl-C stopped the run.
     ``seconds`` is the run's wall-clock time and ``games_per_second`` the games over it;
     ``threads`` the threads that played them in this process (with ``executor=``, 1: each
-    shard plays on one thread of its worker, and the workers play at once).
+    shard plays on one thread of its worker, and the workers play at once); ``executor``
+    the class name of the executor that played the shards, else ``None``.
     """
 
     position: str
@@ -206,6 +207,7 @@ class RolloutResult:
     seconds: float
     threads: int
     partial: bool
+    executor: str | None = None
     truncated: int = field(init=False)
     games_per_second: float = field(init=False)
 
@@ -229,6 +231,7 @@ class RolloutResult:
         seconds: float,
         threads: int,
         partial: bool,
+        executor: str | None = None,
     ) -> RolloutResult:
         """The result of branch ``branch`` of a run."""
         values: dict[str, float] = {}
@@ -276,6 +279,7 @@ class RolloutResult:
             seconds=seconds,
             threads=threads,
             partial=partial,
+            executor=executor,
         )
 
     @property
@@ -346,6 +350,7 @@ class RolloutResult:
             "stratified": self.stratified,
             "partial": self.partial,
             "threads": self.threads,
+            "executor": self.executor,
             "seconds": self.seconds,
             "games_per_second": finite(self.games_per_second),
             "settings": self.settings,
@@ -390,10 +395,16 @@ class RolloutResult:
         lines.append(
             f"games {self.games}"
             + (f" ({ended})" if ended else "")
-            + f", {self.games_per_second:,.0f} games/s on {self.threads} thread(s),"
+            + f", {self.games_per_second:,.0f} games/s on {self._players()},"
             f" {self.seconds:.2f} s" + ("  PARTIAL (interrupted)" if self.partial else "")
         )
         return "\n".join(lines)
+
+    def _players(self) -> str:
+        """Who played the games, for the table: the threads, or the executor's workers."""
+        if self.executor is not None:
+            return f"a {self.executor}'s workers (a thread a shard)"
+        return f"{self.threads} thread{'s' if self.threads != 1 else ''}"
 
     def __str__(self) -> str:
         return self.table()

@@ -518,17 +518,26 @@ def _run(settings: RolloutSettings, branches: Branches, arguments: dict[str, Any
         batch=arguments["batch"],
         progress=arguments["progress"],
     )
-    return _Played(sums, partial, threads, name_of(arguments["policy"]))
+    executor = arguments["executor"]
+    return _Played(
+        sums,
+        partial,
+        threads,
+        name_of(arguments["policy"]),
+        None if executor is None else type(executor).__name__,
+    )
 
 
 @dataclass(frozen=True)
 class _Played:
-    """What a run gave: the sums, whether Ctrl-C stopped it, the threads, the policy's name."""
+    """What a run gave: the sums, whether Ctrl-C stopped it, the threads, the policy's name
+    and the executor's class name if one played the shards."""
 
     sums: RawSums
     partial: bool
     threads: int
     policy: str
+    executor: str | None
 
 
 def rollout(
@@ -594,6 +603,7 @@ def rollout(
         settings=settings,
         seconds=time.perf_counter() - start,
         threads=played.threads,
+        executor=played.executor,
         partial=played.partial,
     )
 
@@ -723,6 +733,7 @@ def rollout_moves(
             settings=settings,
             seconds=seconds,
             threads=played.threads,
+            executor=played.executor,
             partial=played.partial,
         )
         for i, m in enumerate(candidates)
@@ -802,6 +813,7 @@ def rollout_cube(
             settings=settings,
             seconds=seconds,
             threads=played.threads,
+            executor=played.executor,
             partial=played.partial,
         )
         for i in (0, 1)
