@@ -18,7 +18,9 @@ struct Choice(AtomicU8);
 
 const UNDECIDED: u8 = 0;
 /// The CPU lacks the faster build's instructions.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const BASELINE: u8 = 1;
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const FAST: u8 = 2;
 /// [`ISA_VAR`] or [`force_baseline`] asked for the baseline.
 const FORCED_BASELINE: u8 = 3;
@@ -29,8 +31,10 @@ impl Choice {
     }
 
     /// Whether the faster build runs: decided on first use from [`ISA_VAR`] and `cpu_has`,
-    /// then one relaxed load (this is asked once per generation).
+    /// then one relaxed load (this is asked once per generation). Only x86-64 has faster
+    /// builds to choose; elsewhere the portable ones run and nothing asks.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn fast(&self, cpu_has: fn() -> bool) -> bool {
         match self.0.load(Relaxed) {
             UNDECIDED => {
@@ -60,12 +64,14 @@ const LEVELS: u8 = 4;
 
 /// Whether the x86-64-v3 build of the move generator runs.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn fast_generator(cpu_has: fn() -> bool) -> bool {
     GENERATOR.fast(cpu_has)
 }
 
 /// Whether the AVX-512 row writer runs.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn fast_row_writer(cpu_has: fn() -> bool) -> bool {
     ROW_WRITER.fast(cpu_has)
 }

@@ -410,14 +410,16 @@ impl Scratch {
     }
 }
 
-/// The builds of the kernels, slowest first.
+/// The builds of the kernels, slowest first (off x86-64, the portable one alone).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Build {
     /// Plain arrays (SSE2 on x86-64).
     Portable,
     /// AVX2 and FMA.
+    #[cfg(target_arch = "x86_64")]
     Avx2,
     /// AVX-512F (with AVX2 and FMA).
+    #[cfg(target_arch = "x86_64")]
     Avx512,
 }
 
@@ -465,7 +467,9 @@ fn build() -> Build {
 /// (`"portable"` off x86-64).
 pub fn isa_name() -> &'static str {
     match build() {
+        #[cfg(target_arch = "x86_64")]
         Build::Avx512 => "AVX-512",
+        #[cfg(target_arch = "x86_64")]
         Build::Avx2 => "AVX2+FMA",
         Build::Portable if cfg!(target_arch = "x86_64") => "x86-64 baseline",
         Build::Portable => "portable",
@@ -537,6 +541,8 @@ mod tests {
 
     /// The builds this CPU can run, by name.
     fn builds() -> Vec<(&'static str, Evaluate, Score)> {
+        // Only x86-64 adds builds to the portable one.
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut builds: Vec<(&'static str, Evaluate, Score)> = vec![(
             "portable",
             kernels::evaluate_portable,
