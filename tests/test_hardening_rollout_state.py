@@ -7,6 +7,7 @@ state after it)."""
 
 from __future__ import annotations
 
+import json
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Callable
 
@@ -89,6 +90,16 @@ def resigning_game() -> GameState:
     return game.state
 
 
+def resigning_with_dice() -> GameState:
+    game = Game(seed=2)
+    game.roll(3, 1)
+    game.play("8/5 6/5")
+    game.roll(4, 2)
+    game.resign("single")
+    assert game.state.dice == (4, 2)
+    return game.state
+
+
 def doubled_game() -> GameState:
     game = Game(seed=2)
     game.roll(3, 1)
@@ -103,6 +114,7 @@ def doubled_game() -> GameState:
         (GameState.start, bgfast.BgfastError, "R3"),
         (doubled_game, bgfast.BgfastError, "R19"),
         (resigning_game, bgfast.BgfastError, "resignation waits"),
+        (resigning_with_dice, bgfast.BgfastError, "resignation waits"),
         (finished_game, bgfast.GameOverError, "R15"),
     ],
 )
@@ -117,6 +129,24 @@ def test_a_state_off_roll_is_refused_by_every_rollout(
         getattr(bgfast, job)(*args, **QUICK)
     assert issubclass(error, bgfast.BgfastError)
     assert state.to_dict() == kept
+
+
+def test_a_state_of_numpy_values_rolls_out_as_plain_data() -> None:
+    state = post_crawford(
+        turn=np.int64(1),
+        match_length=np.int64(5),
+        score=(np.int64(4), np.int8(2)),
+        turns_played=(np.int64(1), np.uint8(0)),
+    )
+    result = bgfast.rollout(state, cubeful=True, **QUICK)
+    assert (
+        result.mwc == bgfast.rollout(post_crawford(turns_played=(1, 0)), cubeful=True, **QUICK).mwc
+    )
+    assert json.loads(json.dumps(result.to_dict()))["settings"]["holland_wait_plies"] == 4
+    (play,) = bgfast.rollout_moves(
+        state.replace(phase="move", dice=(np.int64(3), np.int64(1))), cubeful=True, **QUICK
+    )
+    json.dumps(play.result.to_dict())
 
 
 def test_a_refused_call_leaves_the_game_as_it_was() -> None:
