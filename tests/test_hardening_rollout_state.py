@@ -19,8 +19,9 @@ import bgfast
 from bgfast import Chouette, Game, GameState, Match, Position, Rules, codec
 from bgfast.scoring import HOLLAND_RULE, holland_wait_plies
 
+# A contact position whose mover is on the bar: 3-1 has one play.
 CONTACT = Position.from_id("4PPgAQjg2+ABMA")
-# The mover has 3-1 off the bar; 6-4 and doubles give several plays.
+# The standard start: 6-4 and doubles give several plays.
 OPENING = Position()
 QUICK: dict[str, Any] = {"games": 72, "seed": 5, "truncate": 2}
 CUBEFUL: dict[str, Any] = {"cubeful": True, "games": 200, "seed": 9, "truncate": 6}
