@@ -35,7 +35,7 @@ XGID_BOARD = "XGID=-b----E-C---eE---c-e----B-"
 def _statistics(result: bgfast.RolloutResult) -> dict[str, Any]:
     """A result's numbers and settings, without the run's timing."""
     data = result.to_dict()
-    for timing in ("seconds", "games_per_second", "threads"):
+    for timing in ("seconds", "games_per_second", "threads", "executor"):
         data.pop(timing)
     return data
 
@@ -467,7 +467,7 @@ def test_cli_cube_without_the_rule_is_the_api_s_on_a_pool_too(
     pooled = json.loads(out)
     for data in (here, pooled):
         for branch in ("no_double_result", "double_take_result"):
-            for timing in ("seconds", "games_per_second", "threads"):
+            for timing in ("seconds", "games_per_second", "threads", "executor"):
                 data[branch].pop(timing)
     assert here == pooled
     assert here["no_double_result"]["settings"]["crawford_rule"] is False

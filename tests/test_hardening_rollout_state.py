@@ -357,13 +357,6 @@ def outcome(**arguments: Any) -> str | None:
     return None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="beside a GameState, a stake argument equal to its default is let through only"
-    " when it has the default's exact type: score=[0, 0], match_length=np.int64(0),"
-    " jacoby=np.False_ or cube=[1, 'centred'] are refused as contradicting the state,"
-    " score=(0, 0) is not (rollout._given compares the types)",
-)
 @pytest.mark.parametrize(
     ("name", "default", "spelt"),
     [
@@ -404,12 +397,6 @@ def test_met_beside_a_state_is_the_matchs_table() -> None:
 BACKGAMMONS = Position.from_id("/w8AAHD//gAAAA")  # the opponent's 3 checkers on the bar
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a GameState whose rules score a backgammon as a gammon (R16's option) is rolled"
-    " out scoring it as 3, while its settings say backgammon_counts_double: the stake"
-    " arguments' way (Stakes.arguments) refuses such stakes, the state's does not",
-)
 @pytest.mark.parametrize("job", ["rollout", "rollout_moves"])
 def test_a_state_scoring_a_backgammon_as_a_gammon_is_refused_or_scored_so(job: str) -> None:
     state = money(Rules(backgammon_counts_double=True), position=BACKGAMMONS)
@@ -428,11 +415,6 @@ def test_a_state_scoring_a_backgammon_as_a_gammon_is_refused_or_scored_so(job: s
     assert result.equity == pytest.approx(counted, abs=1e-9)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rollout_cube of a GameState whose rules score a backgammon as a gammon gives the"
-    " values of the game scoring it as 3, bit for bit, instead of refusing the option",
-)
 def test_a_cube_decision_scoring_a_backgammon_as_a_gammon_is_refused_or_scored_so() -> None:
     settings: dict[str, Any] = {"games": 200, "seed": 1}
     as_three = bgfast.rollout_cube(money(position=BACKGAMMONS), **settings)
@@ -708,11 +690,6 @@ def test_rollout_cube_holds_the_cube_exactly_where_the_game_does(trailer_first: 
         game.roll()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rollout(game), a Game where its state is meant, is refused as a bad (2, 25)"
-    " array ('got a Game'), a message that does not say to pass game.state",
-)
 @pytest.mark.parametrize("job", ["rollout", "rollout_cube"])
 def test_a_game_given_for_its_state_is_refused_naming_the_state(job: str) -> None:
     game = post_crawford_game()

@@ -132,7 +132,10 @@ def test_the_holland_rule_holds_the_trailers_first_double() -> None:
     assert held.mwc == lines.results[0].mwc  # no double
     assert free.mwc == lines.results[1].mwc  # double, take
     assert held.settings["holland_wait_plies"] == 4
+    assert "Holland rule: no double for 4 plies" in held.table()
     assert "holland_wait_plies" not in free.settings
+    cubeless = bgfast.rollout(post_crawford(), games=36, seed=3, truncate=1)
+    assert "holland_wait_plies" not in cubeless.settings  # no cube, nothing held
 
 
 def test_rollout_cube_refuses_a_double_the_holland_rule_forbids() -> None:

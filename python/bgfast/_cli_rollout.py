@@ -273,10 +273,13 @@ def _check_no_crawford_rule(match_length: object, why_money: str) -> None:
         raise BgfastError(f"--no-crawford-rule: crawford_rule is a match setting, and {why_money}")
 
 
-def _position_and_stakes(args: argparse.Namespace) -> tuple[_core.Position, Stakes]:
-    """The position to roll out and its stakes: a GNUbg ID or XGID brings its own (cube,
-    match score, Crawford, rules), which the stake flags may not contradict; a Position ID
-    takes them from the flags."""
+def _subject_and_stakes(
+    args: argparse.Namespace,
+) -> tuple[_core.Position | GameState, dict[str, Any]]:
+    """What to roll out and the stake arguments that go with it: a GNUbg ID or XGID gives
+    the game state, which brings its own stakes (cube, match score, Crawford, rules) that
+    the stake flags may not contradict; a Position ID gives the position, and the flags its
+    stakes."""
     state = state_from_id(args.position)
     given = {k: getattr(args, k) for k in _STAKE_FLAGS if getattr(args, k) is not None}
     if state is not None:
@@ -298,8 +301,7 @@ def _position_and_stakes(args: argparse.Namespace) -> tuple[_core.Position, Stak
                     f"{name} is the Crawford game (R21), which a match played without the"
                     " Crawford rule (--no-crawford-rule) has not"
                 )
-        stakes = Stakes.of_state(state, met=args.met, crawford_rule=args.crawford_rule)
-        return state.position, stakes
+        return state, {"met": args.met, "crawford_rule": args.crawford_rule}
     flags: dict[str, Any] = {**_STAKE_FLAGS, **given}
     if not args.crawford_rule:
         _check_no_crawford_rule(flags["match"], "this is money play (no --match N)")
@@ -313,7 +315,7 @@ def _position_and_stakes(args: argparse.Namespace) -> tuple[_core.Position, Stak
         met=args.met,
         crawford_rule=args.crawford_rule,
     )
-    return _core.Position.from_id("".join(args.position.split())), stakes
+    return _core.Position.from_id("".join(args.position.split())), stakes.arguments()
 
 
 def _evaluator_arg(text: str | None) -> _core.Net | None:
@@ -349,7 +351,7 @@ def run(args: argparse.Namespace) -> int:
     bar = _Bar(sys.stderr) if sys.stdout.isatty() and sys.stderr.isatty() else None
     if (args.top is not None or args.move) and args.moves is None:
         raise BgfastError("--top and --move go with --moves DICE")
-    position, stakes = _position_and_stakes(args)
+    subject, stakes = _subject_and_stakes(args)
     common: dict[str, Any] = dict(
         policy=parse_policy(args.policy),
         evaluator=_evaluator_arg(args.evaluator),
@@ -361,7 +363,7 @@ def run(args: argparse.Namespace) -> int:
         quasi_random=not args.no_quasi,
         cube_life=args.cube_life,
         progress=bar,
-        **stakes.arguments(),
+        **stakes,
     )
     with contextlib.ExitStack() as stack:
         common["executor"] = _executor(args, stack)
@@ -369,7 +371,7 @@ def run(args: argparse.Namespace) -> int:
             if args.moves is not None:
                 games = 1296 if args.games is None else args.games
                 found: Any = rollout_moves(
-                    position,
+                    subject,
                     args.moves,
                     args.move,
                     args.top,
@@ -382,11 +384,11 @@ def run(args: argparse.Namespace) -> int:
                 data: Any = [m.to_dict() for m in found]
             elif args.cube:
                 games = 1296 if args.games is None else args.games
-                found = rollout_cube(position, games=games, **common)
+                found = rollout_cube(subject, games=games, **common)
                 partial, text, data = found.results[0].partial, found.table(), found.to_dict()
             else:
                 games = 100_000 if args.games is None else args.games
-                found = rollout(position, games=games, cubeful=args.cubeful, **common)
+                found = rollout(subject, games=games, cubeful=args.cubeful, **common)
                 partial, text, data = found.partial, found.table(), found.to_dict()
         finally:
             if bar is not None:

@@ -370,6 +370,8 @@ class RolloutResult:
                 how.append("Crawford game")
             if s.get("crawford_rule") is False:  # present only for such a match
                 how.append("no Crawford rule")
+            if "holland_wait_plies" in s:  # present only while the rule holds the cube
+                how.append(f"Holland rule: no double for {s['holland_wait_plies']} plies")
         else:
             how.append("money")
         if "max_cube" in s:  # present only for a game with a cube limit

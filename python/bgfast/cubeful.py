@@ -214,14 +214,20 @@ class Stakes:
         round): the stakes of a result for the opponent, who rolls next."""
         return _seen_by_the_opponent(self)
 
-    def arguments(self) -> dict[str, Any]:
-        """The stakes as the keyword arguments of ``bgfast.rollout``; ``BgfastError`` for a
-        backgammon that scores as a gammon, which rollouts do not play."""
+    def for_rollouts(self) -> Stakes:
+        """These stakes, which a rollout can play; ``BgfastError`` for a backgammon that
+        scores as a gammon (R16's option), which rollouts do not play."""
         if self.backgammon_counts_double:
             raise BgfastError(
                 "rollouts score a backgammon as three times the cube (R16): they do not play"
                 " backgammon_counts_double"
             )
+        return self
+
+    def arguments(self) -> dict[str, Any]:
+        """The stakes as the keyword arguments of ``bgfast.rollout``; ``BgfastError`` for a
+        backgammon that scores as a gammon, which rollouts do not play."""
+        self.for_rollouts()
         return {
             "cube": (self.cube_value, self.cube_owner),
             "jacoby": self.jacoby,

@@ -76,7 +76,15 @@ import numpy as np
 import numpy.typing as npt
 
 from bgfast import _core
-from bgfast._core import BgfastError, GameOverError, IllegalMoveError, Move, Net, Position
+from bgfast._core import (
+    BgfastError,
+    GameOverError,
+    IllegalMoveError,
+    InvalidPositionError,
+    Move,
+    Net,
+    Position,
+)
 from bgfast._rollout_results import VALUE, CubeRollout, MoveRollout, RawSums, RolloutResult
 from bgfast._rollout_settings import RolloutSettings, check_settings, name_of
 from bgfast._running import Progress, check_progress, float64_scores, run_in_chunks
@@ -161,6 +169,11 @@ def _subject(
     the Holland rule), which the stake arguments may then not contradict, and must stand
     where ``job`` starts: on roll, or with its dice rolled for ``rollout_moves``."""
     if not isinstance(position, GameState):
+        if isinstance(getattr(position, "state", None), GameState):
+            raise InvalidPositionError(
+                f"a {type(position).__name__} is rolled out through its state:"
+                f" {job.__name__}(game.state)"
+            )
         return _Subject(_position(position))
     state = position
     given = [name for name in _STATE_STAKES if _given(job, name, arguments[name])]
@@ -193,7 +206,7 @@ def _subject(
     stakes = Stakes.of_state(state, met=arguments["met"], crawford_rule=arguments["crawford_rule"])
     return _Subject(
         state.position,
-        stakes,
+        stakes.for_rollouts(),
         state.dice,
         holland_wait_plies(state, state.turn),
     )
@@ -205,9 +218,22 @@ _STATE_STAKES = ("cube", "jacoby", "beavers", "match_length", "score", "crawford
 
 
 def _given(job: Callable[..., object], name: str, value: object) -> bool:
-    """Whether ``value`` of argument ``name`` is other than ``job``'s default."""
+    """Whether ``value`` of argument ``name`` is other than ``job``'s default, however it
+    is spelled (``score=[0, 0]`` or a numpy pair is the default ``(0, 0)``)."""
     default = inspect.signature(job).parameters[name].default
-    return not (value is default or (type(value) is type(default) and value == default))
+    if value is default:
+        return False
+    if value is None or default is None:
+        return True
+    try:
+        if isinstance(default, tuple):
+            items = list(value)  # type: ignore[call-overload]
+            return len(items) != len(default) or not all(
+                bool(a == b) for a, b in zip(items, default)
+            )
+        return not bool(value == default)
+    except (TypeError, ValueError):  # not a pair, or an array that is no single truth
+        return True
 
 
 # ------------------------------------------------------------------------- running games
