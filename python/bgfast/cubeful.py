@@ -334,7 +334,10 @@ class Stakes:
                     f" {self.cube_value} already wins the match"
                 )
             if mine == 1:
-                return "R21: the 1-away leader after the Crawford game never doubles"
+                return (
+                    "the cube is dead for the 1-away leader after the Crawford game (R21):"
+                    " its double could only help the trailer"
+                )
         return None
 
     def words(self) -> str:
