@@ -14,33 +14,17 @@ from typing import Any, Callable
 import numpy as np
 import numpy.typing as npt
 import pytest
+from holland_states import CONTACT, post_crawford
 
 import bgfast
 from bgfast import Chouette, Game, GameState, Match, Position, Rules, codec
 from bgfast.scoring import HOLLAND_RULE, holland_wait_plies
 
-# A contact position whose mover is on the bar: 3-1 has one play.
-CONTACT = Position.from_id("4PPgAQjg2+ABMA")
+# CONTACT's mover is on the bar: 3-1 has one play.
 # The standard start: 6-4 and doubles give several plays.
 OPENING = Position()
 QUICK: dict[str, Any] = {"games": 72, "seed": 5, "truncate": 2}
 CUBEFUL: dict[str, Any] = {"cubeful": True, "games": 200, "seed": 9, "truncate": 6}
-
-
-def post_crawford(**changes: Any) -> GameState:
-    """A 5-point match at 4-2 after the Crawford game under the Holland rule, the trailer
-    (player 1) on roll in a contact position, no turn played yet."""
-    fields: dict[str, Any] = {
-        "position": CONTACT,
-        "phase": "roll",
-        "turn": 1,
-        "match_length": 5,
-        "score": (4, 2),
-        "crawford": False,
-        "holland": True,
-    }
-    fields.update(changes)
-    return GameState(**fields)
 
 
 def money(rules: Rules | None = None, **changes: Any) -> GameState:

@@ -7,30 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from holland_states import CONTACT, post_crawford
 
 import bgfast
-from bgfast import Cube, GameState, Position, Rules
+from bgfast import Cube, GameState, Rules
 from bgfast.scoring import HOLLAND_RULE, holland_wait_plies
 
-CONTACT = Position.from_id("4PPgAQjg2+ABMA")
 QUICK: dict[str, Any] = {"games": 72, "seed": 5, "truncate": 2}
-
-
-def post_crawford(**changes: Any) -> GameState:
-    """A 5-point match at 4-2 after the Crawford game, the trailer (player 1) on roll in a
-    contact position, under the Holland rule with no turn played yet."""
-    fields: dict[str, Any] = {
-        "position": CONTACT,
-        "phase": "roll",
-        "turn": 1,
-        "match_length": 5,
-        "score": (4, 2),
-        "crawford": False,
-        "holland": True,
-        "turns_played": (0, 0),
-    }
-    fields.update(changes)
-    return GameState(**fields)
 
 
 # ---------------------------------------------------------------------------- the stakes
