@@ -150,6 +150,11 @@ def _position(position: Position | str | npt.ArrayLike | None) -> Position:
     return Position.from_array(position)
 
 
+#: The stake arguments a ``GameState`` gives instead (``met`` and ``crawford_rule`` are
+#: the match's own settings, which a state does not hold).
+_STATE_STAKES = ("cube", "jacoby", "beavers", "match_length", "score", "crawford", "max_cube")
+
+
 @dataclass(frozen=True)
 class _Subject:
     """What a rollout starts from: its position, and when a ``GameState`` gave it, the
@@ -210,11 +215,6 @@ def _subject(
         state.dice,
         holland_wait_plies(state, state.turn),
     )
-
-
-#: The stake arguments a ``GameState`` gives instead (``met`` and ``crawford_rule`` are
-#: the match's own settings, which a state does not hold).
-_STATE_STAKES = ("cube", "jacoby", "beavers", "match_length", "score", "crawford", "max_cube")
 
 
 def _given(job: Callable[..., object], name: str, value: object) -> bool:
