@@ -150,9 +150,22 @@ def _position(position: Position | str | npt.ArrayLike | None) -> Position:
     return Position.from_array(position)
 
 
+#: The arguments that make the stakes.
+_STAKES = (
+    "cube",
+    "jacoby",
+    "beavers",
+    "match_length",
+    "score",
+    "crawford",
+    "met",
+    "crawford_rule",
+    "max_cube",
+)
+
 #: The stake arguments a ``GameState`` gives instead (``met`` and ``crawford_rule`` are
 #: the match's own settings, which a state does not hold).
-_STATE_STAKES = ("cube", "jacoby", "beavers", "match_length", "score", "crawford", "max_cube")
+_STATE_STAKES = tuple(name for name in _STAKES if name not in ("met", "crawford_rule"))
 
 
 @dataclass(frozen=True)
@@ -478,19 +491,6 @@ def _play(
 
 # ------------------------------------------------------------------------- public API
 
-
-#: The arguments that make the stakes.
-_STAKES = (
-    "cube",
-    "jacoby",
-    "beavers",
-    "match_length",
-    "score",
-    "crawford",
-    "met",
-    "crawford_rule",
-    "max_cube",
-)
 
 #: The settings every rollout function takes besides the stakes.
 _SETTINGS = ("evaluator", "truncate", "bearoff", "variance_reduction", "quasi_random", "cube_life")
