@@ -9,9 +9,9 @@ use bgfast_core::Position;
 use bgfast_engine::cube::{Cube, CubeContext, MoneyRules, Stakes};
 use bgfast_engine::net::Net;
 use bgfast_engine::playout::{AnyPolicy, PolicyKind};
-use bgfast_engine::rollout::{output, run, Branch, Player, Spec};
+use bgfast_engine::rollout::{output, run, Branch, Player, RunError, Spec};
 
-fn main() {
+fn main() -> Result<(), RunError> {
     let args: Vec<String> = std::env::args().collect();
     let games: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let policy = args.get(2).map(String::as_str).unwrap_or("random");
@@ -45,7 +45,7 @@ fn main() {
         0..games,
         threads,
         &AtomicBool::new(false),
-    );
+    )?;
     let secs = t.elapsed().as_secs_f64();
     let (equity, stderr) = sums.branches[0].outputs[output::EQUITY].mean_and_stderr(sums.games);
     println!("equity {equity:+.4} (stderr {stderr:.4})");
@@ -53,4 +53,5 @@ fn main() {
         "{games} {policy} games on {threads} thread(s): {:.0} games/s",
         games as f64 / secs
     );
+    Ok(())
 }

@@ -355,8 +355,8 @@ fn net_rollouts_do_not_depend_on_threads() {
     };
     let branches = [Branch::position(Position::START, context)];
     let never = AtomicBool::new(false);
-    let one = rollout::run(&spec, &branches, || Player::Net(&net), 0..70, 1, &never);
-    let two = rollout::run(&spec, &branches, || Player::Net(&net), 0..70, 2, &never);
+    let one = rollout::run(&spec, &branches, || Player::Net(&net), 0..70, 1, &never).unwrap();
+    let two = rollout::run(&spec, &branches, || Player::Net(&net), 0..70, 2, &never).unwrap();
     assert_eq!(one, two);
     assert_eq!(one.games, 70);
 }

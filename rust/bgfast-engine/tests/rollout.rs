@@ -11,7 +11,9 @@ use bgfast_engine::cube::{
 use bgfast_engine::eval::Evaluator;
 use bgfast_engine::net::Net;
 use bgfast_engine::playout::{AnyPolicy, PolicyKind};
-use bgfast_engine::rollout::{output, run, Branch, End, Player, RolloutSums, Spec};
+use bgfast_engine::rollout::{
+    output, run, Branch, End, Player, RolloutSums, RunError, Spec, SpecError,
+};
 
 fn net() -> &'static Net {
     Net::wildbg()
@@ -50,6 +52,7 @@ fn rollout(
         threads,
         &AtomicBool::new(false),
     )
+    .expect("a valid spec")
 }
 
 fn mean(sums: &RolloutSums, branch: usize, out: usize) -> (f64, f64) {
@@ -78,14 +81,17 @@ fn any_thread_count_gives_the_same_bits() {
         0..10,
         2,
         &AtomicBool::new(false),
-    ) + run(
-        &s,
-        &branches,
-        || Player::Net(net()),
-        10..24,
-        1,
-        &AtomicBool::new(false),
-    );
+    )
+    .unwrap()
+        + run(
+            &s,
+            &branches,
+            || Player::Net(net()),
+            10..24,
+            1,
+            &AtomicBool::new(false),
+        )
+        .unwrap();
     assert_eq!(one, split);
 }
 
@@ -103,6 +109,7 @@ fn the_last_game_numbers_and_reversed_ranges_split_like_any_others() {
             threads,
             &AtomicBool::new(false),
         )
+        .unwrap()
     };
     let top = u64::MAX - 40..u64::MAX;
     let one = on(top.clone(), 1);
@@ -226,7 +233,8 @@ fn builtin_policies_roll_out_too() {
         0..200,
         2,
         &AtomicBool::new(false),
-    );
+    )
+    .unwrap();
     assert_eq!(random.games, 200);
     assert_eq!(random.branches[0].ends[End::Finished as usize], 200);
 }
@@ -244,7 +252,7 @@ fn lockstep_plays_the_same_games_as_the_native_run() {
         Branch::position(Position::START, money()),
     ];
     let native = rollout(&s, &branches, 30, 2);
-    let mut lockstep = Lockstep::new(s, branches.clone(), 0..30, 7);
+    let mut lockstep = Lockstep::new(s, branches.clone(), 0..30, 7).unwrap();
     let mut out = Vec::new();
     while !lockstep.finished() {
         let candidates = lockstep.candidates().to_vec();
@@ -282,4 +290,57 @@ fn a_branch_holding_the_cube_plays_its_first_plies_without_it() {
             .first_cube_ply,
         1
     );
+}
+
+#[test]
+fn settings_needing_an_evaluator_or_a_cube_life_in_range_are_refused_before_any_game() {
+    use bgfast_engine::rollout::lockstep::Lockstep;
+    let branches = [Branch::position(Position::START, money())];
+    let refused = |s: Spec<'static>| {
+        let never = AtomicBool::new(false);
+        let ran = run(&s, &branches, || Player::Net(net()), 0..4, 1, &never);
+        let Err(RunError::Spec(e)) = ran else {
+            panic!("{s:?} ran");
+        };
+        let stepped = Lockstep::new(s, branches.to_vec(), 0..4, 2).err();
+        // (By message: a NaN cube life is not equal to itself.)
+        let said = stepped.map(|e| e.to_string());
+        assert_eq!(said, Some(e.to_string()), "the lockstep run refuses it alike");
+        e
+    };
+    let alone = |f: fn(&mut Spec<'static>)| {
+        let mut s = spec(None);
+        f(&mut s);
+        s
+    };
+    let no_evaluator = |needed_by| SpecError::NoEvaluator { needed_by };
+    // A truncated game without an evaluator would otherwise score 0.
+    assert_eq!(
+        refused(alone(|s| s.truncate = Some(2))),
+        no_evaluator("truncation")
+    );
+    assert_eq!(
+        refused(alone(|s| s.variance_reduction = true)),
+        no_evaluator("variance reduction")
+    );
+    assert_eq!(
+        refused(alone(|s| s.cube_life = Some(CubeLife::ByPosition))),
+        no_evaluator("cubeful play")
+    );
+    for x in [-0.1, 1.5, f64::NAN] {
+        let mut s = spec(Some(net()));
+        s.cube_life = Some(CubeLife::Fixed(x));
+        let e = refused(s);
+        assert!(matches!(e, SpecError::CubeLife(y) if y.to_bits() == x.to_bits()));
+        assert!(e.to_string().contains("from 0 to 1"), "{e}");
+    }
+    let too_many = run(
+        &spec(Some(net())),
+        &branches,
+        || Player::Net(net()),
+        0..64,
+        100_000,
+        &AtomicBool::new(false),
+    );
+    assert!(matches!(too_many, Err(RunError::Pool(_))), "{too_many:?}");
 }

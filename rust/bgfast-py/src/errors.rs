@@ -6,6 +6,7 @@ use bgfast_core::codec::gnubg_id::IdError;
 use bgfast_core::threads::{OutOfMemory, PoolError};
 use bgfast_core::{IllegalMove, MoveTextError, PositionError};
 use bgfast_engine::batch::StepError;
+use bgfast_engine::rollout::{RunError, SpecError};
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::{create_exception, PyErr};
@@ -226,6 +227,26 @@ impl From<StepError> for Error {
 impl From<PoolError> for Error {
     fn from(e: PoolError) -> Self {
         Error::Pool(e)
+    }
+}
+
+impl From<SpecError> for Error {
+    fn from(e: SpecError) -> Self {
+        match e {
+            SpecError::NoEvaluator { needed_by } => Error::Argument(format!(
+                "{needed_by} needs a net to evaluate positions: pass evaluator="
+            )),
+            SpecError::CubeLife(_) => Error::Argument(e.to_string()),
+        }
+    }
+}
+
+impl From<RunError> for Error {
+    fn from(e: RunError) -> Self {
+        match e {
+            RunError::Spec(e) => e.into(),
+            RunError::Pool(e) => e.into(),
+        }
     }
 }
 

@@ -217,19 +217,6 @@ impl PyRolloutPlan {
             .map(cube_life_from)
             .transpose()?;
         let evaluator = evaluator.map(|n| n.net.clone());
-        let needs = [
-            (cube_life.is_some(), "cubeful play"),
-            (truncate.is_some_and(|t| !t.is_none()), "truncation"),
-            (variance_reduction, "variance reduction"),
-        ];
-        if evaluator.is_none() {
-            if let Some((_, what)) = needs.iter().find(|(on, _)| *on) {
-                return Err(Error::Argument(format!(
-                    "{what} needs a net to evaluate positions: pass evaluator="
-                ))
-                .into());
-            }
-        }
         let policy = policy
             .filter(|p| !p.is_none())
             .map(PolicyArg::from_py)
@@ -240,7 +227,7 @@ impl PyRolloutPlan {
             (Some(e), Some(PolicyArg::Net(p))) if e == p => Some(p.clone()),
             _ => evaluator,
         };
-        Ok(PyRolloutPlan {
+        let plan = PyRolloutPlan {
             branches,
             cube,
             stakes,
@@ -253,7 +240,10 @@ impl PyRolloutPlan {
             cube_life,
             policy,
             cube_wait,
-        })
+        };
+        plan.with_spec(|spec, _| spec.check())?
+            .map_err(Error::from)?;
+        Ok(plan)
     }
 
     /// Plays games `first_game .. first_game + games` with the plan's native policy on
@@ -283,10 +273,11 @@ impl PyRolloutPlan {
                         threads,
                         cancel,
                     )
+                    .map_err(Error::from)
                 },
                 |_| Ok(()),
             )
-        })??;
+        })???;
         Ok(sums_tuple(&sums))
     }
 
@@ -313,7 +304,9 @@ impl PyRolloutPlan {
         let total = range.end - range.start;
         let slots: usize = args::int_in(slots, "batch", 1..=crate::rollout::MAX_SLOTS as i128)?;
         self.with_spec(|spec, branches| -> PyResult<(SumsTuple, bool)> {
-            let mut lockstep = py.detach(|| Lockstep::new(spec, branches, range, slots));
+            let mut lockstep = py
+                .detach(|| Lockstep::new(spec, branches, range, slots))
+                .map_err(Error::from)?;
             let mut reported = 0;
             while !lockstep.finished() {
                 if py.check_signals().is_err() {

@@ -19,7 +19,7 @@ use bgfast_core::Position;
 use super::dice::Rotation;
 use super::run::RolloutSums;
 use super::trial::{Trial, Workspace};
-use super::{Branch, End, Outputs, Spec, MAX_SLOTS};
+use super::{Branch, End, Outputs, Spec, SpecError, MAX_SLOTS};
 use crate::batch::{check_scores, highest, StepError};
 use crate::eval::{Evaluator, Probabilities};
 use crate::features::Scheme;
@@ -57,13 +57,15 @@ pub struct Lockstep<'a> {
 impl<'a> Lockstep<'a> {
     /// Games `games` of `branches` on `slots` slots (at least one, at most [`MAX_SLOTS`]
     /// and the number of games), advanced to their first choices. Without branches there
-    /// is nothing to play: it is finished at once.
+    /// is nothing to play: it is finished at once. Refuses settings [`Spec::check`]
+    /// refuses.
     pub fn new(
         spec: Spec<'a>,
         branches: Vec<Branch<'a>>,
         mut games: Range<u64>,
         slots: usize,
-    ) -> Lockstep<'a> {
+    ) -> Result<Lockstep<'a>, SpecError> {
+        spec.check()?;
         if branches.is_empty() {
             games.end = games.start;
         }
@@ -100,7 +102,7 @@ impl<'a> Lockstep<'a> {
             lockstep.start_game(lockstep.slots.len() - 1);
         }
         lockstep.advance();
-        lockstep
+        Ok(lockstep)
     }
 
     /// Gives slot `i` the next game of the range, or leaves it idle.

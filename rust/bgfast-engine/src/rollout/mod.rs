@@ -51,11 +51,12 @@
 //! let money = CubeContext { stakes: Stakes::Money(MoneyRules::default()), cube: Cube::START };
 //! let start = [Branch::position(Position::START, money)];
 //! let never = AtomicBool::new(false);
-//! let sums = run(&spec, &start, || Player::Net(net), 0..36, 2, &never);
+//! let sums = run(&spec, &start, || Player::Net(net), 0..36, 2, &never)?;
 //! let (cubeful, stderr) = sums.branches[0].outputs[output::VALUE].mean_and_stderr(sums.games);
 //! assert!(cubeful.abs() < 1.0 && stderr < 0.5);
 //! // The same games on one thread give the same bits.
-//! assert_eq!(sums, run(&spec, &start, || Player::Net(net), 0..36, 1, &never));
+//! assert_eq!(sums, run(&spec, &start, || Player::Net(net), 0..36, 1, &never)?);
+//! # Ok::<(), bgfast_engine::rollout::RunError>(())
 //! ```
 
 pub mod dice;
@@ -64,9 +65,11 @@ pub mod moments;
 mod run;
 mod trial;
 
+use core::fmt;
 use core::num::NonZeroU32;
 
 use bgfast_core::bearoff::TwoSided;
+use bgfast_core::threads::PoolError;
 use bgfast_core::Position;
 
 use crate::cube::{Cube, CubeContext, CubeLife, Stakes};
@@ -143,14 +146,95 @@ pub struct Spec<'a> {
     pub bearoff: Option<&'a TwoSided>,
     /// Remove each roll's luck, as measured by the evaluator.
     pub variance_reduction: bool,
-    /// The net that scores truncated games, measures luck and takes cube decisions.
+    /// The net that scores truncated games, measures luck and takes cube decisions:
+    /// required by each of them ([`Spec::check`]).
     pub evaluator: Option<&'a Net>,
-    /// The cube life index of cubeful play; `None` for a cubeless rollout (the cube stays
-    /// where it is).
+    /// The cube life index of cubeful play (a fixed index from 0 to 1); `None` for a
+    /// cubeless rollout (the cube stays where it is).
     pub cube_life: Option<CubeLife>,
 }
 
+/// Why a [`Spec`] cannot be rolled out.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum SpecError {
+    /// Cubeful play, truncation or variance reduction asked for without an evaluator to
+    /// score the positions: names the first of them.
+    NoEvaluator {
+        /// "cubeful play", "truncation" or "variance reduction".
+        needed_by: &'static str,
+    },
+    /// A fixed cube life index outside 0 to 1, or not a number.
+    CubeLife(f64),
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SpecError::NoEvaluator { needed_by } => {
+                write!(
+                    f,
+                    "{needed_by} needs an evaluator (a net to score positions)"
+                )
+            }
+            SpecError::CubeLife(x) => write!(f, "a cube life index is from 0 to 1, not {x}"),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// Why [`run`] played no game.
+#[derive(Debug)]
+pub enum RunError {
+    /// The settings cannot be rolled out.
+    Spec(SpecError),
+    /// The threads asked for cannot be had.
+    Pool(PoolError),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Spec(e) => e.fmt(f),
+            RunError::Pool(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl From<SpecError> for RunError {
+    fn from(e: SpecError) -> RunError {
+        RunError::Spec(e)
+    }
+}
+
+impl From<PoolError> for RunError {
+    fn from(e: PoolError) -> RunError {
+        RunError::Pool(e)
+    }
+}
+
 impl Spec<'_> {
+    /// Checks that the settings can be rolled out: an evaluator for whatever needs one, a
+    /// cube life index from 0 to 1. [`run`] and [`lockstep::Lockstep::new`] check it first.
+    pub fn check(&self) -> Result<(), SpecError> {
+        if self.evaluator.is_none() {
+            let needs = [
+                (self.cube_life.is_some(), "cubeful play"),
+                (self.truncate.is_some(), "truncation"),
+                (self.variance_reduction, "variance reduction"),
+            ];
+            if let Some(&(_, needed_by)) = needs.iter().find(|(on, _)| *on) {
+                return Err(SpecError::NoEvaluator { needed_by });
+            }
+        }
+        match self.cube_life {
+            Some(CubeLife::Fixed(x)) if !(0.0..=1.0).contains(&x) => Err(SpecError::CubeLife(x)),
+            _ => Ok(()),
+        }
+    }
+
     /// Builds the bear-off database's tables for the cube limits `branches` start from (a
     /// third of a second a double left at most), so that no game waits for them.
     fn prepare_bearoff(&self, branches: &[Branch<'_>]) {

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use super::dice::Rotation;
 use super::moments::{Sums, Wide};
 use super::trial::{Trial, Workspace};
-use super::{output, Branch, End, Player, Spec, ENDS, OUTPUTS};
+use super::{output, Branch, End, Player, RunError, Spec, ENDS, OUTPUTS};
 use crate::blocks;
 use crate::eval::Probabilities;
 
@@ -99,6 +99,9 @@ impl Add for RolloutSums {
 /// outputs. Stops starting games once `cancel` is set; the sums then hold the games that
 /// finished in every branch. The sums are the same for any thread count. The paired sums
 /// take memory in the square of the branches: the bindings take at most [`super::MAX_BRANCHES`].
+///
+/// Refuses, before any game, settings [`Spec::check`] refuses and threads the pool cannot
+/// have ([`bgfast_core::threads::pool`]).
 pub fn run<'a, F>(
     spec: &Spec<'a>,
     branches: &[Branch<'a>],
@@ -106,10 +109,11 @@ pub fn run<'a, F>(
     games: Range<u64>,
     threads: usize,
     cancel: &AtomicBool,
-) -> RolloutSums
+) -> Result<RolloutSums, RunError>
 where
     F: Fn() -> Player<'a> + Sync,
 {
+    spec.check()?;
     spec.prepare_bearoff(branches);
     let rotation = spec.quasi_random.then(|| Rotation::new(spec.seed));
     // The evaluator's chances of each starting position, computed once.
@@ -138,7 +142,7 @@ where
     };
     let alone = || play(&mut make_player(), &mut Workspace::new(), games.clone());
     if threads <= 1 || blocks::len(&games) <= BLOCK {
-        return alone();
+        return Ok(alone());
     }
     let work = || {
         blocks::blocks(games.clone(), BLOCK)
@@ -148,5 +152,5 @@ where
             )
             .reduce(|| RolloutSums::new(branches.len()), |a, b| a + b)
     };
-    bgfast_core::threads::install(threads, work).unwrap_or_else(|_| alone())
+    Ok(bgfast_core::threads::install(threads, work)?)
 }

@@ -255,7 +255,9 @@ impl<'a> Trial<'a> {
         if let Some((best, _)) = ws.evaluator_best {
             return best;
         }
-        let net = spec.evaluator.expect("an evaluator");
+        let net = spec
+            .evaluator
+            .expect("called only when the evaluator plays");
         let (best, p) = self.net_choice(net, &ws.list, &mut ws.scratch);
         ws.evaluator_best = Some((best, p));
         best
@@ -306,9 +308,9 @@ impl<'a> Trial<'a> {
         if let Some(p) = self.known {
             return p;
         }
-        let net = spec
-            .evaluator
-            .expect("cubeful play, truncation and variance reduction need an evaluator");
+        let net = spec.evaluator.expect(
+            "Spec::check: cubeful play, truncation and variance reduction have an evaluator",
+        );
         let p = net.evaluate_one_with(&self.pos, &mut ws.scratch);
         self.known = Some(p);
         p
@@ -445,7 +447,7 @@ impl<'a> Trial<'a> {
     fn add_luck(&mut self, spec: &Spec<'a>, roll: Dice, ws: &mut Workspace) {
         let net = spec
             .evaluator
-            .expect("variance reduction needs an evaluator");
+            .expect("Spec::check: variance reduction has an evaluator");
         let after = self.context.flipped();
         let mut mean = [0.0f64; OUTPUTS];
         let mut rolled = [0.0f64; OUTPUTS];
