@@ -66,7 +66,7 @@ fn check_id(id: &str) {
                 .take(at)
                 .all(|c| c.is_ascii_alphanumeric() || c == '+' || c == '/'));
         }
-        Err(IdError::Malformed | IdError::Invalid(_)) => {
+        Err(IdError::Malformed(_) | IdError::Invalid(_)) => {
             assert!(id
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '+' || c == '/'));
@@ -105,7 +105,7 @@ proptest! {
         check_id(&id);
         // Only the counts can be wrong: the alphabet and length are right.
         let error = gnubg_id::decode(&id).err();
-        prop_assert!(matches!(error, None | Some(IdError::Malformed | IdError::Invalid(_))));
+        prop_assert!(matches!(error, None | Some(IdError::Malformed(_) | IdError::Invalid(_))));
     }
 
     #[test]

@@ -234,14 +234,14 @@ fn check_play(name: &str, net: &Net, origins: &[Position]) {
         // best: the lowest reference equity, up to near-ties.
         let equities: Vec<f32> = reference.iter().map(Probabilities::equity).collect();
         let lowest = equities.iter().copied().fold(f32::INFINITY, f32::min);
-        let best = net.best(&list);
+        let best = net.best(&list).expect("a list with results");
         assert!(
             equities[best] <= lowest + NEAR_TIE,
             "{name}: best {best} has {} but the lowest is {lowest}",
             equities[best]
         );
-        assert_eq!(net.best_with(&list, &mut scratch), best);
-        assert_eq!(net.best(&list), best, "best is deterministic");
+        assert_eq!(net.best_with(&list, &mut scratch), Some(best));
+        assert_eq!(net.best(&list), Some(best), "best is deterministic");
         // The first of exactly equal fast equities.
         let fast_eq: Vec<f32> = scores.iter().map(Probabilities::equity).collect();
         assert_eq!(

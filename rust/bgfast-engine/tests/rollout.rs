@@ -305,7 +305,11 @@ fn settings_needing_an_evaluator_or_a_cube_life_in_range_are_refused_before_any_
         let stepped = Lockstep::new(s, branches.to_vec(), 0..4, 2).err();
         // (By message: a NaN cube life is not equal to itself.)
         let said = stepped.map(|e| e.to_string());
-        assert_eq!(said, Some(e.to_string()), "the lockstep run refuses it alike");
+        assert_eq!(
+            said,
+            Some(e.to_string()),
+            "the lockstep run refuses it alike"
+        );
         e
     };
     let alone = |f: fn(&mut Spec<'static>)| {

@@ -697,7 +697,13 @@ impl PyNet {
         let net = &self.net;
         Ok(with_move_list(|list| -> Result<_, Error> {
             generate(&origin, dice, list)?;
-            let i = if list.len() == 1 { 0 } else { net.best(list) };
+            // A forced play needs no evaluation; generate refuses a finished game.
+            let best = if list.len() == 1 {
+                Some(0)
+            } else {
+                net.best(list)
+            };
+            let i = best.ok_or_else(|| Error::Internal("no result to choose".into()))?;
             Ok(PyMove {
                 origin,
                 mv: list.compact(i).mv(&origin, dice),

@@ -11,6 +11,6 @@ fuzz_target!(|data: &[u8]| {
         Ok(position) => assert_eq!(encode(&position), text),
         Err(IdError::Length(n)) => assert_eq!(n, text.chars().count()),
         Err(IdError::Character { at, found }) => assert_eq!(text.chars().nth(at), Some(found)),
-        Err(IdError::Malformed | IdError::Invalid(_)) => {}
+        Err(IdError::Malformed(_) | IdError::Invalid(_)) => {}
     }
 });

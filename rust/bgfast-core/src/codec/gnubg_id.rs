@@ -25,8 +25,8 @@ pub enum IdError {
         /// The character.
         found: char,
     },
-    /// The 80 bits do not hold two runs of 25 counts, or the last character has stray bits.
-    Malformed,
+    /// The characters do not make a key of 50 counts.
+    Malformed(KeyFault),
     /// The counts decode but break the rules.
     Invalid(PositionError),
 }
@@ -40,13 +40,48 @@ impl fmt::Display for IdError {
                 "the character at index {at} is {found:?}, not a base64 character \
                  (A-Z, a-z, 0-9, + or /)"
             ),
-            IdError::Malformed => {
+            IdError::Malformed(fault) => write!(f, "{fault}"),
+            IdError::Invalid(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// How 14 base64 characters fail to make a key of 50 counts (two sides' points 1..=24 and
+/// bar, each a run of 1-bits closed by a 0-bit).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum KeyFault {
+    /// The 80 bits end before the 50th count is closed: more than 80 bits would be needed.
+    Unfinished,
+    /// A 1-bit follows the 50th count, where the key has only 0-bits.
+    BitsAfterCounts,
+    /// The last character sets some of its 4 low bits, which 14 characters hold beyond the
+    /// key's 80 (GNU Backgammon leaves them 0): `expected` is the character with them clear.
+    StrayBits {
+        /// The last character.
+        found: char,
+        /// It with its 4 low bits clear.
+        expected: char,
+    },
+}
+
+impl fmt::Display for KeyFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyFault::Unfinished => write!(
+                f,
+                "the key's 80 bits end before its 50 counts do (more than 80 bits needed)"
+            ),
+            KeyFault::BitsAfterCounts => {
                 write!(
                     f,
-                    "the key's 80 bits do not encode 50 counts (more than 80 bits needed)"
+                    "the key has 1-bits after its 50 counts, where it holds only 0-bits"
                 )
             }
-            IdError::Invalid(e) => write!(f, "{e}"),
+            KeyFault::StrayBits { found, expected } => write!(
+                f,
+                "the last character, {found:?}, sets bits beyond the key's 80 \
+                 (its 4 low bits are unused): {expected:?} has them clear"
+            ),
         }
     }
 }
@@ -96,7 +131,7 @@ pub fn counts_from_key(key: &[u8; 10]) -> Result<[[i32; 25]; 2], IdError> {
     for bit in 0..80 {
         if side == 2 {
             if key[bit / 8] >> (bit % 8) & 1 != 0 {
-                return Err(IdError::Malformed);
+                return Err(IdError::Malformed(KeyFault::BitsAfterCounts));
             }
             continue;
         }
@@ -111,7 +146,7 @@ pub fn counts_from_key(key: &[u8; 10]) -> Result<[[i32; 25]; 2], IdError> {
         }
     }
     if side != 2 {
-        return Err(IdError::Malformed);
+        return Err(IdError::Malformed(KeyFault::Unfinished));
     }
     Ok(counts)
 }
@@ -148,8 +183,13 @@ pub fn decode(id: &str) -> Result<Position, IdError> {
             }
         }
     }
-    if acc & ((1 << nbits) - 1) != 0 {
-        return Err(IdError::Malformed);
+    let unused = (1 << nbits) - 1;
+    if acc & unused != 0 {
+        let last = (acc & 63) as usize;
+        return Err(IdError::Malformed(KeyFault::StrayBits {
+            found: ALPHABET[last] as char,
+            expected: ALPHABET[last & !unused as usize] as char,
+        }));
     }
     let [opponent, mover] = counts_from_key(&key)?;
     Position::from_counts(&mover, &opponent).map_err(IdError::Invalid)
@@ -172,6 +212,28 @@ mod tests {
             decode("4HPwATDgc/AB!A"),
             Err(IdError::Character { at: 12, found: '!' })
         );
+    }
+
+    #[test]
+    fn says_how_the_bits_fail_to_make_a_key() {
+        let unfinished = counts_from_key(&[0xFF; 10]);
+        assert_eq!(unfinished, Err(IdError::Malformed(KeyFault::Unfinished)));
+        // 50 empty counts, then 1-bits where the key must be 0.
+        let after = counts_from_key(&[0, 0, 0, 0, 0, 0, 0xFC, 0xFF, 0xFF, 0xFF]);
+        assert_eq!(after, Err(IdError::Malformed(KeyFault::BitsAfterCounts)));
+        let stray = decode("4HPwATDgc/ABMB").unwrap_err();
+        let expected = KeyFault::StrayBits {
+            found: 'B',
+            expected: 'A',
+        };
+        assert_eq!(stray, IdError::Malformed(expected));
+        assert!(stray.to_string().contains("'A' has them clear"), "{stray}");
+        assert_eq!(decode("4HPwATDgc/ABM/").unwrap_err(), {
+            IdError::Malformed(KeyFault::StrayBits {
+                found: '/',
+                expected: 'w',
+            })
+        });
     }
 
     #[test]

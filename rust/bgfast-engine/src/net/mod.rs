@@ -213,20 +213,21 @@ impl Net {
         })
     }
 
-    /// The index of the result that is worst for the opponent (the first of equals).
-    pub fn best(&self, list: &MoveList) -> usize {
+    /// The index of the result that is worst for the opponent (the first of equals);
+    /// `None` when `list` is empty (the game is over: no play to make).
+    pub fn best(&self, list: &MoveList) -> Option<usize> {
         with_scratch(|scratch| self.best_with(list, scratch))
     }
 
     /// [`Net::best`] with the caller's scratch (no thread-local look-up).
-    pub fn best_with(&self, list: &MoveList, scratch: &mut Scratch) -> usize {
-        let mut best = 0;
+    pub fn best_with(&self, list: &MoveList, scratch: &mut Scratch) -> Option<usize> {
+        let mut best = None;
         let mut lowest = f32::INFINITY;
         for (i, p) in self.fast.score_results(list, scratch).iter().enumerate() {
             let e = p.equity();
-            if e < lowest {
+            if best.is_none() || e < lowest {
                 lowest = e;
-                best = i;
+                best = Some(i);
             }
         }
         best
@@ -327,6 +328,8 @@ impl<'a> NetPolicy<'a> {
 
 impl Policy for NetPolicy<'_> {
     fn choose(&mut self, list: &MoveList, _rng: &mut GameRng) -> usize {
-        self.net.best_with(list, &mut self.scratch)
+        self.net
+            .best_with(list, &mut self.scratch)
+            .expect("a policy is asked to choose among two results or more")
     }
 }
