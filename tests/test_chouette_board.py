@@ -72,7 +72,7 @@ def test_the_board_is_a_game_the_box_plays_against_the_team() -> None:
     assert c.roll((2, 5)) == (2, 5)  # R3: the box's die, the team's die: the team opens
     board = c.game
     assert isinstance(board, Game) and board.turn == TEAM and board.dice == (5, 2)
-    assert "cube 64 centred (not in play)" in str(board)  # the cubes are the chouette's
+    assert "cube 1 centred (not in play)" in str(board)  # the cubes are the chouette's
     board.play(board.legal_moves()[0])  # a copy: the chouette's board is untouched
     assert c.game is not None and c.game.phase == "move"
     c.move("13/8 13/11")

@@ -12,7 +12,7 @@ def test_r17_starts_centred_at_one_showing_64() -> None:
     cube = Cube()
     assert (cube.value, cube.owner, cube.centred, cube.face) == (1, None, True, 64)
     assert cube.who_may_double() == (0, 1)
-    assert str(cube) == "cube 64 centred"
+    assert str(cube) == "cube 1 centred"  # the value, not the face
 
 
 def test_r17_faces_are_the_values_above_one() -> None:

@@ -146,9 +146,10 @@ class Cube:
         return cls(**data)
 
     def __str__(self) -> str:
-        """``cube 2 owned by player 0``, ``cube 64 centred``; ``(not in play)`` in the
+        """``cube 2 owned by player 0``, ``cube 1 centred``; ``(not in play)`` in the
         Crawford game and when the limit is 1 (a cubeless game, such as a chouette's board,
-        whose cubes are the chouette's)."""
+        whose cubes are the chouette's). It names the value, as every other printout does,
+        not the face (64 on a centred cube: :attr:`face`)."""
         where = "centred" if self.owner is None else f"owned by player {self.owner}"
         in_play = self.enabled and self.max_value > 1
-        return f"cube {self.face} {where}" + ("" if in_play else " (not in play)")
+        return f"cube {self.value} {where}" + ("" if in_play else " (not in play)")
