@@ -133,6 +133,8 @@ def test_a_post_crawford_game_is_the_same_game_without_the_rule(score: tuple[int
     free = bgfast.rollout(CONTACT, crawford_rule=False, **common)
     with_rule, without = _statistics(post), _statistics(free)
     assert without["settings"].pop("crawford_rule") is False
+    # The words say so too: "post-Crawford" against "no Crawford rule".
+    assert with_rule["settings"].pop("stakes") != without["settings"].pop("stakes")
     assert with_rule == without
 
 

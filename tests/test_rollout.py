@@ -483,3 +483,16 @@ def test_gnubg_cube_life_by_position() -> None:
     assert by_position.cubeful_equity != fixed.cubeful_equity  # ... valued with another cube
     with pytest.raises(bgfast.BgfastError, match="cube_life"):
         bgfast.cubeful.decide([0.5, 0.1, 0.0, 0.1, 0.0], cube_life="gnubg")  # type: ignore[arg-type]
+
+
+def test_the_table_names_the_cube_and_says_when_bear_offs_are_played_out() -> None:
+    owned = bgfast.rollout(bgfast.Position(), games=8, seed=1, cubeful=True, cube=(2, "mover"))
+    assert owned.settings["stakes"] == "money, cube 2 the mover's"
+    assert "cubeful, money, cube 2 the mover's, exact bear-offs;" in owned.table()
+    # The two-sided database holds money values only: cubeful match games play on.
+    race = bgfast.Position.from_id("dwcAANwdAAAAAA")
+    match = bgfast.rollout(race, games=8, seed=1, cubeful=True, match_length=7, score=(3, 4))
+    assert match.ends["bearoff"] == 0
+    assert "bear-offs played out (no exact cubeful match values)" in match.table()
+    cubeless = bgfast.rollout(race, games=8, seed=1, match_length=7, score=(3, 4))
+    assert cubeless.ends["bearoff"] == 8 and "exact bear-offs" in cubeless.table()

@@ -182,7 +182,9 @@ class RolloutResult:
     ``seconds`` is the run's wall-clock time and ``games_per_second`` the games over it;
     ``threads`` the threads that played them in this process (with ``executor=``, 1: each
     shard plays on one thread of its worker, and the workers play at once); ``executor``
-    the class name of the executor that played the shards, else ``None``.
+    the class name of the executor that played the shards, else ``None``. ``settings``
+    holds the rollout's settings and stakes as plain data, with ``stakes`` in words
+    (``"money, cube 2 the mover's"``).
     """
 
     position: str
@@ -362,25 +364,17 @@ class RolloutResult:
     def table(self) -> str:
         """The statistics as a text table, saying whose numbers they are."""
         s = self.settings
-        how = ["cubeful" if s["cubeful"] else "cubeless"]
-        if "match_length" in s:
-            a, b = s["score"]
-            how.append(f"{s['match_length']}-point match at {a}-{b}")
-            if s["crawford"]:
-                how.append("Crawford game")
-            if s.get("crawford_rule") is False:  # present only for such a match
-                how.append("no Crawford rule")
-            if "holland_wait_plies" in s:  # present only while the rule holds the cube
-                how.append(f"Holland rule: no double for {s['holland_wait_plies']} plies")
-        else:
-            how.append("money")
-        if "max_cube" in s:  # present only for a game with a cube limit
-            how.append("no cube" if s["max_cube"] == 1 else f"cube at most {s['max_cube']}")
+        how = ["cubeful" if s["cubeful"] else "cubeless", s["stakes"]]
+        if "holland_wait_plies" in s:  # present only while the rule holds the cube
+            how.append(f"Holland rule: no double for {s['holland_wait_plies']} plies")
         if s["truncate"] is not None:
             how.append(f"truncated at {s['truncate']} plies")
         if s["variance_reduction"]:
             how.append("variance reduction")
-        if s["bearoff"]:
+        if s["bearoff"] and s["cubeful"] and "match_length" in s:
+            # The database's cubeful values are money equities: such games play on.
+            how.append("bear-offs played out (no exact cubeful match values)")
+        elif s["bearoff"]:
             how.append("exact bear-offs")
         lines = [
             f"position {self.position}  policy {self.policy}  seed {self.seed}",

@@ -73,7 +73,7 @@ class RolloutSettings:
         }
         if self.cubeful:
             out["cube_life"] = self.cube_life
-        out.update(self.stakes.describe())
+        out.update(self.stakes.describe(), stakes=self.stakes.words())
         if self.cubeful and self.cube_wait:
             out["holland_wait_plies"] = self.cube_wait
         return out
