@@ -347,10 +347,14 @@ def test_more_redoubles_than_the_rules_know_are_refused() -> None:
 
 def _check(read: object, data: str | bytes) -> Match | None:
     """``read(data)`` either refuses with ``InvalidSaveError`` or returns a match that
-    writes and reads back as itself."""
+    writes and reads back as itself. (A ``str`` of one line that does not start as a match
+    file is a path: one naming no file is an ``OSError``.)"""
     try:
         m = read(data)  # type: ignore[operator]
     except InvalidSaveError:
+        return None
+    except OSError:
+        assert isinstance(data, str) and not any(c in data for c in "\n\r\0")
         return None
     assert isinstance(m, Match)
     for write, read_back in ((Match.to_mat, Match.from_mat), (Match.to_sgf, Match.from_sgf)):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from typing import Any, ClassVar, Union
 
 from bgfast import matfile, met, replay, sgf, svg
@@ -348,9 +349,12 @@ class Match(Saved):
 
     def __repr__(self) -> str:
         s = self.score
+        n = len(self._games)
+        # A game in play says so: a file cut short reads as a match whose last game is.
+        playing = f", game {n} in play" if self.game is not None and not self.game.is_over else ""
         if self.is_money:
-            return f"<Match (money session): {s[0]}-{s[1]}, {len(self._games)} games>"
-        return f"<Match to {self._length}: {s[0]}-{s[1]}, {len(self._games)} games>"
+            return f"<Match (money session): {s[0]}-{s[1]}, {n} games{playing}>"
+        return f"<Match to {self._length}: {s[0]}-{s[1]}, {n} games{playing}>"
 
     # ------------------------------------------------------------------ match files
 
@@ -417,11 +421,21 @@ class Match(Saved):
     @classmethod
     def from_mat(cls, source: TextOrPath) -> Match:
         """The match (or money session) of a Jellyfish ``.mat`` file: its text (``str``), its
-        bytes, or its path (a :class:`os.PathLike`, or a ``str`` naming an existing file
-        rather than holding a match). Every play is replayed through the referee; a file that
-        is damaged, illegal or inconsistent raises :class:`~bgfast.InvalidSaveError` naming
-        the game, the move number and what is wrong; so does a path that is not a regular
-        file (a device, a FIFO) or is longer than a match file can be, left unread."""
+        bytes, or its path (a :class:`os.PathLike`, or a ``str`` of one line that is not the
+        start of a match file: one that does not begin with ``(``, ``;``, ``#`` or ``N point
+        match``, or that names an existing file). A path naming no file raises
+        :class:`FileNotFoundError`, as ``open`` does. Every play is replayed through the
+        referee; a file that is damaged, illegal or inconsistent raises
+        :class:`~bgfast.InvalidSaveError` naming the game, the move number and what is wrong;
+        so does a path that is not a regular file (a device, a FIFO) or is longer than a
+        match file can be, left unread.
+
+        A file whose last game has no result loads with that game in play
+        (``match.game.is_over`` is false), as GNU Backgammon writes a match in progress; a
+        file cut short between two whole lines reads the same way, so check it when the
+        match should be complete. A file that ends in a move number with no move after it
+        (``11)``, which GNU Backgammon does not write) is cut short: an
+        :class:`~bgfast.InvalidSaveError`."""
         text = _read(source)
         with damaged(".mat file"):
             return cls.from_transcript(matfile.parse(text))
@@ -441,7 +455,8 @@ class Match(Saved):
     @classmethod
     def from_sgf(cls, source: TextOrPath) -> Match:
         """The match (or money session) of a GNU Backgammon SGF file (``GM[6]``): text,
-        bytes or a path, as :meth:`from_mat` takes them. Moves, cube actions and
+        bytes or a path, as :meth:`from_mat` takes them (a mistyped path is a
+        :class:`FileNotFoundError`). Moves, cube actions and
         resignations are replayed through the referee; damage raises
         :class:`~bgfast.InvalidSaveError`."""
         text = _read(source)
@@ -466,13 +481,31 @@ def _check_info(info: object) -> MatchInfo:
 
 def _read(source: object) -> str | bytes:
     """The text of a match file given as text, bytes or a path (a regular file of at most
-    :data:`~bgfast.persist.MAX_FILE_BYTES`: a device or a FIFO is refused unread)."""
+    :data:`~bgfast.persist.MAX_FILE_BYTES`: a device or a FIFO is refused unread).
+
+    A ``str`` is a path when it is one line that names an existing file, or one line that
+    does not start as a match file's text does (:func:`_starts_as_text`): a mistyped
+    ``"club.mat"`` is then the :class:`FileNotFoundError` a :class:`pathlib.Path` gives,
+    not a complaint about the file's first line."""
     if isinstance(source, (bytes, bytearray)):
         return bytes(source)
     if isinstance(source, os.PathLike):
         return read_file(source, "match file")
     if isinstance(source, str):
-        if "\n" not in source and len(source) < 4096 and os.path.isfile(source):
+        # A path is one line (and no longer than any system allows); text of one line is a
+        # header or an SGF file written without line breaks.
+        one_line = not any(c in source for c in "\n\r\0") and 0 < len(source) < 4096
+        if one_line and (not _starts_as_text(source) or os.path.isfile(source)):
             return read_file(source, "match file")
         return source
     raise TypeError(f"a match file is text, bytes or a path, not {type(source).__name__}")
+
+
+_MAT_FIRST_LINE = re.compile(r"\s*\d+\s+point\s+match\b", re.IGNORECASE)
+
+
+def _starts_as_text(line: str) -> bool:
+    """Whether one line may be the start of a match file's text: blank, an SGF game tree
+    (``(``), a ``.mat`` comment (``;`` or ``#``) or a ``.mat`` file's ``N point match``."""
+    stripped = line.lstrip("\ufeff \t")
+    return not stripped or stripped[0] in "(;#" or _MAT_FIRST_LINE.match(stripped) is not None

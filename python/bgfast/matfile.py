@@ -374,6 +374,7 @@ def _read_game(
     entries: list[Entry] = []
     result: Result | None = None
     row = 0
+    bare: tuple[str, int] | None = None  # the last line, when it is a number alone
     while i < len(lines) and not _GAME_LINE.match(lines[i]):
         line, where = lines[i], f"line {i + 1}"
         i += 1
@@ -391,6 +392,9 @@ def _read_game(
                 raise _fail(where, f"game {number}: move {move} follows move {row}")
             row = move
             items = _items(numbered[3], len(numbered[1]), where)
+        # GNU Backgammon writes no numbered line without an entry, not even for a game in
+        # play: a file that ends in one was cut short after the number.
+        bare = (where, move) if numbered is not None and not items else None
         if not items:
             continue
         if len(items) > 2:
@@ -404,6 +408,11 @@ def _read_game(
                 raise _fail(where, f"game {number} goes on after its result")
             else:
                 entries.append(parsed)
+    if bare is not None and result is None:
+        raise _fail(
+            bare[0],
+            f"game {number} ends in move {bare[1]} with no entry: the file is cut short",
+        )
     record = GameRecord(number, score, None, tuple(entries), result, start)
     return record, game_names, i
 
