@@ -2,9 +2,16 @@
 
 ``bgfast analyse FILE`` reads a ``.mat`` or SGF file, rates every play and cube decision at
 0 ply (:func:`bgfast.analyse`) and prints each player's summary and the costliest
-decisions (``--json``: everything, as JSON), with a progress bar on a terminal. ``bgfast
-convert A B`` reads one format and writes the other (or the same), the file's format told
-by its extension (``.mat``; ``.sgf``) or, for the input, by its first character.
+decisions, players named (``--json``: everything, as JSON), with a progress bar on a
+terminal. A match that is not over (its last game in play, as a match in progress or a file
+cut short reads) gets a note saying so. The table prints losses negative, in percent of
+MWC, as GNU Backgammon's statistics do; the JSON gives them positive: ``error_rate`` is
+mEMG lost per unforced decision and ``error_rate_mwc`` thousandths of MWC (``13.35`` where
+the table shows ``-1.335%``).
+
+``bgfast convert A B`` reads one format and writes the other (or the same), the file's
+format told by its extension (``.mat``; ``.sgf``) or, for the input, by its first
+character.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bgfast._core import BgfastError, check_threads
-from bgfast.analysis import Analysis, analyse
+from bgfast.analysis import Analysis, Decision, analyse
 from bgfast.match import Match
 from bgfast.policies import parse_net
 
@@ -89,14 +96,57 @@ class _Bar:
         self.stream.flush()
 
 
-def _report(analysis: Analysis, worst: int) -> str:
-    lines = [analysis.summary(), ""]
-    found = analysis.worst(worst)
-    if found:
-        lines.append(f"The {len(found)} costliest decisions:")
-        lines += [f"  {d}" for d in found]
-    else:
-        lines.append("No decision lost equity.")
+def _unfinished(match: Match) -> str | None:
+    """A sentence saying the match stops short of its end, or ``None`` when it is over (a
+    money session: when its last game is). A file holds a match in progress as GNU
+    Backgammon writes one, with its last game in play; a file cut short between two lines
+    reads the same way, so the report says so rather than pass for a whole match."""
+    game = match.game
+    if game is not None and not game.is_over:
+        number = len(match.games)
+        entries = match.to_transcript().games[-1].entries
+        where = f"after move {entries[-1].move}" if entries else "before its first move"
+        return (
+            f"Game {number} has no result: the file stops {where} (a match in progress, "
+            "or a file cut short)."
+        )
+    if not match.is_money and not match.is_over:
+        a, b = match.score
+        return f"The match is not over: {a}-{b} in a {match.length}-point match."
+    return None
+
+
+def _decision_line(decision: Decision, names: tuple[str, str]) -> str:
+    """A decision as :class:`~bgfast.analysis.Decision` prints it, the player named as the
+    summary above it names them."""
+    d = decision
+    roll = f"{d.dice[0]}{d.dice[1]}: " if d.dice else ""
+    mark = f" [{d.mark}]" if d.mark else ""
+    mwc = "" if d.loss_mwc is None else f" ({100 * d.loss_mwc:.2f}% MWC)"
+    return (
+        f"game {d.game}, move {d.move}, {names[d.player]}: {roll}{d.played or '(no play)'}; "
+        f"best {d.best or '(no play)'}: -{d.loss:.3f} EMG{mwc}{mark}"
+    )
+
+
+def _report(analysis: Analysis, worst: int, match: Match | None = None) -> str:
+    """The text ``bgfast analyse`` prints: the summary, a note when the match stops short
+    of its end, and the ``worst`` costliest decisions (nothing about them for 0)."""
+    lines = [analysis.summary()]
+    note = None if match is None else _unfinished(match)
+    if note is not None:
+        lines += ["", note]
+    names = (analysis.players[0].name, analysis.players[1].name)
+    if names[0] == names[1]:  # the summary's columns tell them apart; the list must too
+        names = (f"{names[0]} (player 0)", f"{names[1]} (player 1)")
+    if worst:
+        found = analysis.worst(worst)
+        lines.append("")
+        if found:
+            lines.append(f"The {len(found)} costliest decisions:")
+            lines += [f"  {_decision_line(d, names)}" for d in found]
+        else:
+            lines.append("No decision lost equity.")
     return "\n".join(lines)
 
 
@@ -115,8 +165,11 @@ def run_analyse(args: argparse.Namespace) -> int:
     if args.json:
         json.dump(result.to_dict(), sys.stdout, indent=1)
         sys.stdout.write("\n")
+        note = _unfinished(match)
+        if note is not None:  # JSON holds no such field: say it where a person reads
+            print(f"bgfast: note: {note}", file=sys.stderr)
     else:
-        print(_report(result, args.worst))
+        print(_report(result, args.worst, match))
     return 0
 
 
@@ -144,9 +197,17 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "and the costliest decisions.",
     )
     analyse_cmd.add_argument("file", help="a .mat (Jellyfish) or .sgf (GNU Backgammon) file")
-    analyse_cmd.add_argument("--json", action="store_true", help="print everything as JSON")
     analyse_cmd.add_argument(
-        "--worst", type=_count, default=10, help="how many of the costliest decisions to list"
+        "--json",
+        action="store_true",
+        help="print everything as JSON (losses and rates positive: error_rate in mEMG and "
+        "error_rate_mwc in thousandths of MWC per unforced decision)",
+    )
+    analyse_cmd.add_argument(
+        "--worst",
+        type=_count,
+        default=10,
+        help="how many of the costliest decisions to list (0: none)",
     )
     analyse_cmd.add_argument(
         "--threads", type=int, default=None, help="threads for the net (default: one per CPU)"
