@@ -135,6 +135,7 @@ def test_bad_input_is_refused_with_codes_and_messages(program: Path) -> None:
         "from_id_garbage": 2,
         "from_id_too_many": 2,
         "from_id_not_utf8": 2,
+        "from_id_newline": 2,
         "from_id_unterminated": 2,
         "to_id_null_pos": 1,
         "to_id_null_out": 1,
@@ -158,13 +159,42 @@ def test_bad_input_is_refused_with_codes_and_messages(program: Path) -> None:
         assert message, case  # every refusal names what is wrong
     assert "pos" in errors["to_id_null_pos"][1]
     # Read no further than an ID's 15 bytes (the 16th is a guard page: reading it faults).
-    assert "no NUL among its first 15 bytes" in errors["from_id_unterminated"][1]
+    unterminated = errors["from_id_unterminated"][1]
+    assert '"4HPwATDgc/ABMAA"...: longer than 14 characters' in unterminated
+    assert "no NUL among its first 15 bytes" in unterminated
+    # The newline fgets keeps is named as such, not as a missing terminator.
+    newline = errors["from_id_newline"][1]
+    assert """"4HPwATDgc/ABMA" followed by '\\n'""" in newline, newline
+    assert "strip the newline fgets keeps" in newline and "no NUL" not in newline
     assert "16 results" in errors["moves_too_small"][1]
     assert "R15" in errors["moves_game_over"][1]
+    # A finished game sets *count to 0 (it was left as it was: 777).
+    assert "GAME_OVER_COUNT 0" in lines
     assert "dice are 1 to 6" in errors["moves_die_7"][1]
     needed = [int(line.split()[1]) for line in lines if line.startswith("NEEDED ")]
     assert needed == [16, len(Position().moves(1, 1))]
     assert f"VERSION {__import__('bgfast').__version__}" in lines
+    # bgfast_version leaves the last call's message as it is.
+    assert f"AFTER_VERSION {errors['evaluate_bad'][1]}" in lines
+
+
+@pytest.mark.parametrize("standard", ["c89", "c99", "c11"])
+def test_the_header_compiles_as_strict_c(tmp_path: Path, standard: str) -> None:
+    # cbindgen's `//` comments and `#endif // __cplusplus` failed under -std=c89 -pedantic.
+    cc = shutil.which("cc")
+    if cc is None:
+        pytest.fail("a C compiler (cc) is needed to test the C ABI")
+    source = tmp_path / "use.c"
+    source.write_text(
+        '#include "bgfast.h"\n#include "bgfast.h"\n'  # twice: the include guard
+        "int main(void) { bgfast_position p; "
+        'return bgfast_position_from_id("4HPwATDgc/ABMA", &p); }\n'
+    )
+    subprocess.run(
+        [cc, f"-std={standard}", "-pedantic", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+         f"-I{CRATE / 'include'}", str(source)],
+        check=True, timeout=300,
+    )  # fmt: skip
 
 
 def test_the_header_compiles_as_cplusplus(tmp_path: Path) -> None:
@@ -180,7 +210,7 @@ def test_the_header_compiles_as_cplusplus(tmp_path: Path) -> None:
     lib = library_dir()
     env = {**os.environ}
     subprocess.run(
-        [cxx, "-std=c++17", "-Wall", "-Werror", str(source), f"-I{CRATE / 'include'}",
+        [cxx, "-std=c++17", "-pedantic", "-Wall", "-Werror", str(source), f"-I{CRATE / 'include'}",
          f"-L{lib}", "-lbgfast", f"-Wl,-rpath,{lib}", "-o", str(tmp_path / "use")],
         check=True, timeout=300, env=env,
     )  # fmt: skip

@@ -2,10 +2,11 @@
  * source; do not edit: BGFAST_BLESS=1 cargo test -p bgfast-c --test header rewrites it.
  *
  * Every function validates its input and returns BGFAST_OK (0) or a non-zero
- * BGFAST_ERROR_* code; bgfast_last_error() then names what is wrong (this thread's last
- * call). Positions are seen from the side to move, as bgfast's Python arrays:
- * checkers[0] the side to move, checkers[1] the opponent, index 0..23 that side's own
- * points 1..24, index 24 its bar. MIT OR Apache-2.0. */
+ * BGFAST_ERROR_* code; bgfast_last_error() then names what is wrong (the message of this
+ * thread's last call that returned a code). Positions are seen from the side to move, as
+ * bgfast's Python arrays: checkers[0] the side to move, checkers[1] the opponent, index
+ * 0..23 that side's own points 1..24, index 24 its bar. C89, C99 and C++; <stdint.h>
+ * (C99, shipped by every current compiler) gives uint8_t. MIT OR Apache-2.0. */
 
 #ifndef BGFAST_H
 #define BGFAST_H
@@ -13,84 +14,119 @@
 #include <stddef.h>
 #include <stdint.h>
 
-// The call succeeded.
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * The call succeeded.
+ */
 #define BGFAST_OK 0
 
-// A pointer argument was null.
+/**
+ * A pointer argument was null.
+ */
 #define BGFAST_ERROR_NULL 1
 
-// The text is not a GNU Backgammon Position ID (or not UTF-8).
+/**
+ * The text is not a GNU Backgammon Position ID (or not UTF-8).
+ */
 #define BGFAST_ERROR_INVALID_ID 2
 
-// The counts do not make a legal position (more than 15 checkers, both sides on one
-// point, ...); the message lists every violation.
+/**
+ * The counts do not make a legal position (more than 15 checkers, both sides on one
+ * point, ...); the message lists every violation.
+ */
 #define BGFAST_ERROR_INVALID_POSITION 3
 
-// A die is not 1 to 6.
+/**
+ * A die is not 1 to 6.
+ */
 #define BGFAST_ERROR_INVALID_DICE 4
 
-// The results do not fit in the buffer given; `*count` says how many there are.
+/**
+ * The results do not fit in the buffer given; `*count` says how many there are.
+ */
 #define BGFAST_ERROR_BUFFER_TOO_SMALL 5
 
-// The game is over: one side has borne off all 15 checkers (R15); there are no moves.
+/**
+ * The game is over: one side has borne off all 15 checkers (R15); there are no moves
+ * (`bgfast_moves` sets `*count` to 0).
+ */
 #define BGFAST_ERROR_GAME_OVER 6
 
-// A bug in bgfast (a caught panic); the message says where.
+/**
+ * A bug in bgfast (a caught panic); the message says where.
+ */
 #define BGFAST_ERROR_INTERNAL 7
 
-// The most distinct results one position and roll can have (no position and roll
-// exceeds 3,060 complete plays): a `results` buffer this long always suffices.
+/**
+ * The most distinct results one position and roll can have (no position and roll
+ * exceeds 3,060 complete plays): a `results` buffer this long always suffices.
+ */
 #define BGFAST_MAX_MOVES 3060
 
-// The bytes a Position ID needs: 14 characters and the terminating NUL.
+/**
+ * The bytes a Position ID needs: 14 characters and the terminating NUL.
+ */
 #define BGFAST_ID_BUFFER 15
 
-// A backgammon position seen from the side to move, as bgfast's Python arrays:
-// `checkers[0]` is the side to move, `checkers[1]` the opponent; index 0..23 is that
-// side's own point 1..24, index 24 its bar. Checkers not on the board are borne off.
+/**
+ * A backgammon position seen from the side to move, as bgfast's Python arrays:
+ * `checkers[0]` is the side to move, `checkers[1]` the opponent; index 0..23 is that
+ * side's own point 1..24, index 24 its bar. Checkers not on the board are borne off.
+ */
 typedef struct bgfast_position {
-  // Counts: `[side][point - 1]`, `[side][24]` the bar.
+  /**
+   * Counts: `[side][point - 1]`, `[side][24]` the bar.
+   */
   uint8_t checkers[2][25];
 } bgfast_position;
 
-#ifdef __cplusplus
-extern "C" {
-#endif // __cplusplus
-
-// Reads a GNU Backgammon Position ID (14 characters, NUL-terminated) into `*out`, seen
-// from the side to move. Returns `BGFAST_OK`, or `BGFAST_ERROR_NULL` /
-// `BGFAST_ERROR_INVALID_ID` leaving `*out` unchanged. Reads at most `BGFAST_ID_BUFFER`
-// (15) bytes of `id`: a text with no NUL among them is refused as too long.
-//
-// # Safety
-// `id` is null or a NUL-terminated string; `out` is null or points to a writable
-// `bgfast_position`.
+/**
+ * Reads a GNU Backgammon Position ID (14 characters, NUL-terminated) into `*out`, seen
+ * from the side to move. Returns `BGFAST_OK`, or `BGFAST_ERROR_NULL` /
+ * `BGFAST_ERROR_INVALID_ID` leaving `*out` unchanged. Reads `id` up to its first NUL but
+ * never more than `BGFAST_ID_BUFFER` (15) bytes: a text with no NUL among them is longer
+ * than an ID and refused. When the 15th byte is whitespace, such as the newline `fgets`
+ * keeps, the message says so (strip it before the call).
+ *
+ * # Safety
+ * `id` is null, or readable up to its first NUL or for 15 bytes, whichever comes first
+ * (so an unterminated `char id[15]` is safe, and refused); `out` is null or points to a
+ * writable `bgfast_position`.
+ */
 int bgfast_position_from_id(const char *id, struct bgfast_position *out);
 
-// Writes the Position ID of `*pos` into `out` (`char out[15]`: 14 characters and a NUL).
-// Returns `BGFAST_OK`, or `BGFAST_ERROR_NULL` / `BGFAST_ERROR_INVALID_POSITION`
-// leaving `out` unchanged.
-//
-// # Safety
-// `pos` is null or points to a readable `bgfast_position`; `out` is null or points to at
-// least `BGFAST_ID_BUFFER` (15) writable bytes.
+/**
+ * Writes the Position ID of `*pos` into `out` (`char out[15]`: 14 characters and a NUL).
+ * Returns `BGFAST_OK`, or `BGFAST_ERROR_NULL` / `BGFAST_ERROR_INVALID_POSITION`
+ * leaving `out` unchanged.
+ *
+ * # Safety
+ * `pos` is null or points to a readable `bgfast_position`; `out` is null or points to at
+ * least `BGFAST_ID_BUFFER` (15) writable bytes.
+ */
 int bgfast_position_to_id(const struct bgfast_position *pos, char *out);
 
-// Writes the distinct legal results of `*pos` for the roll `die1`-`die2` (each 1..6, in
-// either order) into `results[0..*count]`, in bgfast's move-generation order (that of
-// Python's `Position.moves`), each seen from its side to move (the opponent of `*pos`).
-// A roll that cannot be played has one result: the same checkers, the opponent to move.
-//
-// `*count` is set to the number of results whenever the position and roll are valid; if
-// it exceeds `capacity`, nothing is written to `results` and
-// `BGFAST_ERROR_BUFFER_TOO_SMALL` is returned (call again with a buffer of `*count`, or
-// `BGFAST_MAX_MOVES`, which always suffices). `results` may be null when `capacity` is
-// 0. Other errors: `BGFAST_ERROR_NULL`, `BGFAST_ERROR_INVALID_POSITION`,
-// `BGFAST_ERROR_INVALID_DICE`, `BGFAST_ERROR_GAME_OVER`.
-//
-// # Safety
-// `pos` is null or points to a readable `bgfast_position`; `results` is null or points to
-// `capacity` writable `bgfast_position`s; `count` is null or points to a writable `size_t`.
+/**
+ * Writes the distinct legal results of `*pos` for the roll `die1`-`die2` (each 1..6, in
+ * either order) into `results[0..*count]`, in bgfast's move-generation order (that of
+ * Python's `Position.moves`), each seen from its side to move (the opponent of `*pos`).
+ * A roll that cannot be played has one result: the same checkers, the opponent to move.
+ *
+ * `*count` is set whenever the position and roll are valid: to the number of results, or
+ * to 0 for a finished game, which returns `BGFAST_ERROR_GAME_OVER` (one side has borne
+ * off all 15 checkers: there is nothing to play). If the count exceeds `capacity`,
+ * nothing is written to `results` and `BGFAST_ERROR_BUFFER_TOO_SMALL` is returned (call
+ * again with a buffer of `*count`, or `BGFAST_MAX_MOVES`, which always suffices).
+ * `results` may be null when `capacity` is 0. Other errors, which leave `*count` as it
+ * was: `BGFAST_ERROR_NULL`, `BGFAST_ERROR_INVALID_POSITION`, `BGFAST_ERROR_INVALID_DICE`.
+ *
+ * # Safety
+ * `pos` is null or points to a readable `bgfast_position`; `results` is null or points to
+ * `capacity` writable `bgfast_position`s; `count` is null or points to a writable `size_t`.
+ */
 int bgfast_moves(const struct bgfast_position *pos,
                  int die1,
                  int die2,
@@ -98,27 +134,36 @@ int bgfast_moves(const struct bgfast_position *pos,
                  size_t capacity,
                  size_t *count);
 
-// Writes the shipped net's (wildbg's) five probabilities for the side to move of `*pos`,
-// before it rolls, into `probabilities` (`float probabilities[5]`): win, win gammon, win
-// backgammon, lose gammon, lose backgammon (a finished game exactly). Returns
-// `BGFAST_OK`, or `BGFAST_ERROR_NULL` / `BGFAST_ERROR_INVALID_POSITION` leaving
-// `probabilities` unchanged.
-//
-// # Safety
-// `pos` is null or points to a readable `bgfast_position`; `probabilities` is null or
-// points to 5 writable floats.
+/**
+ * Writes the shipped net's (wildbg's) five probabilities for the side to move of `*pos`,
+ * before it rolls, into `probabilities` (`float probabilities[5]`): win, win gammon, win
+ * backgammon, lose gammon, lose backgammon (a finished game exactly). Returns
+ * `BGFAST_OK`, or `BGFAST_ERROR_NULL` / `BGFAST_ERROR_INVALID_POSITION` leaving
+ * `probabilities` unchanged.
+ *
+ * # Safety
+ * `pos` is null or points to a readable `bgfast_position`; `probabilities` is null or
+ * points to 5 writable floats.
+ */
 int bgfast_evaluate(const struct bgfast_position *pos, float *probabilities);
 
-// The message of this thread's most recent bgfast call: what was wrong, or an empty
-// string after a success. The pointer stays valid until this thread's next bgfast call;
-// never free it.
+/**
+ * The message of this thread's most recent call to a function that returns a code: what
+ * was wrong, or an empty string after a success (or before any call). `bgfast_version`
+ * and `bgfast_last_error`, which cannot fail, leave it as it is, so both can be arguments
+ * of one `printf`. The pointer stays valid until this thread's next call to a function
+ * that returns a code; never free it.
+ */
 const char *bgfast_last_error(void);
 
-// The library's version, such as "0.1.0" (static; never free it).
+/**
+ * The library's version, such as "0.1.0" (static; never free it). Leaves
+ * `bgfast_last_error` as it is.
+ */
 const char *bgfast_version(void);
 
 #ifdef __cplusplus
-}  // extern "C"
-#endif  // __cplusplus
+}  /* extern "C" */
+#endif
 
 #endif  /* BGFAST_H */

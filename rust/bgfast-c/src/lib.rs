@@ -8,6 +8,7 @@
 //!   no position, dice outside 1..6, buffers too small) and returns `BGFAST_OK` or a
 //!   non-zero `BGFAST_ERROR_*` code, never writing past a buffer it was given;
 //! - records a message for `bgfast_last_error` (per thread; empty after a success);
+//!   `bgfast_version` and `bgfast_last_error` itself, which cannot fail, leave it as it is;
 //! - lets no panic cross the boundary: one is caught and reported as
 //!   `BGFAST_ERROR_INTERNAL`.
 //!
@@ -36,7 +37,8 @@ pub const BGFAST_ERROR_INVALID_POSITION: c_int = 3;
 pub const BGFAST_ERROR_INVALID_DICE: c_int = 4;
 /// The results do not fit in the buffer given; `*count` says how many there are.
 pub const BGFAST_ERROR_BUFFER_TOO_SMALL: c_int = 5;
-/// The game is over: one side has borne off all 15 checkers (R15); there are no moves.
+/// The game is over: one side has borne off all 15 checkers (R15); there are no moves
+/// (`bgfast_moves` sets `*count` to 0).
 pub const BGFAST_ERROR_GAME_OVER: c_int = 6;
 /// A bug in bgfast (a caught panic); the message says where.
 pub const BGFAST_ERROR_INTERNAL: c_int = 7;
@@ -147,12 +149,15 @@ fn to_struct(position: &Position) -> bgfast_position {
 
 /// Reads a GNU Backgammon Position ID (14 characters, NUL-terminated) into `*out`, seen
 /// from the side to move. Returns `BGFAST_OK`, or `BGFAST_ERROR_NULL` /
-/// `BGFAST_ERROR_INVALID_ID` leaving `*out` unchanged. Reads at most `BGFAST_ID_BUFFER`
-/// (15) bytes of `id`: a text with no NUL among them is refused as too long.
+/// `BGFAST_ERROR_INVALID_ID` leaving `*out` unchanged. Reads `id` up to its first NUL but
+/// never more than `BGFAST_ID_BUFFER` (15) bytes: a text with no NUL among them is longer
+/// than an ID and refused. When the 15th byte is whitespace, such as the newline `fgets`
+/// keeps, the message says so (strip it before the call).
 ///
 /// # Safety
-/// `id` is null or a NUL-terminated string; `out` is null or points to a writable
-/// `bgfast_position`.
+/// `id` is null, or readable up to its first NUL or for 15 bytes, whichever comes first
+/// (so an unterminated `char id[15]` is safe, and refused); `out` is null or points to a
+/// writable `bgfast_position`.
 #[no_mangle]
 pub unsafe extern "C" fn bgfast_position_from_id(
     id: *const c_char,
@@ -165,17 +170,8 @@ pub unsafe extern "C" fn bgfast_position_from_id(
         if out.is_null() {
             return Err(Failure::null("out"));
         }
-        // SAFETY: non-null and NUL-terminated, as the caller promises.
-        let text = unsafe { id_text(id) }.ok_or_else(|| {
-            Failure::new(
-                BGFAST_ERROR_INVALID_ID,
-                format!(
-                    "invalid Position ID: no NUL among its first {BGFAST_ID_BUFFER} bytes \
-                     (an ID has {} characters)",
-                    gnubg_id::ID_LEN
-                ),
-            )
-        })?;
+        // SAFETY: non-null and readable up to a NUL or for 15 bytes, as the caller promises.
+        let text = unsafe { id_text(id) }.map_err(too_long)?;
         let text = core::str::from_utf8(text)
             .map_err(|_| Failure::new(BGFAST_ERROR_INVALID_ID, "the Position ID is not UTF-8"))?;
         let position = gnubg_id::decode(text).map_err(|e| {
@@ -190,25 +186,47 @@ pub unsafe extern "C" fn bgfast_position_from_id(
     })
 }
 
-/// The bytes of the NUL-terminated `id` before its NUL, if it has one among its first
-/// `BGFAST_ID_BUFFER` bytes: no more are read. A longer text is no Position ID whatever
-/// follows, so neither a huge string nor a buffer the caller forgot to terminate is read
-/// (or copied into the message) past them.
+/// The bytes of `id` before its NUL, if it has one among its first `BGFAST_ID_BUFFER`
+/// bytes, or else (`Err`) those 15 bytes: no more are read. A longer text is no Position
+/// ID whatever follows, so neither a huge string nor a buffer the caller forgot to
+/// terminate is read (or copied into the message) past them.
 ///
 /// # Safety
-/// `id` is non-null and NUL-terminated.
-unsafe fn id_text<'a>(id: *const c_char) -> Option<&'a [u8]> {
+/// `id` is non-null and readable up to its first NUL or for 15 bytes, whichever comes first.
+unsafe fn id_text<'a>(id: *const c_char) -> Result<&'a [u8], &'a [u8]> {
     let start = id.cast::<u8>();
     let mut len = 0;
-    // SAFETY: every byte up to the NUL is readable, and the scan stops at the NUL.
+    // SAFETY: every byte up to the NUL, or up to 15, is readable; the scan stops at either.
     while unsafe { start.add(len).read() } != 0 {
         len += 1;
         if len == BGFAST_ID_BUFFER {
-            return None;
+            // SAFETY: these 15 bytes were just read.
+            return Err(unsafe { std::slice::from_raw_parts(start, len) });
         }
     }
     // SAFETY: the `len` bytes before the NUL were just read.
-    Some(unsafe { std::slice::from_raw_parts(start, len) })
+    Ok(unsafe { std::slice::from_raw_parts(start, len) })
+}
+
+/// The refusal of an ID whose first 15 bytes hold no NUL: it is longer than 14 characters.
+/// The common cause is a line read with `fgets`, which keeps its newline where the NUL
+/// should be: the message names such a 15th byte, so the fix is plain.
+fn too_long(first: &[u8]) -> Failure {
+    let len = gnubg_id::ID_LEN;
+    let message = match first {
+        [head @ .., last] if last.is_ascii_whitespace() => format!(
+            "invalid Position ID {:?} followed by {:?}: an ID is {len} characters and then \
+             the terminating NUL (strip the newline fgets keeps, or other whitespace)",
+            String::from_utf8_lossy(head),
+            char::from(*last),
+        ),
+        _ => format!(
+            "invalid Position ID {:?}...: longer than {len} characters (no NUL among its \
+             first {BGFAST_ID_BUFFER} bytes, and no more are read)",
+            String::from_utf8_lossy(first),
+        ),
+    };
+    Failure::new(BGFAST_ERROR_INVALID_ID, message)
 }
 
 /// Writes the Position ID of `*pos` into `out` (`char out[15]`: 14 characters and a NUL).
@@ -247,12 +265,13 @@ pub unsafe extern "C" fn bgfast_position_to_id(
 /// Python's `Position.moves`), each seen from its side to move (the opponent of `*pos`).
 /// A roll that cannot be played has one result: the same checkers, the opponent to move.
 ///
-/// `*count` is set to the number of results whenever the position and roll are valid; if
-/// it exceeds `capacity`, nothing is written to `results` and
-/// `BGFAST_ERROR_BUFFER_TOO_SMALL` is returned (call again with a buffer of `*count`, or
-/// `BGFAST_MAX_MOVES`, which always suffices). `results` may be null when `capacity` is
-/// 0. Other errors: `BGFAST_ERROR_NULL`, `BGFAST_ERROR_INVALID_POSITION`,
-/// `BGFAST_ERROR_INVALID_DICE`, `BGFAST_ERROR_GAME_OVER`.
+/// `*count` is set whenever the position and roll are valid: to the number of results, or
+/// to 0 for a finished game, which returns `BGFAST_ERROR_GAME_OVER` (one side has borne
+/// off all 15 checkers: there is nothing to play). If the count exceeds `capacity`,
+/// nothing is written to `results` and `BGFAST_ERROR_BUFFER_TOO_SMALL` is returned (call
+/// again with a buffer of `*count`, or `BGFAST_MAX_MOVES`, which always suffices).
+/// `results` may be null when `capacity` is 0. Other errors, which leave `*count` as it
+/// was: `BGFAST_ERROR_NULL`, `BGFAST_ERROR_INVALID_POSITION`, `BGFAST_ERROR_INVALID_DICE`.
 ///
 /// # Safety
 /// `pos` is null or points to a readable `bgfast_position`; `results` is null or points to
@@ -277,6 +296,10 @@ pub unsafe extern "C" fn bgfast_moves(
         let position = unsafe { read_position(pos) }?;
         let dice = dice(die1, die2)?;
         if position.outcome().is_some() {
+            // A loop `for (i = 0; i < count; i++)` after the call then does nothing, even
+            // if the caller ignores the code.
+            // SAFETY: non-null and writable, as the caller promises.
+            unsafe { count.write(0) };
             return Err(Failure::new(
                 BGFAST_ERROR_GAME_OVER,
                 "the game is over: one side has borne off all 15 checkers (R15)",
@@ -342,9 +365,11 @@ pub unsafe extern "C" fn bgfast_evaluate(
     })
 }
 
-/// The message of this thread's most recent bgfast call: what was wrong, or an empty
-/// string after a success. The pointer stays valid until this thread's next bgfast call;
-/// never free it.
+/// The message of this thread's most recent call to a function that returns a code: what
+/// was wrong, or an empty string after a success (or before any call). `bgfast_version`
+/// and `bgfast_last_error`, which cannot fail, leave it as it is, so both can be arguments
+/// of one `printf`. The pointer stays valid until this thread's next call to a function
+/// that returns a code; never free it.
 #[no_mangle]
 pub extern "C" fn bgfast_last_error() -> *const c_char {
     LAST_ERROR
@@ -352,7 +377,8 @@ pub extern "C" fn bgfast_last_error() -> *const c_char {
         .unwrap_or(c"".as_ptr())
 }
 
-/// The library's version, such as "0.1.0" (static; never free it).
+/// The library's version, such as "0.1.0" (static; never free it). Leaves
+/// `bgfast_last_error` as it is.
 #[no_mangle]
 pub extern "C" fn bgfast_version() -> *const c_char {
     static VERSION: &CStr =
@@ -439,15 +465,16 @@ mod tests {
         assert_eq!(code, BGFAST_ERROR_INVALID_ID);
         assert!(last().len() < 200, "{} bytes of message", last().len());
         assert!(
-            last().contains("no NUL among its first 15 bytes"),
+            last().contains("longer than 14 characters (no NUL among its first 15 bytes"),
             "{}",
             last()
         );
-        // 15 bytes and no NUL at all: refused from those 15 alone.
+        // 15 bytes and no NUL at all: refused from those 15 alone, quoted whole.
         let unterminated = [b'A'; 15];
         // SAFETY: the call reads at most 15 bytes (the contract this test checks).
         let code = unsafe { bgfast_position_from_id(unterminated.as_ptr().cast(), &mut pos) };
         assert_eq!(code, BGFAST_ERROR_INVALID_ID);
+        assert!(last().contains(r#""AAAAAAAAAAAAAAA"..."#), "{}", last());
         assert_eq!(
             pos,
             bgfast_position::default(),
@@ -465,6 +492,80 @@ mod tests {
         let code = unsafe { bgfast_position_from_id(wide.as_ptr(), &mut pos) };
         assert_eq!(code, BGFAST_ERROR_INVALID_ID);
         assert!(last().contains("not 7"), "{}", last());
+    }
+
+    #[test]
+    fn an_id_with_the_newline_fgets_keeps_is_refused_naming_the_newline() {
+        // It said "no NUL among its first 15 bytes", as if a terminator were missing.
+        let mut pos = bgfast_position::default();
+        for (line, shown) in [
+            (c"4HPwATDgc/ABMA\n", r#""4HPwATDgc/ABMA" followed by '\n'"#),
+            (
+                c"4HPwATDgc/ABMA\r\n",
+                r#""4HPwATDgc/ABMA" followed by '\r'"#,
+            ),
+        ] {
+            // SAFETY: NUL-terminated, and a writable struct.
+            let code = unsafe { bgfast_position_from_id(line.as_ptr(), &mut pos) };
+            assert_eq!(code, BGFAST_ERROR_INVALID_ID);
+            assert!(last().contains(shown), "{}", last());
+            assert!(
+                last().contains("strip the newline fgets keeps"),
+                "{}",
+                last()
+            );
+            assert!(!last().contains("no NUL"), "{}", last());
+        }
+        // A shorter line's newline is counted as a character and shown by the decoder.
+        // SAFETY: NUL-terminated, and a writable struct.
+        let code = unsafe { bgfast_position_from_id(c"4HPw\n".as_ptr(), &mut pos) };
+        assert_eq!(code, BGFAST_ERROR_INVALID_ID);
+        assert!(last().contains(r#""4HPw\n""#), "{}", last());
+        assert_eq!(
+            pos,
+            bgfast_position::default(),
+            "a refused call writes nothing"
+        );
+    }
+
+    #[test]
+    fn a_finished_game_sets_count_to_0() {
+        // *count was left as it was (a sentinel 777 stayed 777) although the doc said it is
+        // set whenever the position and roll are valid.
+        let mut over = bgfast_position::default();
+        over.checkers[1][5] = 15; // the side to move has borne off all 15
+        let mut results = [bgfast_position::default(); 4];
+        let mut n = 777usize;
+        // SAFETY: valid buffers.
+        let code = unsafe { bgfast_moves(&over, 3, 1, results.as_mut_ptr(), 4, &mut n) };
+        assert_eq!((code, n), (BGFAST_ERROR_GAME_OVER, 0));
+        assert_eq!(results, [bgfast_position::default(); 4]);
+        // Invalid dice are refused first: then *count is left alone.
+        n = 777;
+        // SAFETY: valid buffers.
+        let code = unsafe { bgfast_moves(&over, 0, 1, results.as_mut_ptr(), 4, &mut n) };
+        assert_eq!((code, n), (BGFAST_ERROR_INVALID_DICE, 777));
+    }
+
+    #[test]
+    fn version_leaves_the_last_error_as_it_is() {
+        let mut n = 0usize;
+        // SAFETY: a null position is refused; `n` is writable.
+        let code = unsafe { bgfast_moves(std::ptr::null(), 3, 1, std::ptr::null_mut(), 0, &mut n) };
+        assert_eq!(code, BGFAST_ERROR_NULL);
+        let message = last();
+        assert!(message.contains("pos"), "{message}");
+        // SAFETY: a static NUL-terminated string.
+        let version = unsafe { CStr::from_ptr(bgfast_version()) };
+        assert_eq!(version.to_str(), Ok(env!("CARGO_PKG_VERSION")));
+        assert_eq!(last(), message, "bgfast_version changed the last error");
+        // A success clears it; the version again leaves it (empty).
+        let mut pos = bgfast_position::default();
+        // SAFETY: NUL-terminated, and a writable struct.
+        let code = unsafe { bgfast_position_from_id(c"4HPwATDgc/ABMA".as_ptr(), &mut pos) };
+        assert_eq!((code, last().as_str()), (BGFAST_OK, ""));
+        let _ = bgfast_version();
+        assert_eq!(last(), "");
     }
 
     #[test]

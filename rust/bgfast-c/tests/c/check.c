@@ -85,6 +85,8 @@ static int errors(void) {
     report("from_id_garbage", bgfast_position_from_id("!!!!!!!!!!!!!!", &pos));
     report("from_id_too_many", bgfast_position_from_id("//////////////", &pos));
     report("from_id_not_utf8", bgfast_position_from_id("\xff\xfe", &pos));
+    /* A line read with fgets keeps its newline: the message must name it. */
+    report("from_id_newline", bgfast_position_from_id("4HPwATDgc/ABMA\n", &pos));
     /* 15 characters and no NUL, ending where the memory does: reading a byte more faults.
      * The library reads at most 15 bytes of an ID. */
     long page = sysconf(_SC_PAGESIZE);
@@ -134,15 +136,19 @@ static int errors(void) {
     bgfast_position over;
     memset(&over, 0, sizeof over);
     over.checkers[1][5] = 15; /* the side to move has borne off all 15 */
+    count = 777;
     report("moves_game_over", bgfast_moves(&over, 3, 1, buffer, 20, &count));
+    printf("GAME_OVER_COUNT %zu\n", count); /* 0: nothing to play */
 
     float p[6] = {9, 9, 9, 9, 9, 9};
     report("evaluate_null_pos", bgfast_evaluate(NULL, p));
     report("evaluate_null_out", bgfast_evaluate(&start, NULL));
     report("evaluate_bad", bgfast_evaluate(&bad, p));
+    /* bgfast_version cannot fail and leaves the message of the last call as it is. */
+    printf("VERSION %s\n", bgfast_version());
+    printf("AFTER_VERSION %s\n", bgfast_last_error());
     expect(p[0] == 9 && p[4] == 9, "a refused evaluate writes nothing");
     expect(bgfast_evaluate(&start, p) == BGFAST_OK && p[5] == 9, "evaluate writes 5 floats");
-    printf("VERSION %s\n", bgfast_version());
     return 0;
 }
 
