@@ -108,17 +108,20 @@ def test_a_waiting_beaver_gets_no_answer_meant_for_a_double(
 def test_plays_are_ranked_only_where_a_play_is_due(capsys: pytest.CaptureFixture[str]) -> None:
     """``moves --policy`` ranks through ``bgfast.hint``: with a double waiting there is no
     play to rank (it ranked at the stakes before the double); dice given for an ID that
-    holds others rank the given roll, as ``moves`` lists it."""
+    holds others are refused, with or without a policy."""
     doubled = "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:2:3:0:7:10"
     assert main(["moves", doubled, "31", "--policy", "wildbg"]) == 2
     assert "no play to rank: a double waits for its answer" in capsys.readouterr().err
     rolled = "XGID=-b----E-C---eE---c-e----B-:0:0:1:64:2:3:0:7:10"
     state = codec.state_from_id(rolled)
     assert state is not None
-    data = json.loads(_run(capsys, "moves", rolled, "31", "--policy", "wildbg", "--json"))
-    want = bgfast.hint(Net.wildbg(), state, (3, 1))
+    for policy in (["--policy", "wildbg"], []):
+        assert main(["moves", rolled, "31", *policy]) == 2
+        assert "has rolled 6-4, not 3-1" in capsys.readouterr().err
+    data = json.loads(_run(capsys, "moves", rolled, "46", "--policy", "wildbg", "--json"))
+    want = bgfast.hint(Net.wildbg(), state)
     assert [m["play"] for m in data["moves"]] == [str(h.move) for h in want]
-    assert data["dice"] == [3, 1]
+    assert data["dice"] == [4, 6]
 
 
 def test_the_stakes_name_the_post_crawford_game_and_the_cube_limit() -> None:

@@ -115,8 +115,10 @@ def test_a_state_gives_its_dice_and_its_stakes(net: Net) -> None:
     assert _same(hint(net, state), hint(net, state.position, (3, 1), stakes=stakes))
     assert _same(hint(net, state, (3, 1)), hint(net, state))
     assert _same(hint(net, state, (1, 3)), hint(net, state))  # the same roll
-    # Other dice rank that roll at the state's stakes.
-    assert _same(hint(net, state, (6, 6)), hint(net, state.position, (6, 6), stakes=stakes))
+    # Other dice contradict the roll the game has: refused, as every entry point refuses
+    # them; another roll of the same board is ranked from its position at its stakes.
+    with pytest.raises(InvalidDiceError, match="has rolled 3-1, not 6-6"):
+        hint(net, state, (6, 6))
     # A position alone is played for money with the cube centred at 1.
     assert cubeful.Stakes.of(state.position) == cubeful.Stakes.check()
     assert cubeful.Stakes.of(state) == stakes
@@ -259,13 +261,13 @@ def test_a_chouette_without_a_play_or_with_bad_arguments_is_refused(net: Net) ->
         hint(net, c, member=3)  # type: ignore[arg-type]
     with pytest.raises(BgfastError, match="rank a Chouette"):
         hint(net, Position(), (3, 1), member="Bob")
-    # Other dice than the board's rank that roll instead, as for a state.
+    # Other dice than the board's roll are refused, as for a state.
     board = c.game
-    assert board is not None
-    assert _same(
-        hint(net, c, (2, 1), member="Bob"),
-        hint(net, c.game.state, (2, 1), stakes=cubeful.Stakes.check(cube=(2, "opponent"))),
-    )
+    assert board is not None and board.state.dice is not None
+    a, b = board.state.dice
+    other = (2, 1) if sorted((a, b)) != [1, 2] else (6, 6)
+    with pytest.raises(InvalidDiceError, match=f"has rolled {a}-{b}, not"):
+        hint(net, c, other, member="Bob")
 
 
 def _holland_game(holland: bool) -> bgfast.Game:

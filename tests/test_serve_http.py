@@ -375,3 +375,20 @@ def test_bad_server_options_exit_2_naming_them(args: list[str], message: str) ->
     )
     assert done.returncode == 2
     assert message in done.stderr
+
+
+@pytest.mark.parametrize("dice", ["31", [3, 1]])
+def test_dice_other_than_the_roll_an_id_holds_are_refused(
+    server: HttpServer, dice: str | list[int]
+) -> None:
+    # The XGID holds 6-4: the roll is the game's, not a default another roll replaces.
+    rolled = "XGID=-b----E-C---eE---c-e----B-:0:0:1:64:2:3:0:7:10"
+    status, answer = server.post("/play", {"position": rolled, "dice": dice, "move": "8/5 6/5"})
+    assert status == 400, answer
+    assert answer["error"]["parameter"] == "dice"
+    assert "has rolled 6-4, not 3-1" in answer["error"]["message"]
+    for path in ("/moves", "/best"):
+        status, answer = server.get(path, position=rolled, dice="31")
+        assert (status, answer["error"]["type"]) == (400, "InvalidDiceError"), answer
+    status, answer = server.post("/play", {"position": rolled, "dice": "46", "move": "24/18 13/9"})
+    assert (status, answer["legal"]) == (200, True), answer

@@ -27,7 +27,7 @@ from bgfast.cubeful import Stakes
 from bgfast.errors import InvalidIdError, MatchOptionError
 from bgfast.hint import hint
 from bgfast.policies import net_of, parse_net, parse_policy
-from bgfast.state import GameState
+from bgfast.state import GameState, roll_to_play
 
 
 def _dice(text: str) -> tuple[int, int]:
@@ -56,7 +56,7 @@ def read_position(text: str) -> tuple[Position, tuple[int, int] | None]:
 
 def _cmd_moves(args: argparse.Namespace) -> int:
     position, held = read_position(args.position)
-    dice = args.dice if args.dice is not None else held
+    dice = roll_to_play(args.dice, held, args.position.strip())
     if dice is None:
         raise BgfastError("give the dice (such as 31): the position does not hold a roll to play")
     if args.policy is not None:
@@ -242,7 +242,7 @@ def _parser() -> argparse.ArgumentParser:
         type=_dice,
         nargs="?",
         default=None,
-        help="the roll, e.g. 31 (default: the dice a GNUbg ID or XGID holds)",
+        help="the roll, e.g. 31 (an ID that holds dice gives its own roll, and takes no other)",
     )
     moves.add_argument(
         "--policy",

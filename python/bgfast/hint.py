@@ -33,7 +33,7 @@ from bgfast.cubeful import (
 )
 from bgfast.errors import BgfastError, shown
 from bgfast.scoring import holland_waits_after_play
-from bgfast.state import GameState
+from bgfast.state import GameState, roll_to_play
 from bgfast.vocab import Roll
 
 __all__ = ["RankedPlay", "hint"]
@@ -74,9 +74,10 @@ def hint(
     unit of the cube now (EMG in a match) and ``mwc`` (``None`` in money play).
 
     ``position`` is a :class:`Position` (the side to move on roll) or a :class:`GameState`
-    whose player is on roll or to move, from a GNUbg ID or an XGID say: its dice are the
-    default ``dice`` (other dice rank that roll instead) and its cube, score and rules the
-    default ``stakes`` (:meth:`Stakes.of_state`). For a position, the default stakes are
+    whose player is on roll or to move, from a GNUbg ID or an XGID say: its dice, once
+    rolled, are the roll ranked (other dice are an ``InvalidDiceError``: rank another roll
+    from ``state.position`` with ``stakes=Stakes.of_state(state)``) and its cube, score and
+    rules the default ``stakes`` (:meth:`Stakes.of_state`). For a position, the default stakes are
     money with the cube centred at 1 (no Jacoby rule). ``cube_life`` is the cube life index
     of the model (0 to 1). A forced play or a pass is the one play returned. Under the
     Holland rule (a state's ``holland``, ranked at match stakes) a trailer who may not
@@ -205,7 +206,7 @@ def _what_to_rank(
         state = position
         if state.phase not in ("roll", "move"):
             raise BgfastError(f"no play to rank: {_WAITING[state.phase]}")
-        given = state.dice if dice is None else dice
+        given = roll_to_play(dice, state.dice, "the game state")
         if given is None:
             raise BgfastError("the state holds no dice yet: give the roll, e.g. (3, 1)")
         at = Stakes.of(state) if stakes is None else stakes

@@ -94,7 +94,7 @@ from bgfast.features import SCHEMES
 from bgfast.met import DEFAULT_TABLE
 from bgfast.policies import Policy, is_native, net_of
 from bgfast.scoring import HOLLAND_RULE, holland_wait_plies
-from bgfast.state import GameState
+from bgfast.state import GameState, roll_to_play
 
 __all__ = [
     "DEFAULT_CUBE_LIFE",
@@ -637,17 +637,10 @@ def rollout(
 def _roll(dice: Sequence[int] | None, rolled: tuple[int, int] | None) -> tuple[int, int]:
     """The roll whose plays ``rollout_moves`` rolls out: ``dice``, or the dice a game state
     has rolled; both must then be the same roll."""
-    if dice is None and rolled is not None:
-        return rolled
-    # The check every entry point that takes dice makes (a numpy pair as Position.moves
-    # takes it, InvalidDiceError otherwise).
-    roll = _core.check_dice(dice)
-    if rolled is not None and sorted(roll) != sorted(rolled):
-        raise BgfastError(
-            f"the game state has rolled {rolled[0]}-{rolled[1]}, not {roll[0]}-{roll[1]}:"
-            " drop dice= or give the state's roll"
-        )
-    return roll
+    roll = roll_to_play(dice, rolled, "the game state")
+    # None only for a position (or a state before its roll) without dice: check_dice says
+    # what a roll is.
+    return _core.check_dice(roll)
 
 
 def _candidates(

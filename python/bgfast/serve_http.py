@@ -78,7 +78,7 @@ from bgfast._version import __version__
 from bgfast.errors import InvalidIdError, shown
 from bgfast.hint import hint
 from bgfast.policies import SHIPPED_NETS
-from bgfast.state import GameState
+from bgfast.state import GameState, roll_to_play
 
 __all__ = [
     "MAX_BODY",
@@ -242,21 +242,38 @@ def _position(text: str) -> Read:
         raise ApiError(str(e), "position", kind=type(e).__name__) from None
 
 
-def _dice(text: str | None, read: Read) -> tuple[int, int]:
-    if text is None or not text.strip():
+def _dice(given: str | tuple[object, object] | None, read: Read) -> tuple[int, int]:
+    """The roll of a request: ``given`` as text (``31``, ``3-1``, ``3,1``) or a JSON pair,
+    else the dice the position holds; given dice must be the roll it holds, if any."""
+    if given is None or (isinstance(given, str) and not given.strip()):
         if read.dice is None:
             raise ApiError(
                 "give the dice (such as dice=31): the position does not hold a roll", "dice"
             )
         return read.dice
-    digits = re.fullmatch(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*", text)
-    if not digits:
-        raise ApiError(
-            f"dice are two dice 1-6 such as 31, 3-1 or 3,1, not {text!r}",
-            "dice",
-            kind="InvalidDiceError",
-        )
-    return int(digits.group(1)), int(digits.group(2))
+    if isinstance(given, tuple):
+        try:
+            roll = check_dice(given)
+        except InvalidDiceError:
+            raise ApiError(
+                f"dice are two dice 1-6 such as [3, 1] or '31', not {shown(list(given))}",
+                "dice",
+                kind="InvalidDiceError",
+            ) from None
+    else:
+        digits = re.fullmatch(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*", given)
+        if not digits:
+            raise ApiError(
+                f"dice are two dice 1-6 such as 31, 3-1 or 3,1, not {given!r}",
+                "dice",
+                kind="InvalidDiceError",
+            )
+        roll = int(digits.group(1)), int(digits.group(2))
+    try:
+        roll_to_play(roll, read.dice, "the position")
+    except InvalidDiceError as e:
+        raise ApiError(str(e), "dice", kind="InvalidDiceError") from None
+    return roll
 
 
 def _not_over(read: Read) -> None:
@@ -620,18 +637,7 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         (``legal: false`` with the rule id of RULES.md). Move text that is no notation at
         all is a 400."""
         read = _position(request.position)
-        given = request.dice
-        if isinstance(given, tuple):
-            try:
-                roll = check_dice(given)
-            except InvalidDiceError:
-                raise ApiError(
-                    f"dice are two dice 1-6 such as [3, 1] or '31', not {shown(list(given))}",
-                    "dice",
-                    kind="InvalidDiceError",
-                ) from None
-        else:
-            roll = _dice(given, read)
+        roll = _dice(request.dice, read)
         _not_over(read)
         try:
             move = read.position.parse_move(request.move, roll)

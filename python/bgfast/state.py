@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bgfast._core import Position, check_dice
+from bgfast._core import InvalidDiceError, Position, check_dice
 from bgfast.cube import Cube
 from bgfast.errors import GameStateError, InvalidStateError, MatchOptionError, shown
 from bgfast.persist import same_json
@@ -194,6 +194,25 @@ def cube_of_resignation(state: GameState) -> Cube:
     if offer is None or offer.kind == "double":
         return state.cube
     return state.cube.taken(1 - offer.responder, offer.value // 2)
+
+
+def roll_to_play(
+    dice: object, rolled: tuple[int, int] | None, holder: str
+) -> tuple[int, int] | None:
+    """The roll whose plays to rank or roll out: ``dice`` when given (checked as every
+    entry point checks dice), else ``rolled``, the roll ``holder`` (a game state, an ID)
+    has rolled, or ``None``. Dice that contradict a roll already rolled are refused with
+    an ``InvalidDiceError``: the roll is part of the game, and ranking another one at the
+    game's cube and score would answer a question nobody asked."""
+    if dice is None:
+        return rolled
+    roll = check_dice(dice)
+    if rolled is not None and sorted(roll) != sorted(rolled):
+        raise InvalidDiceError(
+            f"{holder} has rolled {rolled[0]}-{rolled[1]}, not {roll[0]}-{roll[1]}:"
+            " leave the dice out, or give its roll"
+        )
+    return roll
 
 
 def _player(value: object, what: str) -> int:
