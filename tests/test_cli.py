@@ -87,11 +87,24 @@ def test_moves_refuses_with_a_message(
 
 
 def test_bad_dice_are_named(capsys: pytest.CaptureFixture[str]) -> None:
-    for dice in ("71", "3", "3x1"):
-        with pytest.raises(SystemExit):
-            main(["moves", START_ID, dice])
-        err = capsys.readouterr().err
-        assert "dice" in err and "None" not in err
+    for dice in ("71", "3", "3x1", "0-1"):
+        for argv in (["moves", START_ID, dice], ["rollout", "--moves", dice]):
+            with pytest.raises(SystemExit):
+                main(argv)
+            err = capsys.readouterr().err
+            # Worded for the command line, not as Python's "(3, 1)".
+            assert f"dice are two dice 1-6 such as 31, 3-1 or 3,1, not {dice!r}" in err
+            assert "None" not in err and "(3, 1)" not in err
+
+
+@pytest.mark.parametrize("flags", [["--cube"], ["--cubeful"], ["--truncate", "5"], ["--vr"]])
+def test_what_needs_a_net_names_the_flag_to_add(
+    flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["rollout", "--policy", "pubeval", "--games", "4", *flags]) == 2
+    err = capsys.readouterr().err
+    assert f"{flags[0]} needs a net" in err and "add --evaluator wildbg" in err
+    assert "evaluator=" not in err  # the library's Python wording
 
 
 def test_output_into_a_closed_pipe_ends_quietly() -> None:

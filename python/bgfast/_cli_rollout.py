@@ -14,12 +14,13 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bgfast import _core
+from bgfast._cli_args import dice as dice_arg
 from bgfast._core import BgfastError
 from bgfast._rollout_results import MoveRollout
 from bgfast.codec import state_from_id
 from bgfast.cubeful import DEFAULT_CUBE_LIFE, OWNERS, Stakes
 from bgfast.met import DEFAULT_TABLE
-from bgfast.policies import parse_net, parse_policy
+from bgfast.policies import net_of, parse_net, parse_policy
 from bgfast.rollout import rollout, rollout_cube, rollout_moves
 
 if TYPE_CHECKING:
@@ -49,14 +50,6 @@ def _cube_life(text: str) -> float | str:
         ) from None
 
 
-def _dice(text: str) -> tuple[int, int]:
-    """``"31"`` or ``"3,1"`` -> ``(3, 1)``."""
-    digits = text.replace(",", "").replace(" ", "").replace("-", "")
-    if len(digits) != 2 or not digits.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a roll like 31, not {text!r}")
-    return int(digits[0]), int(digits[1])
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declares the command's arguments on ``parser``."""
     parser.add_argument(
@@ -70,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     what = parser.add_mutually_exclusive_group()
     what.add_argument(
-        "--moves", type=_dice, metavar="DICE", help="roll out the candidate plays of DICE (31)"
+        "--moves", type=dice_arg, metavar="DICE", help="roll out the candidate plays of DICE (31)"
     )
     what.add_argument("--cube", action="store_true", help="roll out the cube decision")
     parser.add_argument("--top", type=int, default=None, help="with --moves: the best N plays")
@@ -318,6 +311,23 @@ def _subject_and_stakes(
     return _core.Position.from_id("".join(args.position.split())), stakes.arguments()
 
 
+def _check_needs_no_net(args: argparse.Namespace) -> None:
+    """Refuses, naming its flag, what needs a net when the policy is none and no
+    ``--evaluator`` is given (the library's message names its Python arguments)."""
+    needs = (
+        (args.cube, "--cube"),
+        (args.cubeful, "--cubeful"),
+        (args.truncate is not None, "--truncate"),
+        (args.vr, "--vr"),
+    )
+    for wanted, flag in needs:
+        if wanted:
+            raise BgfastError(
+                f"{flag} needs a net to evaluate positions, and --policy {args.policy}"
+                " gives no probabilities: add --evaluator wildbg"
+            )
+
+
 def _evaluator_arg(text: str | None) -> _core.Net | None:
     """``--evaluator``: ``wildbg``, ``wildbg-large`` or the path of a ``.bgnet`` file."""
     return None if text is None else parse_net(text, "--evaluator")
@@ -352,9 +362,13 @@ def run(args: argparse.Namespace) -> int:
     if (args.top is not None or args.move) and args.moves is None:
         raise BgfastError("--top and --move go with --moves DICE")
     subject, stakes = _subject_and_stakes(args)
+    policy = parse_policy(args.policy)
+    evaluator = _evaluator_arg(args.evaluator)
+    if evaluator is None and net_of(policy) is None:
+        _check_needs_no_net(args)
     common: dict[str, Any] = dict(
-        policy=parse_policy(args.policy),
-        evaluator=_evaluator_arg(args.evaluator),
+        policy=policy,
+        evaluator=evaluator,
         seed=args.seed,
         threads=args.threads,
         truncate=args.truncate,

@@ -21,24 +21,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from bgfast import _core, bearoff, codec, cubeful
-from bgfast._core import BgfastError, Position, check_dice
+from bgfast._cli_args import dice as dice_arg
+from bgfast._core import BgfastError, Position
 from bgfast._version import __version__
 from bgfast.cubeful import Stakes
 from bgfast.errors import InvalidIdError, MatchOptionError
 from bgfast.hint import hint
 from bgfast.policies import net_of, parse_net, parse_policy
 from bgfast.state import GameState, roll_to_play
-
-
-def _dice(text: str) -> tuple[int, int]:
-    """Parses ``31``, ``3-1``, ``3,1`` or ``3 1`` into two dice (checked as everywhere)."""
-    digits = [c for c in text if c.isdigit()]
-    if len(digits) != 2 or any(c not in "0123456789-, " for c in text):
-        raise argparse.ArgumentTypeError(f"dice are two digits such as 31, not {text!r}")
-    try:
-        return check_dice(int(digits[0]), int(digits[1]))
-    except BgfastError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def read_position(text: str) -> tuple[Position, tuple[int, int] | None]:
@@ -239,7 +229,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     moves.add_argument(
         "dice",
-        type=_dice,
+        type=dice_arg,
         nargs="?",
         default=None,
         help="the roll, e.g. 31 (an ID that holds dice gives its own roll, and takes no other)",

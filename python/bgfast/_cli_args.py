@@ -1,0 +1,18 @@
+"""Argument types the command-line tools share, worded for the command line (the library's
+own messages name Python arguments)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+
+def dice(text: str) -> tuple[int, int]:
+    """Parses ``31``, ``3-1``, ``3,1`` or ``3 1`` into two dice, in the order given (the
+    forms ``bgfast serve http`` takes too)."""
+    found = re.fullmatch(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*", text)
+    if not found:
+        raise argparse.ArgumentTypeError(
+            f"dice are two dice 1-6 such as 31, 3-1 or 3,1, not {text!r}"
+        )
+    return int(found.group(1)), int(found.group(2))
