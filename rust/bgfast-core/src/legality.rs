@@ -298,8 +298,9 @@ impl Position {
     /// position with the opponent to move; on error `self` is untouched and the error names
     /// the rule broken.
     ///
-    /// Generates the legal moves to check (one allocation); engines replaying generator
-    /// output should use [`Position::play_unchecked`].
+    /// Generates the legal moves to check (into a list kept per thread, which allocates only
+    /// on a thread's first call); engines replaying generator output should use
+    /// [`Position::play_unchecked`].
     pub fn play(&self, dice: Dice, mv: &Move) -> Result<Position, IllegalMove> {
         resolve(self, dice, &ParsedMove::from(mv)).map(|(_, result)| result)
     }

@@ -123,8 +123,10 @@ impl Position {
     /// Validates counts for the mover and the opponent, each in its own numbering: index
     /// 0..=23 is that side's point 1..=24 and index 24 its bar. Reports every violation.
     ///
-    /// Counts may be of any integer type up to 64 bits: each is widened to `i128` before
-    /// any arithmetic, so no count, however large, wraps into a valid-looking one.
+    /// Counts may be of any integer type that converts to `i128` without loss (`i8` to
+    /// `i64`, `u8` to `u64`; not `usize` or `isize`, which Rust does not convert so: cast
+    /// them to `u64` or `i64`). Each is widened before any arithmetic, so no count, however
+    /// large, wraps into a valid-looking one.
     pub fn from_counts<C>(mover: &[C; 25], opponent: &[C; 25]) -> Result<Position, PositionError>
     where
         C: Copy + Into<i128>,

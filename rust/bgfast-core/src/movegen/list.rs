@@ -192,13 +192,17 @@ impl CompactMove {
     }
 
     /// The position after the move, with the opponent to move; `origin` must be the position
-    /// the move was generated from.
+    /// the move was generated from. Nothing checks it (the move keeps only the result's key,
+    /// read against `origin`'s checkers): from another position the result is meaningless
+    /// and may break [`Position`]'s invariants, as [`Position::play_unchecked`] with a move
+    /// of another position does. Keep each move with its origin.
     #[inline]
     pub fn result(&self, origin: &Position) -> Position {
         result_of(origin, self.key)
     }
 
-    /// The move's steps; `origin` and `dice` must be those it was generated for.
+    /// The move's steps; `origin` and `dice` must be those it was generated for (unchecked,
+    /// as in [`CompactMove::result`]).
     pub fn mv(&self, origin: &Position, dice: Dice) -> Move {
         let code = if dice.is_double() {
             double_code(origin, dice, self.key)
