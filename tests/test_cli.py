@@ -169,3 +169,18 @@ def test_the_build_progress_draws_only_on_a_terminal() -> None:
     progress("two-sided", 5, 10)
     progress("two-sided", 10, 10)
     assert log.getvalue() == "" and progress.tables == {"two-sided"}
+
+
+def test_a_fibs_board_line_reads_as_the_http_server_reads_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:64:2:3:0:7:10"
+    state = bgfast.codec.state_from_xgid(xgid)
+    line = bgfast.codec.fibs_board_of(state, "ann", "bob")
+    assert main(["moves", line, "--json"]) == 0
+    from_fibs = json.loads(capsys.readouterr().out)
+    assert main(["moves", xgid, "--json"]) == 0
+    assert from_fibs == json.loads(capsys.readouterr().out)
+    assert from_fibs["dice"] == [6, 4]
+    assert main(["eval", line, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["stakes"]["score"] == [2, 3]

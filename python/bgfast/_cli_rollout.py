@@ -56,10 +56,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "position",
         nargs="?",
         default="4HPwATDgc/ABMA",
-        help="Position ID (side to move about to roll; default: the start), or a GNUbg ID or"
-        " XGID, whose cube, match score and rules are used; an ID with the dice rolled goes"
-        " with --moves of that roll only, and an ID with a double or resignation waiting"
-        " for an answer is refused",
+        help="Position ID (side to move about to roll; default: the start), or a GNUbg ID,"
+        " XGID or FIBS board: line, whose cube, match score and rules are used; an ID with"
+        " the dice rolled goes with --moves of that roll only, and an ID with a double or"
+        " resignation waiting for an answer is refused",
     )
     what = parser.add_mutually_exclusive_group()
     what.add_argument(

@@ -34,8 +34,9 @@ from bgfast.state import GameState, roll_to_play
 def read_position(text: str) -> tuple[Position, tuple[int, int] | None]:
     """The position (seen from the side to move) and the dice, if it holds any, of a GNU
     Backgammon Position ID, a GNUbg ID (``PositionID:MatchID``, ``GNUbgID`` prefix
-    allowed) or an XGID, with stray spaces anywhere removed. ``BgfastError`` (an
-    ``InvalidIdError`` or ``InvalidPositionError``) naming what is wrong otherwise."""
+    allowed) or an XGID, with stray spaces anywhere removed, or of a FIBS ``board:`` line.
+    ``BgfastError`` (an ``InvalidIdError`` or ``InvalidPositionError``) naming what is
+    wrong otherwise."""
     state = codec.state_from_id(text)
     if state is None:
         return Position.from_id("".join(text.split())), None
@@ -224,8 +225,8 @@ def _parser() -> argparse.ArgumentParser:
     moves = commands.add_parser("moves", help="list the legal moves of a position and roll")
     moves.add_argument(
         "position",
-        help="a GNU Backgammon Position ID (4HPwATDgc/ABMA), GNUbg ID (PositionID:MatchID) or "
-        "XGID; spaces are ignored",
+        help="a GNU Backgammon Position ID (4HPwATDgc/ABMA), GNUbg ID (PositionID:MatchID), "
+        "XGID (spaces in it are ignored), or a FIBS board: line",
     )
     moves.add_argument(
         "dice",
@@ -251,9 +252,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     evaluate.add_argument(
         "position",
-        help="a Position ID, GNUbg ID or XGID: the cube decision is for the cube and score it"
-        " gives (money, centred cube for a Position ID); its values are the side to move's,"
-        " per unit of the cube now (a double/pass is +1.000; in a match EMG, with MWC); with"
+        help="a Position ID, GNUbg ID, XGID or FIBS board: line: the cube decision is for"
+        " the cube and score it gives (money, centred cube for a Position ID); its values"
+        " are the side to move's, per unit of the cube now (a double/pass is +1.000; in a"
+        " match EMG, with MWC); with"
         " a double waiting, the side to move is the doubler and the last line the doubled"
         " side's answer",
     )

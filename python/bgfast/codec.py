@@ -648,10 +648,14 @@ def state_from_xgid(xgid: str) -> GameState:
 
 
 def state_from_id(text: str) -> GameState | None:
-    """The game state of a GNUbg ID (``PositionID:MatchID``, a ``GNUbgID`` prefix allowed)
-    or an XGID, stray spaces anywhere removed; ``None`` for a bare Position ID, which holds
-    a position only (read it with ``Position.from_id``). ``InvalidIdError`` naming what is
-    wrong otherwise."""
+    """The game state of a GNUbg ID (``PositionID:MatchID``, a ``GNUbgID`` prefix allowed),
+    an XGID, stray spaces anywhere removed, or a FIBS ``board:`` line
+    (:func:`state_from_fibs_board`); ``None`` for a bare Position ID, which holds a position
+    only (read it with ``Position.from_id``). ``InvalidIdError`` naming what is wrong
+    otherwise."""
+    if text.strip().startswith("board:"):
+        # Its player names may hold spaces: read as written.
+        return state_from_fibs_board(text.strip())
     compact = "".join(text.split())
     xgid = compact.upper().startswith("XGID=")
     if ":" not in compact and not xgid:

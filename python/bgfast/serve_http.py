@@ -220,16 +220,18 @@ def read_position(text: str) -> Read:
     """Reads a Position ID, a GNUbg ID, an XGID or a FIBS board line (spaces ignored but in
     a FIBS board's names); ``BgfastError`` naming what is wrong."""
     raw = text.strip()
-    if raw.startswith("board:"):
-        state = codec.state_from_fibs_board(raw)
-        return Read("fibs_board", state.position, state.dice, state)
     if not raw:
         raise InvalidIdError("the position is empty")
     found = codec.state_from_id(raw)
     if found is None:
         return Read("position_id", Position.from_id("".join(raw.split())), None, None)
     compact = "".join(raw.split())
-    kind = "xgid" if compact.upper().startswith("XGID=") or compact.count(":") >= 9 else "gnubg_id"
+    if raw.startswith("board:"):
+        kind = "fibs_board"
+    elif compact.upper().startswith("XGID=") or compact.count(":") >= 9:
+        kind = "xgid"
+    else:
+        kind = "gnubg_id"
     if found.turn is None:
         raise InvalidIdError(f"{raw}: nobody is on roll before the opening roll (R3)")
     return Read(kind, found.position, found.dice, found)
