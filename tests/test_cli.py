@@ -184,3 +184,18 @@ def test_a_fibs_board_line_reads_as_the_http_server_reads_it(
     assert from_fibs["dice"] == [6, 4]
     assert main(["eval", line, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["stakes"]["score"] == [2, 3]
+
+
+def test_a_roll_with_no_play_is_written_alike_in_every_table(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    closed = "27YdAAD/PwAAQA"  # on the bar against a closed board: no play (R6)
+    for argv in (
+        ["moves", closed, "66"],
+        ["moves", closed, "66", "--policy", "wildbg"],
+        ["rollout", closed, "--moves", "66", "--games", "4"],
+    ):
+        assert main(argv) == 0
+        assert "(no play)" in capsys.readouterr().out, argv
+    assert main(["moves", closed, "66", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["moves"][0]["play"] == ""

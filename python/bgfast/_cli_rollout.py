@@ -14,7 +14,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bgfast import _core
-from bgfast._cli_args import dice as dice_arg
+from bgfast._cli_common import dice as dice_arg
+from bgfast._cli_common import play_words
 from bgfast._core import BgfastError
 from bgfast._rollout_results import MoveRollout
 from bgfast.codec import state_from_id
@@ -346,7 +347,7 @@ def _moves_table(results: list[MoveRollout], dice: tuple[int, int]) -> str:
     for i, m in enumerate(results, 1):
         r = m.result
         lines.append(
-            f"{i:3}  {m.move!s:24}{r.value:14.4f}{r.stderr[r.value_name]:9.4f}"
+            f"{i:3}  {play_words(m.move):24}{r.value:14.4f}{r.stderr[r.value_name]:9.4f}"
             f"{m.diff:9.4f}{m.diff_stderr:9.4f}"
         )
     lines.append(

@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from bgfast import _core, bearoff, codec, cubeful
-from bgfast._cli_args import dice as dice_arg
+from bgfast._cli_common import dice as dice_arg
+from bgfast._cli_common import play_words
 from bgfast._core import BgfastError, Position
 from bgfast._version import __version__
 from bgfast.cubeful import Stakes
@@ -60,7 +61,7 @@ def _cmd_moves(args: argparse.Namespace) -> int:
         return 0
     width = max((len(str(m)) for m in moves), default=0)
     for move in moves:
-        text = str(move) or "(no legal move: the turn passes)"
+        text = play_words(move)
         print(f"{text:<{width}}  {move.result.id}")
     return 0
 
@@ -177,7 +178,7 @@ def _print_ranked(
     # The columns are as wide as their widest entry: the heading "play" is wider than a
     # play of one die such as "9/6", and a roll of doubles can have over 999 plays. Each
     # heading ends where its numbers end.
-    width = max(len("play"), *(len(str(h.move) or "pass") for h in ranked))
+    width = max(len("play"), *(len(play_words(h.move)) for h in ranked))
     rank_width = max(3, len(str(len(ranked))))
     mwc = f" {'mwc':>6}" if stakes.is_match else ""
     unit = "EMG, " if stakes.is_match else ""
@@ -191,7 +192,7 @@ def _print_ranked(
         diff = f"{h.cubeful_equity - best:+7.3f}" if k > 1 else ""
         chances = "" if h.mwc is None else f" {h.mwc:6.1%}"
         print(
-            f"{k:>{rank_width}}. {str(h.move) or 'pass':<{width}}  {h.cubeful_equity:+7.3f}"
+            f"{k:>{rank_width}}. {play_words(h.move):<{width}}  {h.cubeful_equity:+7.3f}"
             f" {diff:>7}"
             f"{chances} {h.equity:+8.3f}  {win:.3f} {wg:.3f} {wbg:.3f} |"
             f" {1 - win:.3f} {lg:.3f} {lbg:.3f}  {h.move.result.id}"

@@ -1,10 +1,20 @@
-"""Argument types the command-line tools share, worded for the command line (the library's
-own messages name Python arguments)."""
+"""What the command-line tools share: argument types worded for the command line (the
+library's own messages name Python arguments), and the words of their tables."""
 
 from __future__ import annotations
 
 import argparse
 import re
+
+from bgfast._core import Move
+
+#: How a table writes the play of a roll with no legal move (the JSON writes ``""``).
+NO_PLAY = "(no play)"
+
+
+def play_words(move: Move) -> str:
+    """A play as a table writes it: its notation, or :data:`NO_PLAY` for a pass (R6)."""
+    return str(move) or NO_PLAY
 
 
 def dice(text: str) -> tuple[int, int]:
