@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bgfast._core import BgfastError, check_threads
-from bgfast.analysis import Analysis, Decision, analyse
+from bgfast.analysis import Analysis, analyse
 from bgfast.match import Match
 from bgfast.policies import parse_net
 
@@ -116,19 +116,6 @@ def _unfinished(match: Match) -> str | None:
     return None
 
 
-def _decision_line(decision: Decision, names: tuple[str, str]) -> str:
-    """A decision as :class:`~bgfast.analysis.Decision` prints it, the player named as the
-    summary above it names them."""
-    d = decision
-    roll = f"{d.dice[0]}{d.dice[1]}: " if d.dice else ""
-    mark = f" [{d.mark}]" if d.mark else ""
-    mwc = "" if d.loss_mwc is None else f" ({100 * d.loss_mwc:.2f}% MWC)"
-    return (
-        f"game {d.game}, move {d.move}, {names[d.player]}: {roll}{d.played or '(no play)'}; "
-        f"best {d.best or '(no play)'}: -{d.loss:.3f} EMG{mwc}{mark}"
-    )
-
-
 def _report(analysis: Analysis, worst: int, match: Match | None = None) -> str:
     """The text ``bgfast analyse`` prints: the summary, a note when the match stops short
     of its end, and the ``worst`` costliest decisions (nothing about them for 0)."""
@@ -144,7 +131,7 @@ def _report(analysis: Analysis, worst: int, match: Match | None = None) -> str:
         lines.append("")
         if found:
             lines.append(f"The {len(found)} costliest decisions:")
-            lines += [f"  {_decision_line(d, names)}" for d in found]
+            lines += [f"  {d.words(names[d.player])}" for d in found]
         else:
             lines.append("No decision lost equity.")
     return "\n".join(lines)
