@@ -262,22 +262,11 @@ impl PyRolloutPlan {
             Error::Argument("this rollout plan has no native policy: use run_with".into())
         })?;
         let sums = self.with_spec(|spec, branches| {
-            detach::run(
-                py,
-                |cancel| {
-                    run(
-                        &spec,
-                        &branches,
-                        || policy.rollout_player(),
-                        range,
-                        threads,
-                        cancel,
-                    )
-                    .map_err(Error::from)
-                },
-                |_| Ok(()),
-            )
-        })???;
+            let player = || policy.rollout_player();
+            let work = |cancel: &_| run(&spec, &branches, player, range, threads, cancel);
+            // The call's own failure (Ctrl-C), else the run's refusal.
+            detach::run(py, work, |_| Ok(()))?.map_err(Error::from)
+        })??;
         Ok(sums_tuple(&sums))
     }
 
