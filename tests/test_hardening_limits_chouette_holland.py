@@ -559,8 +559,11 @@ def test_other_arguments_with_a_chouette_are_refused_and_change_nothing(net: Net
         hint(net, board.state, member="Bob")
     with pytest.raises(BgfastError, match="cube_life"):
         hint(net, c, cube_life=1.5)
+    # Another roll than the board's 3-1 contradicts it (as for a game state).
+    with pytest.raises(InvalidDiceError, match="has rolled 3-1, not 2-1"):
+        hint(net, c, (2, 1))
     assert c.to_json() == before
-    # Another roll ranks that roll, at the same cubes.
+    # The board's own roll, given or not, ranks at every member's cube.
     want = _weighted(
         net,
         board.state,
@@ -568,10 +571,10 @@ def test_other_arguments_with_a_chouette_are_refused_and_change_nothing(net: Net
             (4, cubeful.Stakes.check(cube=(4, "opponent"))),
             (2, cubeful.Stakes.check(cube=(2, "opponent"))),
         ],
-        (2, 1),
     )
-    got = {str(h.move): h.cubeful_equity for h in hint(net, c, (2, 1))}
-    assert got == pytest.approx(want, abs=1e-12)
+    for dice in (None, (3, 1), (1, 3)):
+        got = {str(h.move): h.cubeful_equity for h in hint(net, c, dice)}
+        assert got == pytest.approx(want, abs=1e-12)
 
 
 def test_a_members_cube_at_the_limit_is_dead_r17(net: Net) -> None:
