@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bgfast import met
 from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
 from bgfast.game import Game
 from bgfast.match import Match
@@ -307,3 +308,21 @@ def test_tour_five_point_match_through_crawford() -> None:
         assert g.result is not None
         running[g.result.winner] += g.result.points
     del seen_post
+
+
+def test_without_the_crawford_rule_the_match_and_its_game_agree_on_post_crawford() -> None:
+    # Every game at a 1-away score is played as a post-Crawford one: the match said it
+    # was not, and valued the score from the Crawford game's entry of the table.
+    m = Match(5, crawford_rule=False, seed=1)
+    g = m.new_game()
+    g.roll(3, 1)
+    g.resign("backgammon", 1)
+    g.accept()  # 3-0
+    g = m.new_game()
+    g.roll(3, 1)
+    g.resign("single", 1)
+    g.accept()  # 4-0: no Crawford game follows
+    g = m.new_game()
+    assert (m.crawford, m.post_crawford) == (False, True) == (g.crawford, g.post_crawford)
+    assert m.equity(0) == pytest.approx(met.equity(1, 5, post_crawford=True))
+    assert m.equity(0) != pytest.approx(met.equity(1, 5))

@@ -202,8 +202,9 @@ class Match(Saved):
         """Whether the next (or current) game is post-Crawford: the Crawford game has been
         played, a player is one point away, and the cube is back (R21). The same definition
         as :attr:`bgfast.Game.post_crawford` (:func:`bgfast.scoring.is_post_crawford`):
-        never in a 1-point match."""
-        if self.is_money or not self._crawford_rule:
+        never in a 1-point match. A match without the Crawford rule plays every game at a
+        1-away score as a post-Crawford one."""
+        if self.is_money:
             return False
         return self.winner is None and is_post_crawford(self._length, self.score, self.crawford)
 
