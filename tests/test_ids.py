@@ -21,6 +21,7 @@ from bgfast.ids import (
     parse_xgid,
     split_gnubg_id,
 )
+from bgfast.scoring import Rules
 
 FORMATS = Path(__file__).parent / "data" / "formats"
 
@@ -354,3 +355,15 @@ def test_gnubg_id_of_a_pending_beaver() -> None:
     assert back.gnubg_id() == game.gnubg_id()
     with pytest.raises(InvalidIdError, match="beaver"):
         Game.from_gnubg_id(game.gnubg_id())
+
+
+def test_a_waiting_beaver_read_without_the_rule_says_which_argument_gives_it() -> None:
+    rules = Rules(beavers=True)
+    g = Game(rules=rules, seed=5)
+    g.roll(5, 2)
+    g.play(g.legal_moves()[0])
+    g.double()
+    g.beaver()
+    with pytest.raises(InvalidIdError, match=r"pass rules=bgfast.Rules\(beavers=True\)"):
+        Game.from_gnubg_id(g.gnubg_id())
+    assert Game.from_gnubg_id(g.gnubg_id(), rules=rules).offer_kind == "beaver"

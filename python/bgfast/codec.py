@@ -519,6 +519,11 @@ def state_from_gnubg_id(gnubg_id: str, *, rules: Rules | None = None) -> GameSta
             # a beaver, answered by the doubler: gnubg has already turned the cube once
             if cube_value < 2:
                 raise InvalidIdError(f"{gnubg_id}: a beaver needs a cube of 2 or more")
+            if f.match_length == 0 and not rules.beavers:
+                raise InvalidIdError(
+                    f"{gnubg_id}: a beaver waits, and beavers are not allowed: a Match ID"
+                    " does not hold that rule, so pass rules=bgfast.Rules(beavers=True)"
+                )
             offer = CubeOffer(turn, cube_value * 2, "beaver")
             cube_value //= 2
     resignation = None
