@@ -358,6 +358,40 @@ def test_r31_illegal_move_recorded_and_called_before_the_next_roll() -> None:
         game.call()
 
 
+@pytest.mark.parametrize("answer", [None, "take", "beaver"])
+def test_r31_a_call_before_the_next_roll_takes_back_a_double_made_since(
+    answer: str | None,
+) -> None:
+    # The double was made on a position that does not stand: the call takes it back
+    # with the move, whether it waits for its answer or was taken (it once was refused
+    # while waiting and, once taken, left the cube turned).
+    game = Game(seed=2, table=True, rules=Rules(beavers=True))
+    game.roll((3, 1))
+    game.play("8/3")
+    game.double()
+    if answer is not None:
+        getattr(game, answer)()
+    assert game.last_move_illegal
+    game.call()
+    assert (game.turn, game.phase, game.dice, game.position) == (0, "move", (3, 1), Position())
+    assert (game.cube.value, game.cube.owner, game.state.offer) == (1, None, None)
+    assert Game.from_json(game.to_json()).state == game.state
+    # Match files hold the game as played on: the double went with the move.
+    match = Match(5, table=True, seed=3)
+    game = match.new_game()
+    while game.phase == "opening":
+        game.roll()
+    game.play("13/4")  # not a play of the opening roll
+    game.double()
+    if answer is not None:
+        game.take()  # a match has no beavers
+    game.call()
+    game.play(game.legal_moves()[0])
+    for back in (Match.from_mat(match.to_mat()), Match.from_sgf(match.to_sgf())):
+        assert back.game is not None
+        assert (back.game.position, back.game.cube) == (game.position, game.cube)
+
+
 def test_r31_illegal_move_stands_after_the_next_roll() -> None:
     game = Game(seed=2, table=True)
     game.roll((3, 1))

@@ -95,6 +95,7 @@ class _LastMove:
     before: Position  # seen from ``player``
     text: str
     illegal: bool
+    cube: Cube  # before the move: a call takes back a double made since, with the move
 
 
 def _roll_dice(seed: int, draw: int) -> tuple[int, int]:
@@ -441,8 +442,10 @@ class Game(Saved):
 
     def call(self) -> None:
         """Call the last move illegal (table mode, R31), before the next roll: it is taken
-        back and the same player plays the same dice again. A game that ended with an
-        illegal bear-off may be called until the game is closed (:meth:`close`)."""
+        back and the same player plays the same dice again. A double made since, waiting or
+        taken, is taken back with it (it was made on a position that does not stand). A
+        game that ended with an illegal bear-off may be called until the game is closed
+        (:meth:`close`)."""
         self._apply(ev.Call())
 
     def close(self) -> None:
@@ -666,7 +669,9 @@ class Game(Saved):
             result=result,
             turns_played=_plus_one(state.turns_played, mover),
         )
-        self._last = _LastMove(mover, state.dice, state.position, staged.text, staged.illegal)
+        self._last = _LastMove(
+            mover, state.dice, state.position, staged.text, staged.illegal, state.cube
+        )
         self._state = after
         self._staged = None
         self._moves = None
@@ -688,15 +693,18 @@ class Game(Saved):
             )
         state = self._state
         last = self._last
-        open_game = state.phase == "roll"
+        # Before the next roll (R31): also while a double made since waits for its answer
+        # or after it was taken; the call takes the double back with the move.
+        open_game = state.phase in ("roll", "doubled")
         ended = (
             state.phase == "over"
             and state.result is not None
             and (state.result.reason == "bear-off")
         )
         if last is None or not (open_game or ended):
+            waiting = "" if last is None else f" ({situation(state)})"
             raise GameStateError(
-                "call: no move to call: a move may be called until the next roll (R31)"
+                f"call: no move to call{waiting}: a move may be called until the next roll (R31)"
             )
         if not last.illegal:
             raise GameStateError(f"call: the last move {last.text} was legal (R31)")
@@ -709,6 +717,8 @@ class Game(Saved):
             position=last.before,
             dice=last.dice,
             turns_played=(played[0], played[1]),
+            cube=last.cube,
+            offer=None,
         )
         self._moves = None
         self._last = None

@@ -441,7 +441,10 @@ def _entries(game: Game, number: int, mat: bool) -> list[Entry]:
             else:
                 entries[-1] = Entry(last.player, "roll", last.dice, steps_text(step.move))
         elif isinstance(event, ev.Call):
-            # The play is taken back: the same player plays the same dice again.
+            # The play is taken back, with a double made since (and its answer): the same
+            # player plays the same dice again.
+            while entries[-1].kind != "roll":
+                entries.pop()
             illegal.discard(len(entries) - 1)
             last = entries[-1]
             entries[-1] = Entry(last.player, "roll", last.dice, "")
