@@ -379,7 +379,8 @@ class Chouette(Saved):
     (:meth:`roll`, :meth:`play`; the game ends when a side bears off) or on a real board,
     any doubles (:meth:`team_double`, :meth:`member_double`, :meth:`box_double`), and for a
     game played on a real board :meth:`end_game`, unless everyone left by passing. Seats
-    rotate after each game (R25).
+    rotate after each game (R25). Not thread-safe, as :class:`~bgfast.Game` is not:
+    serialise the calls on one chouette.
 
     >>> c = Chouette(["Ann", "Bob", "Cy"], rolls={"Ann": 6, "Bob": 4, "Cy": 2})
     >>> c.box, c.captain, c.queue

@@ -122,7 +122,8 @@ class Game(Saved):
     :meth:`resign`/:meth:`accept`/:meth:`reject`. :attr:`phase` and :attr:`player_to_act`
     say what may happen next; anything else raises :class:`~bgfast.GameStateError` (or the
     core's :class:`~bgfast.IllegalMoveError`) and changes nothing. :meth:`from_state` starts
-    a game from any :class:`~bgfast.GameState`.
+    a game from any :class:`~bgfast.GameState`. Not thread-safe: serialise the calls on one
+    game (two threads acting at once can both pass the checks).
 
     Args:
         rules: scoring and cube options (money options are refused in match play).

@@ -40,7 +40,8 @@ class Match(Saved):
     Play each game with :meth:`new_game` (which returns the :class:`~bgfast.Game` to drive)
     until :attr:`winner` is set. The Crawford game (R21) and post-Crawford games follow from
     the scores; :attr:`holland` adds the Holland rule to post-Crawford games. A money
-    session never ends; its :attr:`score` adds up the points won.
+    session never ends; its :attr:`score` adds up the points won. Not thread-safe, as
+    :class:`~bgfast.Game` is not: serialise the calls on one match and its games.
 
     Args:
         length: points to win (R20), 1 to 32767; 0 for a money session.
