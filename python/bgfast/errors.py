@@ -6,10 +6,10 @@ alike. A value of the wrong Python type is mostly a :class:`TypeError` (an argum
 must be one of bgfast's objects, such as a ``Position`` or a ``Net``); where a value is read
 as a setting or a rule's (a match length, a player, a move, a kind), any value it cannot be
 is that setting's ``BgfastError``. Code that takes input from outside (a server) catches
-both. A result too large for memory is a :class:`MemoryError`. A call that raises leaves the object it was called on
-unchanged. Messages that apply a rule name its id (``R9: the higher die must be played``)
-from the rule book, ``RULES.md`` at the root of the source tree; ``IllegalMoveError.rule``
-holds the id alone.
+both. A result too large for memory is a :class:`MemoryError`. A call that raises leaves
+the object it was called on unchanged. Messages that apply a rule name its id (``R9: the
+higher die must be played``) from the rule book, ``RULES.md`` at the root of the source
+tree; ``IllegalMoveError.rule`` holds the id alone.
 
 The family::
 
