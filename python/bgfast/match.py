@@ -22,7 +22,7 @@ from bgfast.game import Game
 from bgfast.persist import Saved, atomic_write_text, damaged, read_file, same_json
 from bgfast.scoring import Rules, is_post_crawford
 from bgfast.transcript import MatchInfo, StatedRules, Transcript
-from bgfast.vocab import as_int, check_flag, check_match_length, check_player, check_seed
+from bgfast.vocab import check_flag, check_match_length, check_player, check_seed
 
 TextOrPath = Union[str, bytes, "os.PathLike[str]"]
 """A match file's text, or the path of the file (see :meth:`Match.from_mat`)."""
@@ -70,9 +70,8 @@ class Match(Saved):
         crawford_rule: bool = True,
         info: MatchInfo | None = None,
     ) -> None:
-        # 0 is a money session; anything else is checked as a match length (R20).
-        money = as_int(length) == 0
-        length = 0 if money else check_match_length(length, money=False)
+        # 0 is a money session; anything else is a match length (R20).
+        length = check_match_length(length, money=True, name="length")
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
             raise MatchOptionError(f"rules must be a bgfast Rules, not {type(rules).__name__}")

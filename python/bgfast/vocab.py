@@ -309,16 +309,16 @@ def check_seed(seed: object) -> int:
     return value
 
 
-def check_match_length(length: object, *, money: bool) -> int:
+def check_match_length(length: object, *, money: bool, name: str = "match_length") -> int:
     """``length`` as a match length: 1 to :data:`MAX_MATCH_LENGTH` points (R20), or 0 for
     money play when ``money`` allows it. Else :class:`~bgfast.MatchOptionError`."""
     points = as_int(length)
     if money:
         if points is None:
-            raise MatchOptionError(f"match_length must be an int, not {shown(length)}")
+            raise MatchOptionError(f"{name} must be an int (R20), not {shown(length)}")
         if not 0 <= points <= MAX_MATCH_LENGTH:
             raise MatchOptionError(
-                f"match_length must be 0 (money) to {MAX_MATCH_LENGTH}, not {shown(length)}"
+                f"{name} must be 0 (money) to {MAX_MATCH_LENGTH} points (R20), not {shown(length)}"
             )
         return points
     if points is None or not 1 <= points <= MAX_MATCH_LENGTH:
