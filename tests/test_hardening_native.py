@@ -294,6 +294,26 @@ def test_an_onnx_net_too_large_for_memory_is_a_memory_error(tmp_path: Path) -> N
     assert _first_words(code) == ["MemoryError", "True"]
 
 
+def test_a_vecenv_whose_candidates_outgrow_memory_raises_memory_error() -> None:
+    # A million games hold about nine million candidates: their vector grew without a
+    # check, and running out of memory aborted the process.
+    code = """
+        import resource, numpy as np, bgfast
+        env = bgfast.VecEnv(1_000_000, seed=1)
+        limit = 900_000 * 1024  # as `ulimit -v 900000`
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        for call in (env.candidates, env.candidate_positions,
+                     lambda: env.step(np.zeros(env.n, np.int64))):
+            try:
+                call()
+                print("done")
+            except MemoryError as error:
+                print("MemoryError", error)
+        print(env.n == 1_000_000)
+    """
+    assert _first_words(code) == ["MemoryError", "MemoryError", "MemoryError", "True"]
+
+
 # ------------------------------------------------------------------ rollouts on executors
 
 

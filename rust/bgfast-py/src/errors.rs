@@ -220,7 +220,10 @@ impl From<FileError> for Error {
 
 impl From<StepError> for Error {
     fn from(e: StepError) -> Self {
-        Error::Step(e)
+        match e {
+            StepError::OutOfMemory(e) => e.into(),
+            e => Error::Step(e),
+        }
     }
 }
 

@@ -157,10 +157,10 @@ impl PyGameBatch {
         let scheme = scheme_from(scheme)?;
         let batch = &mut self.batch;
         let (features, offsets) = py.detach(|| {
-            let offsets: Vec<i64> = batch.generate().iter().map(|&o| o as i64).collect();
+            let offsets: Vec<i64> = batch.generate()?.iter().map(|&o| o as i64).collect();
             let m = *offsets.last().unwrap_or(&0) as usize;
             let mut features = alloc::matrix(m, scheme.width())?;
-            batch.encode_candidates(scheme, &mut features);
+            batch.encode_candidates(scheme, &mut features)?;
             Ok::<_, Error>((features, offsets))
         })?;
         let m = *offsets.last().unwrap_or(&0) as usize;
@@ -171,7 +171,7 @@ impl PyGameBatch {
 
     /// Candidate results as `(M, 2, 25)` counts (opponent to move, row 0 the next mover).
     fn candidate_positions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<u8>>> {
-        let all = self.batch.candidates();
+        let all = self.batch.candidates().map_err(Error::from)?;
         let mut c = alloc::vec_with_capacity(all.len())?;
         c.extend_from_slice(all);
         counts_array(py, c.into_iter().map(Some))
