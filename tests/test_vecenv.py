@@ -123,3 +123,19 @@ def test_segment_argmax_is_exported_where_the_docs_use_it() -> None:
     assert bgfast.segment_argmax is segment_argmax and "segment_argmax" in bgfast.__all__
     assert bgfast.vecenv.__doc__ is not None
     assert "bgfast.segment_argmax(scores, offsets)" in bgfast.vecenv.__doc__
+
+
+def test_candidates_are_seen_from_the_side_each_scheme_says() -> None:
+    # The docs said every scheme saw them from the chooser; position evaluators' schemes
+    # see them as they stand, the opponent on roll (as in rollouts).
+    for scheme in ("board", "wildbg", "wildbg-race", "pubeval", "tesauro198"):
+        env = bgfast.VecEnv(8, seed=2, scheme=scheme)
+        features, _ = env.candidates()
+        chooser = env.candidate_positions()
+        if scheme in ("pubeval", "tesauro198"):
+            expected = bgfast.encode(chooser, scheme)
+            if scheme == "tesauro198":
+                expected[:, 196:198] = [0.0, 1.0]  # the player who just moved
+        else:
+            expected = bgfast.encode(np.ascontiguousarray(chooser[:, ::-1]), scheme)
+        np.testing.assert_array_equal(features, expected, err_msg=scheme)

@@ -146,17 +146,24 @@ class VecEnv:
 
     def candidates(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
         """``(features (M, width), offsets (n + 1,))``: game ``i``'s candidate results are
-        rows ``offsets[i]:offsets[i + 1]``, each seen by the player choosing (row 0 the
-        chooser, the opponent on roll next). Every game has at least one (a roll with no
-        play has one candidate, the pass, R10)."""
+        rows ``offsets[i]:offsets[i + 1]``. Every game has at least one (a roll with no
+        play has one candidate, the pass, R10).
+
+        Which side a row is seen from depends on the scheme, as in rollouts
+        (:mod:`bgfast.features`): ``"tesauro198"`` and ``"pubeval"`` see each result from
+        the player choosing (score it for the chooser); ``"wildbg"``, ``"wildbg-race"``
+        and ``"board"``, inputs of position evaluators, see it as it stands, the opponent
+        on roll (score it as minus the opponent's value, or :meth:`step_scores` plays the
+        opponent's best)."""
         return self._batch.candidates(self.scheme)
 
     def candidate_positions(self) -> npt.NDArray[np.uint8]:
         """The candidate results as ``(M, 2, 25)`` counts, rows as :meth:`candidates` orders
-        them and seen as its features are: by the player choosing (row 0 the chooser, row 1
-        the opponent, who is on roll next). ``candidates()`` and ``candidate_positions()``
-        describe the same results; ``bgfast.encode(env.candidate_positions()[:, ::-1],
-        scheme)`` gives position evaluators their usual view (the side on roll first)."""
+        them, seen by the player choosing (row 0 the chooser, row 1 the opponent, who is on
+        roll next): the view of :meth:`candidates`' ``"tesauro198"`` and ``"pubeval"``
+        features. ``env.candidate_positions()[:, ::-1]`` puts the side on roll first, the
+        view of its ``"wildbg"``, ``"wildbg-race"`` and ``"board"`` features and of
+        position evaluators."""
         on_roll_first = self._batch.candidate_positions()
         return np.ascontiguousarray(on_roll_first[:, ::-1, :])
 
