@@ -261,9 +261,13 @@ impl PyGameBatch {
         let scheme = scheme_from(scheme)?;
         let n = self.batch.len();
         let mut features = alloc::matrix(n, scheme.width())?;
-        for (i, row) in features.chunks_exact_mut(scheme.width()).enumerate() {
-            scheme.encode(&self.batch.position(i), true, row);
-        }
+        let batch = &self.batch;
+        // Seconds for a million games: other Python threads run meanwhile.
+        py.detach(|| {
+            for (i, row) in features.chunks_exact_mut(scheme.width()).enumerate() {
+                scheme.encode(&batch.position(i), true, row);
+            }
+        });
         let features = Array2::from_shape_vec((n, scheme.width()), features)
             .map_err(|e| Error::Internal(e.to_string()))?;
         Ok(features.into_pyarray(py))
