@@ -4,9 +4,9 @@ library's own messages name Python arguments), and the words of their tables."""
 from __future__ import annotations
 
 import argparse
-import re
 
 from bgfast._core import Move
+from bgfast.vocab import ROLL_TEXT, roll_from_text
 
 #: How a table writes the play of a roll with no legal move (the JSON writes ``""``).
 NO_PLAY = "(no play)"
@@ -20,9 +20,7 @@ def play_words(move: Move) -> str:
 def dice(text: str) -> tuple[int, int]:
     """Parses ``31``, ``3-1``, ``3,1`` or ``3 1`` into two dice, in the order given (the
     forms ``bgfast serve http`` takes too)."""
-    found = re.fullmatch(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*", text)
-    if not found:
-        raise argparse.ArgumentTypeError(
-            f"dice are two dice 1-6 such as 31, 3-1 or 3,1, not {text!r}"
-        )
-    return int(found.group(1)), int(found.group(2))
+    roll = roll_from_text(text)
+    if roll is None:
+        raise argparse.ArgumentTypeError(f"dice are {ROLL_TEXT}, not {text!r}")
+    return roll

@@ -47,7 +47,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import re
 import signal
 import socket
 import sys
@@ -79,6 +78,7 @@ from bgfast.errors import InvalidIdError, shown
 from bgfast.hint import hint
 from bgfast.policies import SHIPPED_NETS
 from bgfast.state import GameState, roll_to_play
+from bgfast.vocab import ROLL_TEXT, roll_from_text
 
 __all__ = [
     "MAX_BODY",
@@ -263,14 +263,10 @@ def _dice(given: str | tuple[object, object] | None, read: Read) -> tuple[int, i
                 kind="InvalidDiceError",
             ) from None
     else:
-        digits = re.fullmatch(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*", given)
-        if not digits:
-            raise ApiError(
-                f"dice are two dice 1-6 such as 31, 3-1 or 3,1, not {given!r}",
-                "dice",
-                kind="InvalidDiceError",
-            )
-        roll = int(digits.group(1)), int(digits.group(2))
+        read_roll = roll_from_text(given)
+        if read_roll is None:
+            raise ApiError(f"dice are {ROLL_TEXT}, not {given!r}", "dice", kind="InvalidDiceError")
+        roll = read_roll
     try:
         roll_to_play(roll, read.dice, "the position")
     except InvalidDiceError as e:

@@ -13,6 +13,7 @@ Rule ids (R1..R32) refer to the rule book, ``RULES.md``.
 from __future__ import annotations
 
 import operator
+import re
 import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, Optional, TypedDict, Union
@@ -125,6 +126,17 @@ Roll = Union[tuple[int, int], Sequence[int], npt.NDArray[np.integer[Any]]]
 ints). Everything that takes dice also takes them as two ints, and checks them with
 ``bgfast._core.check_dice``: a bool is not a die, a third die is an
 :class:`~bgfast.InvalidDiceError`."""
+
+#: How a roll is written in text: ``31``, ``3-1``, ``3,1`` or ``3 1``.
+ROLL_TEXT = "two dice 1-6 such as 31, 3-1 or 3,1"
+
+
+def roll_from_text(text: str) -> tuple[int, int] | None:
+    """The roll ``text`` writes (:data:`ROLL_TEXT`), in the order written, or ``None``:
+    the one reading of dice as text the command line and the HTTP server share."""
+    found = re.fullmatch(r"\s*([1-6])\s*[-, ]?\s*([1-6])\s*", text)
+    return None if found is None else (int(found.group(1)), int(found.group(2)))
+
 
 # ---------------------------------------------------------------------------- the cube
 
