@@ -310,7 +310,7 @@ def test_tour_five_point_match_through_crawford() -> None:
     del seen_post
 
 
-def test_without_the_crawford_rule_the_match_and_its_game_agree_on_post_crawford() -> None:
+def test_r21_without_the_crawford_rule_the_match_and_its_game_agree_on_post_crawford() -> None:
     # Every game at a 1-away score is played as a post-Crawford one: the match said it
     # was not, and valued the score from the Crawford game's entry of the table.
     m = Match(5, crawford_rule=False, seed=1)
