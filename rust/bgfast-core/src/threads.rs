@@ -17,6 +17,7 @@
 //! seconds (measured on 2-vCPU VMs; see BENCHMARKS.md).
 
 use core::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -136,6 +137,9 @@ pub const MIN_TASK: usize = 1024;
 /// The same, called on a worker (inside [`Runner::run`]), where splitting hands nothing
 /// over to the pool and back.
 pub const MIN_TASK_ON_POOL: usize = 256;
+/// Items [`Runner::map_until`] computes between two looks at its stop flag: milliseconds
+/// of work for the cheapest items (a roll's plays counted).
+pub const STOP_SLICE: usize = 1 << 16;
 /// Jobs of at most this many generations (position and roll blocks) run on the calling
 /// thread: threads would cost more than they save.
 pub const SMALL_BATCH: usize = 256;
@@ -253,6 +257,41 @@ impl Runner {
             out.extend((0..n).map(f));
         }
         Ok(out)
+    }
+
+    /// [`Runner::map`] that stops early once `stop` is set, checked between slices of
+    /// [`STOP_SLICE`] items: `Ok(None)` if it stopped before the last value. For a caller
+    /// that must be interruptible, as the Python layer is on Ctrl-C.
+    pub fn map_until<T: Send>(
+        &self,
+        n: usize,
+        f: impl Fn(usize) -> T + Sync + Send,
+        stop: &AtomicBool,
+    ) -> Result<Option<Vec<T>>, OutOfMemory> {
+        let mut out = vec_with_capacity(n)?;
+        let parallel = self.parallel(n);
+        let min_task = self.min_task();
+        let fill = |out: &mut Vec<T>| {
+            for a in (0..n).step_by(STOP_SLICE) {
+                if stop.load(Ordering::Relaxed) {
+                    return false;
+                }
+                let slice = a..n.min(a + STOP_SLICE);
+                if parallel {
+                    // An indexed extend writes in place, into the room reserved above.
+                    out.par_extend(slice.into_par_iter().with_min_len(min_task).map(&f));
+                } else {
+                    out.extend(slice.map(&f));
+                }
+            }
+            true
+        };
+        let finished = if parallel {
+            self.run(|| fill(&mut out))
+        } else {
+            fill(&mut out)
+        };
+        Ok(finished.then_some(out))
     }
 
     /// [`Runner::map`] for fallible `f`: all the values, or the error of the first `i` in
@@ -388,6 +427,32 @@ mod tests {
             pool(usize::MAX),
             Err(PoolError::TooManyThreads { .. })
         ));
+    }
+
+    #[test]
+    fn a_runner_stops_mapping_when_told() {
+        let n = 3 * STOP_SLICE + 7;
+        let expected: Vec<usize> = (0..n).map(|i| i * i).collect();
+        for threads in [1, 2] {
+            let runner = Runner::new(threads).unwrap();
+            let go_on = AtomicBool::new(false);
+            let all = runner.map_until(n, |i| i * i, &go_on).unwrap();
+            assert_eq!(all.as_ref(), Some(&expected));
+            // Told to stop in the first slice: no later slice is computed.
+            let stop = AtomicBool::new(false);
+            let computed = std::sync::atomic::AtomicUsize::new(0);
+            let stopped = runner.map_until(
+                n,
+                |i| {
+                    computed.fetch_add(1, Ordering::Relaxed);
+                    stop.store(true, Ordering::Relaxed);
+                    i
+                },
+                &stop,
+            );
+            assert_eq!(stopped.unwrap(), None);
+            assert!(computed.into_inner() <= STOP_SLICE);
+        }
     }
 
     #[test]

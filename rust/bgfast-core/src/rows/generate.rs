@@ -123,8 +123,27 @@ pub fn par_generate_rows<F, E>(
     n: usize,
     block: F,
     rows: &mut Vec<u8>,
-    mut reserve: impl FnMut(&mut Vec<u8>, usize) -> Result<(), E>,
+    reserve: impl FnMut(&mut Vec<u8>, usize) -> Result<(), E>,
 ) -> Result<Vec<i64>, E>
+where
+    F: Fn(usize) -> (Position, Dice) + Sync,
+{
+    let never = AtomicBool::new(false);
+    let offsets = par_generate_rows_until(n, block, rows, reserve, &never)?;
+    Ok(offsets.expect("never stopped"))
+}
+
+/// [`par_generate_rows`] that stops early once `stop` is set (the workers check it before
+/// each chunk of blocks): for a caller that must be interruptible, as the Python layer is
+/// on Ctrl-C. Returns `Ok(None)` if it stopped before the rows of every block were written
+/// (`rows` then holds those of a prefix of the blocks), else the offsets.
+pub fn par_generate_rows_until<F, E>(
+    n: usize,
+    block: F,
+    rows: &mut Vec<u8>,
+    mut reserve: impl FnMut(&mut Vec<u8>, usize) -> Result<(), E>,
+    stop: &AtomicBool,
+) -> Result<Option<Vec<i64>>, E>
 where
     F: Fn(usize) -> (Position, Dice) + Sync,
 {
@@ -133,6 +152,7 @@ where
     let pass = Pass {
         block: &block,
         n,
+        stop,
         next: AtomicUsize::new(0),
         states: (0..chunks)
             .map(|_| State(AtomicU64::new(NOT_COUNTED)))
@@ -167,6 +187,13 @@ where
         unsafe { rows.set_len(fitted * ROW_BYTES) };
         if late.is_empty() {
             break;
+        }
+        if stop.load(Ordering::Relaxed) {
+            // No use growing the output for rows the caller will not read.
+            for (_, stash) in late {
+                stash.give_back();
+            }
+            return Ok(None);
         }
         // Room for the rest as the part done suggests, with a margin.
         let blocks_done = (claimed * CHUNK).min(n);
@@ -203,11 +230,17 @@ where
             break;
         }
     }
-    Ok(pass
-        .offsets
-        .into_iter()
-        .map(AtomicI64::into_inner)
-        .collect())
+    // With no chunk late, the workers stopped claiming only when none was left, or when
+    // told to stop.
+    if pass.next.load(Ordering::Relaxed) < chunks {
+        return Ok(None);
+    }
+    Ok(Some(
+        pass.offsets
+            .into_iter()
+            .map(AtomicI64::into_inner)
+            .collect(),
+    ))
 }
 
 /// A chunk's state: not generated yet, or its number of rows (tag COUNTED), or the row it
@@ -225,6 +258,8 @@ const TAG: u64 = 3;
 struct Pass<'a, F> {
     block: &'a F,
     n: usize,
+    /// Set by the caller to stop: the workers claim no more chunks.
+    stop: &'a AtomicBool,
     /// The next chunk to claim.
     next: AtomicUsize,
     states: Vec<State>,
@@ -351,9 +386,11 @@ where
         }
     }
 
-    /// The next unclaimed chunk, if any and if the output is not full.
+    /// The next unclaimed chunk, if any and if the output is not full nor the caller
+    /// stopping.
     fn claim(&self) -> Option<usize> {
         if self.full.load(Ordering::Relaxed)
+            || self.stop.load(Ordering::Relaxed)
             || self.next.load(Ordering::Relaxed) >= self.states.len()
         {
             return None; // keeps the counter from creeping up while workers wait
@@ -537,6 +574,46 @@ mod tests {
         assert_eq!(par_generate_rows(0, none, &mut out, grow).unwrap(), [0]);
         assert!(out.is_empty());
         assert_eq!(generate_rows([], &mut out, grow).unwrap(), [0]);
+    }
+
+    #[test]
+    fn a_stopped_call_says_so_and_a_later_one_is_whole() {
+        let blocks = corpus_blocks();
+        let (offsets, rows) = expected(&blocks);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let stop = AtomicBool::new(true);
+        for capacity in [0, rows.len()] {
+            let mut out = Vec::with_capacity(capacity);
+            let block = |b: usize| blocks[b];
+            let stopped = pool
+                .install(|| par_generate_rows_until(blocks.len(), block, &mut out, grow, &stop));
+            assert_eq!(stopped, Ok(None), "capacity {capacity}");
+            // Stopped from inside, part way: block 1000 sets the flag.
+            let late_stop = AtomicBool::new(false);
+            let block = |b: usize| {
+                if b == 1000 {
+                    late_stop.store(true, Ordering::Relaxed);
+                }
+                blocks[b]
+            };
+            let stopped = pool.install(|| {
+                par_generate_rows_until(blocks.len(), block, &mut out, grow, &late_stop)
+            });
+            assert_eq!(stopped, Ok(None), "capacity {capacity}");
+            assert!(out.len() < rows.len() && rows.starts_with(&out));
+            let go_on = AtomicBool::new(false);
+            let whole = pool.install(|| {
+                par_generate_rows_until(blocks.len(), |b| blocks[b], &mut out, grow, &go_on)
+            });
+            assert_eq!(
+                whole,
+                Ok::<_, std::collections::TryReserveError>(Some(offsets.clone()))
+            );
+            assert_eq!(out, rows);
+        }
     }
 
     #[test]

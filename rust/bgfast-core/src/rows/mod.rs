@@ -26,7 +26,7 @@
 mod avx512;
 mod generate;
 
-pub use generate::{generate_rows, grow, par_generate_rows};
+pub use generate::{generate_rows, grow, par_generate_rows, par_generate_rows_until};
 
 use core::mem::MaybeUninit;
 
