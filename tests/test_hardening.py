@@ -133,24 +133,54 @@ def test_both_sides_barred_against_closed_boards_is_refused_r12() -> None:
         bgfast.rollout([side, side], games=10, seed=1)  # never returned before
 
 
+#: Seconds after Ctrl-C by which an interrupted call must have stopped: each call below
+#: takes several times longer uninterrupted (at least 8 s on the 2-vCPU VM of
+#: BENCHMARKS.md, on one thread), and stops within a fraction of a second.
+STOPS_WITHIN = 3
+
+#: Calls that take far longer than `STOPS_WITHIN`, each with the setup (made before the call
+#: starts) of its arguments.
 INTERRUPTIBLE = {
-    "perft": "bgfast.perft(bgfast.Position(), 5)",  # hours of work
-    "rollout plan": "bgfast._core.RolloutPlan([(bgfast.Position(), 'position')],"
-    " (1, 'centred', 32768), ('money', False, False), 1, True, None, None, False, None,"
-    " None, 'pubeval').run(0, 10**12, 1)",
+    "perft": ("", "bgfast.perft(bgfast.Position(), 5)"),  # hours of work
+    "rollout plan": (
+        "",
+        "bgfast._core.RolloutPlan([(bgfast.Position(), 'position')],"
+        " (1, 'centred', 32768), ('money', False, False), 1, True, None, None, False, None,"
+        " None, 'pubeval').run(0, 10**12, 1)",
+    ),
+    # Batch calls on copies of a contact position (20 s, 22 s, 33 s and 9 s uninterrupted).
+    # Those that generate plays write every row they make, so memory, not time, bounds
+    # them (seconds); the Rust tests stop them part way.
+    "batch.move_counts": ("rows = contact(8_000_000)", "batch.move_counts(rows, threads=1)"),
+    "Net.evaluate": (
+        "rows = contact(8_000_000); net = bgfast.Net.wildbg_large()",
+        "net.evaluate(rows, threads=1)",
+    ),
+    "Net.score_rolls": (
+        "rows = contact(300_000); net = bgfast.Net.wildbg()",
+        "net.score_rolls(rows, threads=1)",
+    ),
+    "pubeval.score": ("rows = contact(16_000_000)", "bgfast.pubeval.score(rows)"),
 }
 
 
 @pytest.mark.parametrize("call", sorted(INTERRUPTIBLE))
 def test_ctrl_c_stops_long_native_calls(call: str) -> None:
+    setup, statement = INTERRUPTIBLE[call]
     child = subprocess.Popen(
         [
             sys.executable,
             "-c",
-            "import sys, bgfast\n"
+            "import sys, numpy as np, bgfast\n"
+            "from bgfast import batch\n"
+            "def contact(n):\n"
+            "    row = bgfast.Position.from_id('4HPwATDgc/ABMA').to_array()\n"
+            "    return np.repeat(row[np.newaxis], n, axis=0)\n"
+            f"{setup}\n"
             "try:\n"
             "    print('started', flush=True)\n"
-            f"    {INTERRUPTIBLE[call]}\n"
+            f"    {statement}\n"
+            "    print('finished before Ctrl-C: give it more work', flush=True)\n"
             "except KeyboardInterrupt:\n"
             "    print('interrupted', flush=True)\n"
             "    sys.exit(3)\n",
@@ -163,6 +193,7 @@ def test_ctrl_c_stops_long_native_calls(call: str) -> None:
         assert child.stdout.readline().strip() == "started"
         # Interrupt once the call is under way, again until it has noticed.
         time.sleep(1)
+        interrupted = time.monotonic()
         for _ in range(HUNG):
             child.send_signal(signal.SIGINT)
             try:
@@ -172,6 +203,9 @@ def test_ctrl_c_stops_long_native_calls(call: str) -> None:
                 continue
         else:
             pytest.fail(f"{call} did not stop on Ctrl-C")
+        # A call that ran to its end would stop too (Python raises once it returns).
+        waited = time.monotonic() - interrupted
+        assert waited < STOPS_WITHIN, f"{call} stopped {waited:.1f} s after Ctrl-C"
         assert child.returncode == 3, child.stdout.read()
         assert child.stdout.read().strip() == "interrupted"
     finally:

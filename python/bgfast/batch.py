@@ -18,7 +18,9 @@ roll) lists always run on the calling thread. On Linux, a pool with one worker p
 process may use pins each worker to its own CPU (set ``BGFAST_PIN_THREADS=0`` before the
 first call to leave them to the scheduler). A bad row raises a :class:`bgfast.BgfastError`
 subclass whose message starts with ``row <index>:`` and names the violation (the first bad
-row in row order); nothing is returned then.
+row in row order); nothing is returned then. Ctrl-C stops ``moves``, ``all_rolls`` and
+``move_counts`` within a fraction of a second, with ``KeyboardInterrupt`` and nothing
+returned.
 
 Result arrays are ordinary writable numpy arrays whose memory bgfast lends them: once an
 array and all its views are gone, bgfast keeps its buffer (at most two buffers of up to

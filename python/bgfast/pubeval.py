@@ -38,7 +38,8 @@ def score(positions: Position | npt.ArrayLike) -> float | npt.NDArray[np.float32
     """Pubeval scores: a float for one position (a ``Position`` or a ``(2, 25)`` array), a
     float32 array ``(N,)`` for an ``(N, 2, 25)`` array or a list of ``Position``.
 
-    Raises ``InvalidPositionError`` naming the first illegal position.
+    Raises ``InvalidPositionError`` naming the first illegal position. Releases the GIL;
+    Ctrl-C stops it.
     """
     array, single = as_positions(positions)
     scores = _core.pubeval_scores(array)

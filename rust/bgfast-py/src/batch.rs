@@ -12,6 +12,8 @@
 //! of the output is the block order (one block = one position and one roll), so it is
 //! identical for any thread count.
 
+use std::sync::atomic::AtomicBool;
+
 use bgfast_core::codec::gnubg_id;
 use bgfast_core::rows::{self, ROW_BYTES};
 use bgfast_core::threads::Runner;
@@ -28,7 +30,7 @@ use crate::counts::{self, with_int_array, Rows};
 use crate::errors::Error;
 use crate::moves::with_move_list;
 use crate::position::PyPosition;
-use crate::{alloc, args, outbuf};
+use crate::{alloc, args, detach, outbuf};
 
 /// First guess of results per block when reserving output (the corpora average 12.5 and
 /// 19.3). Generous, because rows past the first guess cost a parallel call extra memory
@@ -72,19 +74,34 @@ struct Generated {
 /// Generates the legal results of `n` blocks, block `b` being the position and roll
 /// `block(b)`, in block order, into a pooled output buffer. `in_order` yields the same blocks
 /// in order: the calling thread walks it, which costs less than indexing block by block.
-/// `MemoryError` if the results do not fit in memory.
-fn generate<F, I>(runner: &Runner, n: usize, block: F, in_order: I) -> Result<Generated, Error>
+/// `MemoryError` if the results do not fit in memory; [`Error::Interrupted`] once `cancel`
+/// is set.
+fn generate<F, I>(
+    runner: &Runner,
+    n: usize,
+    block: F,
+    in_order: I,
+    cancel: &AtomicBool,
+) -> Result<Generated, Error>
 where
     F: Fn(usize) -> (Position, Dice) + Sync + Send,
     I: Iterator<Item = (Position, Dice)>,
 {
     let mut results = outbuf::take(n.saturating_mul(RESULTS_GUESS * ROW_BYTES))?;
     let offsets = if runner.generates_in_parallel(n) {
-        runner.run(|| rows::par_generate_rows(n, &block, &mut results, outbuf::reserve))?
+        runner.run(|| {
+            rows::par_generate_rows_until(n, &block, &mut results, outbuf::reserve, cancel)
+        })?
     } else {
-        rows::generate_rows(in_order, &mut results, outbuf::reserve)?
+        let until_stopped = in_order.take_while(|_| !detach::stopping(cancel));
+        Some(rows::generate_rows(
+            until_stopped,
+            &mut results,
+            outbuf::reserve,
+        )?)
+        .filter(|offsets| offsets.len() == n + 1)
     };
-    debug_assert_eq!(offsets.len(), n + 1);
+    let offsets = offsets.ok_or(Error::Interrupted)?;
     Ok(Generated { offsets, results })
 }
 
@@ -156,7 +173,7 @@ pub fn batch_moves<'py>(
     let dice = dice_rows(dice, rows.0.len())?;
     // Checked and generated in one job on the pool, so the checks are split too.
     let blocks = rows.0.len();
-    let generated = py.detach(|| {
+    let generated = detach::batch(py, blocks, |cancel| {
         runner.run_for(blocks, || -> Result<Generated, Error> {
             let positions = positions_of(&rows, &runner, true)?;
             drop(rows);
@@ -166,6 +183,7 @@ pub fn batch_moves<'py>(
                 positions.len(),
                 |b| (positions[b], dice[b]),
                 in_order,
+                cancel,
             )
         })
     })?;
@@ -196,7 +214,7 @@ pub fn batch_all_rolls<'py>(
         .checked_mul(21)
         .ok_or_else(|| alloc::out_of_memory(n, 21 * ROW_BYTES))?;
     // Checked and generated in one job on the pool, so the checks are split too.
-    let generated = py.detach(|| {
+    let generated = detach::batch(py, blocks, |cancel| {
         runner.run_for(blocks, || -> Result<Generated, Error> {
             let positions = positions_of(&rows, &runner, true)?;
             drop(rows);
@@ -208,6 +226,7 @@ pub fn batch_all_rolls<'py>(
                 blocks,
                 |b| (positions[b / 21], Dice::ALL_21[b % 21]),
                 in_order,
+                cancel,
             )
         })
     })?;
@@ -252,7 +271,7 @@ pub fn batch_move_counts<'py>(
             .ok_or_else(|| alloc::out_of_memory(n, 21 * 8))?,
     };
     // Checked and counted in one job on the pool, so the checks are split too.
-    let counts = py.detach(|| {
+    let counts = detach::batch(py, blocks, |cancel| {
         runner.run_for(blocks, || -> Result<Vec<i64>, Error> {
             let positions = positions_of(&rows, &runner, true)?;
             let count = |position: Position, dice: Dice| {
@@ -261,10 +280,15 @@ pub fn batch_move_counts<'py>(
                     list.len() as i64
                 })
             };
-            match &dice {
-                Some(dice) => Ok(runner.map(n, |i| count(positions[i], dice[i]))?),
-                None => Ok(runner.map(blocks, |b| count(positions[b / 21], Dice::ALL_21[b % 21]))?),
-            }
+            let counts = match &dice {
+                Some(dice) => runner.map_until(n, |i| count(positions[i], dice[i]), cancel)?,
+                None => runner.map_until(
+                    blocks,
+                    |b| count(positions[b / 21], Dice::ALL_21[b % 21]),
+                    cancel,
+                )?,
+            };
+            counts.ok_or(Error::Interrupted)
         })
     })?;
     if dice.is_some() {

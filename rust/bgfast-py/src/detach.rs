@@ -6,6 +6,9 @@
 //! the interpreter, wakes every [`POLL`] to let Python run its handlers (and the caller
 //! report progress). A handler that raises (`KeyboardInterrupt`) sets the work's cancel
 //! flag; the work stops at its next check and the exception is raised once it has.
+//!
+//! Batch calls ([`batch`]) run the same way once they are large enough for a helper
+//! thread's start (tens of microseconds) not to matter, and check the flag between items.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -17,6 +20,32 @@ use crate::errors::Error;
 
 /// How often the waiting thread lets Python handle signals (and report progress).
 pub const POLL: Duration = Duration::from_millis(50);
+
+/// Items of work (a position evaluated, a roll's plays generated: a microsecond or less
+/// each) from which a batch call runs on a helper thread that Ctrl-C can stop. Smaller calls
+/// take milliseconds at most, and run on the calling thread.
+pub const INTERRUPTIBLE_FROM: usize = 1 << 16;
+
+/// Runs a batch call's `work(cancel)` with the GIL released: through [`run`] when it has
+/// `items` of work or more ([`INTERRUPTIBLE_FROM`]), so that Ctrl-C sets `cancel`, else on
+/// this thread with a flag never set. `work` checks the flag between items and returns
+/// [`Error::Interrupted`] once it sees it; Ctrl-C's `KeyboardInterrupt` is then raised.
+pub fn batch<T: Send>(
+    py: Python<'_>,
+    items: usize,
+    work: impl FnOnce(&AtomicBool) -> Result<T, Error> + Send,
+) -> Result<T, Error> {
+    if items < INTERRUPTIBLE_FROM {
+        let never = AtomicBool::new(false);
+        return py.detach(|| work(&never));
+    }
+    run(py, work, |_| Ok(()))?
+}
+
+/// Whether the caller asked the work to stop (see [`run`]).
+pub fn stopping(cancel: &AtomicBool) -> bool {
+    cancel.load(Ordering::Relaxed)
+}
 
 /// Runs `work(cancel)` with the GIL released, on a helper thread, while this thread calls
 /// `tick` with the GIL every [`POLL`] and lets Python handle signals. The first error from

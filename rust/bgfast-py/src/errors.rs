@@ -7,7 +7,9 @@ use bgfast_core::threads::{OutOfMemory, PoolError};
 use bgfast_core::{IllegalMove, MoveTextError, PositionError};
 use bgfast_engine::batch::StepError;
 use bgfast_engine::rollout::{RunError, SpecError};
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{
+    PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::{create_exception, PyErr};
 
@@ -117,6 +119,9 @@ pub enum Error {
     /// An exception raised by Python code bgfast called (a callback, a signal handler
     /// raising `KeyboardInterrupt`), passed on as it is.
     Python(PyErr),
+    /// Work that stopped because the caller asked it to (Ctrl-C, see `detach`):
+    /// `KeyboardInterrupt`, replaced by the handler's own exception where there is one.
+    Interrupted,
     /// A bug in bgfast, never the caller's input (a worker thread that panicked):
     /// `RuntimeError`.
     Internal(String),
@@ -158,6 +163,7 @@ impl From<Error> for PyErr {
             Error::BearoffFile(e) => BearoffFileError::new_err(e.to_string()),
             Error::Net(msg) => InvalidNetError::new_err(msg),
             Error::Python(e) => e,
+            Error::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
             Error::Internal(msg) => {
                 PyRuntimeError::new_err(format!("internal error in bgfast (please report): {msg}"))
             }

@@ -2,11 +2,12 @@
 //! every loop over positions.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
 use bgfast_core::rows::ROW_BYTES;
 use bgfast_core::threads::Runner;
-use bgfast_core::{Dice, MoveList, Position, PositionError};
+use bgfast_core::{Dice, MoveList, Position};
 use bgfast_engine::net::file::FileError;
 use bgfast_engine::net::{onnx, Activation, Dense, Inputs, Mlp, Net, NetError, Phase, Scratch};
 use bgfast_engine::Probabilities;
@@ -22,7 +23,7 @@ use crate::counts;
 use crate::errors::Error;
 use crate::moves::with_move_list;
 use crate::position::{PyMove, PyPosition};
-use crate::{alloc, args};
+use crate::{alloc, args, detach};
 
 /// A neural net that scores positions natively: a contact part, an optional race part and
 /// an input encoding. Probabilities are GNU Backgammon's five for the side to move, about
@@ -340,13 +341,24 @@ impl PyNet {
         let out = match positions {
             Positions::Valid(positions) => {
                 let mut out = alloc::vec_filled(positions.len(), Probabilities::default())?;
-                py.detach(|| net.evaluate_parallel(&positions, &mut out, threads));
+                detach::batch(py, positions.len(), |cancel| {
+                    // A slice at a time, so that Ctrl-C is seen between them.
+                    let slices = positions.chunks(detach::INTERRUPTIBLE_FROM);
+                    for (slice, out) in slices.zip(out.chunks_mut(detach::INTERRUPTIBLE_FROM)) {
+                        if detach::stopping(cancel) {
+                            return Err(Error::Interrupted);
+                        }
+                        net.evaluate_parallel(slice, out, threads);
+                    }
+                    Ok(())
+                })?;
                 out
             }
             Positions::Rows(rows) => {
                 let mut out = alloc::vec_filled(rows.0.len(), Probabilities::default())?;
-                py.detach(|| evaluate_rows(net, &rows.0, &mut out, threads))
-                    .map_err(|(i, e)| Error::Row(i, Box::new(e.into())))?;
+                detach::batch(py, rows.0.len(), |cancel| {
+                    evaluate_rows(net, &rows.0, &mut out, threads, cancel)
+                })?;
                 out
             }
         };
@@ -366,22 +378,29 @@ enum Positions {
 const CHUNK: usize = 512;
 
 /// Validates and evaluates `rows` chunk by chunk on `threads` threads; the first invalid
-/// row (the lowest index) is the error, whatever the thread count.
+/// row (the lowest index) is the error, whatever the thread count. Stops once `cancel` is
+/// set (see `detach::batch`).
 fn evaluate_rows(
     net: &Net,
     rows: &[[u8; ROW_BYTES]],
     out: &mut [Probabilities],
     threads: usize,
-) -> Result<(), (usize, PositionError)> {
+    cancel: &AtomicBool,
+) -> Result<(), Error> {
     // Each worker reuses its buffers across chunks (a scratch is tens of kilobytes).
     let chunk = |buffers: &mut (Vec<Position>, Scratch),
                  k: usize,
                  rows: &[[u8; ROW_BYTES]],
                  out: &mut [Probabilities]| {
+        if detach::stopping(cancel) {
+            return Err(Error::Interrupted);
+        }
         let (positions, scratch) = buffers;
         positions.clear();
         for (i, row) in rows.iter().enumerate() {
-            positions.push(counts::validate_row(row).map_err(|e| (k * CHUNK + i, e))?);
+            let position = counts::validate_row(row)
+                .map_err(|e| Error::Row(k * CHUNK + i, Box::new(e.into())))?;
+            positions.push(position);
         }
         net.evaluate_with(positions, out, scratch);
         Ok(())
@@ -398,7 +417,7 @@ fn evaluate_rows(
         return serial(out);
     }
     let parallel = |out: &mut [Probabilities]| {
-        let results: Vec<Result<(), (usize, PositionError)>> = rows
+        let results: Vec<Result<(), Error>> = rows
             .par_chunks(CHUNK)
             .zip(out.par_chunks_mut(CHUNK))
             .enumerate()
@@ -567,7 +586,7 @@ impl PyNet {
 
     /// The probabilities of one position, `(5,)` float32, or of many (`(N, 2, 25)` counts
     /// of any integer dtype, or a sequence of `Position`), `(N, 5)`. `threads=None` uses
-    /// every core. Releases the GIL.
+    /// every core. Releases the GIL; Ctrl-C stops it.
     #[pyo3(signature = (positions, threads = None))]
     fn evaluate<'py>(
         &self,
@@ -585,7 +604,7 @@ impl PyNet {
     }
 
     /// Cubeless equities `2 win - 1 + wg + wbg - lg - lbg` for the side to move: a float
-    /// for one position, `(N,)` float32 for many. Releases the GIL.
+    /// for one position, `(N,)` float32 for many. Releases the GIL; Ctrl-C stops it.
     #[pyo3(signature = (positions, threads = None))]
     fn equity<'py>(
         &self,
@@ -648,7 +667,7 @@ impl PyNet {
     /// `evaluate(batch.all_rolls(positions)[1])`, scored from each roll's origin as
     /// `best_move` scores plays (the first layer updated play by play; float rounding may
     /// differ in the last place). For the luck of a roll and the plays of a match. The
-    /// output is the same on any thread count; releases the GIL.
+    /// output is the same on any thread count; releases the GIL, and Ctrl-C stops it.
     #[pyo3(signature = (positions, threads = None))]
     #[allow(clippy::type_complexity)]
     fn score_rolls<'py>(
@@ -661,9 +680,15 @@ impl PyNet {
         let rows = counts::rows(positions)?;
         let n = rows.0.len();
         let net = &self.net;
-        let scored = py.detach(|| {
-            runner.run_for(n.saturating_mul(21), || {
-                runner.try_map(n, |i| score_all_rolls(net, &rows.0[i], i))
+        let blocks = n.saturating_mul(21);
+        let scored = detach::batch(py, blocks, |cancel| {
+            runner.run_for(blocks, || {
+                runner.try_map(n, |i| {
+                    if detach::stopping(cancel) {
+                        return Err(Error::Interrupted);
+                    }
+                    score_all_rolls(net, &rows.0[i], i)
+                })
             })
         })?;
         let total: usize = scored.iter().map(|(_, p)| p.len()).sum();

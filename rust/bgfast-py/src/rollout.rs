@@ -16,7 +16,7 @@ use pyo3::types::PyString;
 use crate::counts::{self, with_int_array};
 use crate::errors::Error;
 use crate::policy::PolicyArg;
-use crate::{alloc, args};
+use crate::{alloc, args, detach};
 
 /// The most games one batch holds (memory grows with it; larger requests are refused or,
 /// for rollouts, run in this many slots).
@@ -49,7 +49,17 @@ pub fn pubeval_scores<'py>(
     positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray1<f32>>> {
     let positions = counts::positions(positions)?;
-    let scores: Vec<f32> = py.detach(|| positions.iter().map(pubeval::score).collect());
+    let scores = detach::batch(py, positions.len(), |cancel| {
+        let scores: Vec<f32> = positions
+            .iter()
+            .take_while(|_| !detach::stopping(cancel))
+            .map(pubeval::score)
+            .collect();
+        if scores.len() < positions.len() {
+            return Err(Error::Interrupted);
+        }
+        Ok(scores)
+    })?;
     Ok(scores.into_pyarray(py))
 }
 
