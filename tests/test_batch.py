@@ -284,6 +284,21 @@ def test_bad_dice_rows_are_named() -> None:
         batch.moves(start_rows(5), dice)
 
 
+def test_one_roll_is_the_roll_of_every_position() -> None:
+    positions = [Position(), Position.from_id("4HPwATDgc/ABMA")]
+    each = np.array([[3, 1], [3, 1]])
+    for one in [(3, 1), np.array([3, 1], dtype=np.uint8)]:
+        for got, want in zip(batch.moves(positions, one), batch.moves(positions, each)):
+            np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(
+            batch.move_counts(positions, one), batch.move_counts(positions, each)
+        )
+    with pytest.raises(bgfast.InvalidDiceError, match=r"^row 0: dice must be two numbers"):
+        batch.moves(positions, (3, 7))
+    with pytest.raises(bgfast.InvalidDiceError, match=r"or \(2,\), one roll for all"):
+        batch.moves(positions, (3,))
+
+
 def test_shape_and_type_errors() -> None:
     with pytest.raises(bgfast.InvalidPositionError, match=r"\(N, 2, 25\)"):
         batch.moves(np.zeros((3, 2, 24), dtype=np.uint8), np.full((3, 2), 1))

@@ -266,7 +266,8 @@ def test_batch_dice_reports_the_value_given(value: int, dtype: Any) -> None:
         [[3, 1], [3]],  # ragged
         [[3, 1, 2]],
         [[3], [1]],
-        [3, 1],
+        [3.0, 1.0],  # one roll for every position, but not integers
+        [3, 7],
         [[3.0, 1.0]],
         [[3.5, 1]],
         [[np.nan, 1]],

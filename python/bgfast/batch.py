@@ -66,14 +66,18 @@ def _positions(positions: PositionsLike) -> PositionsLike:
     return positions
 
 
-def _dice(dice: npt.ArrayLike) -> npt.NDArray[np.generic]:
-    """The dice as an array; the native reader checks its shape, dtype and values."""
-    if isinstance(dice, np.ndarray):
-        return dice
+def _dice(dice: npt.ArrayLike, positions: PositionsLike) -> npt.NDArray[np.generic]:
+    """The dice as an array, one roll ``(2,)`` repeated for every position; the native
+    reader checks its shape, dtype and values (and what ``positions`` are)."""
     try:
-        return np.asarray(dice)
+        array = dice if isinstance(dice, np.ndarray) else np.asarray(dice)
     except (TypeError, ValueError) as error:
-        raise InvalidDiceError(f"dice must be an integer array of shape (N, 2): {error}") from None
+        raise InvalidDiceError(
+            f"dice must be an integer array of shape (N, 2) or one roll (2,): {error}"
+        ) from None
+    if array.shape == (2,) and hasattr(positions, "__len__"):
+        return np.broadcast_to(array, (len(positions), 2))
+    return array
 
 
 def moves(
@@ -81,7 +85,8 @@ def moves(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]:
     """The legal results of each position's roll: ``(offsets, results)``.
 
-    ``dice`` is ``(N, 2)``: row ``i`` is the roll for position ``i``. ``offsets`` is int64
+    ``dice`` is ``(N, 2)``, row ``i`` the roll for position ``i``, or one roll ``(2,)`` (such
+    as ``(3, 1)``) for every position. ``offsets`` is int64
     ``(N + 1,)``; ``results[offsets[i]:offsets[i + 1]]`` are position ``i``'s distinct
     results, uint8 ``(2, 25)`` each with the opponent to move, in the order of
     ``Position.moves`` (a roll with no legal play gives the one unchanged position, R10).
@@ -89,7 +94,7 @@ def moves(
     the first bad row.
     """
     array = _positions(positions)
-    return _core.batch_moves(array, _dice(dice), threads)
+    return _core.batch_moves(array, _dice(dice, array), threads)
 
 
 def all_rolls(
@@ -109,11 +114,13 @@ def move_counts(
     positions: PositionsLike, dice: npt.ArrayLike | None = None, *, threads: int | None = None
 ) -> npt.NDArray[np.int64]:
     """The number of distinct legal results, without the results: of each position's roll
-    (``dice`` of shape ``(N, 2)``; returns ``(N,)``), or of all 21 rolls of each position
-    (``dice`` omitted; returns ``(N, 21)``, columns in the order of :func:`all_rolls`).
+    (``dice`` of shape ``(N, 2)``, or one roll ``(2,)`` for all; returns ``(N,)``), or of
+    all 21 rolls of each position (``dice`` omitted; returns ``(N, 21)``, columns in the
+    order of :func:`all_rolls`).
     """
     array = _positions(positions)
-    return _core.batch_move_counts(array, None if dice is None else _dice(dice), threads)
+    rolls = None if dice is None else _dice(dice, array)
+    return _core.batch_move_counts(array, rolls, threads)
 
 
 def ids(positions: PositionsLike, *, threads: int | None = None) -> list[str]:

@@ -119,7 +119,8 @@ fn dice_rows(dice: &Bound<'_, PyAny>, n: usize) -> Result<Vec<Dice>, Error> {
     };
     if array.shape() != [n, 2] {
         return Err(Error::Dice(format!(
-            "dice must have shape ({n}, 2), one roll per position; got {:?}",
+            "dice must have shape ({n}, 2), one roll per position, or (2,), one roll for all; \
+             got {:?}",
             array.shape()
         )));
     }
