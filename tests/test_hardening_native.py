@@ -314,6 +314,52 @@ def test_a_vecenv_whose_candidates_outgrow_memory_raises_memory_error() -> None:
     assert _first_words(code) == ["MemoryError", "MemoryError", "MemoryError", "True"]
 
 
+def test_every_vecenv_call_sized_by_its_games_raises_memory_error() -> None:
+    # Only the candidates were checked: making the games, reading their positions, final
+    # positions or features, and a step's output aborted the process when memory ran out.
+    code = """
+        import resource, numpy as np, bgfast
+        def mapped():
+            status = open("/proc/self/status").read().split("VmSize:")[1]
+            return int(status.split()[0]) * 1024
+        env = bgfast.VecEnv(1_000_000, seed=1)
+        env.candidates()  # so that a step needs no new candidates
+        before = env.positions
+        room = mapped() + 30_000_000  # less than any call below needs
+        resource.setrlimit(resource.RLIMIT_AS, (room, resource.RLIM_INFINITY))
+        calls = {
+            "VecEnv": lambda: bgfast.VecEnv(1_000_000, seed=2),
+            "reset": env.reset,
+            "positions": lambda: env.positions,
+            "observe": env.observe,
+            "step": lambda: env.step(np.zeros(env.n, np.int64)),
+        }
+        for name, call in calls.items():
+            try:
+                call()
+                print(name, "done")
+            except MemoryError:
+                print(name, "MemoryError")
+        resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY,) * 2)
+        print("unchanged", bool((env.positions == before).all()))
+        env.step(np.zeros(env.n, np.int64))
+        print("stepped", bool((env.positions != before).any()))
+    """
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.splitlines() == [
+        "VecEnv MemoryError",
+        "reset MemoryError",
+        "positions MemoryError",
+        "observe MemoryError",
+        "step MemoryError",
+        "unchanged True",
+        "stepped True",
+    ]
+
+
 # ------------------------------------------------------------------ rollouts on executors
 
 

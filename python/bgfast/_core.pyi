@@ -401,12 +401,13 @@ class GameBatch:
         """The candidate a native policy picks in every slot."""
     def step(
         self, choices: npt.NDArray[np.integer[Any]] | Sequence[int]
-    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-        """Plays one candidate per active slot; ``(rewards, done)``."""
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_], npt.NDArray[np.uint8]]:
+        """Plays one candidate per slot; ``(rewards, done, final positions)``."""
     def step_scores(
         self, scores: npt.NDArray[np.float64] | npt.NDArray[np.float32]
-    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-        """Plays the highest-scored candidate per active slot; ``(rewards, done)``."""
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_], npt.NDArray[np.uint8]]:
+        """Plays the highest-scored candidate per slot; ``(rewards, done, final
+        positions)``."""
     def positions(self) -> npt.NDArray[np.uint8]:
         """Current positions ``(n, 2, 25)``."""
     def dice(self) -> npt.NDArray[np.uint8]:

@@ -179,8 +179,7 @@ class VecEnv:
         # The native step reads arrays of any integer dtype and sequences of ints exactly.
         if not isinstance(choice, (np.ndarray, list, tuple)):
             choice = _array("choice", choice)
-        rewards, done = self._batch.step(choice)
-        self.final_positions = self._batch.final_positions()
+        rewards, done, self.final_positions = self._batch.step(choice)
         return rewards, done
 
     def policy_choices(self, policy: Policy) -> npt.NDArray[np.int64]:
@@ -203,8 +202,7 @@ class VecEnv:
 
         Scores are real numbers, compared as given (as float64); NaN is refused.
         """
-        rewards, done = self._batch.step_scores(_scores(scores))
-        self.final_positions = self._batch.final_positions()
+        rewards, done, self.final_positions = self._batch.step_scores(_scores(scores))
         return rewards, done
 
     @property

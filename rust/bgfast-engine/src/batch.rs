@@ -11,7 +11,7 @@ use core::fmt;
 use crate::features::Scheme;
 use crate::playout::{end_for_root, GameEnd, Policy, MAX_PLIES};
 use bgfast_core::rng::GameRng;
-use bgfast_core::threads::OutOfMemory;
+use bgfast_core::threads::{vec_with_capacity, OutOfMemory};
 use bgfast_core::{Dice, MoveList, Position};
 
 /// One game in a slot.
@@ -148,11 +148,19 @@ pub struct GameBatch {
     finals: Vec<Option<Position>>,
 }
 
+/// `n` copies of `value`, or [`OutOfMemory`].
+fn filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, OutOfMemory> {
+    let mut v = vec_with_capacity(n)?;
+    v.resize(n, value);
+    Ok(v)
+}
+
 impl GameBatch {
     /// `n` endless games from the standard start, each opening with a non-double (R3): a
     /// slot starts a new game whenever its game ends (a game still going after
-    /// [`MAX_PLIES`] plies ends there, truncated, reward 0).
-    pub fn env(n: usize, seed: u64) -> GameBatch {
+    /// [`MAX_PLIES`] plies ends there, truncated, reward 0). Refuses when the games do not
+    /// fit in memory (millions of them take hundreds of megabytes).
+    pub fn env(n: usize, seed: u64) -> Result<GameBatch, OutOfMemory> {
         let placeholder = Slot {
             pos: Position::START,
             rng: GameRng::new(0, 0),
@@ -161,18 +169,18 @@ impl GameBatch {
         };
         let mut batch = GameBatch {
             seed,
-            slots: vec![placeholder; n],
+            slots: filled(n, placeholder)?,
             next_game: 0,
             candidates: Vec::new(),
-            offsets: vec![0; n + 1],
+            offsets: filled(n.saturating_add(1), 0)?,
             generated: false,
             list: MoveList::new(),
-            finals: vec![None; n],
+            finals: filled(n, None)?,
         };
         for i in 0..n {
             batch.start_slot(i);
         }
-        batch
+        Ok(batch)
     }
 
     /// Starts the next game in slot `i`.
@@ -360,7 +368,7 @@ mod tests {
 
     #[test]
     fn env_games_end_with_fifteen_off_r15() {
-        let mut env = GameBatch::env(8, 5);
+        let mut env = GameBatch::env(8, 5).unwrap();
         let mut out = vec![SlotStep::default(); 8];
         let mut ended = 0;
         while ended < 40 {
@@ -382,7 +390,7 @@ mod tests {
 
     #[test]
     fn nan_scores_are_refused_naming_their_rows() {
-        let mut env = GameBatch::env(3, 2);
+        let mut env = GameBatch::env(3, 2).unwrap();
         let before: Vec<_> = (0..3).map(|i| (env.position(i), env.dice(i))).collect();
         let m = env.generate().unwrap()[3];
         let mut scores = vec![0.5f64; m];
@@ -408,7 +416,7 @@ mod tests {
 
     #[test]
     fn bad_choice_changes_nothing() {
-        let mut env = GameBatch::env(2, 1);
+        let mut env = GameBatch::env(2, 1).unwrap();
         let before = (env.position(0), env.dice(0));
         let mut out = vec![SlotStep::default(); 2];
         let err = env.step(&[0, 100_000], &mut out).unwrap_err();

@@ -23,7 +23,11 @@ use crate::{alloc, args, detach};
 pub(crate) use bgfast_engine::rollout::MAX_SLOTS;
 
 /// `(rewards, done)` of one step.
-type StepArrays<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<bool>>);
+type StepArrays<'py> = (
+    Bound<'py, PyArray1<i8>>,
+    Bound<'py, PyArray1<bool>>,
+    Bound<'py, PyArray3<u8>>,
+);
 
 /// `(features, offsets)` of every slot's candidates.
 type CandidateArrays<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<i64>>);
@@ -113,20 +117,64 @@ pub struct PyGameBatch {
     steps: Vec<SlotStep>,
 }
 
-fn step_arrays<'py>(py: Python<'py>, steps: &[SlotStep]) -> StepArrays<'py> {
-    let rewards: Vec<i8> = steps.iter().map(|s| s.reward).collect();
-    let done: Vec<bool> = steps.iter().map(|s| s.done).collect();
-    (rewards.into_pyarray(py), done.into_pyarray(py))
+/// The room for what one step of `n` games returns, taken before the step: a step whose
+/// output does not fit in memory is refused before it changes anything.
+struct StepOutput {
+    rewards: Vec<i8>,
+    done: Vec<bool>,
+    finals: Vec<u8>,
 }
 
+impl StepOutput {
+    fn reserve(n: usize) -> Result<StepOutput, Error> {
+        Ok(StepOutput {
+            rewards: alloc::vec_with_capacity(n)?,
+            done: alloc::vec_with_capacity(n)?,
+            finals: alloc::vec_with_capacity(n.saturating_mul(2 * 25))?,
+        })
+    }
+
+    /// `(rewards, done, final positions)` of the step just played.
+    fn fill<'py>(
+        mut self,
+        py: Python<'py>,
+        steps: &[SlotStep],
+        batch: &GameBatch,
+    ) -> PyResult<StepArrays<'py>> {
+        self.rewards.extend(steps.iter().map(|s| s.reward));
+        self.done.extend(steps.iter().map(|s| s.done));
+        let n = batch.len();
+        write_counts(&mut self.finals, (0..n).map(|i| batch.final_position(i)));
+        Ok((
+            self.rewards.into_pyarray(py),
+            self.done.into_pyarray(py),
+            self.finals.into_pyarray(py).reshape([n, 2, 25])?,
+        ))
+    }
+}
+
+/// The items of an iterator of known length in a vector, or `MemoryError` (for outputs
+/// sized by the number of games, which may be millions).
+fn collected<T>(items: impl ExactSizeIterator<Item = T>) -> Result<Vec<T>, Error> {
+    let mut v = alloc::vec_with_capacity(items.len())?;
+    v.extend(items);
+    Ok(v)
+}
+
+/// The `(n, 2, 25)` counts of `n` positions (zeros for `None`), or `MemoryError`.
 fn counts_array<'py>(
     py: Python<'py>,
-    positions: impl Iterator<Item = Option<Position>>,
+    positions: impl ExactSizeIterator<Item = Option<Position>>,
 ) -> PyResult<Bound<'py, PyArray3<u8>>> {
-    let mut flat = Vec::new();
-    let mut n = 0;
+    let n = positions.len();
+    let mut flat = alloc::vec_with_capacity(n.saturating_mul(2 * 25))?;
+    write_counts(&mut flat, positions);
+    flat.into_pyarray(py).reshape([n, 2, 25])
+}
+
+/// Appends the 50 counts of each position (zeros for `None`) to `flat`.
+fn write_counts(flat: &mut Vec<u8>, positions: impl Iterator<Item = Option<Position>>) {
     for p in positions {
-        n += 1;
         match p {
             Some(p) => {
                 let [a, b] = p.to_counts();
@@ -136,7 +184,6 @@ fn counts_array<'py>(
             None => flat.extend_from_slice(&[0u8; 50]),
         }
     }
-    flat.into_pyarray(py).reshape([n, 2, 25])
 }
 
 #[pymethods]
@@ -151,8 +198,8 @@ impl PyGameBatch {
         let n: usize = args::int_in(n, "n (the number of games)", 1..=MAX_SLOTS as i128)?;
         let seed = args::seed(seed)?;
         Ok(PyGameBatch {
-            batch: GameBatch::env(n, seed),
-            steps: vec![SlotStep::default(); n],
+            batch: GameBatch::env(n, seed).map_err(Error::from)?,
+            steps: alloc::vec_filled(n, SlotStep::default())?,
         })
     }
 
@@ -182,23 +229,23 @@ impl PyGameBatch {
     /// Candidate results as `(M, 2, 25)` counts (opponent to move, row 0 the next mover).
     fn candidate_positions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<u8>>> {
         let all = self.batch.candidates().map_err(Error::from)?;
-        let mut c = alloc::vec_with_capacity(all.len())?;
-        c.extend_from_slice(all);
-        counts_array(py, c.into_iter().map(Some))
+        counts_array(py, all.iter().copied().map(Some))
     }
 
-    /// Plays `choices[i]` (an index into slot `i`'s candidates) in every slot;
-    /// returns `(rewards int8, done bool)`. On a bad choice nothing changes.
+    /// Plays `choices[i]` (an index into slot `i`'s candidates) in every slot; returns
+    /// `(rewards int8, done bool, final positions (n, 2, 25))`. On a bad choice, or with no
+    /// memory for the output, nothing changes.
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         choices: &Bound<'py, PyAny>,
     ) -> PyResult<StepArrays<'py>> {
         let choices = choice_vector(choices, self.batch.len())?;
+        let output = StepOutput::reserve(self.batch.len())?;
         let (batch, steps) = (&mut self.batch, &mut self.steps);
         py.detach(|| batch.step(&choices, steps))
             .map_err(Error::from)?;
-        Ok(step_arrays(py, &self.steps))
+        output.fill(py, &self.steps, &self.batch)
     }
 
     /// The candidate a native policy (`"wildbg"`, `"pubeval"`, `"race"`, `"random"` or a
@@ -217,17 +264,19 @@ impl PyGameBatch {
         Ok(choices.into_pyarray(py))
     }
 
-    /// Plays the highest-scored candidate (first of equals) in every slot.
+    /// Plays the highest-scored candidate (first of equals) in every slot; returns as
+    /// `step`.
     fn step_scores<'py>(
         &mut self,
         py: Python<'py>,
         scores: &Bound<'py, PyAny>,
     ) -> PyResult<StepArrays<'py>> {
         let scores = score_vector(scores)?;
+        let output = StepOutput::reserve(self.batch.len())?;
         let (batch, steps) = (&mut self.batch, &mut self.steps);
         py.detach(|| batch.step_scores(&scores, steps))
             .map_err(Error::from)?;
-        Ok(step_arrays(py, &self.steps))
+        output.fill(py, &self.steps, &self.batch)
     }
 
     /// Current positions `(n, 2, 25)`, row 0 on roll.
@@ -240,21 +289,19 @@ impl PyGameBatch {
 
     /// The rolls to play `(n, 2)`, higher die first.
     fn dice<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
-        let flat: Vec<u8> = (0..self.batch.len())
-            .flat_map(|i| {
-                let d = self.batch.dice(i);
-                [d.high().pips(), d.low().pips()]
-            })
-            .collect();
-        flat.into_pyarray(py).reshape([self.batch.len(), 2])
+        let n = self.batch.len();
+        let mut flat = alloc::vec_with_capacity(n.saturating_mul(2))?;
+        flat.extend((0..n).flat_map(|i| {
+            let d = self.batch.dice(i);
+            [d.high().pips(), d.low().pips()]
+        }));
+        flat.into_pyarray(py).reshape([n, 2])
     }
 
     /// Who is on roll `(n,)`: 0 for the player who rolled first in that game, else 1.
-    fn players<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
-        let v: Vec<u8> = (0..self.batch.len())
-            .map(|i| self.batch.player(i))
-            .collect();
-        v.into_pyarray(py)
+    fn players<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<u8>>> {
+        let players = collected((0..self.batch.len()).map(|i| self.batch.player(i)))?;
+        Ok(players.into_pyarray(py))
     }
 
     /// The final positions of games that ended at the last step `(n, 2, 25)` (the loser on
@@ -270,14 +317,16 @@ impl PyGameBatch {
     fn observe<'py>(&self, py: Python<'py>, scheme: &str) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let scheme = scheme_from(scheme)?;
         let n = self.batch.len();
-        let mut features = alloc::matrix(n, scheme.width())?;
         let batch = &self.batch;
-        // Seconds for a million games: other Python threads run meanwhile.
-        py.detach(|| {
+        // Seconds for a million games, the allocation included (its pages are touched
+        // here): other Python threads run meanwhile.
+        let features = py.detach(|| -> Result<Vec<f32>, Error> {
+            let mut features = alloc::matrix(n, scheme.width())?;
             for (i, row) in features.chunks_exact_mut(scheme.width()).enumerate() {
                 scheme.encode(&batch.position(i), true, row);
             }
-        });
+            Ok(features)
+        })?;
         let features = Array2::from_shape_vec((n, scheme.width()), features)
             .map_err(|e| Error::Internal(e.to_string()))?;
         Ok(features.into_pyarray(py))
@@ -288,10 +337,10 @@ impl PyGameBatch {
 /// exactly), compared as given.
 pub(crate) fn score_vector(obj: &Bound<'_, PyAny>) -> Result<Vec<f64>, Error> {
     if let Ok(scores) = obj.extract::<PyReadonlyArray1<'_, f64>>() {
-        return Ok(scores.as_array().to_vec());
+        return collected(scores.as_array().iter().copied());
     }
     if let Ok(scores) = obj.extract::<PyReadonlyArray1<'_, f32>>() {
-        return Ok(scores.as_array().iter().map(|&s| f64::from(s)).collect());
+        return collected(scores.as_array().iter().map(|&s| f64::from(s)));
     }
     let what = args::array_kind(obj);
     Err(Error::Argument(format!(
