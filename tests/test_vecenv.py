@@ -139,3 +139,12 @@ def test_candidates_are_seen_from_the_side_each_scheme_says() -> None:
         else:
             expected = bgfast.encode(np.ascontiguousarray(chooser[:, ::-1]), scheme)
         np.testing.assert_array_equal(features, expected, err_msg=scheme)
+
+
+@pytest.mark.parametrize("dtype", [np.uint64, np.uint32, np.uint8, np.int8, np.int64])
+def test_segment_argmax_refuses_falling_offsets_of_any_integer_dtype(dtype: type) -> None:
+    # np.diff of unsigned offsets wraps around: [0, 3, 2, 4] passed the check and numpy
+    # raised its own "repeats may not contain negative values".
+    with pytest.raises(bgfast.BgfastError, match="offsets must rise"):
+        segment_argmax(np.arange(4.0), np.array([0, 3, 2, 4], dtype=dtype))
+    assert list(segment_argmax(np.arange(4.0), np.array([0, 3, 4], dtype=dtype))) == [2, 0]

@@ -74,7 +74,8 @@ def segment_argmax(scores: npt.ArrayLike, offsets: npt.NDArray[np.int64]) -> npt
         or len(offsets) == 0
         or offsets[0] != 0
         or offsets[-1] != len(s)
-        or (np.diff(offsets) < 0).any()
+        # Compared pairwise, not by np.diff: a difference of unsigned offsets wraps around.
+        or (offsets[1:] < offsets[:-1]).any()
     ):
         raise BgfastError(
             f"offsets must rise from 0 to the {len(s)} scores, as VecEnv.candidates returns them"
