@@ -188,3 +188,18 @@ def test_fields_are_named() -> None:
         0,
     )
     assert b.dice == ((3, 6), (0, 0))
+
+
+CRAWFORD_BOARD = (
+    "board:You:Opp:5:4:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:0:0:0:0"
+    ":1:1:1:{was_doubled}:1:-1:0:25:0:0:0:0:0:0:0:0"
+)
+
+
+@pytest.mark.parametrize("was_doubled", ["1", "-1"])
+def test_a_double_in_the_crawford_game_is_refused_not_dropped(was_doubled: str) -> None:
+    # The Crawford branch ran before the pending-double one: the board read as a roll with
+    # the double gone. The XGID of the same state is refused (R21); so is the board.
+    assert state_from_fibs_board(CRAWFORD_BOARD.format(was_doubled="0")).crawford
+    with pytest.raises(InvalidIdError, match=r"Crawford game.*R21"):
+        state_from_fibs_board(CRAWFORD_BOARD.format(was_doubled=was_doubled))

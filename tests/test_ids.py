@@ -367,3 +367,11 @@ def test_a_waiting_beaver_read_without_the_rule_says_which_argument_gives_it() -
     with pytest.raises(InvalidIdError, match=r"pass rules=bgfast.Rules\(beavers=True\)"):
         Game.from_gnubg_id(g.gnubg_id())
     assert Game.from_gnubg_id(g.gnubg_id(), rules=rules).offer_kind == "beaver"
+
+
+@pytest.mark.parametrize("bad", [None, 5, b"4HPwATDgc/ABMA:cIkqAAAAAAAA", ["XGID="]])
+def test_state_from_id_refuses_what_is_not_text_as_its_siblings_do(bad: object) -> None:
+    from bgfast.codec import state_from_id
+
+    with pytest.raises(InvalidIdError, match=f"is text, not {type(bad).__name__}"):
+        state_from_id(bad)  # type: ignore[arg-type]

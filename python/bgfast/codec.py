@@ -657,7 +657,9 @@ def state_from_id(text: str) -> GameState | None:
     an XGID, stray spaces anywhere removed, or a FIBS ``board:`` line
     (:func:`state_from_fibs_board`); ``None`` for a bare Position ID, which holds a position
     only (read it with ``Position.from_id``). ``InvalidIdError`` naming what is wrong
-    otherwise."""
+    otherwise, also for an argument that is not a ``str``."""
+    if not isinstance(text, str):
+        raise InvalidIdError(f"a GNUbg ID, XGID or FIBS board is text, not {type(text).__name__}")
     if text.strip().startswith("board:"):
         # Its player names may hold spaces: read as written.
         return state_from_fibs_board(text.strip())
@@ -837,7 +839,9 @@ def state_from_fibs_board(line: str) -> GameState:
       and neither the "did Crawford" field (the post-Crawford flag) nor the "forced move"
       field (FIBS's no-Crawford flag, non-zero when the match is played without the rule)
       is set. FIBS sets both "may double" flags in the Crawford game; they are not read
-      there. The last field (FIBS: redoubles; gnubg: not Crawford) is range-checked only.
+      there, but a "was doubled" field set there (a double in the Crawford game) and a cube
+      above 1 are refused. The last field (FIBS: redoubles; gnubg: not Crawford) is
+      range-checked only.
 
     Every field is checked: a number out of its range, or one that disagrees with the board
     (borne-off and on-bar counts, the dice of the side not on turn, the home and bar fields
@@ -896,6 +900,12 @@ def state_from_fibs_board(line: str) -> GameState:
     owner: int | None
     offer = None
     if crawford:
+        # Checked before the flags are set aside: a double offered here would be dropped.
+        if b.was_doubled:
+            raise InvalidIdError(
+                f"FIBS board: 'was doubled' is {b.was_doubled} in the Crawford game, where"
+                " the cube is not in play: no double may be offered (R21)"
+            )
         owner = None  # FIBS writes both flags set in the Crawford game
     elif pending:
         if dice is not None:
