@@ -96,6 +96,33 @@ def test_cube_rollout_in_a_match_reports_chances_and_emg() -> None:
     assert c.no_double == pytest.approx(stakes.emg(c.mwc["no_double"]))
 
 
+@pytest.mark.parametrize(
+    "position, stakes",
+    [
+        ("wu3BARJwn8ECBg", {}),  # a double, take by the net's chances
+        (CONTACT, {}),
+        ("wu3BARJwn8ECBg", {"match_length": 7, "score": (0, 0)}),
+        ("2cYBwhGYtwNEGA", {"match_length": 5, "score": (2, 4), "crawford": False}),
+    ],
+)
+def test_a_cube_rollout_truncated_at_once_is_the_evaluators_own_decision(
+    position: str, stakes: dict[str, object]
+) -> None:
+    # The no-double line was scored after the best cube action, so it equalled double/take
+    # wherever the evaluator doubles, and the action read "no double".
+    c = bgfast.rollout_cube(position, games=36, seed=1, truncate=0, **stakes)  # type: ignore[arg-type]
+    chances = bgfast.Net.wildbg().evaluate(Position.from_id(position))
+    d = bgfast.cubeful.decide(chances, **stakes)  # type: ignore[arg-type]
+    # Money: per unit of the cube; a match: match-winning chances (decide's values).
+    values = c.mwc if stakes else {"no_double": c.no_double, "double_take": c.double_take}
+    assert values is not None
+    assert (values["no_double"], values["double_take"]) == pytest.approx(
+        (d.no_double, d.double_take), abs=1e-6
+    )
+    assert c.action == d.action
+    assert c.stderr["no_double"] == c.stderr["double_take"] == 0.0
+
+
 def test_cube_rollout_refuses_who_cannot_double() -> None:
     with pytest.raises(bgfast.BgfastError, match="R17"):
         bgfast.rollout_cube(CONTACT, games=10, cube=(2, "opponent"))

@@ -388,7 +388,9 @@ pub struct CubeDecision {
     /// Whether the opponent takes a double (taking beats passing for it).
     pub take: bool,
     /// Whether the opponent beavers a double it takes (money play with beavers, when it is
-    /// the favourite after taking).
+    /// the favourite after taking, but not by more than twice the cube: a beaver may be
+    /// passed). The side to move does not double a double that would be beavered when twice
+    /// the take is worth less to it than not doubling.
     pub beaver: bool,
 }
 
@@ -563,11 +565,16 @@ impl<'a> CubeContext<'a> {
         // The taker passes when taking is no better for it (GNU Backgammon's convention).
         let take = double_take < double_pass;
         let best_answer = double_take.min(double_pass);
-        let double = self.may_double() && best_answer > no_double;
+        // A beaver may be passed (R19), so it is worth min(-2 DT, 2) to the taker (DT per
+        // unit of the cube now): more than a take only for -2 <= DT < 0.
         let beaver = take
-            && double_take < 0.0
+            && (-2.0..0.0).contains(&double_take)
             && matches!(self.stakes, Stakes::Money(MoneyRules { beavers: true, .. }))
             && self.cube.beavered().is_some();
+        // GNU Backgammon's "no double, beaver": the double would be beavered, and twice the
+        // take is worth less than not doubling.
+        let beavered_away = beaver && 2.0 * double_take < no_double;
+        let double = self.may_double() && best_answer > no_double && !beavered_away;
         CubeDecision {
             no_double,
             double_take,
@@ -1096,6 +1103,35 @@ mod tests {
         };
         let d = ctx.decide(&probs(0.35, 0.0, 0.0, 0.0, 0.0), DEFAULT_CUBE_LIFE);
         assert!(d.take && d.beaver && !d.double, "{d:?}");
+    }
+
+    #[test]
+    fn a_beaver_beats_a_take_only_within_twice_the_cube() {
+        let rules = MoneyRules {
+            jacoby: false,
+            beavers: true,
+        };
+        let ctx = CubeContext {
+            stakes: Stakes::Money(rules),
+            cube: Cube::START,
+        };
+        // Passing a beaver costs the doubler 2: past that, the taker takes instead.
+        for (double_take, beaver) in [(-0.5, true), (-2.0, true), (-2.13, false), (0.1, false)] {
+            let d = ctx.decision(-3.0, double_take);
+            assert_eq!((d.take, d.beaver), (true, beaver), "DT {double_take}");
+        }
+        // GNU Backgammon's "no double, beaver": a double that is worth more than not
+        // doubling when taken, but less once beavered.
+        let d = ctx.decision(-0.5, -0.3);
+        assert!(d.beaver && !d.double, "{d:?}");
+        let d = ctx.decision(-0.7, -0.3);
+        assert!(d.beaver && d.double, "{d:?}");
+        // The same chances as a gnubg check: double/take -2.13 is a take, not a beaver.
+        let d = ctx.decide(
+            &probs(0.25868, 0.01788, 0.0, 0.42216, 0.01004),
+            DEFAULT_CUBE_LIFE,
+        );
+        assert!(d.double_take < -2.0 && d.take && !d.beaver, "{d:?}");
     }
 
     #[test]

@@ -325,10 +325,14 @@ impl<'a> Trial<'a> {
         }
     }
 
-    /// The mover-view outputs of chances `p` with the side to move's cube action allowed.
+    /// The mover-view outputs of chances `p`, with the side to move's best cube action if it
+    /// may double now.
     fn mover_outputs(&self, spec: &Spec<'a>, p: &Probabilities) -> Outputs {
         let value = match spec.cube_life {
             None => self.context.dead(p),
+            // The side to move may not double yet (a no-double branch's first turn, or the
+            // Holland rule): its value is not doubling's, whatever doubling would give.
+            Some(life) if !self.cube_in_play(0) => self.context.no_double(p, life.at(&self.pos)),
             Some(life) => self.context.value(p, life.at(&self.pos)),
         };
         outputs_of(p, self.money_scaled(value))
