@@ -56,6 +56,31 @@ def test_a_str_naming_a_file_reads_it_and_text_stays_text(
     assert Match.from_sgf("(club).sgf") == whole
 
 
+ONE_LINE_SGF = EXAMPLE_SGF.read_text().replace("\n", "")
+
+
+@pytest.mark.parametrize("read", [Match.from_mat, Match.from_sgf])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\u00ef\u00bb\u00bf" + ONE_LINE_SGF,  # a UTF-8 BOM decoded as latin-1
+        ONE_LINE_SGF[1:],  # the '(' lost: still an SGF node, ';FF['
+        "x" * 300,  # longer than any file's name
+        "x/" * 100 + "x" * 300,
+    ],
+)
+def test_damaged_one_line_text_is_an_invalid_save_not_a_path(read: object, text: str) -> None:
+    # Each was read as a path: OSError "File name too long", or FileNotFoundError.
+    with pytest.raises(InvalidSaveError):
+        read(text)  # type: ignore[operator]
+
+
+def test_a_form_feed_before_a_one_line_match_file_is_text() -> None:
+    assert Match.from_sgf("\f" + ONE_LINE_SGF) == Match.from_mat(EXAMPLE)
+    with pytest.raises(InvalidSaveError, match="line 1"):
+        Match.from_mat("\f" + ONE_LINE_SGF)  # an SGF file, but text all the same
+
+
 # ---------------------------------------------------------------- files cut short
 
 

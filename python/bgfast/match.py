@@ -11,6 +11,7 @@ of a file is replayed through the referee (:mod:`bgfast.replay`).
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -422,9 +423,10 @@ class Match(Saved):
     @classmethod
     def from_mat(cls, source: TextOrPath) -> Match:
         """The match (or money session) of a Jellyfish ``.mat`` file: its text (``str``), its
-        bytes, or its path (a :class:`os.PathLike`, or a ``str`` of one line that is not the
-        start of a match file: one that does not begin with ``(``, ``;``, ``#`` or ``N point
-        match``, or that names an existing file). A path naming no file raises
+        bytes, or its path (a :class:`os.PathLike`, or a ``str`` of one line that names an
+        existing file, or that is not a match file's text: one that does not begin with
+        ``(``, ``;``, ``#`` or ``N point match``, holds no SGF node such as ``(;`` or
+        ``;FF[`` and is no longer than a path can be). A path naming no file raises
         :class:`FileNotFoundError`, as ``open`` does. Every play is replayed through the
         referee; a file that is damaged, illegal or inconsistent raises
         :class:`~bgfast.InvalidSaveError` naming the game, the move number and what is wrong;
@@ -485,24 +487,50 @@ def _read(source: object) -> str | bytes:
     :data:`~bgfast.persist.MAX_FILE_BYTES`: a device or a FIFO is refused unread).
 
     A ``str`` is a path when it is one line that names an existing file, or one line that
-    does not start as a match file's text does (:func:`_starts_as_text`): a mistyped
-    ``"club.mat"`` is then the :class:`FileNotFoundError` a :class:`pathlib.Path` gives,
-    not a complaint about the file's first line."""
+    could name a file (:func:`_may_be_path`) and is not a match file's text
+    (:func:`_is_text`): a mistyped ``"club.mat"`` is then the :class:`FileNotFoundError` a
+    :class:`pathlib.Path` gives, not a complaint about the file's first line. Text too
+    long to be a path, or holding an SGF node, is text: damaged, it is an
+    :class:`~bgfast.InvalidSaveError`, not the ``OSError`` of opening it."""
     if isinstance(source, (bytes, bytearray)):
         return bytes(source)
     if isinstance(source, os.PathLike):
         return read_file(source, "match file")
     if isinstance(source, str):
-        # A path is one line (and no longer than any system allows); text of one line is a
-        # header or an SGF file written without line breaks.
-        one_line = not any(c in source for c in "\n\r\0") and 0 < len(source) < 4096
-        if one_line and (not _starts_as_text(source) or os.path.isfile(source)):
-            return read_file(source, "match file")
+        if _may_be_path(source) and (not _is_text(source) or os.path.isfile(source)):
+            try:
+                return read_file(source, "match file")
+            except OSError as e:
+                if e.errno != errno.ENAMETOOLONG:
+                    raise
+                # No file can have that name: it is text, damaged at its start.
         return source
     raise TypeError(f"a match file is text, bytes or a path, not {type(source).__name__}")
 
 
 _MAT_FIRST_LINE = re.compile(r"\s*\d+\s+point\s+match\b", re.IGNORECASE)
+
+#: An SGF node with a property (``(;``, ``;FF[``): text, never in a file's name.
+_SGF_NODE = re.compile(r"\(\s*;|;\s*[A-Z]{1,2}\[")
+
+#: The longest name of one file or folder that Linux, macOS and Windows allow.
+_NAME_MAX = 255
+
+
+def _may_be_path(text: str) -> bool:
+    """Whether ``text`` could name a file: one line, no longer than any system allows
+    (4096 characters, :data:`_NAME_MAX` for each part between separators)."""
+    if not 0 < len(text) < 4096 or any(c in text for c in "\n\r\0"):
+        return False
+    parts = re.split(r"[\\/]", text) if os.sep == "\\" else text.split("/")
+    return all(len(part) <= _NAME_MAX for part in parts)
+
+
+def _is_text(line: str) -> bool:
+    """Whether one line is a match file's text: it starts as one does
+    (:func:`_starts_as_text`) or holds an SGF node further on (an SGF file written without
+    line breaks, after a stray character such as a form feed or a mis-decoded BOM)."""
+    return _starts_as_text(line) or _SGF_NODE.search(line) is not None
 
 
 def _starts_as_text(line: str) -> bool:
