@@ -147,6 +147,18 @@ def test_index_rejects_bad_input() -> None:
     assert issubclass(BearoffFileError, ValueError)
 
 
+def test_too_many_checkers_cites_r1_only_past_fifteen() -> None:
+    # Seven checkers a side are a position (R1 allows 15), only not one the two-sided table
+    # covers; the message cited R1.
+    seven = Position.from_array(
+        np.array([[3, 2, 2] + [0] * 22, [1, 1, 1, 1, 1, 1] + [0] * 19], dtype=np.uint8)
+    )
+    with pytest.raises(BearoffRangeError, match=r"^7 checkers on one side's home points; .* 6 a"):
+        bearoff.win_probability(seven)
+    with pytest.raises(bgfast.InvalidPositionError, match=r"^R1: 16 checkers .* at most 15$"):
+        bearoff.index([8, 8, 0, 0, 0, 0])
+
+
 @pytest.mark.parametrize("bad", [-1, -(2**70), N1, 10**30, 2**200])
 def test_index_errors_name_the_index_given_and_the_true_range(bad: int) -> None:
     # Regression: position(-1) said "index 0 out of range: valid indexes are 0..54264".

@@ -93,9 +93,16 @@ pub enum BearoffError {
 impl fmt::Display for BearoffError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
+            // Past 15 the counts break the setup rule; up to it they are a position the
+            // table is too small for.
+            BearoffError::TooManyCheckers { count, max: 15 } => write!(
+                f,
+                "R1: {count} checkers on one side's home points; a side has at most 15"
+            ),
             BearoffError::TooManyCheckers { count, max } => write!(
                 f,
-                "R1: {count} checkers on the home points; this bear-off table covers at most {max}"
+                "{count} checkers on one side's home points; this bear-off table covers \
+                 at most {max} a side"
             ),
             BearoffError::IndexOutOfRange { index, positions } => {
                 f.write_str(&index_out_of_range(&index, positions))
