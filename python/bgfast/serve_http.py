@@ -8,7 +8,9 @@ Both are in the ``serve`` extra (``pip install 'bgfast[serve]'``).
 
 Endpoints (a position is a GNU Backgammon Position ID, a GNUbg ID ``PositionID:MatchID``,
 an XGID or a FIBS ``board:`` line; dice as ``31``, ``3-1`` or ``3,1``, or the dice the ID
-holds):
+holds). A ``+`` of a Position ID or Match ID sent unencoded in a query string arrives as a
+space; such an ID is read with its spaces as ``+`` (their alphabet has no space), and one
+that still does not read says to encode ``+`` as ``%2B``:
 
 - ``GET /moves?position=ID&dice=31``: every distinct legal result, as ``Position.moves``
   lists them: ``{"moves": [{"move": "8/5 6/5", "result": "ID"}, ...]}``.
@@ -47,6 +49,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import signal
 import socket
 import sys
@@ -216,9 +219,49 @@ class Read:
         self.state = state
 
 
-def read_position(text: str) -> Read:
+#: Why an ID from a query string may hold spaces: a ``+`` sent unencoded decodes as one.
+PLUS_HINT = "a '+' sent unencoded in a query string arrives as a space: encode it as %2B"
+
+
+def read_position(text: str, *, query: bool = False) -> Read:
     """Reads a Position ID, a GNUbg ID, an XGID or a FIBS board line (spaces ignored but in
-    a FIBS board's names); ``BgfastError`` naming what is wrong."""
+    a FIBS board's names); ``BgfastError`` naming what is wrong.
+
+    With ``query`` (the text came from a URL's query string, where ``+`` decodes as a
+    space), a Position ID or GNUbg ID that does not read with its spaces ignored is read
+    with every space as the ``+`` it was sent as. That is unambiguous: their alphabet has
+    no space and each part has a fixed length, so at most one of the two reads. XGIDs and
+    FIBS boards have no ``+`` to lose."""
+    try:
+        return _read_position(text)
+    except BgfastError as e:
+        if not (query and " " in text and _may_hold_plus(text)):
+            raise
+        for sent in _with_plus(text):
+            with contextlib.suppress(BgfastError):
+                return _read_position(sent)
+        raise type(e)(f"{e} ({PLUS_HINT})") from None
+
+
+def _with_plus(text: str) -> list[str]:
+    """``text`` with its spaces read as ``+``, each space at either end or next to the
+    ``:`` taken as a lost ``+`` (an ID may start or end in one) or as a stray space."""
+    ends = dict.fromkeys((text, text.lstrip(" "), text.rstrip(" "), text.strip(" ")))
+    sides = [side for end in ends for side in (end, re.sub(" *: *", ":", end))]
+    return [side.replace(" ", "+") for side in dict.fromkeys(sides)]
+
+
+def _may_hold_plus(text: str) -> bool:
+    """Whether ``text`` is meant as a Position ID or GNUbg ID, whose alphabet has ``+``."""
+    compact = "".join(text.split())
+    return not (
+        text.strip().startswith("board:")
+        or compact.upper().startswith("XGID=")
+        or compact.count(":") >= 9
+    )
+
+
+def _read_position(text: str) -> Read:
     raw = text.strip()
     if not raw:
         raise InvalidIdError("the position is empty")
@@ -237,9 +280,9 @@ def read_position(text: str) -> Read:
     return Read(kind, found.position, found.dice, found)
 
 
-def _position(text: str) -> Read:
+def _position(text: str, *, query: bool = True) -> Read:
     try:
-        return read_position(text)
+        return read_position(text, query=query)
     except BgfastError as e:
         raise ApiError(str(e), "position", kind=type(e).__name__) from None
 
@@ -634,7 +677,7 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         """Checks a play: the legal play it denotes and its result, or the rule it breaks
         (``legal: false`` with the rule id of RULES.md). Move text that is no notation at
         all is a 400."""
-        read = _position(request.position)
+        read = _position(request.position, query=False)  # JSON: a space is a space
         roll = _dice(request.dice, read)
         _not_over(read)
         try:
