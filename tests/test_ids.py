@@ -375,3 +375,27 @@ def test_state_from_id_refuses_what_is_not_text_as_its_siblings_do(bad: object) 
 
     with pytest.raises(InvalidIdError, match=f"is text, not {type(bad).__name__}"):
         state_from_id(bad)  # type: ignore[arg-type]
+
+
+def test_what_an_id_cannot_hold_is_written_without_it_as_documented() -> None:
+    # The HTTP server's /ids writes every notation of a state read from any of them: an
+    # XGID's cube limit (max-cube 12: 4096) and a GNUbg ID's pending resignation.
+    from bgfast.codec import fibs_board_of, gnubg_id_of, state_from_id, xgid_of
+
+    game = Game(match_length=7, rules=Rules(max_cube=4096), seed=1)
+    game.roll()
+    limited = game.state
+    assert state_from_id(xgid_of(limited)).cube.max_value == 4096
+    for written in (gnubg_id_of(limited), fibs_board_of(limited)):
+        back = state_from_id(written)
+        assert back is not None and back.cube.max_value == 32768  # the default
+    game = Game(match_length=7, seed=1)
+    game.roll()
+    game.play(game.legal_moves()[0])
+    game.resign("single")
+    resigned = game.state
+    back = state_from_id(gnubg_id_of(resigned))
+    assert back is not None and back.resignation == resigned.resignation
+    for written in (xgid_of(resigned), fibs_board_of(resigned)):
+        back = state_from_id(written)
+        assert back is not None and back.resignation is None and back.phase == "roll"

@@ -387,13 +387,20 @@ def _cube_before_offer(state: GameState) -> int:
 
 
 def match_id_of(state: GameState) -> str:
-    """The GNU Backgammon Match ID (12 characters) of ``state``."""
+    """The GNU Backgammon Match ID (12 characters) of ``state``.
+
+    A Match ID has no field for a cube limit (``Rules.max_cube``): a state with one is
+    written all the same (the notations of one position must all be writable, as the HTTP
+    server's ``/ids`` and analysis labels need) and reads back with the default limit,
+    32768. Its other rules but money play's Jacoby are not held either (pass ``rules`` to
+    :func:`state_from_gnubg_id`)."""
     return encode_match_id(_match_fields(state))
 
 
 def gnubg_id_of(state: GameState) -> str:
     """The GNU Backgammon ID ``PositionID:MatchID`` of ``state``: the position seen from
-    the player on roll (gnubg's ``fMove``; player 0 before the opening roll)."""
+    the player on roll (gnubg's ``fMove``; player 0 before the opening roll). A cube limit
+    is not part of it (:func:`match_id_of`): it reads back as the default, 32768."""
     return f"{state.position.id}:{match_id_of(state)}"
 
 
@@ -553,7 +560,9 @@ def state_from_gnubg_id(gnubg_id: str, *, rules: Rules | None = None) -> GameSta
 
 
 def xgid_of(state: GameState) -> str:
-    """The XGID of ``state`` (a pending resignation is not part of it).
+    """The XGID of ``state``. A pending resignation is not part of it: the state is written
+    without it and reads back at the decision the resignation interrupted. The cube limit
+    is (the max-cube field, 15 for the default 32768).
 
     XGIDs hold the cube value and owner, and a pending double, beaver or raccoon in the dice
     field (``D``, ``B``, ``R``) with the cube before the offer; :func:`state_from_xgid` reads
@@ -958,6 +967,12 @@ def fibs_board_of(state: GameState, you: str = "You", opponent: str = "Opponent"
     the cube ownership only; the on-bar, can-move and forced-move fields are 0 (the bar
     counts are in board fields 25 and 0); the was-doubled field is signed (+1 player 1,
     -1 player 0 doubled); the last two fields are post-Crawford and not-Crawford.
+
+    A board has no field for a pending resignation, a beaver or raccoon, a cube limit or a
+    rule (Jacoby, beavers). A state with them is written all the same, without them (the
+    notations of one position must all be writable, as the HTTP server's ``/ids`` needs):
+    read back, a resignation is gone (the decision it interrupted), a beaver or raccoon
+    waiting is the double before it, and the cube limit is the default, 32768.
     """
     for name in (you, opponent):
         if not name or ":" in name or any(c.isspace() for c in name):
