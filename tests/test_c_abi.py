@@ -97,18 +97,30 @@ def test_the_c_program_agrees_with_python(program: Path) -> None:
     cases.append(("AAAAUUoppaQAAA", (1, 1)))
     stdin = "".join(f"{pid} {d1} {d2}\n" for pid, (d1, d2) in cases)
     lines = _run(program, stdin=stdin)
-    assert len(lines) == 3 * len(cases)
+    per_case = 5
+    assert len(lines) == (per_case + 1) * len(cases)
     net = Net.wildbg()
     positions = [Position.from_id(pid) for pid, _ in cases]
     want_eval = net.evaluate(positions)
+    batch = lines[per_case * len(cases) :]
+
+    def floats(line: str) -> np.ndarray:
+        return np.array([float(x) for x in line.split()[1:]], dtype=np.float32)
+
     for k, ((pid, dice), position) in enumerate(zip(cases, positions)):
-        id_line, moves_line, eval_line = lines[3 * k : 3 * k + 3]
+        id_line, moves_line, texts_line, best_line, eval_line = lines[
+            per_case * k : per_case * (k + 1)
+        ]
         assert id_line == f"ID {pid}"
-        results = [m.result.id for m in position.moves(dice)]
+        moves = position.moves(dice)
+        results = [m.result.id for m in moves]
         assert moves_line == f"MOVES {len(results)} " + " ".join(results), (pid, dice)
-        got = np.array([float(x) for x in eval_line.split()[1:]], dtype=np.float32)
-        assert np.array_equal(got, want_eval[k]), (pid, got, want_eval[k])
-    assert max(len(line.split()) - 2 for line in lines[1::3]) == 2226
+        assert texts_line == "TEXTS " + "|".join(str(m) for m in moves), (pid, dice)
+        best = net.best_move(position, dice)
+        assert best_line == f"BEST {best.result.id} {best}", (pid, dice)  # "" for a pass
+        assert np.array_equal(floats(eval_line), want_eval[k]), (pid, want_eval[k])
+        assert np.array_equal(floats(batch[k]), want_eval[k]), (pid, batch[k])
+    assert max(len(line.split()) - 2 for line in lines[1::per_case]) == 2226
 
 
 def test_calls_while_threads_exit_return_codes_and_never_abort(program: Path) -> None:
@@ -153,6 +165,17 @@ def test_bad_input_is_refused_with_codes_and_messages(program: Path) -> None:
         "evaluate_null_pos": 1,
         "evaluate_null_out": 1,
         "evaluate_bad": 3,
+        "best_move_null_result": 1,
+        "best_move_game_over": 6,
+        "best_move_bad_dice": 4,
+        "best_move_text_too_small": 5,
+        "move_text_null_text": 1,
+        "move_text_null_result": 1,
+        "move_text_illegal": 8,
+        "move_text_bad_result": 3,
+        "batch_bad_position": 3,
+        "batch_threads": 9,
+        "batch_null": 1,
     }
     assert {case: code for case, (code, _) in errors.items()} == codes
     for case, (_, message) in errors.items():
@@ -168,6 +191,10 @@ def test_bad_input_is_refused_with_codes_and_messages(program: Path) -> None:
     assert "strip the newline fgets keeps" in newline and "no NUL" not in newline
     assert "16 results" in errors["moves_too_small"][1]
     assert "R15" in errors["moves_game_over"][1]
+    assert "R8" in errors["move_text_illegal"][1]
+    assert errors["move_text_bad_result"][1].startswith("result: ")
+    assert errors["batch_bad_position"][1].startswith("position 1: ")
+    assert "needs 8 bytes" in errors["best_move_text_too_small"][1]
     # A finished game sets *count to 0 (it was left as it was: 777).
     assert "GAME_OVER_COUNT 0" in lines
     assert "dice are 1 to 6" in errors["moves_die_7"][1]
@@ -215,3 +242,27 @@ def test_the_header_compiles_as_cplusplus(tmp_path: Path) -> None:
         check=True, timeout=300, env=env,
     )  # fmt: skip
     assert subprocess.run([str(tmp_path / "use")], timeout=60).returncode == 0
+
+
+def test_the_readmes_c_example_compiles_and_runs(tmp_path: Path) -> None:
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index('```c\n#include "bgfast.h"\n') + len("```c\n")
+    example = readme[start : readme.index("```", start)]
+    include, body = example.split("\n", 1)
+    source = tmp_path / "example.c"
+    source.write_text(
+        f"#include <stdio.h>\n#include <stdlib.h>\n{include}\n"
+        f'int main(void) {{\n{body}\nprintf("%s %s\\n", id, play);\nreturn 0;\n}}\n'
+    )
+    cc = shutil.which("cc")
+    if cc is None:
+        pytest.fail("a C compiler (cc) is needed to test the C ABI")
+    lib = library_dir()
+    subprocess.run(
+        [cc, "-std=c99", "-Wall", "-Wextra", "-Werror", str(source), f"-I{CRATE / 'include'}",
+         f"-L{lib}", "-lbgfast", f"-Wl,-rpath,{lib}", "-o", str(tmp_path / "example")],
+        check=True, timeout=300,
+    )  # fmt: skip
+    done = subprocess.run([str(tmp_path / "example")], capture_output=True, text=True, timeout=60)
+    first = Position().moves(3, 1)[0]
+    assert done.stdout.split() == [first.result.id, "8/5", "6/5"], done.stdout + done.stderr

@@ -61,6 +61,16 @@ extern "C" {
 #define BGFAST_ERROR_INTERNAL 7
 
 /**
+ * The result given is not one of the roll's legal results (R8).
+ */
+#define BGFAST_ERROR_ILLEGAL_MOVE 8
+
+/**
+ * An argument out of its range (a thread count above 256, a batch too large to address).
+ */
+#define BGFAST_ERROR_INVALID_ARGUMENT 9
+
+/**
  * The most distinct results one position and roll can have (no position and roll
  * exceeds 3,060 complete plays): a `results` buffer this long always suffices.
  */
@@ -70,6 +80,12 @@ extern "C" {
  * The bytes a Position ID needs: 14 characters and the terminating NUL.
  */
 #define BGFAST_ID_BUFFER 15
+
+/**
+ * Bytes that always hold a play's text and its NUL. A play writes at most four chains of
+ * points, with their hits, separators and counts: under 48 bytes.
+ */
+#define BGFAST_MOVE_TEXT_BUFFER 64
 
 /**
  * A backgammon position seen from the side to move, as bgfast's Python arrays:
@@ -146,6 +162,69 @@ int bgfast_moves(const struct bgfast_position *pos,
  * points to 5 writable floats.
  */
 int bgfast_evaluate(const struct bgfast_position *pos, float *probabilities);
+
+/**
+ * Writes the probabilities of `n` positions (`pos[0..n]`) into `probabilities[0..5 n]`,
+ * five a position as `bgfast_evaluate` writes them, on `threads` threads (0: every core
+ * this process may use; 1: the calling thread; at most 256). Every position is checked
+ * before any is evaluated: a bad one returns `BGFAST_ERROR_INVALID_POSITION` naming its
+ * index, and nothing is written. Other errors: `BGFAST_ERROR_NULL` (a null pointer with
+ * `n` above 0), `BGFAST_ERROR_INVALID_ARGUMENT` (more than 256 threads, or `n` too large to
+ * address). `n` = 0 does nothing and succeeds.
+ *
+ * # Safety
+ * `pos` is null or points to `n` readable `bgfast_position`s; `probabilities` is null or
+ * points to `5 n` writable floats.
+ */
+int bgfast_evaluate_batch(const struct bgfast_position *pos,
+                          size_t n,
+                          float *probabilities,
+                          size_t threads);
+
+/**
+ * Writes the shipped net's (wildbg's) play of the roll `die1`-`die2` in `*pos` into
+ * `*result` (the position after it, the opponent to move, as `bgfast_moves` lists it):
+ * the result worst for the opponent, as Python's `Net.best_move`; a forced play, or the
+ * pass of a roll that cannot be played (the same checkers), without evaluating. If `text`
+ * is not null, also writes the play in GNU Backgammon's notation ("8/5 6/5"; "" for the
+ * pass) and its NUL there; `BGFAST_MOVE_TEXT_BUFFER` bytes always suffice.
+ *
+ * Errors, which write nothing: `BGFAST_ERROR_NULL`, `BGFAST_ERROR_INVALID_POSITION`,
+ * `BGFAST_ERROR_INVALID_DICE`, `BGFAST_ERROR_GAME_OVER`, and `BGFAST_ERROR_BUFFER_TOO_SMALL`
+ * when the text needs more than `text_capacity` bytes.
+ *
+ * # Safety
+ * `pos` is null or points to a readable `bgfast_position`; `result` is null or points to a
+ * writable one; `text` is null or points to `text_capacity` writable bytes.
+ */
+int bgfast_best_move(const struct bgfast_position *pos,
+                     int die1,
+                     int die2,
+                     struct bgfast_position *result,
+                     char *text,
+                     size_t text_capacity);
+
+/**
+ * Writes the notation of the play that turns `*pos` into `*result` with the roll
+ * `die1`-`die2` into `text` (GNU Backgammon's, as `bgfast_best_move` writes it: "" for the
+ * pass) and its NUL; `BGFAST_MOVE_TEXT_BUFFER` bytes always suffice. `*result` is one of
+ * the positions `bgfast_moves` lists for that roll, the opponent to move.
+ *
+ * Errors, which write nothing: `BGFAST_ERROR_ILLEGAL_MOVE` when `*result` is no legal
+ * result of the roll (R8), `BGFAST_ERROR_BUFFER_TOO_SMALL`, `BGFAST_ERROR_NULL`,
+ * `BGFAST_ERROR_INVALID_POSITION` (either position), `BGFAST_ERROR_INVALID_DICE`,
+ * `BGFAST_ERROR_GAME_OVER`.
+ *
+ * # Safety
+ * `pos` and `result` are null or point to readable `bgfast_position`s; `text` is null or
+ * points to `text_capacity` writable bytes.
+ */
+int bgfast_move_text(const struct bgfast_position *pos,
+                     int die1,
+                     int die2,
+                     const struct bgfast_position *result,
+                     char *text,
+                     size_t text_capacity);
 
 /**
  * The message of this thread's most recent call to a function that returns a code: what

@@ -20,7 +20,7 @@ use std::cell::RefCell;
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use bgfast_core::codec::gnubg_id;
+use bgfast_core::codec::{gnubg_id, move_text};
 use bgfast_core::{Dice, MoveList, Position};
 use bgfast_engine::{Evaluator, Net, Probabilities};
 
@@ -42,6 +42,10 @@ pub const BGFAST_ERROR_BUFFER_TOO_SMALL: c_int = 5;
 pub const BGFAST_ERROR_GAME_OVER: c_int = 6;
 /// A bug in bgfast (a caught panic); the message says where.
 pub const BGFAST_ERROR_INTERNAL: c_int = 7;
+/// The result given is not one of the roll's legal results (R8).
+pub const BGFAST_ERROR_ILLEGAL_MOVE: c_int = 8;
+/// An argument out of its range (a thread count above 256, a batch too large to address).
+pub const BGFAST_ERROR_INVALID_ARGUMENT: c_int = 9;
 
 /// The most distinct results one position and roll can have (no position and roll
 /// exceeds 3,060 complete plays): a `results` buffer this long always suffices.
@@ -50,6 +54,16 @@ const _: () = assert!(BGFAST_MAX_MOVES == bgfast_core::MAX_PLAYS);
 
 /// The bytes a Position ID needs: 14 characters and the terminating NUL.
 pub const BGFAST_ID_BUFFER: usize = 15;
+
+/// Bytes that always hold a play's text and its NUL. A play writes at most four chains of
+/// points, with their hits, separators and counts: under 48 bytes.
+pub const BGFAST_MOVE_TEXT_BUFFER: usize = 64;
+
+/// The most threads a call may ask for (as every entry point of bgfast).
+const MAX_THREADS: usize = bgfast_core::threads::MAX_THREADS;
+
+/// Positions evaluated in one step of `bgfast_evaluate_batch` (its buffers' size).
+const EVALUATION_SLICE: usize = 1 << 16;
 
 /// A backgammon position seen from the side to move, as bgfast's Python arrays:
 /// `checkers[0]` is the side to move, `checkers[1]` the opponent; index 0..23 is that
@@ -365,6 +379,238 @@ pub unsafe extern "C" fn bgfast_evaluate(
     })
 }
 
+/// Writes the probabilities of `n` positions (`pos[0..n]`) into `probabilities[0..5 n]`,
+/// five a position as `bgfast_evaluate` writes them, on `threads` threads (0: every core
+/// this process may use; 1: the calling thread; at most 256). Every position is checked
+/// before any is evaluated: a bad one returns `BGFAST_ERROR_INVALID_POSITION` naming its
+/// index, and nothing is written. Other errors: `BGFAST_ERROR_NULL` (a null pointer with
+/// `n` above 0), `BGFAST_ERROR_INVALID_ARGUMENT` (more than 256 threads, or `n` too large to
+/// address). `n` = 0 does nothing and succeeds.
+///
+/// # Safety
+/// `pos` is null or points to `n` readable `bgfast_position`s; `probabilities` is null or
+/// points to `5 n` writable floats.
+#[no_mangle]
+pub unsafe extern "C" fn bgfast_evaluate_batch(
+    pos: *const bgfast_position,
+    n: usize,
+    probabilities: *mut f32,
+    threads: usize,
+) -> c_int {
+    guard(|| {
+        if n == 0 {
+            return Ok(());
+        }
+        if pos.is_null() {
+            return Err(Failure::null("pos"));
+        }
+        if probabilities.is_null() {
+            return Err(Failure::null("probabilities"));
+        }
+        if threads > MAX_THREADS {
+            return Err(Failure::new(
+                BGFAST_ERROR_INVALID_ARGUMENT,
+                format!("threads must be from 0 (every core) to {MAX_THREADS}, not {threads}"),
+            ));
+        }
+        let addressable = |size: usize| {
+            n.checked_mul(size)
+                .is_some_and(|b| b <= isize::MAX as usize)
+        };
+        if !addressable(size_of::<bgfast_position>()) || !addressable(5 * size_of::<f32>()) {
+            return Err(Failure::new(
+                BGFAST_ERROR_INVALID_ARGUMENT,
+                format!("{n} positions are more than memory can address"),
+            ));
+        }
+        // SAFETY: `n` readable structs, as the caller promises; the size is addressable.
+        let given = unsafe { std::slice::from_raw_parts(pos, n) };
+        let position = |i: usize, p: &bgfast_position| {
+            Position::from_counts(&p.checkers[0], &p.checkers[1]).map_err(|e| {
+                Failure::new(BGFAST_ERROR_INVALID_POSITION, format!("position {i}: {e}"))
+            })
+        };
+        for (i, p) in given.iter().enumerate() {
+            position(i, p)?;
+        }
+        // SAFETY: `5 n` writable floats, as the caller promises; the size is addressable.
+        let out = unsafe { std::slice::from_raw_parts_mut(probabilities, 5 * n) };
+        let threads = if threads == 0 {
+            bgfast_core::threads::default_threads()
+        } else {
+            threads
+        };
+        let slice = EVALUATION_SLICE.min(n);
+        let mut positions = Vec::with_capacity(slice);
+        let mut chances = vec![Probabilities::default(); slice];
+        for (k, (part, out)) in given
+            .chunks(EVALUATION_SLICE)
+            .zip(out.chunks_mut(5 * EVALUATION_SLICE))
+            .enumerate()
+        {
+            positions.clear();
+            for (i, p) in part.iter().enumerate() {
+                positions.push(position(k * EVALUATION_SLICE + i, p)?);
+            }
+            let chances = &mut chances[..part.len()];
+            Net::wildbg().evaluate_parallel(&positions, chances, threads);
+            for (c, o) in chances.iter().zip(out.chunks_exact_mut(5)) {
+                o.copy_from_slice(&c.to_array());
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Writes the shipped net's (wildbg's) play of the roll `die1`-`die2` in `*pos` into
+/// `*result` (the position after it, the opponent to move, as `bgfast_moves` lists it):
+/// the result worst for the opponent, as Python's `Net.best_move`; a forced play, or the
+/// pass of a roll that cannot be played (the same checkers), without evaluating. If `text`
+/// is not null, also writes the play in GNU Backgammon's notation ("8/5 6/5"; "" for the
+/// pass) and its NUL there; `BGFAST_MOVE_TEXT_BUFFER` bytes always suffice.
+///
+/// Errors, which write nothing: `BGFAST_ERROR_NULL`, `BGFAST_ERROR_INVALID_POSITION`,
+/// `BGFAST_ERROR_INVALID_DICE`, `BGFAST_ERROR_GAME_OVER`, and `BGFAST_ERROR_BUFFER_TOO_SMALL`
+/// when the text needs more than `text_capacity` bytes.
+///
+/// # Safety
+/// `pos` is null or points to a readable `bgfast_position`; `result` is null or points to a
+/// writable one; `text` is null or points to `text_capacity` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn bgfast_best_move(
+    pos: *const bgfast_position,
+    die1: c_int,
+    die2: c_int,
+    result: *mut bgfast_position,
+    text: *mut c_char,
+    text_capacity: usize,
+) -> c_int {
+    guard(|| {
+        if result.is_null() {
+            return Err(Failure::null("result"));
+        }
+        // SAFETY: forwarded from the caller.
+        let position = unsafe { read_position(pos) }?;
+        let dice = playable(&position, die1, die2)?;
+        with_move_list(|list| {
+            position.generate_moves(dice, list);
+            let best = if list.len() == 1 {
+                0
+            } else {
+                Net::wildbg()
+                    .best(list)
+                    .ok_or_else(|| Failure::new(BGFAST_ERROR_INTERNAL, "no result to choose"))?
+            };
+            let play = move_text::format(&list.compact(best).mv(&position, dice));
+            check_text_room(text, text_capacity, &play)?;
+            // SAFETY: non-null and writable, as the caller promises.
+            unsafe { result.write(to_struct(&list.result(best))) };
+            // SAFETY: checked just above.
+            unsafe { write_text(text, &play) };
+            Ok(())
+        })
+    })
+}
+
+/// Writes the notation of the play that turns `*pos` into `*result` with the roll
+/// `die1`-`die2` into `text` (GNU Backgammon's, as `bgfast_best_move` writes it: "" for the
+/// pass) and its NUL; `BGFAST_MOVE_TEXT_BUFFER` bytes always suffice. `*result` is one of
+/// the positions `bgfast_moves` lists for that roll, the opponent to move.
+///
+/// Errors, which write nothing: `BGFAST_ERROR_ILLEGAL_MOVE` when `*result` is no legal
+/// result of the roll (R8), `BGFAST_ERROR_BUFFER_TOO_SMALL`, `BGFAST_ERROR_NULL`,
+/// `BGFAST_ERROR_INVALID_POSITION` (either position), `BGFAST_ERROR_INVALID_DICE`,
+/// `BGFAST_ERROR_GAME_OVER`.
+///
+/// # Safety
+/// `pos` and `result` are null or point to readable `bgfast_position`s; `text` is null or
+/// points to `text_capacity` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn bgfast_move_text(
+    pos: *const bgfast_position,
+    die1: c_int,
+    die2: c_int,
+    result: *const bgfast_position,
+    text: *mut c_char,
+    text_capacity: usize,
+) -> c_int {
+    guard(|| {
+        if text.is_null() {
+            return Err(Failure::null("text"));
+        }
+        // SAFETY: forwarded from the caller.
+        let position = unsafe { read_position(pos) }?;
+        if result.is_null() {
+            return Err(Failure::null("result"));
+        }
+        // SAFETY: forwarded from the caller (and not null).
+        let after = unsafe { read_position(result) }
+            .map_err(|f| Failure::new(f.code, format!("result: {}", f.message)))?;
+        let dice = playable(&position, die1, die2)?;
+        with_move_list(|list| {
+            position.generate_moves(dice, list);
+            let i = (0..list.len())
+                .find(|&i| list.result(i) == after)
+                .ok_or_else(|| {
+                    Failure::new(
+                        BGFAST_ERROR_ILLEGAL_MOVE,
+                        format!(
+                            "R8: the result is not one of the {} legal results of {die1}-{die2}",
+                            list.len()
+                        ),
+                    )
+                })?;
+            let play = move_text::format(&list.compact(i).mv(&position, dice));
+            check_text_room(text, text_capacity, &play)?;
+            // SAFETY: checked just above.
+            unsafe { write_text(text, &play) };
+            Ok(())
+        })
+    })
+}
+
+/// The roll `die1`-`die2` of `position`, if the game goes on (R15).
+fn playable(position: &Position, die1: c_int, die2: c_int) -> Result<Dice, Failure> {
+    let dice = dice(die1, die2)?;
+    if position.outcome().is_some() {
+        return Err(Failure::new(
+            BGFAST_ERROR_GAME_OVER,
+            "the game is over: one side has borne off all 15 checkers (R15)",
+        ));
+    }
+    Ok(dice)
+}
+
+/// Refuses a non-null `text` of `capacity` bytes that cannot hold `play` and its NUL.
+fn check_text_room(text: *mut c_char, capacity: usize, play: &str) -> Result<(), Failure> {
+    if text.is_null() || play.len() < capacity {
+        return Ok(());
+    }
+    Err(Failure::new(
+        BGFAST_ERROR_BUFFER_TOO_SMALL,
+        format!(
+            "the play {play:?} needs {} bytes with its NUL, more than {capacity} \
+             (BGFAST_MOVE_TEXT_BUFFER always suffices)",
+            play.len() + 1
+        ),
+    ))
+}
+
+/// Writes `play` and a NUL at `text`, if it is not null.
+///
+/// # Safety
+/// `text` is null or has room for `play` and its NUL (see [`check_text_room`]).
+unsafe fn write_text(text: *mut c_char, play: &str) {
+    if text.is_null() {
+        return;
+    }
+    // SAFETY: room for the bytes and the NUL, as the caller checked.
+    unsafe {
+        std::ptr::copy_nonoverlapping(play.as_ptr().cast::<c_char>(), text, play.len());
+        text.add(play.len()).write(0);
+    }
+}
+
 /// The message of this thread's most recent call to a function that returns a code: what
 /// was wrong, or an empty string after a success (or before any call). `bgfast_version`
 /// and `bgfast_last_error`, which cannot fail, leave it as it is, so both can be arguments
@@ -526,6 +772,132 @@ mod tests {
             bgfast_position::default(),
             "a refused call writes nothing"
         );
+    }
+
+    fn text(buffer: &[c_char]) -> String {
+        // SAFETY: the calls under test NUL-terminate what they write.
+        unsafe { CStr::from_ptr(buffer.as_ptr()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    #[test]
+    fn the_best_move_is_the_nets_and_its_text_names_it() {
+        let start = to_struct(&Position::START);
+        let mut result = bgfast_position::default();
+        let mut play = [0 as c_char; BGFAST_MOVE_TEXT_BUFFER];
+        let (out, room) = (play.as_mut_ptr(), play.len());
+        // SAFETY: valid buffers.
+        let code = unsafe { bgfast_best_move(&start, 3, 1, &mut result, out, room) };
+        assert_eq!((code, text(&play).as_str()), (BGFAST_OK, "8/5 6/5"));
+        let dice = Dice::from_pips(3, 1).unwrap();
+        let mut list = MoveList::new();
+        Position::START.generate_moves(dice, &mut list);
+        let best = Net::wildbg().best(&list).unwrap();
+        assert_eq!(result, to_struct(&list.result(best)));
+        // Every result's text, as the core writes it.
+        for i in 0..list.len() {
+            let after = to_struct(&list.result(i));
+            // SAFETY: valid buffers.
+            let code = unsafe { bgfast_move_text(&start, 1, 3, &after, out, room) };
+            let want = move_text::format(&list.compact(i).mv(&Position::START, dice));
+            assert_eq!((code, text(&play)), (BGFAST_OK, want));
+        }
+        // The text is optional for the best move; a result that is no play is refused.
+        // SAFETY: valid buffers and a null text.
+        let code = unsafe { bgfast_best_move(&start, 6, 6, &mut result, std::ptr::null_mut(), 0) };
+        assert_eq!(code, BGFAST_OK);
+        // SAFETY: valid buffers.
+        let code = unsafe { bgfast_move_text(&start, 3, 1, &start, out, room) };
+        assert_eq!(code, BGFAST_ERROR_ILLEGAL_MOVE);
+        assert!(
+            last().starts_with("R8: the result is not one of the 16"),
+            "{}",
+            last()
+        );
+    }
+
+    #[test]
+    fn a_play_text_that_does_not_fit_writes_nothing() {
+        let start = to_struct(&Position::START);
+        let mut result = bgfast_position::default();
+        let mut play = [0x55 as c_char; 8];
+        // "8/5 6/5" and its NUL need 8 bytes: 7 are refused, 8 do.
+        // SAFETY: 7 of the 8 bytes offered.
+        let code = unsafe { bgfast_best_move(&start, 3, 1, &mut result, play.as_mut_ptr(), 7) };
+        assert_eq!(code, BGFAST_ERROR_BUFFER_TOO_SMALL);
+        assert!(last().contains("needs 8 bytes"), "{}", last());
+        assert_eq!(result, bgfast_position::default(), "no result written");
+        assert_eq!(play, [0x55 as c_char; 8], "no text written");
+        // SAFETY: 8 writable bytes.
+        let code = unsafe { bgfast_best_move(&start, 3, 1, &mut result, play.as_mut_ptr(), 8) };
+        assert_eq!((code, text(&play).as_str()), (BGFAST_OK, "8/5 6/5"));
+    }
+
+    #[test]
+    fn no_play_text_comes_near_the_buffer() {
+        // Games of random plays: every roll of every position they pass, every result.
+        let mut rng = bgfast_core::rng::GameRng::new(7, 0);
+        let mut list = MoveList::new();
+        let mut longest = 0;
+        for _ in 0..40 {
+            let mut position = Position::START;
+            while position.outcome().is_none() {
+                for dice in Dice::ALL_21 {
+                    position.generate_moves(dice, &mut list);
+                    for i in 0..list.len() {
+                        let play = move_text::format(&list.compact(i).mv(&position, dice));
+                        longest = longest.max(play.len());
+                    }
+                }
+                position.generate_moves(rng.roll(), &mut list);
+                position = list.result(rng.below(list.len() as u32) as usize);
+            }
+        }
+        assert!(longest < 48, "a play of {longest} bytes");
+    }
+
+    #[test]
+    fn a_batch_evaluates_as_one_position_at_a_time_and_checks_every_position_first() {
+        let mut list = MoveList::new();
+        Position::START.generate_moves(Dice::from_pips(6, 6).unwrap(), &mut list);
+        let positions: Vec<bgfast_position> = list.results().map(|p| to_struct(&p)).collect();
+        let n = positions.len();
+        for threads in [0, 1, 2] {
+            let mut out = vec![0f32; 5 * n];
+            // SAFETY: n positions and 5 n floats.
+            let code =
+                unsafe { bgfast_evaluate_batch(positions.as_ptr(), n, out.as_mut_ptr(), threads) };
+            assert_eq!(code, BGFAST_OK);
+            for (p, got) in positions.iter().zip(out.chunks_exact(5)) {
+                let mut one = [0f32; 5];
+                // SAFETY: valid buffers.
+                assert_eq!(unsafe { bgfast_evaluate(p, one.as_mut_ptr()) }, BGFAST_OK);
+                assert_eq!(got, one);
+            }
+        }
+        let mut bad = positions.clone();
+        bad[3].checkers[0][10] = 9;
+        let mut out = vec![7f32; 5 * n];
+        // SAFETY: n positions and 5 n floats.
+        let code = unsafe { bgfast_evaluate_batch(bad.as_ptr(), n, out.as_mut_ptr(), 1) };
+        assert_eq!(code, BGFAST_ERROR_INVALID_POSITION);
+        assert!(last().starts_with("position 3: "), "{}", last());
+        assert!(
+            out.iter().all(|&x| x == 7.0),
+            "a refused batch writes nothing"
+        );
+        // SAFETY: n positions and 5 n floats.
+        let code = unsafe { bgfast_evaluate_batch(positions.as_ptr(), n, out.as_mut_ptr(), 257) };
+        assert_eq!(code, BGFAST_ERROR_INVALID_ARGUMENT);
+        // SAFETY: nothing is read for n = 0; a huge n is refused before any read.
+        unsafe {
+            let nothing = bgfast_evaluate_batch(std::ptr::null(), 0, std::ptr::null_mut(), 0);
+            assert_eq!(nothing, BGFAST_OK);
+            let huge =
+                bgfast_evaluate_batch(positions.as_ptr(), usize::MAX / 8, out.as_mut_ptr(), 1);
+            assert_eq!(huge, BGFAST_ERROR_INVALID_ARGUMENT);
+        }
     }
 
     #[test]

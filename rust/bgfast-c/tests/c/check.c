@@ -4,7 +4,11 @@
  *   check            reads lines "POSITION_ID DIE1 DIE2" on stdin and prints, per line:
  *                      ID <the id read back through bgfast_position_to_id>
  *                      MOVES <count> <result ids in bgfast's order>
+ *                      TEXTS <the results' plays, in the same order, joined by '|'>
+ *                      BEST <the best result's id> <its play>
  *                      EVAL <five probabilities>
+ *                    then, for all the positions at once (bgfast_evaluate_batch):
+ *                      BATCH <five probabilities> (one line a position)
  *   check --errors   calls every function with bad input and prints one line per call:
  *                      ERR <case> <code> <bgfast_last_error()>
  *                    and checks that no buffer was written past its end.
@@ -33,7 +37,9 @@ static void expect(int ok, const char *what) {
 static int positions(void) {
     char line[256];
     bgfast_position *results = malloc(sizeof(bgfast_position) * BGFAST_MAX_MOVES);
-    if (results == NULL) return 1;
+    size_t read = 0, room = 64;
+    bgfast_position *all = malloc(sizeof(bgfast_position) * room);
+    if (results == NULL || all == NULL) return 1;
     while (fgets(line, sizeof line, stdin)) {
         char id[64];
         int d1, d2;
@@ -58,12 +64,39 @@ static int positions(void) {
                 expect(bgfast_position_to_id(&results[i], rid) == BGFAST_OK, "result id");
                 printf(" %s", rid);
             }
+            printf("\nTEXTS ");
+            for (size_t i = 0; i < count; i++) {
+                char play[BGFAST_MOVE_TEXT_BUFFER];
+                expect(bgfast_move_text(&pos, d1, d2, &results[i], play, sizeof play) == BGFAST_OK,
+                       "move text");
+                printf("%s%s", i ? "|" : "", play);
+            }
             printf("\n");
+            bgfast_position best;
+            char play[BGFAST_MOVE_TEXT_BUFFER], bid[15];
+            expect(bgfast_best_move(&pos, d1, d2, &best, play, sizeof play) == BGFAST_OK, "best");
+            expect(bgfast_position_to_id(&best, bid) == BGFAST_OK, "best id");
+            printf("BEST %s %s\n", bid, play);
         }
         float p[5];
         expect(bgfast_evaluate(&pos, p) == BGFAST_OK, "evaluate");
         printf("EVAL %.9g %.9g %.9g %.9g %.9g\n", p[0], p[1], p[2], p[3], p[4]);
+        if (read == room) {
+            bgfast_position *more = realloc(all, sizeof(bgfast_position) * (room *= 2));
+            if (more == NULL) return 1;
+            all = more;
+        }
+        all[read++] = pos;
     }
+    float *batch = malloc(sizeof(float) * 5 * (read ? read : 1));
+    if (batch == NULL) return 1;
+    expect(bgfast_evaluate_batch(all, read, batch, 0) == BGFAST_OK, "evaluate_batch");
+    for (size_t i = 0; i < read; i++) {
+        const float *p = batch + 5 * i;
+        printf("BATCH %.9g %.9g %.9g %.9g %.9g\n", p[0], p[1], p[2], p[3], p[4]);
+    }
+    free(batch);
+    free(all);
     free(results);
     return 0;
 }
@@ -149,6 +182,28 @@ static int errors(void) {
     printf("AFTER_VERSION %s\n", bgfast_last_error());
     expect(p[0] == 9 && p[4] == 9, "a refused evaluate writes nothing");
     expect(bgfast_evaluate(&start, p) == BGFAST_OK && p[5] == 9, "evaluate writes 5 floats");
+
+    bgfast_position best, twice[2];
+    char play[BGFAST_MOVE_TEXT_BUFFER];
+    memset(play, CANARY, sizeof play);
+    report("best_move_null_result", bgfast_best_move(&start, 3, 1, NULL, play, sizeof play));
+    report("best_move_game_over", bgfast_best_move(&over, 3, 1, &best, play, sizeof play));
+    report("best_move_bad_dice", bgfast_best_move(&start, 3, 9, &best, play, sizeof play));
+    report("best_move_text_too_small", bgfast_best_move(&start, 3, 1, &best, play, 7));
+    expect(play[0] == CANARY, "a refused best_move writes no text");
+    report("move_text_null_text", bgfast_move_text(&start, 3, 1, &start, NULL, 64));
+    report("move_text_null_result", bgfast_move_text(&start, 3, 1, NULL, play, sizeof play));
+    report("move_text_illegal", bgfast_move_text(&start, 3, 1, &start, play, sizeof play));
+    report("move_text_bad_result", bgfast_move_text(&start, 3, 1, &bad, play, sizeof play));
+    expect(play[0] == CANARY, "a refused move_text writes nothing");
+    twice[0] = start;
+    twice[1] = bad;
+    memset(p, 0, sizeof p);
+    report("batch_bad_position", bgfast_evaluate_batch(twice, 2, p, 1));
+    report("batch_threads", bgfast_evaluate_batch(twice, 1, p, 1000));
+    report("batch_null", bgfast_evaluate_batch(NULL, 1, p, 1));
+    expect(p[0] == 0 && p[4] == 0, "a refused batch writes nothing");
+    expect(bgfast_evaluate_batch(NULL, 0, NULL, 0) == BGFAST_OK, "an empty batch");
     return 0;
 }
 
