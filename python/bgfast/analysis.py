@@ -213,7 +213,7 @@ class Decision:
 
     def words(self, player: str | None = None) -> str:
         """The decision in a line: ``game 1, move 6, player 0: take; best pass: -0.412 EMG
-        (3.10% MWC) [blunder]``, the player named ``player`` when given (a name, say)."""
+        (3.10% MWC) [very bad]``, the player named ``player`` when given (a name, say)."""
         who = f"player {self.player}" if player is None else player
         roll = f"{self.dice[0]}{self.dice[1]}: " if self.dice else ""
         played = self.played or "(no play)"
@@ -1128,23 +1128,16 @@ class _Analyst:
             # In EMG normalised to the cube: a pass is worth exactly +1 to the doubler.
             to_emg = self.to_emg(s)
             no_double, take, cash = to_emg(nd[k]), to_emg(dt[k]), to_emg(dp[k])
-            optimal = max(no_double, min(take, cash))
             if c.action in ("no double", "double"):
-                value = no_double if c.action == "no double" else min(take, cash)
-                loss = max(0.0, optimal - value)
-                close = c.action == "double" or optimal - min(take, 1.0) < _CLOSE
-                if min(take, cash) > no_double:
-                    best = "double, pass" if cash < take else "double, take"
-                else:
-                    best = "too good" if cash < take and no_double > cash else "no double"
+                best, loss, close = _doubling(
+                    c.action == "double", no_double, take, cash, s.may_beaver
+                )
             else:
                 # The taker's view: taking is worth -take, passing -cash.
                 took = c.action in ("take", "beaver")
                 loss = max(0.0, (take - cash) if took else (cash - take))
                 close = True
-                best = "take" if take < cash else "pass"
-                if best == "take" and s.may_beaver and take < 0.0:
-                    best = "beaver"  # the taker is the favourite (bgfast.cubeful.action_name)
+                best = cubeful.answer_name(take, cash, s.may_beaver)
             t = totals[c.player]
             t.cube += 1
             mark = mark_of(loss)
@@ -1187,6 +1180,24 @@ class _Analyst:
 
             self._emg[stakes] = found
         return found
+
+
+def _doubling(
+    doubled: bool, no_double: float, take: float, cash: float, may_beaver: bool
+) -> tuple[str, float, bool]:
+    """The best action (:func:`bgfast.cubeful.action_name`, "too good" for too good to
+    double), the loss and whether the decision is close, for a player who ``doubled`` or
+    not, from its values in EMG. A double the taker beavers
+    (:func:`bgfast.cubeful.beavers_now`) is worth twice the take to the doubler, as GNU
+    Backgammon's "no double, beaver" weighs it (passing the beaver would cost 2, no
+    better); gnubg's own analysis charges such a double by the take alone."""
+    beavered = cubeful.beavers_now(take, cash, may_beaver)
+    double_value = 2.0 * take if beavered else min(take, cash)
+    optimal = max(no_double, double_value)
+    loss = max(0.0, optimal - (double_value if doubled else no_double))
+    close = doubled or optimal - double_value < _CLOSE
+    best = cubeful.action_name(no_double, take, cash, redouble=False, beavers=may_beaver)
+    return ("too good" if best.startswith("too good") else best), loss, close
 
 
 def _unoffered(state: State) -> State:

@@ -574,6 +574,33 @@ def check_rollout_cube_life(cube_life: object) -> CubeLife:
         ) from None
 
 
+#: The lowest double/take value (per unit of the cube now) at which the taker beavers: a
+#: beaver may be passed (R19), which costs the beavered doubler 2, so a beaver is worth
+#: ``min(-2 DT, 2)`` to the taker and beats a plain take only for ``-2 <= DT < 0``.
+BEAVER_FLOOR = -2.0
+
+
+def beavers_now(double_take: float, double_pass: float, may_beaver: bool) -> bool:
+    """Whether the doubled side answers a double now with a beaver: it may beaver
+    (:attr:`Stakes.may_beaver`), takes (taking is better for it than passing) and is the
+    favourite once it owns the cube, by no more than twice the cube
+    (``BEAVER_FLOOR <= double_take < 0``: past that, the doubler would pass the beaver)."""
+    return may_beaver and double_take < double_pass and BEAVER_FLOOR <= double_take < 0.0
+
+
+def doubles_now(
+    no_double: float, double_take: float, double_pass: float, beaver: bool = False
+) -> bool:
+    """Whether doubling is right, GNU Backgammon's rule (``FindBestCubeDecision``): a double
+    is worth at least not doubling whatever the answer (a tie doubles: with a certain win
+    and no gammon, "double, pass" cashes at once), unless the taker would beaver
+    (``beaver``, :func:`beavers_now`) and twice the double/take value is less than not
+    doubling ("no double, beaver")."""
+    if min(double_take, double_pass) < no_double:
+        return False
+    return not (beaver and 2.0 * double_take < no_double)
+
+
 def action_name(
     no_double: float,
     double_take: float,
@@ -585,18 +612,37 @@ def action_name(
 ) -> str:
     """The cube action as players name it, from the three values of the side to move:
     ``"no double"``, ``"double, take"``, ``"double, pass"``, ``"too good to double"``,
-    ``"double, beaver"`` (with ``beavers``, when the taker is the favourite) and the same
-    with ``"redouble"`` for a cube the side to move owns; ``"no double"`` when it may not
-    double."""
+    with ``beavers`` (the doubled side may beaver) ``"double, beaver"`` (the taker
+    beavers, :func:`beavers_now`, and doubling is right all the same) and ``"no double,
+    beaver"`` (doubling would be right against a take, but not once beavered:
+    :func:`doubles_now`), and the same with ``"redouble"`` for a cube the side to move
+    owns; ``"no double"`` when it may not double. As GNU Backgammon's
+    ``FindBestCubeDecision``, a double worth exactly not doubling is named a double."""
     verb = "redouble" if redouble else "double"
     take = double_take < double_pass
-    if may_double and min(double_take, double_pass) > no_double:
+    beaver = beavers_now(double_take, double_pass, beavers)
+    if may_double and min(double_take, double_pass) >= no_double:
         if not take:
             return f"{verb}, pass"
-        return f"{verb}, beaver" if beavers and double_take < 0 else f"{verb}, take"
+        if beaver:
+            return (
+                f"{verb}, beaver"
+                if doubles_now(no_double, double_take, double_pass, beaver)
+                else f"no {verb}, beaver"
+            )
+        return f"{verb}, take"
     if may_double and not take and no_double > double_pass:
         return f"too good to {verb}"
     return f"no {verb}"
+
+
+def answer_name(double_take: float, double_pass: float, may_beaver: bool) -> str:
+    """The doubled side's answer to a double now: ``"pass"`` when taking is no better for
+    it (GNU Backgammon's convention), ``"beaver"`` when it beavers (:func:`beavers_now`),
+    else ``"take"``."""
+    if double_take >= double_pass:
+        return "pass"
+    return "beaver" if beavers_now(double_take, double_pass, may_beaver) else "take"
 
 
 @dataclass(frozen=True)
@@ -605,13 +651,13 @@ class CubeDecision:
     doubling when the opponent takes and when it passes (money: per unit of the cube now;
     match: match-winning chances, with their EMG in ``emg``), the action as players name it,
     whether the side to move may double at all (``why_not`` says why not), and the doubled
-    side's answer to a double now (``answer``: ``"take"``, ``"pass"`` or ``"beaver"``, with
-    beavers when the taker is the favourite), the answer a pending double needs. The
-    values are the side to move's, so a double/pass is 1 in money (``double_pass`` is the
-    match-winning chances of winning the cube's value in a match, 1 in ``emg``). The
-    taker is the favourite when ``double_take`` is below 0: once it owns the cube, not
-    by its cubeless chances alone (with beavers, wildbg's net beavers a double at the
-    opening).
+    side's answer to a double now (``answer``: ``"take"``, ``"pass"`` or ``"beaver"``,
+    :func:`answer_name`), the answer a pending double needs. The values are the side to
+    move's, so a double/pass is 1 in money (``double_pass`` is the match-winning chances
+    of winning the cube's value in a match, 1 in ``emg``). With beavers the taker beavers
+    when it is the favourite once it owns the cube (``double_take`` below 0, not by its
+    cubeless chances alone: wildbg's net beavers a double at the opening), by no more than
+    twice the cube (``double_take`` at least -2: a beaver may be passed).
     ``answer`` is filled in even when no double may be made (``may_double`` false)."""
 
     no_double: float
@@ -759,8 +805,7 @@ def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -
         beavers=may_beaver,
         may_double=why is None,
     )
-    take = dt < dp  # the taker passes when taking is no better for it (gnubg's convention)
-    answer = "pass" if not take else "beaver" if may_beaver and dt < 0 else "take"
+    answer = answer_name(dt, dp, may_beaver)
     emg = None
     if stakes.is_match:
         emg = {
