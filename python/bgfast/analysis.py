@@ -10,6 +10,10 @@ with a net (wildbg's by default), every decision a player made:
   played one's;
 - **cube decisions** (no double / double, take / pass) by :func:`bgfast.cubeful.decide` on
   the net's chances before the roll;
+- in the two-sided bear-off database's range, plays and cube decisions are valued
+  exactly, as GNU Backgammon values them (:func:`bgfast.cubeful.exact_bearoff_values`:
+  the database's cubeful equities in money play, the cube model at a cube life found
+  from them in a match);
 - **luck**: each roll's value (its best play's) minus the average over all 21 rolls (the
   opening roll against the 30 opening rolls of either player, as GNU Backgammon does).
 
@@ -634,23 +638,40 @@ def analyse(
 _ORDER = {"double": 0, "take": 1, "move": 2}
 
 
+#: Rows of results in the two-sided bear-off database's range, with their boards.
+_Bearoffs = tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]]
+
+
 def _exact_in_bearoffs(
     boards: npt.NDArray[np.uint8],
     offsets: npt.NDArray[np.int64],
     chances: npt.NDArray[np.float32],
-) -> npt.NDArray[np.float32]:
+) -> tuple[npt.NDArray[np.float32], _Bearoffs]:
     """``Net.score_rolls``'s ``chances`` of every play of all 21 rolls of ``boards`` (block
     ``21 i + k``, rows ``offsets[21 i + k]..``), exact where a result is in the two-sided
-    bear-off database's range. Only a board whose side not to move already has at most 6
-    checkers, all home, can have such results: only those are played again."""
+    bear-off database's range, and those results' rows and boards. Only a board whose side
+    not to move already has at most 6 checkers, all home, can have such results: only
+    those are played again."""
     near = np.flatnonzero(bearoff.plays_may_reach_two_sided_range(boards))
     if not near.size:
-        return chances
+        return chances, _no_bearoffs()
     out = np.array(chances)
     _, results, _ = batch.all_rolls(boards[near])
     rows = np.concatenate([np.arange(offsets[21 * i], offsets[21 * i + 21]) for i in near])
     out[rows] = bearoff.exact_chances(results, chances[rows])
-    return out
+    exact = bearoff.in_two_sided_range(results)
+    return out, (rows[exact], results[exact])
+
+
+def _bearoffs_among(results: npt.NDArray[np.uint8]) -> _Bearoffs:
+    """The rows of ``results`` in the two-sided bear-off database's range, with their
+    boards."""
+    rows = np.flatnonzero(bearoff.in_two_sided_range(results))
+    return rows.astype(np.int64), results[rows]
+
+
+def _no_bearoffs() -> _Bearoffs:
+    return np.zeros(0, dtype=np.int64), np.zeros((0, 2, 25), dtype=np.uint8)
 
 
 #: The rolls in the order of ``bgfast.batch.all_rolls`` and ``Net.score_rolls``: the 15
@@ -909,7 +930,7 @@ class _Analyst:
         # (float32, as the net gives them: the values need no more).
         boards = batch.to_array(positions)
         offsets, probabilities = self.luck_net.score_rolls(boards, threads=self.threads)
-        probabilities = _exact_in_bearoffs(boards, offsets, probabilities)
+        probabilities, in_bearoffs = _exact_in_bearoffs(boards, offsets, probabilities)
         # The plays of the rolls rolled, as positions: the same lists in the same order.
         dice = np.array([[max(t.dice), min(t.dice)] for t in turns], dtype=np.uint8)
         play_offsets, plays = batch.moves(
@@ -917,20 +938,25 @@ class _Analyst:
         )
         # The luck net's values of every roll's plays; the plays made valued by the net
         # that rates them (the same rows when it is the same net).
-        values = self._values(probabilities, offsets[::21], stakes)
+        values = self._values(probabilities, offsets[::21], stakes, in_bearoffs)
         if not self.one_net:
             chances = self._chances(plays)
             played_values = self._values(
-                chances, play_offsets, [(t.stakes, t.they_may_double) for t in turns]
+                chances,
+                play_offsets,
+                [(t.stakes, t.they_may_double) for t in turns],
+                _bearoffs_among(plays),
             )
         # Illegal plays that stood (table mode, R31) are no legal result: valued on their own.
         illegal = [(t, t.illegal_result) for t in turns if t.illegal_result is not None]
         illegal_values: dict[int, float] = {}
         if illegal:
+            illegal_boards = batch.to_array([result for _, result in illegal])
             found = self._values(
-                self._chances(batch.to_array([result for _, result in illegal])),
+                self._chances(illegal_boards),
                 np.arange(len(illegal) + 1, dtype=np.int64),
                 [(t.stakes, t.they_may_double) for t, _ in illegal],
+                _bearoffs_among(illegal_boards),
             )
             illegal_values = {id(t): float(v) for (t, _), v in zip(illegal, found)}
         # Every block holds one result at least (a roll that cannot be played: the pass).
@@ -994,12 +1020,19 @@ class _Analyst:
         probabilities: npt.NDArray[np.float32],
         offsets: npt.NDArray[np.int64],
         stakes: list[_Valued],
+        in_bearoffs: _Bearoffs,
     ) -> npt.NDArray[np.float32]:
         """The value of each result for the player who moved (money per unit of the cube,
         match-winning chances in a match): the opponent's value after its own cube action
-        (none where it may not double), turned round. Block ``k`` (rows ``offsets[k]..
-        offsets[k + 1]``) is played at ``stakes[k]``."""
+        (none where it may not double), turned round; exact for the results in the
+        two-sided bear-off database's range (``in_bearoffs``: their rows and boards),
+        as GNU Backgammon values them. Block ``k`` (rows ``offsets[k]..offsets[k + 1]``)
+        is played at ``stakes[k]``."""
         values = np.empty(len(probabilities), dtype=np.float32)
+        # Where each row's board is in in_bearoffs (-1: not in the database's range).
+        exact_rows, exact_boards = in_bearoffs
+        board_of = np.full(len(probabilities), -1, dtype=np.int64)
+        board_of[exact_rows] = np.arange(len(exact_rows))
         for valued in set(stakes):
             parts = [
                 np.arange(offsets[k], offsets[k + 1]) for k, t in enumerate(stakes) if t == valued
@@ -1009,6 +1042,15 @@ class _Analyst:
             values[rows] = cubeful.value_for_the_side_that_moved(
                 probabilities[rows], s.for_opponent(), self.cube_life, they_may_double
             )
+            exact = rows[board_of[rows] >= 0]
+            if exact.size:
+                values[exact] = cubeful.value_for_the_side_that_moved(
+                    probabilities[exact],
+                    s.for_opponent(),
+                    self.cube_life,
+                    they_may_double,
+                    exact_boards[board_of[exact]],
+                )
         return values
 
     def chances(self, cubes: list[_Cube]) -> npt.NDArray[np.float32]:
@@ -1117,9 +1159,13 @@ class _Analyst:
         nd = np.empty(len(cubes))
         dt = np.empty(len(cubes))
         dp = np.empty(len(cubes))
+        # Exact in the two-sided bear-off database's range, as GNU Backgammon's.
+        boards = batch.to_array([c.state.position for c in cubes])
         for s in {c.stakes for c in cubes}:
             rows = np.array([k for k, c in enumerate(cubes) if c.stakes == s])
-            values = cubeful.cube_values(probabilities[rows], s, self.cube_life)
+            values = cubeful.cube_values(
+                probabilities[rows], s, self.cube_life, boards=boards[rows]
+            )
             nd[rows], dt[rows], dp[rows] = values[:, 0], values[:, 1], values[:, 2]
         decisions = []
         for k, c in enumerate(cubes):

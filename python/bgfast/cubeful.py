@@ -11,6 +11,12 @@ equity table (``bgfast.met``), the live-cube cash points found level by level up
 dead cube, with the Crawford rule (no cube in the Crawford game) and the post-Crawford
 one (the 1-away leader never doubles).
 
+In the two-sided bear-off database's range (at most 6 checkers a side, all home) GNU
+Backgammon reads exact values instead, and so does bgfast where it is given the positions
+(``decide(position=...)``, ``cube_values(boards=...)``, :func:`exact_bearoff_values`): the
+database's cubeful equities in money play, and in a match the model at a cube life found
+from them.
+
 >>> import bgfast
 >>> d = bgfast.cubeful.decide([0.72, 0.12, 0.0, 0.05, 0.0])
 >>> d.action
@@ -31,7 +37,7 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from bgfast import _core
+from bgfast import _core, bearoff
 from bgfast import met as tables
 from bgfast._core import Position
 from bgfast.errors import BgfastError, MatchOptionError, shown
@@ -45,14 +51,18 @@ from bgfast.vocab import (
 )
 
 __all__ = [
+    "BEAROFF_MATCH_CUBE_LIFE",
+    "BEAVER_FLOOR",
     "DEFAULT_CUBE_LIFE",
     "OWNERS",
     "CubeDecision",
     "CubeLife",
     "Stakes",
     "action_name",
+    "answer_name",
     "cube_values",
     "decide",
+    "exact_bearoff_values",
 ]
 
 #: GNU Backgammon's cube life index for contact positions, the default everywhere.
@@ -772,10 +782,15 @@ def decide(
     crawford_rule: bool = True,
     max_cube: int | None = None,
     backgammon_counts_double: bool = False,
+    position: Position | None = None,
 ) -> CubeDecision:
     """The cube decision for cubeless ``probabilities`` (gnubg's five for the side to move,
     about to roll: win, win gammon, win backgammon, lose gammon, lose backgammon, as
-    ``Net.evaluate`` gives them) with the stakes given (see :meth:`Stakes.check`)."""
+    ``Net.evaluate`` gives them) with the stakes given (see :meth:`Stakes.check`).
+
+    ``position``, the side to move's, makes the decision exact where it is in the
+    two-sided bear-off database's range, as GNU Backgammon's is
+    (:func:`exact_bearoff_values`; the chances given are not used there)."""
     stakes = Stakes.check(
         cube=cube,
         jacoby=jacoby,
@@ -788,13 +803,24 @@ def decide(
         max_cube=max_cube,
         backgammon_counts_double=backgammon_counts_double,
     )
-    return decide_for(probabilities, stakes, check_cube_life(cube_life))
+    return decide_for(probabilities, stakes, check_cube_life(cube_life), position=position)
 
 
-def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -> CubeDecision:
+def decide_for(
+    probabilities: Probabilities,
+    stakes: Stakes,
+    cube_life: float,
+    *,
+    position: Position | None = None,
+) -> CubeDecision:
     """:func:`decide` with checked stakes."""
     p = _check_probabilities(probabilities)
-    nd, dt, dp, _ = (float(v) for v in _values(p[None], stakes, cube_life)[0])
+    values = _values(p[None], stakes, cube_life)
+    if position is not None:
+        if not isinstance(position, Position):
+            raise TypeError(f"position must be a bgfast Position, not {shown(position)}")
+        values = with_exact_bearoffs(values, position.to_array()[None], stakes)
+    nd, dt, dp, _ = (float(v) for v in values[0])
     why = stakes.why_no_double()
     may_beaver = stakes.may_beaver
     action = action_name(
@@ -817,7 +843,11 @@ def decide_for(probabilities: Probabilities, stakes: Stakes, cube_life: float) -
 
 
 def cube_values(
-    probabilities: Probabilities, stakes: Stakes, cube_life: float = DEFAULT_CUBE_LIFE
+    probabilities: Probabilities,
+    stakes: Stakes,
+    cube_life: float = DEFAULT_CUBE_LIFE,
+    *,
+    boards: npt.ArrayLike | None = None,
 ) -> npt.NDArray[np.float64]:
     """The cube model over many positions at once: for ``(N, 5)`` rows of gnubg's chances
     of the side to move, about to roll (``Net.evaluate`` of many positions), an ``(N, 4)``
@@ -827,6 +857,9 @@ def cube_values(
     every row. Money per unit of the cube now, match play in match-winning chances.
     Native, the GIL released, the chances read as float32 (as a net gives them);
     ``BgfastError`` naming the first row that is not five chances that fit together.
+    ``boards``, the positions' ``(N, 2, 25)`` arrays (``bgfast.batch.to_array``), makes
+    the rows of positions in the two-sided bear-off database's range exact
+    (:func:`exact_bearoff_values`), as GNU Backgammon values them.
 
     >>> import numpy as np
     >>> values = cube_values(np.array([[0.72, 0.12, 0.0, 0.05, 0.0]]), Stakes.check())
@@ -835,7 +868,13 @@ def cube_values(
     """
     if not isinstance(stakes, Stakes):
         raise TypeError(f"stakes must be bgfast.cubeful.Stakes, not {type(stakes).__name__}")
-    return _values(_check_probability_rows(probabilities), stakes, check_cube_life(cube_life))
+    checked = _check_probability_rows(probabilities)
+    life = check_cube_life(cube_life)
+    if boards is None:
+        return _values(checked, stakes, life)
+    return with_exact_bearoffs(
+        _values(checked, stakes, life), _check_boards(boards, len(checked)), stakes
+    )
 
 
 def value_for_the_side_that_moved(
@@ -843,6 +882,7 @@ def value_for_the_side_that_moved(
     their_stakes: Stakes,
     cube_life: float,
     they_may_double: bool = True,
+    results: npt.NDArray[np.uint8] | None = None,
 ) -> npt.NDArray[np.float64]:
     """The values of a player's results, turned round from the opponent's view: ``theirs``
     are the opponent's chances (on roll in each result, as ``Net.evaluate`` of the results
@@ -850,8 +890,13 @@ def value_for_the_side_that_moved(
     values each result after its own best cube action (without one when it may not double
     at that turn, as the Holland rule may have it, its cube still live later), and the
     player gets the rest. Match-winning chances add up to 1, money values to 0. Unchecked:
-    for chances a net gave."""
-    value = _values(theirs, their_stakes, cube_life)[:, 3 if they_may_double else 0]
+    for chances a net gave. ``results``, the results' ``(N, 2, 25)`` boards (the opponent
+    to move), makes those in the two-sided bear-off database's range exact
+    (:func:`exact_bearoff_values`)."""
+    values = _values(theirs, their_stakes, cube_life)
+    if results is not None:
+        values = with_exact_bearoffs(values, results, their_stakes)
+    value = values[:, 3 if they_may_double else 0]
     return 1.0 - value if their_stakes.is_match else -value
 
 
@@ -868,3 +913,158 @@ def _values(
     """:func:`cube_values` of rows already checked."""
     counted = stakes.counted(np.asarray(probabilities))
     return _model(stakes, cube_life).values(np.ascontiguousarray(counted, dtype=np.float32))
+
+
+# ---------------------------------------------------------------- two-sided bear-offs
+
+#: GNU Backgammon's cube life index of two-sided bear-offs in match play (``rTSCubeX``):
+#: the most the index derived from a position's exact money values may be.
+BEAROFF_MATCH_CUBE_LIFE = 0.6
+
+#: The two-sided table's names of the cube's owners (``bgfast.bearoff.cubeful_equity``).
+_TABLE_CUBE: dict[str, bearoff.Cube] = {
+    "centred": "centred",
+    "mover": "owned",
+    "opponent": "unavailable",
+}
+
+
+def exact_bearoff_values(
+    boards: npt.NDArray[np.uint8], stakes: Stakes
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
+    """The rows of ``boards`` (``(N, 2, 25)``, each with its side to move first) in the
+    two-sided bear-off database's range, and their values as :func:`cube_values` gives
+    them (no double, double/take, double/pass, the value after the best cube action), as
+    GNU Backgammon values these positions (in money play at any ply, in a match at 0 ply):
+
+    - money: the database's exact cubeful equities per unit of the cube now (no gammon is
+      possible there, so the Jacoby rule changes nothing; a cube limit, R17, is counted
+      by the doubles it leaves, :func:`bgfast.bearoff.cubeful_equity`);
+    - match play: the cube model at a cube life index found for each cube position from
+      the exact money values, ``(exact - dead) / (live - dead)`` with the Janowski values
+      of a dead and a fully live money cube, from 0 to :data:`BEAROFF_MATCH_CUBE_LIFE`
+      (that cap where a live cube is worth no more than a dead one)."""
+    rows = np.flatnonzero(bearoff.in_two_sided_range(boards))
+    sides = [(tuple(b[0, :6].tolist()), tuple(b[1, :6].tolist())) for b in boards[rows]]
+    if stakes.is_match:
+        win = np.array([bearoff.win_probability(pair) for pair in sides])
+        values = _match_bearoff_values(sides, win, stakes)
+    else:
+        values = np.array([_money_bearoff_values(pair, stakes) for pair in sides])
+    return rows, values.reshape(len(rows), 4)
+
+
+def with_exact_bearoffs(
+    values: npt.NDArray[np.float64], boards: npt.NDArray[np.uint8], stakes: Stakes
+) -> npt.NDArray[np.float64]:
+    """``values`` (:func:`cube_values` of ``boards``) with the rows of positions in the
+    two-sided bear-off database's range made exact (:func:`exact_bearoff_values`)."""
+    rows, exact = exact_bearoff_values(boards, stakes)
+    if not rows.size:
+        return values
+    out = np.array(values, dtype=np.float64)
+    out[rows] = exact
+    return out
+
+
+def _doubles_left(stakes: Stakes) -> int:
+    """How many more times the cube may be turned before the game's limit (R17)."""
+    return (stakes.max_cube // stakes.cube_value).bit_length() - 1
+
+
+def _best_of(
+    nd: npt.NDArray[np.float64],
+    dt: npt.NDArray[np.float64],
+    dp: npt.NDArray[np.float64],
+    stakes: Stakes,
+) -> npt.NDArray[np.float64]:
+    """The values after the best cube actions: doubling where :func:`doubles_now`."""
+    if stakes.why_no_double() is not None:
+        return nd
+    best = np.array(nd, dtype=np.float64)
+    for k in range(len(best)):
+        beaver = beavers_now(float(dt[k]), float(dp[k]), stakes.may_beaver)
+        if doubles_now(float(nd[k]), float(dt[k]), float(dp[k]), beaver):
+            best[k] = min(dt[k], dp[k])
+    return best
+
+
+def _money_bearoff_values(
+    sides: tuple[tuple[int, ...], tuple[int, ...]], stakes: Stakes
+) -> list[float]:
+    """:func:`exact_bearoff_values` of one position in money play."""
+    left = _doubles_left(stakes)
+    cube = _TABLE_CUBE[stakes.cube_owner]
+    nd = bearoff.cubeful_equity(sides, cube, may_double=False, doubles_left=left)
+    if left == 0:
+        dt = nd  # a dead cube: as the cube model has it, doubling changes nothing
+    else:
+        taken = bearoff.cubeful_equity(
+            sides, "unavailable", may_double=False, doubles_left=left - 1
+        )
+        dt = 2.0 * taken
+    one = np.array([1.0])
+    best = _best_of(np.array([nd]), np.array([dt]), one, stakes)
+    return [nd, dt, 1.0, float(best[0])]
+
+
+def _match_bearoff_values(
+    sides: list[tuple[tuple[int, ...], tuple[int, ...]]],
+    win: npt.NDArray[np.float64],
+    stakes: Stakes,
+) -> npt.NDArray[np.float64]:
+    """:func:`exact_bearoff_values` of positions in a match: the cube model, linear in the
+    cube life index, mixed row by row at the index of each cube position (no double at the
+    stakes' cube, double/take at twice it owned by the opponent)."""
+    chances = np.zeros((len(win), 5))
+    chances[:, 0] = win
+    dead, live = _values(chances, stakes, 0.0), _values(chances, stakes, 1.0)
+    life_nd = np.array([_bearoff_life(pair, w, stakes.cube_owner) for pair, w in zip(sides, win)])
+    life_dt = np.array([_bearoff_life(pair, w, "opponent") for pair, w in zip(sides, win)])
+    nd = dead[:, 0] + life_nd * (live[:, 0] - dead[:, 0])
+    dt = dead[:, 1] + life_dt * (live[:, 1] - dead[:, 1])
+    dp = dead[:, 2]
+    out: npt.NDArray[np.float64] = np.stack([nd, dt, dp, _best_of(nd, dt, dp, stakes)], axis=1)
+    return out
+
+
+def _bearoff_life(sides: tuple[tuple[int, ...], tuple[int, ...]], win: float, owner: str) -> float:
+    """GNU Backgammon's cube life index of a two-sided bear-off in match play for a cube
+    ``owner`` ("centred", "mover", "opponent"): where the exact money equity (cube at 1,
+    no double now) lies between the dead cube's (the cubeless equity) and a fully live
+    one's (Janowski's, with no gammon), from 0 to :data:`BEAROFF_MATCH_CUBE_LIFE`."""
+    exact = bearoff.cubeful_equity(sides, _TABLE_CUBE[owner], may_double=False)
+    dead = 2.0 * win - 1.0
+    live = _live_money_equity(win, owner)
+    if abs(live - dead) <= 1e-4:  # no room between them to place the exact value
+        return BEAROFF_MATCH_CUBE_LIFE
+    return min(max((exact - dead) / (live - dead), 0.0), BEAROFF_MATCH_CUBE_LIFE)
+
+
+def _live_money_equity(win: float, owner: str) -> float:
+    """Janowski's money equity with a fully live cube and no gammon (take point 20%, cash
+    point 80%) for the side to move with winning chance ``win``, the cube at 1 and
+    ``owner``'s; the dead cube's where ``win`` is all but 0 or 1."""
+    if not 1e-7 < win < 1.0 - 1e-7:
+        return 2.0 * win - 1.0
+    take, cash = 0.2, 0.8
+    if owner == "centred":
+        return min(max(-1.0 + 2.0 * (win - take) / (cash - take), -1.0), 1.0)
+    if owner == "mover":
+        return min(-1.0 + 2.0 * win / cash, 1.0)
+    return max(-1.0 + 2.0 * (win - take) / (1.0 - take), -1.0)
+
+
+def _check_boards(boards: npt.ArrayLike, rows: int) -> npt.NDArray[np.uint8]:
+    """``boards`` as an ``(rows, 2, 25)`` array of checker counts; else ``BgfastError``."""
+    given = np.asarray(boards)
+    if (
+        given.shape != (rows, 2, 25)
+        or given.dtype.kind not in "iu"
+        or (given.size and (given.min() < 0 or given.max() > 15))
+    ):
+        raise BgfastError(
+            f"boards must be the positions' ({rows}, 2, 25) arrays of checker counts"
+            f" (bgfast.batch.to_array), not {shown(boards)}"
+        )
+    return given.astype(np.uint8, copy=False)

@@ -7,7 +7,10 @@ for gammons and cube leverage that the score does not pay. :func:`hint` values e
 as the opponent, who rolls next, values it after its own best cube action (Rick Janowski's
 cubeful model of :mod:`bgfast.cubeful`, with the match equity table in match play), turned
 round to the side that moved, and ranks by that value, as :func:`bgfast.analyse` rates the
-plays of a match and ``bgfast serve gnubg-external`` chooses its own.
+plays of a match and ``bgfast serve gnubg-external`` chooses its own. A result in the
+two-sided bear-off database's range is valued exactly, as GNU Backgammon values it: the
+database's cubeful equities in money play, and in a match the cube model at a cube life
+found from them (:func:`bgfast.cubeful.exact_bearoff_values`).
 
 >>> import bgfast
 >>> state = bgfast.codec.state_from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
@@ -103,14 +106,16 @@ def hint(
         raise TypeError(f"stakes must be bgfast.cubeful.Stakes, not {type(stakes).__name__}")
     life = check_cube_life(cube_life)
     subject = _what_to_rank(position, dice, stakes, member)
-    ranked = _exact_where_known(subject.board, net.rank(subject.board, subject.roll))
+    ranked = net.rank(subject.board, subject.roll)
+    results = _results_near_bearoffs(subject.board, ranked)
+    ranked = _exact_where_known(ranked, results)
     mine = np.array([p for _, p, _ in ranked])
     if not subject.gammons:
         mine[:, 1:] = 0.0
     # The points won over every cube, per point they carry.
     values = np.zeros(len(ranked))
     for points, at in subject.cubes:
-        values += points * values_after_play(mine, at, life, subject.they_may_double)
+        values += points * values_after_play(mine, at, life, subject.they_may_double, results)
     values /= sum(points for points, _ in subject.cubes)
     stakes = subject.cubes[0][1]
     # EMG is linear in match-winning chances (a chouette, money play, has no match).
@@ -127,16 +132,27 @@ def hint(
 _SWAPPED = np.array([0, 3, 4, 1, 2])
 
 
-def _exact_where_known(
+def _results_near_bearoffs(
     board: Position, ranked: list[tuple[Move, npt.NDArray[np.float32], float]]
+) -> npt.NDArray[np.uint8] | None:
+    """The boards of ``Net.rank``'s results (the opponent to move) when some may be in the
+    two-sided bear-off database's range (only possible when the opponent, who does not
+    move, already has at most 6 checkers, all home); else ``None``."""
+    if not bearoff.plays_may_reach_two_sided_range(board.to_array()[None])[0]:
+        return None
+    return batch.to_array([move.result for move, _, _ in ranked])
+
+
+def _exact_where_known(
+    ranked: list[tuple[Move, npt.NDArray[np.float32], float]],
+    results: npt.NDArray[np.uint8] | None,
 ) -> list[tuple[Move, npt.NDArray[np.float32], float]]:
     """``Net.rank``'s plays with the side that moved's chances and cubeless equity made
-    exact where the result is in the two-sided database's range (only possible when the
-    opponent, who does not move, already has at most 6 checkers, all home): a net's are
-    not exact there, and GNU Backgammon's hint reads its database too."""
-    if not bearoff.plays_may_reach_two_sided_range(board.to_array()[None])[0]:
+    exact where the result (of ``results``, see :func:`_results_near_bearoffs`) is in the
+    two-sided database's range: a net's are not exact there, and GNU Backgammon's hint
+    reads its database too."""
+    if results is None:
         return ranked
-    results = batch.to_array([move.result for move, _, _ in ranked])
     exact = bearoff.in_two_sided_range(results)
     if not exact.any():
         return ranked
@@ -154,17 +170,22 @@ def values_after_play(
     stakes: Stakes,
     cube_life: float,
     they_may_double: bool = True,
+    results: npt.NDArray[np.uint8] | None = None,
 ) -> npt.NDArray[np.floating[Any]]:
     """The cubeful values at ``stakes`` (money per unit of the cube, match-winning chances
     in a match) of results with the side that moved's chances ``mine`` (rows of five, as
     ``Net.rank`` gives them): the opponent, on roll next, values each after its own best
     cube action at its own stakes (none if ``they_may_double`` is false), and the player
-    gets the rest."""
+    gets the rest. With the ``results``' boards (``(N, 2, 25)``, the opponent to move),
+    those in the two-sided bear-off database's range are valued exactly, as GNU
+    Backgammon values them (:func:`bgfast.cubeful.exact_bearoff_values`)."""
     mine = np.asarray(mine, dtype=np.float32)
     # The opponent sees the player's wins as its losses and the player's gammons as its own.
     theirs = mine[:, _SWAPPED]
     theirs[:, 0] = 1.0 - mine[:, 0]
-    return value_for_the_side_that_moved(theirs, stakes.for_opponent(), cube_life, they_may_double)
+    return value_for_the_side_that_moved(
+        theirs, stakes.for_opponent(), cube_life, they_may_double, results
+    )
 
 
 #: What a state not in the roll or move phase waits for.

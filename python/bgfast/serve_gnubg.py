@@ -24,7 +24,9 @@ How the server decides (:class:`ExternalPlayer`):
   (before the roll) through Janowski's cubeful model (:func:`bgfast.cubeful.decide`, money
   or match play from the board's match length, score, cube and Crawford flag): double when
   the model says "double" or "redouble" (not when too good), take when the doubler's
-  double/take value is below its double/pass value.
+  double/take value is below its double/pass value. In the two-sided bear-off database's
+  range, plays and cube decisions are valued exactly, as GNU Backgammon values them
+  (:func:`bgfast.cubeful.exact_bearoff_values`).
 - **Cube, without a net** (pubeval, race, random): never double; take, except in a race
   (contact broken) where the doubler leads by more than 12% of its own pip count: the take
   point of the 8-9-12 rule of thumb for races.
@@ -234,7 +236,9 @@ class ExternalPlayer:
         # Exact in the two-sided bear-off database's range, as hint's plays are.
         board = batch.to_array([state.position])
         probabilities = bearoff.exact_chances(board, self.net.evaluate(board))[0]
-        return cubeful.decide_for(probabilities, self._stakes(state), self.cube_life)
+        return cubeful.decide_for(
+            probabilities, self._stakes(state), self.cube_life, position=state.position
+        )
 
     def _doubles(self, state: GameState) -> bool:
         if state.why_not_double() is not None:
