@@ -199,3 +199,12 @@ def test_a_roll_with_no_play_is_written_alike_in_every_table(
         assert "(no play)" in capsys.readouterr().out, argv
     assert main(["moves", closed, "66", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["moves"][0]["play"] == ""
+
+
+def test_eval_values_a_bearoff_cube_decision_exactly(capsys: pytest.CaptureFixture[str]) -> None:
+    # `bgfast eval` used the cube life model in two-sided bear-offs: "no double" where GNU
+    # Backgammon's exact values say double, take (+0.378 / +0.756).
+    assert main(["eval", "QgAAaAAAAAAAAA", "--json"]) == 0
+    cube = json.loads(capsys.readouterr().out)["cube"]
+    assert cube["action"] == "double, take"
+    assert cube["no_double"] == pytest.approx(0.37804, abs=2e-4)

@@ -594,16 +594,24 @@ def test_decides_actions_match_its_values() -> None:
         nd, dt, dp = d.no_double, d.double_take, d.double_pass
         assert d.answer == ("pass" if dt >= dp else "beaver" if d.answer == "beaver" else "take")
         if d.answer == "beaver":
-            assert stakes.may_beaver and dt < 0
+            # A beaver may be passed: it beats a take only within twice the cube.
+            assert stakes.may_beaver and -2 <= dt < 0
         if not d.may_double:
             assert d.action.startswith("no ") and d.value == nd
             continue
-        assert d.value == max(nd, min(dt, dp)), d
-        if d.action.endswith("pass"):
-            assert dp <= dt and dp > nd, d
-        elif d.action.endswith(("take", "beaver")):
-            assert nd < dt < dp, d
+        if d.action.startswith(("no ", "too good")):
+            assert d.value == nd, d
+        else:
+            assert d.value == min(dt, dp), d
+        # A double worth exactly not doubling is a double, as GNU Backgammon names it.
+        if d.action.endswith(", beaver"):
+            # "no double, beaver" when twice the take is worth less than not doubling.
+            assert d.action.startswith("no ") == (2 * dt < nd) and nd <= dt < dp, d
+        elif d.action.endswith("pass"):
+            assert dp <= dt and dp >= nd, d
+        elif d.action.endswith("take"):
+            assert nd <= dt < dp, d
         elif d.action.startswith("too good"):
             assert dp < nd and dp <= dt, d
         else:
-            assert d.action.startswith("no ") and min(dt, dp) <= nd, d
+            assert d.action.startswith("no ") and min(dt, dp) < nd, d

@@ -66,6 +66,14 @@ def test_moves_read_gnubg_ids_xgids_and_fibs_boards(server: HttpServer) -> None:
         assert server.get("/moves", position=game.gnubg_id(), dice=dice)[1]["moves"] == want
 
 
+def test_a_bearoff_cube_decision_is_the_databases(server: HttpServer) -> None:
+    # Two-sided bear-offs were valued with the cube life model: "no double" where GNU
+    # Backgammon's exact values say double, take (+0.378 / +0.756).
+    status, body = server.get("/evaluate", position="QgAAaAAAAAAAAA")
+    assert status == 200 and body["cube"]["action"] == "double, take"
+    assert body["cube"]["no_double"] == pytest.approx(0.37804, abs=2e-4)
+
+
 def test_evaluate_is_the_nets(server: HttpServer) -> None:
     net = Net.wildbg()
     for pid in CONTACT[:10]:

@@ -78,7 +78,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     stakes, no_decision = _cube_question(position, state)
     decision = None
     if stakes is not None and no_decision is None:
-        decision = cubeful.decide_for(p, stakes, cubeful.DEFAULT_CUBE_LIFE)
+        decision = cubeful.decide_for(p, stakes, cubeful.DEFAULT_CUBE_LIFE, position=position)
     names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
     if args.json:
         out: dict[str, Any] = {

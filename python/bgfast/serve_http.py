@@ -501,7 +501,9 @@ def _cube_answer(read: Read, probabilities: np.ndarray[Any, Any]) -> CubeAnswer 
     if read.dice is not None or cubeful.why_no_cube_action(subject) is not None:
         return None  # dice given or held, a game over, an answer waiting
     try:
-        decision = cubeful.decide_for(probabilities, _stakes(read), cubeful.DEFAULT_CUBE_LIFE)
+        decision = cubeful.decide_for(
+            probabilities, _stakes(read), cubeful.DEFAULT_CUBE_LIFE, position=read.position
+        )
     except BgfastError:
         return None  # stakes the model does not cover (a match longer than the table)
     return CubeAnswer(

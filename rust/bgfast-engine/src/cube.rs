@@ -383,7 +383,8 @@ pub struct CubeDecision {
     pub double_take: f64,
     /// The value of doubling when the opponent passes.
     pub double_pass: f64,
-    /// Whether the side to move doubles (it may, and both answers beat not doubling).
+    /// Whether the side to move doubles (it may, and both answers are worth at least not
+    /// doubling).
     pub double: bool,
     /// Whether the opponent takes a double (taking beats passing for it).
     pub take: bool,
@@ -574,7 +575,9 @@ impl<'a> CubeContext<'a> {
         // GNU Backgammon's "no double, beaver": the double would be beavered, and twice the
         // take is worth less than not doubling.
         let beavered_away = beaver && 2.0 * double_take < no_double;
-        let double = self.may_double() && best_answer > no_double && !beavered_away;
+        // A double worth exactly not doubling is made, as GNU Backgammon names it (the
+        // value is the same either way).
+        let double = self.may_double() && best_answer >= no_double && !beavered_away;
         CubeDecision {
             no_double,
             double_take,
