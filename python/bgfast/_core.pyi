@@ -52,6 +52,7 @@ __all__ = [
     "default_threads",
     "duel_tally",
     "encode_into",
+    "gnubg_cube_lives",
     "isa_report",
     "perft",
     "policy_move",
@@ -326,6 +327,9 @@ _Halves = tuple[int, int]
 _BranchSums = tuple[list[_Halves], list[_Halves], list[int]]
 #: A run's sums: games, each branch's sums, the cross products of the branches' values.
 _Sums = tuple[int, list[_BranchSums], list[_Halves]]
+
+def gnubg_cube_lives(positions: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """GNU Backgammon's cube life index of each ``(N, 2, 25)`` position (row 0 on roll)."""
 
 @final
 class CubeModel:

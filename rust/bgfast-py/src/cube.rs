@@ -3,15 +3,29 @@
 //! values the cube with (rollouts, `bgfast.cubeful.decide`, `bgfast.hint`, the analysis).
 
 use bgfast_engine::cube::{
-    Cube, CubeContext, CubeModel, CubeOwner, MatchScore, Met, MoneyRules, Stakes,
+    Cube, CubeContext, CubeLife, CubeModel, CubeOwner, MatchScore, Met, MoneyRules, Stakes,
 };
 use bgfast_engine::Probabilities;
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
 use crate::errors::Error;
 use crate::{alloc, args};
+
+/// GNU Backgammon's cube life index of each of `(N, 2, 25)` positions (row 0 on roll,
+/// about to decide), `(N,)` float64: 0.68 while contact is possible, `0.55 + pips / 800` of
+/// the side on roll in a race (kept from 0.6 to 0.7), 0.6 once both sides bear off.
+#[pyfunction]
+pub fn gnubg_cube_lives<'py>(
+    py: Python<'py>,
+    positions: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let positions = crate::counts::positions(positions)?;
+    let mut lives = alloc::vec_with_capacity(positions.len())?;
+    lives.extend(positions.iter().map(|p| CubeLife::ByPosition.at(p)));
+    Ok(lives.into_pyarray(py))
+}
 
 /// The cube as Python gives it: `(value, owner, limit)`.
 pub type CubeArg<'py> = (Bound<'py, PyAny>, String, Bound<'py, PyAny>);

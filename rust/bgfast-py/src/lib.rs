@@ -46,7 +46,7 @@ mod _core {
     use crate::plan::PyRolloutPlan;
     // the cube
     #[pymodule_export]
-    use crate::cube::PyCubeModel;
+    use crate::cube::{gnubg_cube_lives, PyCubeModel};
     #[pymodule_export]
     use crate::rollout::{encode_into, pubeval_scores, PyGameBatch};
     // batch
