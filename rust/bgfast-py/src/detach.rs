@@ -23,8 +23,9 @@ pub const POLL: Duration = Duration::from_millis(50);
 
 /// Items of work (a position evaluated, a roll's plays generated: a microsecond or less
 /// each) from which a batch call runs on a helper thread that Ctrl-C can stop. Smaller calls
-/// take milliseconds at most, and run on the calling thread.
-pub const INTERRUPTIBLE_FROM: usize = 1 << 16;
+/// take a tenth of a second at most, and run on the calling thread: starting the helper
+/// cost calls of 20 to 60 ms 2-5% (measured on the 2-vCPU VM of BENCHMARKS.md).
+pub const INTERRUPTIBLE_FROM: usize = 1 << 20;
 
 /// Runs a batch call's `work(cancel)` with the GIL released: through [`run`] when it has
 /// `items` of work or more ([`INTERRUPTIBLE_FROM`]), so that Ctrl-C sets `cancel`, else on

@@ -343,12 +343,12 @@ impl PyNet {
                 let mut out = alloc::vec_filled(positions.len(), Probabilities::default())?;
                 detach::batch(py, positions.len(), |cancel| {
                     // A slice at a time, so that Ctrl-C is seen between them.
-                    let slices = positions.chunks(detach::INTERRUPTIBLE_FROM);
-                    for (slice, out) in slices.zip(out.chunks_mut(detach::INTERRUPTIBLE_FROM)) {
+                    let size = bgfast_core::threads::STOP_SLICE;
+                    for (part, out) in positions.chunks(size).zip(out.chunks_mut(size)) {
                         if detach::stopping(cancel) {
                             return Err(Error::Interrupted);
                         }
-                        net.evaluate_parallel(slice, out, threads);
+                        net.evaluate_parallel(part, out, threads);
                     }
                     Ok(())
                 })?;
@@ -681,7 +681,9 @@ impl PyNet {
         let n = rows.0.len();
         let net = &self.net;
         let blocks = n.saturating_mul(21);
-        let scored = detach::batch(py, blocks, |cancel| {
+        // About 16 results a roll to evaluate: the work detach::batch weighs.
+        let evaluations = blocks.saturating_mul(16);
+        let scored = detach::batch(py, evaluations, |cancel| {
             runner.run_for(blocks, || {
                 runner.try_map(n, |i| {
                     if detach::stopping(cancel) {
