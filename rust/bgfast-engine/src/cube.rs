@@ -1080,44 +1080,31 @@ mod tests {
         assert!((mirror + mine).abs() < 1e-6, "{mirror} {mine}");
     }
 
+    /// Money with the cube centred at 1, under these options.
+    fn centred_money(jacoby: bool, beavers: bool) -> CubeContext<'static> {
+        CubeContext {
+            stakes: Stakes::Money(MoneyRules { jacoby, beavers }),
+            cube: Cube::START,
+        }
+    }
+
     #[test]
     fn jacoby_counts_gammons_single_with_a_centred_cube() {
-        let rules = MoneyRules {
-            jacoby: true,
-            beavers: false,
-        };
-        let ctx = CubeContext {
-            stakes: Stakes::Money(rules),
-            cube: Cube::START,
-        };
+        let ctx = centred_money(true, false);
         let p = probs(0.6, 0.3, 0.1, 0.1, 0.0);
         assert!((ctx.dead(&p) - 0.2).abs() < 1e-6);
     }
 
     #[test]
     fn beaver_when_the_taker_is_the_favourite() {
-        let rules = MoneyRules {
-            jacoby: false,
-            beavers: true,
-        };
-        let ctx = CubeContext {
-            stakes: Stakes::Money(rules),
-            cube: Cube::START,
-        };
+        let ctx = centred_money(false, true);
         let d = ctx.decide(&probs(0.35, 0.0, 0.0, 0.0, 0.0), DEFAULT_CUBE_LIFE);
         assert!(d.take && d.beaver && !d.double, "{d:?}");
     }
 
     #[test]
     fn a_beaver_beats_a_take_only_within_twice_the_cube() {
-        let rules = MoneyRules {
-            jacoby: false,
-            beavers: true,
-        };
-        let ctx = CubeContext {
-            stakes: Stakes::Money(rules),
-            cube: Cube::START,
-        };
+        let ctx = centred_money(false, true);
         // Passing a beaver costs the doubler 2: past that, the taker takes instead.
         for (double_take, beaver) in [(-0.5, true), (-2.0, true), (-2.13, false), (0.1, false)] {
             let d = ctx.decision(-3.0, double_take);
