@@ -115,6 +115,7 @@ def encode(
     float32 array of shape ``(N, width)``, or ``(width,)`` for one position) the features are
     written there and ``out`` is returned, with no allocation. The layouts are in this
     module's docs. Raises ``InvalidPositionError`` naming the first illegal position.
+    Releases the GIL; Ctrl-C stops a long call (``out``, if given, is then partly written).
     """
     if scheme not in SCHEMES:
         raise BgfastError(f"unknown feature scheme {scheme!r}: use one of {sorted(SCHEMES)}")

@@ -68,7 +68,7 @@ pub fn pubeval_scores<'py>(
 }
 
 /// Encodes `(N, 2, 25)` positions (row 0 on roll) into `out`, a C-contiguous float32 array
-/// of shape `(N, width)`. Releases the GIL.
+/// of shape `(N, width)`. Releases the GIL; Ctrl-C stops it, `out` partly written.
 #[pyfunction]
 pub fn encode_into(
     py: Python<'_>,
@@ -101,11 +101,16 @@ pub fn encode_into(
     let slice = out
         .as_slice_mut()
         .map_err(|_| Error::Argument("out must be C-contiguous (row-major)".into()))?;
-    py.detach(|| {
+    // Ctrl-C leaves `out` partly written (its first rows), as any interrupted write would.
+    detach::batch(py, positions.len(), |cancel| {
         for (p, row) in positions.iter().zip(slice.chunks_exact_mut(width)) {
+            if detach::stopping(cancel) {
+                return Err(Error::Interrupted);
+            }
             scheme.encode(p, true, row);
         }
-    });
+        Ok(())
+    })?;
     Ok(())
 }
 
