@@ -395,7 +395,7 @@ class Analysis:
     rolls: tuple[RollLuck, ...]
     length: int
     net: str
-    cube_life: float
+    cube_life: cubeful.CubeLife
     met: str | None
     luck_net: str = "wildbg"
 
@@ -554,7 +554,7 @@ def analyse(
     threads: int | None = None,
     *,
     luck_net: Net | None = None,
-    cube_life: float = cubeful.DEFAULT_CUBE_LIFE,
+    cube_life: cubeful.CubeLife = cubeful.DEFAULT_CUBE_LIFE,
     met: str = tables.DEFAULT_TABLE,
     progress: Progress | None = None,
 ) -> Analysis:
@@ -570,9 +570,10 @@ def analyse(
 
     ``threads`` is the thread count of the net's batches and the move generation (``None``:
     one per CPU; the results are the same on any count). ``cube_life`` and ``met`` are the
-    cube model's (see :func:`bgfast.cubeful.decide`). ``progress(done, games)`` is called
-    after each game. A match whose score the match equity table does not cover raises a
-    :class:`~bgfast.BgfastError`.
+    cube model's (see :func:`bgfast.cubeful.decide`): ``cube_life="gnubg"`` values each
+    position at GNU Backgammon's cube life index of it, as gnubg's 0-ply analysis does.
+    ``progress(done, games)`` is called after each game. A match whose score the match
+    equity table does not cover raises a :class:`~bgfast.BgfastError`.
     """
     if isinstance(match, Match):
         games = match.games
@@ -704,7 +705,7 @@ class _Analyst:
         net: Net,
         luck_net: Net,
         threads: int,
-        cube_life: float,
+        cube_life: cubeful.CubeLife,
         met: str,
         crawford_rule: bool,
     ) -> None:
@@ -714,6 +715,8 @@ class _Analyst:
         self.one_net = net == luck_net
         self.threads = threads
         self.cube_life = cube_life
+        # GNU Backgammon's cube life index of each position: the results' boards are read.
+        self.by_position = cube_life == cubeful.GNUBG_CUBE_LIFE
         self.met = met
         self.crawford_rule = crawford_rule
         self._stakes: dict[tuple[Any, ...], cubeful.Stakes] = {}
@@ -938,7 +941,8 @@ class _Analyst:
         )
         # The luck net's values of every roll's plays; the plays made valued by the net
         # that rates them (the same rows when it is the same net).
-        values = self._values(probabilities, offsets[::21], stakes, in_bearoffs)
+        every = batch.all_rolls(boards, threads=self.threads)[1] if self.by_position else None
+        values = self._values(probabilities, offsets[::21], stakes, in_bearoffs, every)
         if not self.one_net:
             chances = self._chances(plays)
             played_values = self._values(
@@ -946,6 +950,7 @@ class _Analyst:
                 play_offsets,
                 [(t.stakes, t.they_may_double) for t in turns],
                 _bearoffs_among(plays),
+                plays,
             )
         # Illegal plays that stood (table mode, R31) are no legal result: valued on their own.
         illegal = [(t, t.illegal_result) for t in turns if t.illegal_result is not None]
@@ -957,6 +962,7 @@ class _Analyst:
                 np.arange(len(illegal) + 1, dtype=np.int64),
                 [(t.stakes, t.they_may_double) for t, _ in illegal],
                 _bearoffs_among(illegal_boards),
+                illegal_boards,
             )
             illegal_values = {id(t): float(v) for (t, _), v in zip(illegal, found)}
         # Every block holds one result at least (a roll that cannot be played: the pass).
@@ -1021,13 +1027,15 @@ class _Analyst:
         offsets: npt.NDArray[np.int64],
         stakes: list[_Valued],
         in_bearoffs: _Bearoffs,
+        results: npt.NDArray[np.uint8] | None,
     ) -> npt.NDArray[np.float32]:
         """The value of each result for the player who moved (money per unit of the cube,
         match-winning chances in a match): the opponent's value after its own cube action
         (none where it may not double), turned round; exact for the results in the
         two-sided bear-off database's range (``in_bearoffs``: their rows and boards),
         as GNU Backgammon values them. Block ``k`` (rows ``offsets[k]..offsets[k + 1]``)
-        is played at ``stakes[k]``."""
+        is played at ``stakes[k]``. ``results``, every row's board (the opponent to move),
+        is read for GNU Backgammon's cube life index by position (:attr:`by_position`)."""
         values = np.empty(len(probabilities), dtype=np.float32)
         # Where each row's board is in in_bearoffs (-1: not in the database's range).
         exact_rows, exact_boards = in_bearoffs
@@ -1040,7 +1048,11 @@ class _Analyst:
             rows = np.concatenate(parts)
             s, they_may_double = valued
             values[rows] = cubeful.value_for_the_side_that_moved(
-                probabilities[rows], s.for_opponent(), self.cube_life, they_may_double
+                probabilities[rows],
+                s.for_opponent(),
+                self.cube_life,
+                they_may_double,
+                results[rows] if self.by_position and results is not None else None,
             )
             exact = rows[board_of[rows] >= 0]
             if exact.size:

@@ -6,10 +6,11 @@ cubeful value mixes the dead-cube value (the cubeless one) and the value with a 
 cube (each side doubling exactly at the other's take point and cashing exactly at its own
 cash point), ``value = (1 - x) dead + x live``, with ``x`` the **cube life index**: 0 a
 dead cube, 1 a perfectly efficient one; 0.68 (the default) is GNU Backgammon's value for
-contact positions. In match play the points are match-winning chances from a match
-equity table (``bgfast.met``), the live-cube cash points found level by level up to the
-dead cube, with the Crawford rule (no cube in the Crawford game) and the post-Crawford
-one (the 1-away leader never doubles).
+contact positions, and ``cube_life="gnubg"`` takes its index of each position (lower in
+races, :data:`CubeLife`) where the positions are given. In match play the points are
+match-winning chances from a match equity table (``bgfast.met``), the live-cube cash
+points found level by level up to the dead cube, with the Crawford rule (no cube in the
+Crawford game) and the post-Crawford one (the 1-away leader never doubles).
 
 In the two-sided bear-off database's range (at most 6 checkers a side, all home) GNU
 Backgammon reads exact values instead, and so does bgfast where it is given the positions
@@ -54,6 +55,7 @@ __all__ = [
     "BEAROFF_MATCH_CUBE_LIFE",
     "BEAVER_FLOOR",
     "DEFAULT_CUBE_LIFE",
+    "GNUBG_CUBE_LIFE",
     "OWNERS",
     "CubeDecision",
     "CubeLife",
@@ -550,38 +552,40 @@ def _checked_fields(
 
 
 #: A cube life index: a number from 0 (a dead cube) to 1 (a fully efficient one), or
-#: ``"gnubg"`` for GNU Backgammon's index by position (rollouts only): 0.68 while contact is
-#: possible, ``0.55 + pips / 800`` of the side on roll in a race (0.6 to 0.7), 0.6 once both
-#: sides bear off.
+#: ``"gnubg"`` for GNU Backgammon's index by position (:data:`GNUBG_CUBE_LIFE`): 0.68 while
+#: contact is possible, ``0.55 + pips / 800`` of the side on roll in a race (0.6 to 0.7),
+#: 0.6 once both sides bear off. Rollouts take it, and so does every 0-ply call given the
+#: positions (``decide(position=...)``, ``cube_values(boards=...)``, ``bgfast.hint``,
+#: ``bgfast.analyse``).
 CubeLife = Union[float, str]
+
+#: The :data:`CubeLife` of GNU Backgammon's cube life index by position
+#: (``bgfast._core.gnubg_cube_lives``).
+GNUBG_CUBE_LIFE = "gnubg"
 
 
 #: Money with the cube centred at 1: the stakes of a bare position.
 _MONEY_CENTRED = Stakes.check()
 
 
-def check_cube_life(cube_life: object) -> float:
-    """``cube_life`` if it is a number from 0 to 1; else ``BgfastError``."""
+def check_cube_life(cube_life: object) -> CubeLife:
+    """``cube_life`` if it is a number from 0 to 1 (as a float) or ``"gnubg"`` (the index
+    by position, :data:`GNUBG_CUBE_LIFE`); else ``BgfastError``."""
+    if isinstance(cube_life, str) and cube_life == GNUBG_CUBE_LIFE:  # (an array compares by item)
+        return GNUBG_CUBE_LIFE
     if (
         isinstance(cube_life, (bool, np.bool_))
         or not isinstance(cube_life, (int, float, np.integer, np.floating))
         or not 0.0 <= float(cube_life) <= 1.0
     ):
-        raise BgfastError(f"cube_life must be a number from 0 to 1, not {shown(cube_life)}")
+        raise BgfastError(
+            f"cube_life must be a number from 0 to 1 or 'gnubg', not {shown(cube_life)}"
+        )
     return float(cube_life)
 
 
-def check_rollout_cube_life(cube_life: object) -> CubeLife:
-    """``cube_life`` if it is a number from 0 to 1 or ``"gnubg"`` (by position, in
-    rollouts); else ``BgfastError``."""
-    if isinstance(cube_life, str) and cube_life == "gnubg":  # (an array compares by item)
-        return "gnubg"
-    try:
-        return check_cube_life(cube_life)
-    except BgfastError:
-        raise BgfastError(
-            f"cube_life must be a number from 0 to 1 or 'gnubg', not {shown(cube_life)}"
-        ) from None
+#: :func:`check_cube_life` by the name rollouts took it under when only they knew "gnubg".
+check_rollout_cube_life = check_cube_life
 
 
 #: The lowest double/take value (per unit of the cube now) at which the taker beavers: a
@@ -777,7 +781,7 @@ def decide(
     match_length: int = 0,
     score: tuple[int, int] = (0, 0),
     crawford: bool | None = None,
-    cube_life: float = DEFAULT_CUBE_LIFE,
+    cube_life: CubeLife = DEFAULT_CUBE_LIFE,
     met: str = tables.DEFAULT_TABLE,
     crawford_rule: bool = True,
     max_cube: int | None = None,
@@ -787,6 +791,10 @@ def decide(
     """The cube decision for cubeless ``probabilities`` (gnubg's five for the side to move,
     about to roll: win, win gammon, win backgammon, lose gammon, lose backgammon, as
     ``Net.evaluate`` gives them) with the stakes given (see :meth:`Stakes.check`).
+
+    ``cube_life`` is the model's cube life index (:data:`CubeLife`): a number from 0 to 1
+    (:data:`DEFAULT_CUBE_LIFE` by default), or ``"gnubg"`` for GNU Backgammon's index of
+    ``position`` (which it needs), as gnubg's own 0-ply cube analysis has it.
 
     ``position``, the side to move's, makes the decision exact where it is in the
     two-sided bear-off database's range, as GNU Backgammon's is
@@ -809,17 +817,19 @@ def decide(
 def decide_for(
     probabilities: Probabilities,
     stakes: Stakes,
-    cube_life: float,
+    cube_life: CubeLife,
     *,
     position: Position | None = None,
 ) -> CubeDecision:
-    """:func:`decide` with checked stakes."""
+    """:func:`decide` with checked stakes and cube life."""
     p = _check_probabilities(probabilities)
-    values = _values(p[None], stakes, cube_life)
-    if position is not None:
+    if position is None:
+        values = _values_at(p[None], stakes, cube_life, None)
+    else:
         if not isinstance(position, Position):
             raise TypeError(f"position must be a bgfast Position, not {shown(position)}")
-        values = with_exact_bearoffs(values, position.to_array()[None], stakes)
+        board = position.to_array()[None]
+        values = with_exact_bearoffs(_values_at(p[None], stakes, cube_life, board), board, stakes)
     nd, dt, dp, _ = (float(v) for v in values[0])
     why = stakes.why_no_double()
     may_beaver = stakes.may_beaver
@@ -845,7 +855,7 @@ def decide_for(
 def cube_values(
     probabilities: Probabilities,
     stakes: Stakes,
-    cube_life: float = DEFAULT_CUBE_LIFE,
+    cube_life: CubeLife = DEFAULT_CUBE_LIFE,
     *,
     boards: npt.ArrayLike | None = None,
 ) -> npt.NDArray[np.float64]:
@@ -859,7 +869,9 @@ def cube_values(
     ``BgfastError`` naming the first row that is not five chances that fit together.
     ``boards``, the positions' ``(N, 2, 25)`` arrays (``bgfast.batch.to_array``), makes
     the rows of positions in the two-sided bear-off database's range exact
-    (:func:`exact_bearoff_values`), as GNU Backgammon values them.
+    (:func:`exact_bearoff_values`), as GNU Backgammon values them, and lets ``cube_life``
+    be ``"gnubg"``: each row at GNU Backgammon's cube life index of its position
+    (:data:`CubeLife`), as :func:`decide` with that position.
 
     >>> import numpy as np
     >>> values = cube_values(np.array([[0.72, 0.12, 0.0, 0.05, 0.0]]), Stakes.check())
@@ -871,16 +883,15 @@ def cube_values(
     checked = _check_probability_rows(probabilities)
     life = check_cube_life(cube_life)
     if boards is None:
-        return _values(checked, stakes, life)
-    return with_exact_bearoffs(
-        _values(checked, stakes, life), _check_boards(boards, len(checked)), stakes
-    )
+        return _values_at(checked, stakes, life, None)
+    given = _check_boards(boards, len(checked))
+    return with_exact_bearoffs(_values_at(checked, stakes, life, given), given, stakes)
 
 
 def value_for_the_side_that_moved(
     theirs: npt.NDArray[np.floating[Any]],
     their_stakes: Stakes,
-    cube_life: float,
+    cube_life: CubeLife,
     they_may_double: bool = True,
     results: npt.NDArray[np.uint8] | None = None,
 ) -> npt.NDArray[np.float64]:
@@ -892,8 +903,9 @@ def value_for_the_side_that_moved(
     player gets the rest. Match-winning chances add up to 1, money values to 0. Unchecked:
     for chances a net gave. ``results``, the results' ``(N, 2, 25)`` boards (the opponent
     to move), makes those in the two-sided bear-off database's range exact
-    (:func:`exact_bearoff_values`)."""
-    values = _values(theirs, their_stakes, cube_life)
+    (:func:`exact_bearoff_values`); ``cube_life`` ``"gnubg"`` needs them (each result at
+    GNU Backgammon's index, the opponent on roll)."""
+    values = _values_at(theirs, their_stakes, cube_life, results)
     if results is not None:
         values = with_exact_bearoffs(values, results, their_stakes)
     value = values[:, 3 if they_may_double else 0]
@@ -913,6 +925,46 @@ def _values(
     """:func:`cube_values` of rows already checked."""
     counted = stakes.counted(np.asarray(probabilities))
     return _model(stakes, cube_life).values(np.ascontiguousarray(counted, dtype=np.float32))
+
+
+def _values_at(
+    probabilities: npt.NDArray[np.floating[Any]],
+    stakes: Stakes,
+    cube_life: CubeLife,
+    boards: npt.NDArray[np.uint8] | None,
+) -> npt.NDArray[np.float64]:
+    """:func:`_values` at a checked cube life: a number, or ``"gnubg"``, each row at GNU
+    Backgammon's index of its board (``boards``, the side to move first, which it needs;
+    ``BgfastError`` without them)."""
+    if not isinstance(cube_life, str):
+        return _values(probabilities, stakes, cube_life)
+    if boards is None:
+        raise BgfastError(
+            "cube_life='gnubg' is GNU Backgammon's cube life index of each position: it"
+            " needs the position(s) (decide's position=, cube_values' boards=), or give"
+            " cube_life as a number from 0 to 1"
+        )
+    lives = _core.gnubg_cube_lives(boards)
+    return _mixed(probabilities, stakes, lives, lives)
+
+
+def _mixed(
+    probabilities: npt.NDArray[np.floating[Any]],
+    stakes: Stakes,
+    life_nd: npt.NDArray[np.float64],
+    life_dt: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]:
+    """:func:`_values` of each row at its own cube life index: no double at ``life_nd``,
+    double/take at ``life_dt``. The model is linear in the index for both (a pass cashes,
+    whatever the cube's life), so they mix the values of a dead and a fully live cube; the
+    value after the best action is then chosen by :func:`_best_of`, the rule of every
+    action name."""
+    dead, live = _values(probabilities, stakes, 0.0), _values(probabilities, stakes, 1.0)
+    nd = dead[:, 0] + life_nd * (live[:, 0] - dead[:, 0])
+    dt = dead[:, 1] + life_dt * (live[:, 1] - dead[:, 1])
+    dp = dead[:, 2]
+    out: npt.NDArray[np.float64] = np.stack([nd, dt, dp, _best_of(nd, dt, dp, stakes)], axis=1)
+    return out
 
 
 # ---------------------------------------------------------------- two-sided bear-offs
@@ -1018,14 +1070,9 @@ def _match_bearoff_values(
     stakes' cube, double/take at twice it owned by the opponent)."""
     chances = np.zeros((len(win), 5))
     chances[:, 0] = win
-    dead, live = _values(chances, stakes, 0.0), _values(chances, stakes, 1.0)
     life_nd = np.array([_bearoff_life(pair, w, stakes.cube_owner) for pair, w in zip(sides, win)])
     life_dt = np.array([_bearoff_life(pair, w, "opponent") for pair, w in zip(sides, win)])
-    nd = dead[:, 0] + life_nd * (live[:, 0] - dead[:, 0])
-    dt = dead[:, 1] + life_dt * (live[:, 1] - dead[:, 1])
-    dp = dead[:, 2]
-    out: npt.NDArray[np.float64] = np.stack([nd, dt, dp, _best_of(nd, dt, dp, stakes)], axis=1)
-    return out
+    return _mixed(chances, stakes, life_nd, life_dt)
 
 
 def _bearoff_life(sides: tuple[tuple[int, ...], tuple[int, ...]], win: float, owner: str) -> float:

@@ -30,6 +30,8 @@ from bgfast._core import Move, Net, Position, check_dice
 from bgfast.chouette import BOX, Chouette
 from bgfast.cubeful import (
     DEFAULT_CUBE_LIFE,
+    GNUBG_CUBE_LIFE,
+    CubeLife,
     Stakes,
     check_cube_life,
     value_for_the_side_that_moved,
@@ -68,7 +70,7 @@ def hint(
     *,
     stakes: Stakes | None = None,
     member: str | None = None,
-    cube_life: float = DEFAULT_CUBE_LIFE,
+    cube_life: CubeLife = DEFAULT_CUBE_LIFE,
 ) -> list[RankedPlay]:
     """Every legal play of ``dice`` from ``position``, best first by its cubeful value at
     ``stakes``; among plays of equal value, the net's cubeless order. Each is a
@@ -82,9 +84,11 @@ def hint(
     from ``state.position`` with ``stakes=Stakes.of_state(state)``) and its cube, score and
     rules the default ``stakes`` (:meth:`Stakes.of_state`). For a position, the default stakes are
     money with the cube centred at 1 (no Jacoby rule). ``cube_life`` is the cube life index
-    of the model (0 to 1). A forced play or a pass is the one play returned. Under the
-    Holland rule (a state's ``holland``, ranked at match stakes) a trailer who may not
-    double at its next turn is valued without that turn's cube action.
+    of the model (0 to 1), or ``"gnubg"`` for GNU Backgammon's index of each result, the
+    opponent on roll (:data:`bgfast.cubeful.CubeLife`), as gnubg's 0-ply hint. A forced
+    play or a pass is the one play returned. Under the Holland rule (a state's
+    ``holland``, ranked at match stakes) a trailer who may not double at its next turn is
+    valued without that turn's cube action.
 
     ``position`` may also be a :class:`bgfast.chouette.Chouette` whose board is on roll or
     to move (the box or the team): its stakes are its cubes (R26), each at the chouette's
@@ -107,7 +111,8 @@ def hint(
     life = check_cube_life(cube_life)
     subject = _what_to_rank(position, dice, stakes, member)
     ranked = net.rank(subject.board, subject.roll)
-    results = _results_near_bearoffs(subject.board, ranked)
+    # gnubg's cube life index is read from every result's board.
+    results = _result_boards(subject.board, ranked, every=life == GNUBG_CUBE_LIFE)
     ranked = _exact_where_known(ranked, results)
     mine = np.array([p for _, p, _ in ranked])
     if not subject.gammons:
@@ -132,13 +137,13 @@ def hint(
 _SWAPPED = np.array([0, 3, 4, 1, 2])
 
 
-def _results_near_bearoffs(
-    board: Position, ranked: list[tuple[Move, npt.NDArray[np.float32], float]]
+def _result_boards(
+    board: Position, ranked: list[tuple[Move, npt.NDArray[np.float32], float]], every: bool
 ) -> npt.NDArray[np.uint8] | None:
     """The boards of ``Net.rank``'s results (the opponent to move) when some may be in the
     two-sided bear-off database's range (only possible when the opponent, who does not
-    move, already has at most 6 checkers, all home); else ``None``."""
-    if not bearoff.plays_may_reach_two_sided_range(board.to_array()[None])[0]:
+    move, already has at most 6 checkers, all home) or ``every`` time; else ``None``."""
+    if not every and not bearoff.plays_may_reach_two_sided_range(board.to_array()[None])[0]:
         return None
     return batch.to_array([move.result for move, _, _ in ranked])
 
@@ -148,7 +153,7 @@ def _exact_where_known(
     results: npt.NDArray[np.uint8] | None,
 ) -> list[tuple[Move, npt.NDArray[np.float32], float]]:
     """``Net.rank``'s plays with the side that moved's chances and cubeless equity made
-    exact where the result (of ``results``, see :func:`_results_near_bearoffs`) is in the
+    exact where the result (of ``results``, see :func:`_result_boards`) is in the
     two-sided database's range: a net's are not exact there, and GNU Backgammon's hint
     reads its database too."""
     if results is None:
@@ -168,7 +173,7 @@ def _exact_where_known(
 def values_after_play(
     mine: npt.NDArray[np.floating[Any]],
     stakes: Stakes,
-    cube_life: float,
+    cube_life: CubeLife,
     they_may_double: bool = True,
     results: npt.NDArray[np.uint8] | None = None,
 ) -> npt.NDArray[np.floating[Any]]:
@@ -178,7 +183,8 @@ def values_after_play(
     cube action at its own stakes (none if ``they_may_double`` is false), and the player
     gets the rest. With the ``results``' boards (``(N, 2, 25)``, the opponent to move),
     those in the two-sided bear-off database's range are valued exactly, as GNU
-    Backgammon values them (:func:`bgfast.cubeful.exact_bearoff_values`)."""
+    Backgammon values them (:func:`bgfast.cubeful.exact_bearoff_values`); ``cube_life``
+    ``"gnubg"`` needs them."""
     mine = np.asarray(mine, dtype=np.float32)
     # The opponent sees the player's wins as its losses and the player's gammons as its own.
     theirs = mine[:, _SWAPPED]
