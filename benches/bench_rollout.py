@@ -2,9 +2,13 @@
 
 Each contender plays complete cubeless games from the standard start, the same policy for
 both sides. ``random`` picks uniformly among the distinct legal results; ``pubeval`` plays
-the result with the best pubeval score (GNU Backgammon's ``pub_eval_score`` in its loop, a
-and on bgsage's boards, which has none of its own). Every game is
-checked to end with a winner who has borne off 15 (``correct`` in the report).
+the result with the best pubeval score (GNU Backgammon's ``pub_eval_score`` in its loop and
+on bgsage's boards, which has none of its own). bgfast plays with ``bearoff=None``, so its
+games do not stop at the exact bear-off database either, and every one must end with a side
+that has borne off 15 (``RolloutResult.ends["finished"]``); a peer's game ends only when a
+side has borne off 15. The contenders take turns in each of three rounds (best round each),
+so a burst of load from other jobs hits them alike; a peer that is not installed is left out
+with a line saying so (under pytest, its tests are skipped).
 
     python -m pytest benches/bench_rollout.py --benchmark-only   # pytest-benchmark
     python benches/bench_rollout.py                              # the BENCHMARKS.md table
@@ -13,8 +17,8 @@ checked to end with a winner who has borne off 15 (``correct`` in the report).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,11 +27,17 @@ import pytest
 
 import bgfast
 
-gnubg_nn = pytest.importorskip("gnubg_nn") if "pytest" in sys.modules else None
 try:
     import bgsage
 except ImportError:  # pragma: no cover - optional peer
     bgsage = None
+
+#: The peers' Python modules, by contender: a missing one skips only that contender.
+PEER_MODULES = {
+    "gnubg_nn.moves loop": ("gnubg_nn",),
+    # bgsage's pubeval games score with GNU Backgammon's pubeval.
+    "bgsage.possible_moves loop": ("bgsage", "gnubg_nn"),
+}
 
 START_ID = "4HPwATDgc/ABMA"
 
@@ -100,8 +110,11 @@ def bgsage_game(rng: random.Random, policy: str) -> int:
 
 
 def run_bgfast(policy: str, games: int, threads: int) -> int:
-    r = bgfast.rollout(games=games, policy=policy, seed=1, threads=threads)
+    # bearoff=None: whole games, as the peers play them (the default, "exact", ends a game
+    # once it enters the two-sided bear-off database and counts its exact value).
+    r = bgfast.rollout(games=games, policy=policy, seed=1, threads=threads, bearoff=None)
     assert r.games == games and r.win + r.lose == 1.0
+    assert r.ends["finished"] == games, f"not every game was played out: {r.ends}"
     return r.games
 
 
@@ -112,16 +125,22 @@ def run_peer(game: Callable[[random.Random], int], games: int) -> int:
     return len(results)
 
 
+def missing_peer(name: str) -> str | None:
+    """The first module contender ``name`` needs that is not installed, or None."""
+    for module in PEER_MODULES.get(name, ()):
+        if importlib.util.find_spec(module) is None:
+            return module
+    return None
+
+
 def contenders() -> dict[str, Callable[[str, int], int]]:
-    """Name -> run(policy, games); peers only when installed."""
-    out: dict[str, Callable[[str, int], int]] = {
+    """Name -> run(policy, games), every contender whether installed or not."""
+    return {
         "bgfast (1 thread)": lambda p, n: run_bgfast(p, n, 1),
         "bgfast (2 threads)": lambda p, n: run_bgfast(p, n, 2),
         "gnubg_nn.moves loop": lambda p, n: run_peer(lambda r: gnubg_game(r, p), n),
+        "bgsage.possible_moves loop": lambda p, n: run_peer(lambda r: bgsage_game(r, p), n),
     }
-    if bgsage is not None:
-        out["bgsage.possible_moves loop"] = lambda p, n: run_peer(lambda r: bgsage_game(r, p), n)
-    return out
 
 
 GAMES = {"bgfast": 20_000, "peer": 40}
@@ -138,9 +157,9 @@ GAMES = {"bgfast": 20_000, "peer": 40}
     ],
 )
 def test_playouts(benchmark: Any, name: str, policy: str) -> None:
+    for module in PEER_MODULES.get(name, ()):
+        pytest.importorskip(module)
     table = contenders()
-    if name not in table:
-        pytest.skip(f"{name} is not installed")
     games = GAMES["bgfast"] if name.startswith("bgfast") else GAMES["peer"]
     benchmark.group = f"playouts-{policy}"
     played = benchmark.pedantic(table[name], args=(policy, games), rounds=3, iterations=1)
@@ -148,23 +167,46 @@ def test_playouts(benchmark: Any, name: str, policy: str) -> None:
     benchmark.extra_info["correct"] = played == games
 
 
+def installed_contenders() -> dict[str, Callable[[str, int], int]]:
+    """The contenders whose modules are installed; a line on stdout for each one left out."""
+    table = {}
+    for name, run in contenders().items():
+        module = missing_peer(name)
+        if module is None:
+            table[name] = run
+        else:
+            print(f"({name}: {module} is not installed, left out)")
+    return table
+
+
+ROUNDS = 3
+
+
+def best_rates(policy: str, table: dict[str, Callable[[str, int], int]]) -> dict[str, float]:
+    """Each contender's best games/s over ROUNDS rounds in which the contenders take turns
+    (one thread, then two, then the peers), so that no contender's runs all fall in one
+    stretch of a shared host's load."""
+    best = dict.fromkeys(table, 0.0)
+    for _ in range(ROUNDS):
+        for name, run in table.items():
+            games = GAMES["bgfast"] if name.startswith("bgfast") else GAMES["peer"]
+            t = time.perf_counter()
+            assert run(policy, games) == games
+            best[name] = max(best[name], games / (time.perf_counter() - t))
+    return best
+
+
 def main() -> None:
-    """Prints the BENCHMARKS.md table: games/s, best of three runs, and the speedups."""
-    table = contenders()
+    """Prints the BENCHMARKS.md table: games/s, best of three interleaved rounds, and the
+    speed-ups."""
+    table = installed_contenders()
     print("| policy | contender | games | games/s | bgfast 1 thread vs this |")
     print("|---|---|---:|---:|---:|")
     for policy in ("random", "pubeval"):
-        rates = {}
-        for name, run in table.items():
+        rates = best_rates(policy, table)
+        base = rates["bgfast (1 thread)"]
+        for name, rate in rates.items():
             games = GAMES["bgfast"] if name.startswith("bgfast") else GAMES["peer"]
-            best = 0.0
-            for _ in range(3):
-                t = time.perf_counter()
-                assert run(policy, games) == games
-                best = max(best, games / (time.perf_counter() - t))
-            rates[name] = (games, best)
-        base = rates["bgfast (1 thread)"][1]
-        for name, (games, rate) in rates.items():
             print(f"| {policy} | {name} | {games} | {rate:,.0f} | {base / rate:,.1f}x |")
 
 
