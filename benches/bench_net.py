@@ -28,9 +28,10 @@ BLAS limited to one thread by threadpoolctl).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib.util
 import random
 import statistics
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -43,9 +44,6 @@ import pytest
 import bgfast
 from bgfast import Net, Position
 
-ort = pytest.importorskip("onnxruntime") if "pytest" in sys.modules else None
-threadpoolctl = pytest.importorskip("threadpoolctl") if "pytest" in sys.modules else None
-
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 CONTACT_ONNX = DATA / "wildbg" / "contact.onnx"
 LARGE_CONTACT_ONNX = DATA / "wildbg-training" / "contact-17.onnx"
@@ -57,6 +55,15 @@ def contact_positions() -> list[Position]:
     lines = (DATA / "wildbg_contact.csv").read_text().split()
     positions = [Position.from_id(line) for line in lines]
     return [p for p in positions if not p.is_race]
+
+
+def installed(module: str, peer: str) -> bool:
+    """Whether a peer's module is installed; as a script, a line says which peer is left out
+    (bgfast's own rows run either way)."""
+    if importlib.util.find_spec(module) is not None:
+        return True
+    print(f"({peer}: {module} is not installed, left out)")
+    return False
 
 
 def session(path: Path = CONTACT_ONNX) -> Any:
@@ -117,6 +124,7 @@ def test_evaluate_bgfast(benchmark: Any, positions: list[Position], name: str) -
 
 
 def test_evaluate_onnxruntime(benchmark: Any, positions: list[Position]) -> None:
+    pytest.importorskip("onnxruntime")
     s = session()
     name = s.get_inputs()[0].name
     x = bgfast.encode(positions, "wildbg")
@@ -130,6 +138,7 @@ def test_evaluate_onnxruntime(benchmark: Any, positions: list[Position]) -> None
 
 
 def test_evaluate_numpy(benchmark: Any, positions: list[Position]) -> None:
+    threadpoolctl = pytest.importorskip("threadpoolctl")
     forward = numpy_forward(Net.wildbg().to_arrays())
     x = bgfast.encode(positions, "wildbg")
     benchmark.group = "net-evaluate"
@@ -186,23 +195,9 @@ def test_evaluate_threads(benchmark: Any, positions: list[Position], threads: in
 # ------------------------------------------------------------------ the table
 
 
-def main() -> None:
-    import threadpoolctl as tpc
-
-    positions = contact_positions()
-    n = len(positions)
-    net = Net.wildbg()
-    array = np.stack([p.to_array() for p in positions])
-    x = bgfast.encode(positions, "wildbg")
-    s = session()
+def agrees_with_onnxruntime(net: Net, array: np.ndarray, x: np.ndarray, s: Any) -> None:
+    """Agreement first: the table is only worth reading if the contenders agree."""
     name = s.get_inputs()[0].name
-    forward = numpy_forward(net.to_arrays())
-    dice = rolls(positions)
-    m = candidates(positions, dice)
-    results = [c for p, d in zip(positions, dice) for c in (mv.result for mv in p.moves(*d))]
-    x_candidates = bgfast.encode([r for r in results if r.outcome is None], "wildbg")
-
-    # Agreement first: the table is only worth reading if the three agree.
     ours = net.evaluate(array, threads=1)
     theirs = np.stack([s.run(None, {name: row[None]})[0][0] for row in x[:200]])
     five = np.stack(
@@ -217,9 +212,31 @@ def main() -> None:
     )
     assert np.abs(ours[:200] - five).max() < 2e-5
 
+
+def onnx_runner(s: Any) -> Callable[[np.ndarray], None]:
+    """One onnxruntime call a row (the ONNX file fixes the batch at 1)."""
+    name = s.get_inputs()[0].name
+
     def onnx_all(rows: np.ndarray) -> None:
         for row in rows:
             s.run(None, {name: row[None]})
+
+    return onnx_all
+
+
+def main() -> None:
+    has_onnx = installed("onnxruntime", "the onnxruntime rows")
+    has_tpc = installed("threadpoolctl", "the numpy row, whose BLAS it holds to one thread")
+    positions = contact_positions()
+    n = len(positions)
+    net = Net.wildbg()
+    array = np.stack([p.to_array() for p in positions])
+    x = bgfast.encode(positions, "wildbg")
+    forward = numpy_forward(net.to_arrays())
+    dice = rolls(positions)
+    m = candidates(positions, dice)
+    results = [c for p, d in zip(positions, dice) for c in (mv.result for mv in p.moves(*d))]
+    x_candidates = bgfast.encode([r for r in results if r.outcome is None], "wildbg")
 
     big = np.concatenate([array] * 20)
     # A training-sized batch: a call's fixed costs (waking the pool's second worker, about
@@ -227,15 +244,20 @@ def main() -> None:
     large = np.concatenate([array] * 200)
     contenders: dict[str, Callable[[], object]] = {
         "ours": lambda: net.evaluate(array, threads=1),
-        "onnx": lambda: onnx_all(x),
-        "numpy": lambda: forward(x),
         "one": lambda: net.evaluate(big, threads=1),
         "two": lambda: net.evaluate(big, threads=2),
         "one_large": lambda: net.evaluate(large, threads=1),
         "two_large": lambda: net.evaluate(large, threads=2),
         "best": lambda: [net.best_move(p, d) for p, d in zip(positions, dice)],
-        "onnx_candidates": lambda: onnx_all(x_candidates),
     }
+    if has_onnx:
+        s = session()
+        agrees_with_onnxruntime(net, array, x, s)
+        onnx_all = onnx_runner(s)
+        contenders["onnx"] = lambda: onnx_all(x)
+        contenders["onnx_candidates"] = lambda: onnx_all(x_candidates)
+    if has_tpc:
+        contenders["numpy"] = lambda: forward(x)
     # Interleaved rounds, the median of each: a busy host slows whole stretches of time, so
     # every contender gets runs spread over the same stretch; the median, not the best, as
     # a lucky one-thread run (the other vCPU's sibling idle) has no two-thread counterpart.
@@ -244,7 +266,7 @@ def main() -> None:
     # the others' runs would mostly time the caches those left behind.
     repeats = {"ours": 10, "numpy": 10, "one": 3, "two": 3, "best": 3}
     times: dict[str, list[float]] = {c: [] for c in contenders}
-    with tpc.threadpool_limits(1):
+    with one_blas_thread() if has_tpc else contextlib.nullcontext():
         for _ in range(15):
             for contender, run in contenders.items():
                 k = repeats.get(contender, 1)
@@ -253,26 +275,32 @@ def main() -> None:
                     run()
                 times[contender].append((time.perf_counter() - t0) / k)
     best = {c: statistics.median(t) for c, t in times.items()}
-    t_ours, t_onnx, t_numpy = best["ours"], best["onnx"], best["numpy"]
-    t_one, t_two, t_best = best["one"], best["two"], best["best"]
-    t_onnx_candidates = best["onnx_candidates"] / len(x_candidates) * m
+    t_ours, t_one, t_two, t_best = best["ours"], best["one"], best["two"], best["best"]
 
     ns = 1e9
     print(f"contact positions: {n}; candidates of one roll each: {m}")
     print("| what | bgfast | peer | ratio |")
     print("|---|---|---|---|")
-    print(
-        f"| evaluate, per position, vs onnxruntime per call | {t_ours / n * ns:.0f} ns |"
-        f" {t_onnx / n * ns:.0f} ns | {t_onnx / t_ours:.1f}x |"
-    )
-    print(
-        f"| evaluate, per position, vs numpy batched float32 | {t_ours / n * ns:.0f} ns |"
-        f" {t_numpy / n * ns:.0f} ns | {t_numpy / t_ours:.1f}x |"
-    )
-    print(
-        f"| best_move, per candidate, vs onnxruntime per call | {t_best / m * ns:.0f} ns |"
-        f" {t_onnx_candidates / m * ns:.0f} ns | {t_onnx_candidates / t_best:.1f}x |"
-    )
+    if has_onnx:
+        t_onnx = best["onnx"]
+        print(
+            f"| evaluate, per position, vs onnxruntime per call | {t_ours / n * ns:.0f} ns |"
+            f" {t_onnx / n * ns:.0f} ns | {t_onnx / t_ours:.1f}x |"
+        )
+    if has_tpc:
+        t_numpy = best["numpy"]
+        print(
+            f"| evaluate, per position, vs numpy batched float32 | {t_ours / n * ns:.0f} ns |"
+            f" {t_numpy / n * ns:.0f} ns | {t_numpy / t_ours:.1f}x |"
+        )
+    if has_onnx:
+        t_onnx_candidates = best["onnx_candidates"] / len(x_candidates) * m
+        print(
+            f"| best_move, per candidate, vs onnxruntime per call | {t_best / m * ns:.0f} ns |"
+            f" {t_onnx_candidates / m * ns:.0f} ns | {t_onnx_candidates / t_best:.1f}x |"
+        )
+    else:
+        print(f"| best_move, per candidate | {t_best / m * ns:.0f} ns | | |")
     print(
         f"| evaluate on 2 threads vs 1 ({len(big)} positions) | {t_two / len(big) * ns:.0f} ns |"
         f" {t_one / len(big) * ns:.0f} ns | {t_one / t_two:.2f}x |"
@@ -302,10 +330,14 @@ def main() -> None:
         f"evaluate on two Python threads at once, one native thread each: {each[0]:.0f} and"
         f" {each[1]:.0f} ns per position"
     )
+    # One run each, after the table and not interleaved: a rough rate, not a ratio to quote.
     for threads in (1, 2):
         r = bgfast.rollout(games=5_000, policy=net, seed=1, threads=threads)
         rate = r.games_per_second
-        print(f"rollout of the start with the net, {threads} thread(s): {rate:,.0f} games/s")
+        print(
+            f"rollout of the start with the net, {threads} thread(s), one run of 5,000 games:"
+            f" {rate:,.0f} games/s"
+        )
     duel = bgfast.duel(net, "pubeval", games=20_000, seed=1)
     print(duel)
     print(f"  wins {duel.wins}, losses {duel.losses} (single, gammon, backgammon)")
@@ -316,26 +348,23 @@ def main_large() -> None:
     and their strength."""
     positions = contact_positions()
     n = len(positions)
+    has_onnx = installed("onnxruntime", "the onnxruntime row")
     net = Net.wildbg_large()
     array = np.stack([p.to_array() for p in positions])
     x = bgfast.encode(positions, "wildbg")
-    s = session(LARGE_CONTACT_ONNX)
-    name = s.get_inputs()[0].name
     dice = rolls(positions)
     m = candidates(positions, dice)
     small = Net.wildbg()
 
-    def onnx_all(rows: np.ndarray) -> None:
-        for row in rows:
-            s.run(None, {name: row[None]})
-
     contenders: dict[str, Callable[[], object]] = {
         "large": lambda: net.evaluate(array, threads=1),
         "small": lambda: small.evaluate(array, threads=1),
-        "onnx": lambda: onnx_all(x),
         "best": lambda: [net.best_move(p, d) for p, d in zip(positions, dice)],
         "best_small": lambda: [small.best_move(p, d) for p, d in zip(positions, dice)],
     }
+    if has_onnx:
+        onnx_all = onnx_runner(session(LARGE_CONTACT_ONNX))
+        contenders["onnx"] = lambda: onnx_all(x)
     times: dict[str, list[float]] = {c: [] for c in contenders}
     for _ in range(9):
         for contender, run in contenders.items():
@@ -346,11 +375,12 @@ def main_large() -> None:
     ns = 1e9
     print(f"contact positions: {n}; candidates of one roll each: {m}; medians of 9 rounds")
     print("| what, one thread | wildbg-large | peer | ratio |\n|---|---|---|---|")
-    print(
-        f"| evaluate, per position, vs onnxruntime per call (same net) |"
-        f" {t['large'] / n * ns:,.0f} ns | {t['onnx'] / n * ns:,.0f} ns |"
-        f" {t['onnx'] / t['large']:.1f}x |"
-    )
+    if has_onnx:
+        print(
+            f"| evaluate, per position, vs onnxruntime per call (same net) |"
+            f" {t['large'] / n * ns:,.0f} ns | {t['onnx'] / n * ns:,.0f} ns |"
+            f" {t['onnx'] / t['large']:.1f}x |"
+        )
     print(
         f"| evaluate, per position, vs the shipped net | {t['large'] / n * ns:,.0f} ns |"
         f" {t['small'] / n * ns:,.0f} ns | {t['small'] / t['large']:.2f}x |"
@@ -365,6 +395,13 @@ def main_large() -> None:
     for opponent in ("pubeval", "wildbg"):
         duel = bgfast.duel(net, opponent, games=20_000, seed=1)
         print(f"wildbg-large vs {opponent}: {duel}")
+
+
+def one_blas_thread() -> Any:
+    """numpy's BLAS held to one thread (threadpoolctl, installed: checked by the caller)."""
+    import threadpoolctl
+
+    return threadpoolctl.threadpool_limits(1)
 
 
 if __name__ == "__main__":
