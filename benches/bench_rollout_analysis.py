@@ -5,9 +5,10 @@ bear-offs, without and with variance reduction, on one thread and on two. GNU Ba
 the Debian program's 0-ply cubeless rollout (``set threads 1``, quasi-random, exact
 two-sided bear-off truncation, one-sided off, ``set rollout varredn off`` / ``on``), timed
 by the wall clock for two trial counts so that its start-up time cancels (the slope is its
-cost per game). Each figure is the median of interleaved rounds of one run. Reported: games
-per second, the ratios, and the standard error of the equity reached in one second of one
-thread (the figure that matters to a user: it folds speed and variance together).
+cost per game). Each figure is the median of interleaved rounds of one run, one and two
+threads taking turns on the same number of games. Reported: games per second, the ratios, and
+the standard error of the equity reached in one second of one thread (the figure that matters
+to a user: it folds speed and variance together), from the one-thread run's spread.
 
     python -m pytest benches/bench_rollout_analysis.py --benchmark-only   # pytest-benchmark
     python benches/bench_rollout_analysis.py --vr-positions 10 --paired 12960   # BENCHMARKS.md
@@ -35,8 +36,8 @@ import gnubg_program
 START = "4HPwATDgc/ABMA"
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 
-#: Games per timed run: (plain, with variance reduction).
-GAMES = {False: 4000, True: 300}
+#: Games per timed run, the same on one thread and on two: (plain, with variance reduction).
+GAMES = {False: 8000, True: 600}
 #: gnubg's trial counts (a small and a large run; the slope is the cost per game).
 GNUBG_TRIALS = {False: (36, 1296), True: (36, 180)}
 
@@ -60,7 +61,7 @@ def gnubg_rate(variance_reduction: bool) -> float:
 
 def bgfast_run(variance_reduction: bool, threads: int) -> tuple[float, float]:
     """bgfast's games per second and the equity's standard deviation per game."""
-    games = GAMES[variance_reduction] * threads
+    games = GAMES[variance_reduction]
     t0 = time.perf_counter()
     r = bgfast.rollout(
         START, games=games, seed=1, threads=threads, variance_reduction=variance_reduction
@@ -72,13 +73,15 @@ def bgfast_run(variance_reduction: bool, threads: int) -> tuple[float, float]:
 def table(rounds: int) -> None:
     rows: dict[str, list[float]] = {}
     spread: dict[bool, float] = {}
-    for _ in range(rounds):
+    for k in range(rounds):
         for vr in (False, True):
             rows.setdefault(f"gnubg {vr}", []).append(gnubg_rate(vr))
-            for threads in (1, 2):
+            # One and two threads take turns, the first of them alternating between rounds.
+            for threads in (1, 2) if k % 2 == 0 else (2, 1):
                 rate, sd = bgfast_run(vr, threads)
                 rows.setdefault(f"bgfast {vr} {threads}", []).append(rate)
-                spread[vr] = sd
+                if threads == 1:  # the last table is about one thread
+                    spread[vr] = sd
     med = {k: statistics.median(v) for k, v in rows.items()}
     print(f"medians of {rounds} interleaved rounds; load average {_load()}")
     print("| rollout, opening, 1 thread | gnubg games/s | bgfast games/s | ratio | target |")
@@ -93,6 +96,8 @@ def table(rounds: int) -> None:
         one, two = med[f"bgfast {vr} 1"], med[f"bgfast {vr} 2"]
         print(f"| {name} | {one:,.0f} | {two:,.0f} | {two / one:.2f}x | 1.7x |")
     print()
+    plain, vr_games = GAMES[False], GAMES[True]
+    print(f"sd of a game from the one-thread runs of {plain:,} plain and {vr_games:,} VR games:")
     print("| bgfast, one thread | sd of a game's equity | games/s | stderr after 1 s |")
     print("|---|---:|---:|---:|")
     for vr, name in ((False, "plain"), (True, "variance reduction")):
@@ -164,7 +169,7 @@ def _load() -> str:
 @pytest.mark.parametrize("variance_reduction", [False, True])
 @pytest.mark.parametrize("threads", [1, 2])
 def test_bgfast_rollout(benchmark: Any, variance_reduction: bool, threads: int) -> None:
-    games = GAMES[variance_reduction] // 4 * threads
+    games = GAMES[variance_reduction] // 8  # the same on one thread and on two
     r = benchmark(
         lambda: bgfast.rollout(
             START, games=games, seed=1, threads=threads, variance_reduction=variance_reduction
