@@ -2,11 +2,13 @@
 
 The same rollout (random policy, same seed, from the standard start) is played three ways:
 locally on one thread, on a ``ProcessPoolExecutor`` of 2 processes and on Dask
-``LocalCluster`` of 1 and one of 2 worker processes (1 thread each, on 127.0.0.1, no
-dashboard). The counts must be identical; the table gives games/s and the scaling ratio
-against one process, and the 2-worker cluster's rate against the 1-worker one
-(best of ``--repeats`` rounds, the contenders taking turns in each round; the pool and the
-cluster are started and warmed up untimed).
+``LocalCluster`` of 1 and one of 2 worker processes (1 thread each, on 127.0.0.1;
+``dashboard_address=None`` leaves out the Bokeh dashboard, but each scheduler still serves
+its small HTTP API, ``/health`` and ``/metrics`` among it, on 127.0.0.1:8787 or the next free
+port: distributed has no option that turns that server off). The counts must be identical;
+the table gives games/s and the scaling ratio against one process, and the 2-worker
+cluster's rate against the 1-worker one (best of ``--repeats`` rounds, the contenders taking
+turns in each round; the pool and the cluster are started and warmed up untimed).
 
     python benches/bench_distributed.py                  # 200,000 games, best of 3
     python benches/bench_distributed.py --games 400000 --repeats 5
