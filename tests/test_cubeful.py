@@ -219,14 +219,14 @@ def test_match_rules_of_the_cube_r17_r20_r21() -> None:
 def test_cube_life_as_numpy_numbers() -> None:
     import numpy as np
 
-    from bgfast.cubeful import check_cube_life, check_rollout_cube_life
+    from bgfast.cubeful import check_cube_life
 
     assert check_cube_life(np.float32(0.5)) == 0.5 and check_cube_life(np.int64(1)) == 1.0
     with pytest.raises(bgfast.BgfastError, match="cube_life"):
         check_cube_life(np.bool_(True))
     # An array of names compared item by item ("ambiguous truth value").
     with pytest.raises(bgfast.BgfastError, match="cube_life"):
-        check_rollout_cube_life(np.array(["gnubg", "gnubg"]))
+        check_cube_life(np.array(["gnubg", "gnubg"]))
 
 
 # ---------------------------------------------------------------------------- the cube limit

@@ -8,7 +8,7 @@ from typing import Any
 
 from bgfast import _core
 from bgfast._core import BgfastError, Net, Position
-from bgfast.cubeful import CubeLife, Stakes, check_rollout_cube_life
+from bgfast.cubeful import CubeLife, Stakes, check_cube_life
 from bgfast.errors import shown
 from bgfast.policies import Policy, net_of, policy_name
 
@@ -126,7 +126,7 @@ def check_settings(
         variance_reduction=vr,
         quasi_random=_flag("quasi_random", quasi_random),
         cubeful=is_cubeful,
-        cube_life=check_rollout_cube_life(cube_life),
+        cube_life=check_cube_life(cube_life),
         stakes=stakes,
         evaluator=net,
         cube_wait=cube_wait,

@@ -584,10 +584,6 @@ def check_cube_life(cube_life: object) -> CubeLife:
     return float(cube_life)
 
 
-#: :func:`check_cube_life` by the name rollouts took it under when only they knew "gnubg".
-check_rollout_cube_life = check_cube_life
-
-
 #: The lowest double/take value (per unit of the cube now) at which the taker beavers: a
 #: beaver may be passed (R19), which costs the beavered doubler 2, so a beaver is worth
 #: ``min(-2 DT, 2)`` to the taker and beats a plain take only for ``-2 <= DT < 0``.

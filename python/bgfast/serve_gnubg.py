@@ -152,7 +152,7 @@ class ExternalPlayer:
         policy: Policy,
         *,
         jacoby: bool = False,
-        cube_life: float = cubeful.DEFAULT_CUBE_LIFE,
+        cube_life: cubeful.CubeLife = cubeful.DEFAULT_CUBE_LIFE,
         seed: int = 0,
     ) -> None:
         if isinstance(policy, str) and policy not in NAMES:
