@@ -174,7 +174,7 @@ int bgfast_evaluate(const struct bgfast_position *pos, float *probabilities);
  *
  * # Safety
  * `pos` is null or points to `n` readable `bgfast_position`s; `probabilities` is null or
- * points to `5 n` writable floats.
+ * points to `5 n` writable floats that do not overlap them.
  */
 int bgfast_evaluate_batch(const struct bgfast_position *pos,
                           size_t n,

@@ -389,7 +389,7 @@ pub unsafe extern "C" fn bgfast_evaluate(
 ///
 /// # Safety
 /// `pos` is null or points to `n` readable `bgfast_position`s; `probabilities` is null or
-/// points to `5 n` writable floats.
+/// points to `5 n` writable floats that do not overlap them.
 #[no_mangle]
 pub unsafe extern "C" fn bgfast_evaluate_batch(
     pos: *const bgfast_position,
