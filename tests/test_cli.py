@@ -205,6 +205,11 @@ def test_eval_values_a_bearoff_cube_decision_exactly(capsys: pytest.CaptureFixtu
     # `bgfast eval` used the cube life model in two-sided bear-offs: "no double" where GNU
     # Backgammon's exact values say double, take (+0.378 / +0.756).
     assert main(["eval", "QgAAaAAAAAAAAA", "--json"]) == 0
-    cube = json.loads(capsys.readouterr().out)["cube"]
+    out = json.loads(capsys.readouterr().out)
+    cube = out["cube"]
     assert cube["action"] == "double, take"
     assert cube["no_double"] == pytest.approx(0.37804, abs=2e-4)
+    # The chances beside them are the database's too, not the net's.
+    win = bgfast.bearoff.win_probability(bgfast.Position.from_id("QgAAaAAAAAAAAA"))
+    assert out["win"] == pytest.approx(win, abs=1e-6) and out["win_gammon"] == 0.0
+    assert out["equity"] == pytest.approx(2 * win - 1, abs=1e-6)

@@ -230,3 +230,20 @@ def test_the_external_player_doubles_a_bearoff_gnubg_doubles() -> None:
     assert player.reply(board_line(certain.state)) == "double"
     certain.double()
     assert player.reply(board_line(certain.state)) == "drop"
+
+
+def test_boards_that_are_no_positions_are_refused_whatever_the_cube_life() -> None:
+    # Only cube_life="gnubg" checked the boards; exact_bearoff_values took any array.
+    chances = [[0.5, 0.0, 0.0, 0.0, 0.0]]
+    too_many = np.zeros((1, 2, 25), dtype=np.uint8)
+    too_many[0, 0, :3] = 15
+    too_many[0, 1, 0] = 1
+    for life in (cubeful.DEFAULT_CUBE_LIFE, "gnubg"):
+        with pytest.raises(bgfast.InvalidPositionError, match="R1"):
+            cubeful.cube_values(chances, Stakes.check(), life, boards=too_many)
+        with pytest.raises(bgfast.InvalidPositionError, match="R15"):
+            cubeful.cube_values(chances, Stakes.check(), life, boards=0 * too_many)
+    with pytest.raises(bgfast.BgfastError, match=r"\(N, 2, 25\)"):
+        cubeful.exact_bearoff_values(np.zeros((2, 25), dtype=np.uint8), Stakes.check())
+    with pytest.raises(bgfast.InvalidPositionError, match="R1"):
+        cubeful.exact_bearoff_values(too_many, Stakes.check())

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from http_server import HttpServer
 
-from bgfast import Game, Net, Position, codec, cubeful, hint
+from bgfast import Game, Net, Position, bearoff, codec, cubeful, hint
 
 DATA = Path(__file__).parent / "data"
 CONTACT = (DATA / "wildbg_contact.csv").read_text().split()[:40]
@@ -72,6 +72,10 @@ def test_a_bearoff_cube_decision_is_the_databases(server: HttpServer) -> None:
     status, body = server.get("/evaluate", position="QgAAaAAAAAAAAA")
     assert status == 200 and body["cube"]["action"] == "double, take"
     assert body["cube"]["no_double"] == pytest.approx(0.37804, abs=2e-4)
+    # The chances beside them are the database's too, not the net's.
+    win = bearoff.win_probability(Position.from_id("QgAAaAAAAAAAAA"))
+    assert body["probabilities"] == pytest.approx([win, 0, 0, 0, 0], abs=1e-6)
+    assert body["equity"] == pytest.approx(2 * win - 1, abs=1e-6)
 
 
 def test_evaluate_is_the_nets(server: HttpServer) -> None:

@@ -67,14 +67,17 @@ def _cmd_moves(args: argparse.Namespace) -> int:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    """The net's chances for the side to move before it rolls, their cubeless equity and
+    """The net's chances for the side to move before it rolls (exact in the two-sided
+    bear-off database's range, as GNU Backgammon's), their cubeless equity and
     the cube decision at the ID's stakes, like GNU Backgammon's ``eval``; with a double
     waiting, the doubled side's answer too."""
     position, _ = read_position(args.position)
     state = codec.state_from_id(args.position)
     net = parse_net(args.net, "--net")
-    p = net.evaluate(position)
-    equity = float(net.equity(position))
+    # Exact in the two-sided bear-off database's range, as the cube values beside them.
+    board = position.to_array()[None]
+    p = bearoff.exact_chances(board, net.evaluate(board))[0]
+    equity = float(2 * p[0] - 1 + p[1] + p[2] - p[3] - p[4])
     stakes, no_decision = _cube_question(position, state)
     decision = None
     if stakes is not None and no_decision is None:

@@ -978,7 +978,7 @@ _TABLE_CUBE: dict[str, bearoff.Cube] = {
 
 
 def exact_bearoff_values(
-    boards: npt.NDArray[np.uint8], stakes: Stakes
+    boards: npt.ArrayLike, stakes: Stakes
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """The rows of ``boards`` (``(N, 2, 25)``, each with its side to move first) in the
     two-sided bear-off database's range, and their values as :func:`cube_values` gives
@@ -991,7 +991,11 @@ def exact_bearoff_values(
     - match play: the cube model at a cube life index found for each cube position from
       the exact money values, ``(exact - dead) / (live - dead)`` with the Janowski values
       of a dead and a fully live money cube, from 0 to :data:`BEAROFF_MATCH_CUBE_LIFE`
-      (that cap where a live cube is worth no more than a dead one)."""
+      (that cap where a live cube is worth no more than a dead one).
+
+    ``BgfastError`` for boards of another shape, ``InvalidPositionError`` for a board that
+    is no position."""
+    boards = _check_boards(boards)
     rows = np.flatnonzero(bearoff.in_two_sided_range(boards))
     sides = [(tuple(b[0, :6].tolist()), tuple(b[1, :6].tolist())) for b in boards[rows]]
     if stakes.is_match:
@@ -1098,16 +1102,23 @@ def _live_money_equity(win: float, owner: str) -> float:
     return max(-1.0 + 2.0 * (win - take) / (1.0 - take), -1.0)
 
 
-def _check_boards(boards: npt.ArrayLike, rows: int) -> npt.NDArray[np.uint8]:
-    """``boards`` as an ``(rows, 2, 25)`` array of checker counts; else ``BgfastError``."""
+def _check_boards(boards: npt.ArrayLike, rows: int | None = None) -> npt.NDArray[np.uint8]:
+    """``boards`` as an ``(rows, 2, 25)`` array (any number of rows if ``rows`` is None) of
+    positions: ``BgfastError`` for another shape or type, ``InvalidPositionError`` naming
+    the first board that is no position."""
     given = np.asarray(boards)
+    if rows is None and given.ndim == 3:
+        rows = len(given)
     if (
         given.shape != (rows, 2, 25)
         or given.dtype.kind not in "iu"
         or (given.size and (given.min() < 0 or given.max() > 15))
     ):
         raise BgfastError(
-            f"boards must be the positions' ({rows}, 2, 25) arrays of checker counts"
+            f"boards must be the positions' ({'N' if rows is None else rows}, 2, 25) arrays"
+            " of checker counts"
             f" (bgfast.batch.to_array), not {shown(boards)}"
         )
-    return given.astype(np.uint8, copy=False)
+    checked = given.astype(np.uint8, copy=False)
+    _core.batch_pip_counts(checked, None)  # refuses a board that is no position (R1, R6, R12)
+    return checked

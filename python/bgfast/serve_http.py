@@ -65,7 +65,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, WithJsonSchema
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from bgfast import codec, cubeful
+from bgfast import bearoff, codec, cubeful
 from bgfast._core import (
     BgfastError,
     IllegalMoveError,
@@ -617,10 +617,12 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         net: NetParam = "wildbg",
     ) -> EvaluateAnswer:
         """The net's five probabilities and cubeless equity for the side to move, before
-        it rolls, and the cube decision for the stakes the ID gives."""
+        it rolls (exact in the two-sided bear-off database's range, as GNU Backgammon's
+        evaluation), and the cube decision for the stakes the ID gives."""
         read = _position(position)
         evaluator = net_named(net)
-        p = evaluator.evaluate(read.position)
+        board = read.position.to_array()[None]
+        p = bearoff.exact_chances(board, evaluator.evaluate(board))[0]
         equity = 2 * p[0] - 1 + p[1] + p[2] - p[3] - p[4]
         return EvaluateAnswer(
             position=read.position.id,
