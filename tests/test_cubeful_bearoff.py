@@ -247,3 +247,11 @@ def test_boards_that_are_no_positions_are_refused_whatever_the_cube_life() -> No
         cubeful.exact_bearoff_values(np.zeros((2, 25), dtype=np.uint8), Stakes.check())
     with pytest.raises(bgfast.InvalidPositionError, match="R1"):
         cubeful.exact_bearoff_values(too_many, Stakes.check())
+
+
+def test_hint_orders_plays_of_equal_value_by_cubeless_equity_as_gnubg() -> None:
+    # Three plays all exactly -1.000 cubeful; gnubg 1.07's hint lists them by cubeless
+    # value: 6/off 5/4, 6/off 3/2, 6/5 6/off. bgfast kept the net's order among them.
+    ranked = bgfast.hint(bgfast.Net.wildbg(), Position.from_id("TQAAgDQAAAAAAA"), (6, 1))
+    assert [h.cubeful_equity for h in ranked] == pytest.approx([-1.0] * 3)
+    assert [str(h.move) for h in ranked] == ["6/off 5/4", "6/off 3/2", "6/5 6/off"]

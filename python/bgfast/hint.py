@@ -125,8 +125,10 @@ def hint(
     stakes = subject.cubes[0][1]
     # EMG is linear in match-winning chances (a chouette, money play, has no match).
     equities = stakes.emg(0.0) + stakes.emg_scale() * values if stakes.is_match else values
-    # A stable sort: equal values keep the net's cubeless order.
-    order = np.argsort(-values, kind="stable").tolist()
+    # Equal values by cubeless equity (exact where known), as GNU Backgammon's hint orders
+    # them, then in the net's order (a stable sort).
+    cubeless = np.array([equity for _, _, equity in ranked])
+    order = np.lexsort((-cubeless, -values)).tolist()
     cubeful_equities = equities.tolist()
     mwcs = values.tolist() if stakes.is_match else [None] * len(ranked)
     # Each of rank's (move, probabilities, equity) with its two values: RankedPlay's fields.
