@@ -1,7 +1,7 @@
 """Cube actions named as GNU Backgammon names them: beavers (R19) and ties.
 
-A beaver may be passed by the doubler (R19: ``Game.drop`` refuses a pending beaver, so it
-is answered by a pass of the beaver), which costs the doubler 2 units of the cube now: a
+A beaver may be passed by the doubler (R19: ``Game.drop`` answers a pending beaver with a
+pass), which costs the doubler 2 units of the cube now: a
 beaver is worth ``min(-2 DT, 2)`` to the taker and beats a plain take only for
 ``-2 <= DT < 0``. gnubg (``FindBestCubeDecision``), money with beavers, when
 ``DP > DT >= ND`` and the taker would beaver: "no double, beaver" if ``2 DT < ND`` (the

@@ -595,7 +595,7 @@ def beavers_now(double_take: float, double_pass: float, may_beaver: bool) -> boo
     (:attr:`Stakes.may_beaver`), takes (taking is better for it than passing) and is the
     favourite once it owns the cube, by no more than twice the cube
     (``BEAVER_FLOOR <= double_take < 0``: past that, the doubler would pass the beaver)."""
-    return may_beaver and double_take < double_pass and BEAVER_FLOOR <= double_take < 0.0
+    return bool(_beavers(np.float64(double_take), np.float64(double_pass), may_beaver))
 
 
 def doubles_now(
@@ -606,9 +606,20 @@ def doubles_now(
     and no gammon, "double, pass" cashes at once), unless the taker would beaver
     (``beaver``, :func:`beavers_now`) and twice the double/take value is less than not
     doubling ("no double, beaver")."""
-    if min(double_take, double_pass) < no_double:
-        return False
-    return not (beaver and 2.0 * double_take < no_double)
+    values = (np.float64(no_double), np.float64(double_take), np.float64(double_pass))
+    return bool(_doubles(*values, np.bool_(beaver)))
+
+
+def _beavers(dt: Any, dp: Any, may_beaver: bool) -> Any:
+    """:func:`beavers_now` of numpy values, element by element: the one place it is
+    written."""
+    return may_beaver & (dt < dp) & (dt >= BEAVER_FLOOR) & (dt < 0.0)
+
+
+def _doubles(nd: Any, dt: Any, dp: Any, beaver: Any) -> Any:
+    """:func:`doubles_now` of numpy values, element by element: the one place it is
+    written."""
+    return (np.minimum(dt, dp) >= nd) & np.logical_not(beaver & (2.0 * dt < nd))
 
 
 def action_name(
@@ -1033,11 +1044,8 @@ def _best_of(
     """The values after the best cube actions: doubling where :func:`doubles_now`."""
     if stakes.why_no_double() is not None:
         return nd
-    best = np.array(nd, dtype=np.float64)
-    for k in range(len(best)):
-        beaver = beavers_now(float(dt[k]), float(dp[k]), stakes.may_beaver)
-        if doubles_now(float(nd[k]), float(dt[k]), float(dp[k]), beaver):
-            best[k] = min(dt[k], dp[k])
+    doubles = _doubles(nd, dt, dp, _beavers(dt, dp, stakes.may_beaver))
+    best: npt.NDArray[np.float64] = np.where(doubles, np.minimum(dt, dp), nd)
     return best
 
 
