@@ -325,3 +325,29 @@ def test_from_ids_names_the_bad_row() -> None:
         batch.from_ids(ids)
     with pytest.raises(bgfast.InvalidPositionError, match="not one str"):
         batch.from_ids(Position().id)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_first_bad_row_is_named_whether_its_position_or_its_roll_is_bad(threads: int) -> None:
+    positions = start_rows(3)
+    positions[0, 0, 5] = 9  # row 0: 19 checkers (R1)
+    dice = np.array([[3, 1], [3, 1], [7, 1]])  # row 2: a die of 7
+    for call in (batch.moves, batch.move_counts):
+        with pytest.raises(bgfast.InvalidPositionError, match=r"^row 0: .*R1"):
+            call(positions, dice, threads=threads)
+    positions = start_rows(3).astype(np.int32)
+    positions[2, 0, 5] = 300  # row 2: a count past a byte
+    dice = np.array([[0, 1], [3, 1], [3, 1]])  # row 0: a die of 0
+    for call in (batch.moves, batch.move_counts):
+        with pytest.raises(bgfast.InvalidDiceError, match=r"^row 0: "):
+            call(positions, dice, threads=threads)
+        with pytest.raises(bgfast.InvalidPositionError, match=r"^row 2: "):
+            call(positions, np.array([[3, 1]] * 3), threads=threads)
+
+
+def test_a_bool_is_no_die() -> None:
+    for dice in [(True, 1), [[3, 1], [np.True_, 2]]]:
+        with pytest.raises(bgfast.InvalidDiceError, match="bool"):
+            batch.moves(start_rows(len(dice) if isinstance(dice, list) else 1), dice)
+        with pytest.raises(bgfast.InvalidDiceError, match="bool"):
+            batch.move_counts(start_rows(2), dice)

@@ -20,6 +20,8 @@ would take long are cut to a smaller count in the document itself, not here.
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import json
 import re
 import shutil
@@ -192,3 +194,20 @@ def test_a_misplaced_or_bare_marker_is_refused(tmp_path: Path, text: str) -> Non
     document.write_text(text, encoding="utf-8")
     with pytest.raises(AssertionError, match=r"guide\.md:1"):
         blocks_of(document)
+
+
+def _modules_with_examples() -> list[str]:
+    """The bgfast modules whose docstrings hold ``>>>`` examples."""
+    package = ROOT / "python" / "bgfast"
+    return sorted(
+        "bgfast" if path.stem == "__init__" else f"bgfast.{path.stem}"
+        for path in package.glob("*.py")
+        if ">>>" in path.read_text(encoding="utf-8")
+    )
+
+
+@pytest.mark.parametrize("module", _modules_with_examples())
+def test_docstring_examples_give_what_they_show(module: str) -> None:
+    """Every ``>>>`` example in a module's docstrings prints what the docstring says."""
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0, f"{result.failed} of {module}'s examples differ (output above)"

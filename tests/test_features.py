@@ -101,3 +101,15 @@ def test_bad_scheme_and_out() -> None:
         bgfast.encode(Position(), scheme="nope")
     with pytest.raises(bgfast.BgfastError, match="shape"):
         bgfast.encode(np.stack([Position().to_array()] * 2), out=np.zeros((3, 198), np.float32))
+
+
+def test_an_out_that_cannot_be_written_says_why() -> None:
+    rows = np.stack([Position().to_array()] * 2)
+    read_only = np.zeros((2, 198), np.float32)
+    read_only.flags.writeable = False
+    with pytest.raises(bgfast.BgfastError, match="read-only"):
+        bgfast.encode(rows, out=read_only)
+    unaligned = np.frombuffer(bytearray(2 * 198 * 4 + 1), np.float32, offset=1).reshape(2, 198)
+    assert unaligned.flags.c_contiguous and not unaligned.flags.aligned
+    with pytest.raises(bgfast.BgfastError, match="aligned"):
+        bgfast.encode(rows, out=unaligned)

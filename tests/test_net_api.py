@@ -432,3 +432,25 @@ def test_race_policy_first_used_on_two_threads_does_not_deadlock() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert out.stdout.strip() == "200"
+
+
+def test_nested_lists_of_counts_read_as_their_array(wildbg: Net) -> None:
+    """Counts as nested lists (what ``ndarray.tolist()`` gives) are the array they spell,
+    as the stubs' ``ArrayLike`` promises, for the net as for the batch functions."""
+    array = np.stack([Position().to_array(), Position.from_id("4HPwATDgc/ABMA").to_array()])
+    nested = array.tolist()
+    np.testing.assert_array_equal(wildbg.evaluate(nested), wildbg.evaluate(array))
+    np.testing.assert_array_equal(wildbg.equity(nested), wildbg.equity(array))
+    for got, want in zip(wildbg.score_rolls(nested), wildbg.score_rolls(array)):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(
+        bgfast._core.gnubg_cube_lives(nested), bgfast._core.gnubg_cube_lives(array)
+    )
+    for got, want in zip(bgfast.batch.moves(nested, (3, 1)), bgfast.batch.moves(array, (3, 1))):
+        np.testing.assert_array_equal(got, want)
+    with pytest.raises(bgfast.InvalidPositionError, match=r"\(N, 2, 25\)"):
+        wildbg.evaluate([[[0] * 25, [0] * 24]])  # ragged
+    with pytest.raises(bgfast.InvalidPositionError, match="integer"):
+        wildbg.evaluate(array.astype(float).tolist())
+    with pytest.raises(bgfast.InvalidPositionError, match=r"^row 1: .*got a str"):
+        wildbg.evaluate([Position(), "4HPwATDgc/ABMA"])

@@ -4,8 +4,10 @@ Positions are always seen from the side to move::
 
     >>> import bgfast
     >>> start = bgfast.Position()
-    >>> [str(m) for m in start.moves(3, 1)][:2]  # doctest: +SKIP
+    >>> [str(m) for m in start.moves(3, 1)][:2]
+    ['6/5 6/3', '8/7 6/3']
     >>> start.moves(3, 1)[0].result.id           # the opponent is to move
+    'pHPwATDgc/ABMA'
 
 Rule ids (R1..R32) in errors and docs refer to the project's rule book, ``RULES.md``
 (at the root of the source tree; ``IllegalMoveError.rule`` holds the id of the rule broken).

@@ -75,9 +75,18 @@ def _dice(dice: npt.ArrayLike, positions: PositionsLike) -> npt.NDArray[np.gener
         raise InvalidDiceError(
             f"dice must be an integer array of shape (N, 2) or one roll (2,): {error}"
         ) from None
+    if array.dtype.kind in "iu" and not isinstance(dice, np.ndarray) and _holds_bool(dice):
+        # numpy reads True beside an int as 1: refused here, as every roll of bgfast is.
+        raise InvalidDiceError("dice must be integers from 1 to 6, got a bool")
     if array.shape == (2,) and hasattr(positions, "__len__"):
         return np.broadcast_to(array, (len(positions), 2))
     return array
+
+
+def _holds_bool(values: object) -> bool:
+    """Whether a nested sequence holds a bool (Python's or numpy's) anywhere."""
+    flat = np.asarray(values, dtype=object).ravel()
+    return any(isinstance(value, (bool, np.bool_)) for value in flat)
 
 
 def moves(

@@ -6,7 +6,7 @@ interchangeable with its files::
     >>> from bgfast import bearoff
     >>> bearoff.index([1, 0, 0, 0, 0, 0])
     1
-    >>> bearoff.rolls_distribution([1, 0, 0, 0, 0, 0])[1]  # one roll, always
+    >>> float(bearoff.rolls_distribution([1, 0, 0, 0, 0, 0])[1])  # one roll, always
     1.0
     >>> round(bearoff.epc([0, 0, 0, 0, 0, 1]), 3)  # 1.25 rolls x 49/6 pips
     10.208

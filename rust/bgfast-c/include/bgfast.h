@@ -88,6 +88,12 @@ extern "C" {
 #define BGFAST_MOVE_TEXT_BUFFER 64
 
 /**
+ * Bytes of the buffer behind `bgfast_last_error`, its NUL included: a longer message is
+ * cut at a character boundary and ends in "...".
+ */
+#define BGFAST_MESSAGE_ROOM 1024
+
+/**
  * A backgammon position seen from the side to move, as bgfast's Python arrays:
  * `checkers[0]` is the side to move, `checkers[1]` the opponent; index 0..23 is that
  * side's own point 1..24, index 24 its bar. Checkers not on the board are borne off.
@@ -157,6 +163,11 @@ int bgfast_moves(const struct bgfast_position *pos,
  * `BGFAST_OK`, or `BGFAST_ERROR_NULL` / `BGFAST_ERROR_INVALID_POSITION` leaving
  * `probabilities` unchanged.
  *
+ * The first call in the process that evaluates (this, `bgfast_evaluate_batch` or
+ * `bgfast_best_move`) loads the net: about half a millisecond, and some 24 KB of the
+ * calling thread's stack, so make it from a thread with an ordinary stack (later calls
+ * need less than 16 KB).
+ *
  * # Safety
  * `pos` is null or points to a readable `bgfast_position`; `probabilities` is null or
  * points to 5 writable floats.
@@ -171,6 +182,12 @@ int bgfast_evaluate(const struct bgfast_position *pos, float *probabilities);
  * index, and nothing is written. Other errors: `BGFAST_ERROR_NULL` (a null pointer with
  * `n` above 0), `BGFAST_ERROR_INVALID_ARGUMENT` (more than 256 threads, or `n` too large to
  * address). `n` = 0 does nothing and succeeds.
+ *
+ * More than one thread runs on a pool of worker threads that bgfast keeps for the rest of
+ * the process (one pool a thread count, the four most recently used kept), rebuilt in a
+ * forked child. A pool with one worker per CPU the process may use pins each worker to its
+ * own CPU; set the environment variable `BGFAST_PIN_THREADS=0` before the first call to
+ * leave them unpinned (for a program with its own threads on those CPUs).
  *
  * # Safety
  * `pos` is null or points to `n` readable `bgfast_position`s; `probabilities` is null or
@@ -228,10 +245,13 @@ int bgfast_move_text(const struct bgfast_position *pos,
 
 /**
  * The message of this thread's most recent call to a function that returns a code: what
- * was wrong, or an empty string after a success (or before any call). `bgfast_version`
- * and `bgfast_last_error`, which cannot fail, leave it as it is, so both can be arguments
- * of one `printf`. The pointer stays valid until this thread's next call to a function
- * that returns a code; never free it.
+ * was wrong, or an empty string after a success (or before any call); one longer than
+ * `BGFAST_MESSAGE_ROOM - 1` bytes is cut and ends in "...". `bgfast_version` and
+ * `bgfast_last_error`, which cannot fail, leave it as it is. The pointer is the same for
+ * the thread's whole life and always valid there; each call that returns a code rewrites
+ * the text it points to (so `printf("%d %s", call(), bgfast_last_error())` shows that
+ * call's message, whatever order C evaluates the arguments in). Copy the text to keep it
+ * past the next call; never free it.
  */
 const char *bgfast_last_error(void);
 

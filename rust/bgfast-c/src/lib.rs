@@ -7,7 +7,8 @@
 //! - validates its input (null pointers, text that is not a Position ID, counts that are
 //!   no position, dice outside 1..6, buffers too small) and returns `BGFAST_OK` or a
 //!   non-zero `BGFAST_ERROR_*` code, never writing past a buffer it was given;
-//! - records a message for `bgfast_last_error` (per thread; empty after a success);
+//! - records a message for `bgfast_last_error` (per thread; empty after a success), in
+//!   place in the thread's own buffer, so that a pointer to it never dangles;
 //!   `bgfast_version` and `bgfast_last_error` itself, which cannot fail, leave it as it is;
 //! - lets no panic cross the boundary: one is caught and reported as
 //!   `BGFAST_ERROR_INTERNAL`.
@@ -16,8 +17,8 @@
 
 #![allow(non_camel_case_types)]
 
-use std::cell::RefCell;
-use std::ffi::{c_char, c_int, CStr, CString};
+use std::cell::{RefCell, UnsafeCell};
+use std::ffi::{c_char, c_int, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use bgfast_core::codec::{gnubg_id, move_text};
@@ -75,8 +76,17 @@ pub struct bgfast_position {
     pub checkers: [[u8; 25]; 2],
 }
 
+/// Bytes of the buffer behind `bgfast_last_error`, its NUL included: a longer message is
+/// cut at a character boundary and ends in "...".
+pub const BGFAST_MESSAGE_ROOM: usize = 1024;
+
 thread_local! {
-    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+    /// This thread's last message, NUL-terminated, overwritten in place by each call, so
+    /// that the pointer `bgfast_last_error` returns stays valid for the thread's life (a
+    /// call in the same `printf` as that pointer must not free what it points to). Const,
+    /// without a destructor: it lasts while the thread exits too.
+    static LAST_ERROR: UnsafeCell<[u8; BGFAST_MESSAGE_ROOM]> =
+        const { UnsafeCell::new([0; BGFAST_MESSAGE_ROOM]) };
     /// Each thread's move list, reused from call to call (no allocation per call).
     static MOVES: RefCell<MoveList> = RefCell::new(MoveList::new());
 }
@@ -100,20 +110,40 @@ impl Failure {
     }
 }
 
-/// Keeps `message` for `bgfast_last_error`.
-///
-/// Thread-locals are gone once a thread has begun to exit (C `atexit` handlers and
-/// `pthread_key_create` destructors run after Rust's are destroyed): calls from there still
-/// return their code, only the message is lost, and nothing panics across the boundary.
+/// Keeps `message` for `bgfast_last_error`, cut to [`BGFAST_MESSAGE_ROOM`].
 fn set_last_error(message: &str) {
     // A message never holds a NUL byte (all are written here); keep what precedes one.
     let text = message.split('\0').next().unwrap_or_default();
-    let c = CString::new(text).unwrap_or_default();
-    let _ = LAST_ERROR.try_with(|last| *last.borrow_mut() = c);
+    let _ = LAST_ERROR.try_with(|buffer| {
+        // SAFETY: the buffer is this thread's, and no reference to it outlives this call
+        // (C holds only a pointer, and reads through it between calls).
+        let buffer = unsafe { &mut *buffer.get() };
+        write_message(buffer, text);
+    });
+}
+
+/// Writes `text` and a NUL into `buffer`, cut at a character boundary and ended by "..."
+/// when it does not fit.
+fn write_message(buffer: &mut [u8; BGFAST_MESSAGE_ROOM], text: &str) {
+    const CUT: &str = "...";
+    let (kept, tail) = if text.len() < BGFAST_MESSAGE_ROOM {
+        (text, "")
+    } else {
+        let mut end = BGFAST_MESSAGE_ROOM - 1 - CUT.len();
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        (&text[..end], CUT)
+    };
+    let (head, rest) = buffer.split_at_mut(kept.len());
+    head.copy_from_slice(kept.as_bytes());
+    rest[..tail.len()].copy_from_slice(tail.as_bytes());
+    rest[tail.len()] = 0;
 }
 
 /// Runs `f` on this thread's reusable move list, or on a fresh one while the thread exits
-/// (see [`set_last_error`]).
+/// (C `atexit` handlers and `pthread_key_create` destructors run after Rust's thread-locals
+/// with destructors are gone).
 fn with_move_list<T>(f: impl FnOnce(&mut MoveList) -> T) -> T {
     let mut list = MOVES.try_with(RefCell::take).unwrap_or_default();
     let value = f(&mut list);
@@ -356,6 +386,11 @@ fn dice(die1: c_int, die2: c_int) -> Result<Dice, Failure> {
 /// `BGFAST_OK`, or `BGFAST_ERROR_NULL` / `BGFAST_ERROR_INVALID_POSITION` leaving
 /// `probabilities` unchanged.
 ///
+/// The first call in the process that evaluates (this, `bgfast_evaluate_batch` or
+/// `bgfast_best_move`) loads the net: about half a millisecond, and some 24 KB of the
+/// calling thread's stack, so make it from a thread with an ordinary stack (later calls
+/// need less than 16 KB).
+///
 /// # Safety
 /// `pos` is null or points to a readable `bgfast_position`; `probabilities` is null or
 /// points to 5 writable floats.
@@ -386,6 +421,12 @@ pub unsafe extern "C" fn bgfast_evaluate(
 /// index, and nothing is written. Other errors: `BGFAST_ERROR_NULL` (a null pointer with
 /// `n` above 0), `BGFAST_ERROR_INVALID_ARGUMENT` (more than 256 threads, or `n` too large to
 /// address). `n` = 0 does nothing and succeeds.
+///
+/// More than one thread runs on a pool of worker threads that bgfast keeps for the rest of
+/// the process (one pool a thread count, the four most recently used kept), rebuilt in a
+/// forked child. A pool with one worker per CPU the process may use pins each worker to its
+/// own CPU; set the environment variable `BGFAST_PIN_THREADS=0` before the first call to
+/// leave them unpinned (for a program with its own threads on those CPUs).
 ///
 /// # Safety
 /// `pos` is null or points to `n` readable `bgfast_position`s; `probabilities` is null or
@@ -589,11 +630,20 @@ fn check_text_room(text: *mut c_char, capacity: usize, play: &str) -> Result<(),
     Err(Failure::new(
         BGFAST_ERROR_BUFFER_TOO_SMALL,
         format!(
-            "the play {play:?} needs {} bytes with its NUL, more than {capacity} \
+            "the play {play:?} needs {} with its NUL, more than {capacity} \
              (BGFAST_MOVE_TEXT_BUFFER always suffices)",
-            play.len() + 1
+            bytes(play.len() + 1)
         ),
     ))
+}
+
+/// "1 byte", "2 bytes", ...
+fn bytes(n: usize) -> String {
+    if n == 1 {
+        "1 byte".into()
+    } else {
+        format!("{n} bytes")
+    }
 }
 
 /// Writes `play` and a NUL at `text`, if it is not null.
@@ -612,14 +662,17 @@ unsafe fn write_text(text: *mut c_char, play: &str) {
 }
 
 /// The message of this thread's most recent call to a function that returns a code: what
-/// was wrong, or an empty string after a success (or before any call). `bgfast_version`
-/// and `bgfast_last_error`, which cannot fail, leave it as it is, so both can be arguments
-/// of one `printf`. The pointer stays valid until this thread's next call to a function
-/// that returns a code; never free it.
+/// was wrong, or an empty string after a success (or before any call); one longer than
+/// `BGFAST_MESSAGE_ROOM - 1` bytes is cut and ends in "...". `bgfast_version` and
+/// `bgfast_last_error`, which cannot fail, leave it as it is. The pointer is the same for
+/// the thread's whole life and always valid there; each call that returns a code rewrites
+/// the text it points to (so `printf("%d %s", call(), bgfast_last_error())` shows that
+/// call's message, whatever order C evaluates the arguments in). Copy the text to keep it
+/// past the next call; never free it.
 #[no_mangle]
 pub extern "C" fn bgfast_last_error() -> *const c_char {
     LAST_ERROR
-        .try_with(|last| last.borrow().as_ptr())
+        .try_with(|buffer| buffer.get().cast::<c_char>().cast_const())
         .unwrap_or(c"".as_ptr())
 }
 
@@ -938,6 +991,40 @@ mod tests {
         assert_eq!((code, last().as_str()), (BGFAST_OK, ""));
         let _ = bgfast_version();
         assert_eq!(last(), "");
+    }
+
+    #[test]
+    fn the_message_pointer_never_dangles_and_shows_the_latest_call() {
+        let kept = bgfast_last_error();
+        let mut pos = bgfast_position::default();
+        // SAFETY: the ID is NUL-terminated; `pos` is writable.
+        let code = unsafe { bgfast_position_from_id(c"bad".as_ptr(), &mut pos) };
+        assert_eq!(code, BGFAST_ERROR_INVALID_ID);
+        assert_eq!(bgfast_last_error(), kept);
+        // SAFETY: the pointer is this thread's buffer, valid for its life.
+        assert!(!unsafe { CStr::from_ptr(kept) }.is_empty());
+        // SAFETY: as above.
+        let code = unsafe { bgfast_position_from_id(c"4HPwATDgc/ABMA".as_ptr(), &mut pos) };
+        assert_eq!(code, BGFAST_OK);
+        // SAFETY: as above.
+        assert!(unsafe { CStr::from_ptr(kept) }.is_empty());
+    }
+
+    #[test]
+    fn a_long_message_is_cut_at_a_character_and_says_so() {
+        let mut buffer = [0xAA; BGFAST_MESSAGE_ROOM];
+        let long = format!("x{}", "\u{e9}".repeat(BGFAST_MESSAGE_ROOM));
+        write_message(&mut buffer, &long);
+        let text = CStr::from_bytes_until_nul(&buffer)
+            .unwrap()
+            .to_str()
+            .unwrap();
+        assert!(text.ends_with("...") && text.len() < BGFAST_MESSAGE_ROOM);
+        assert!(long.starts_with(text.trim_end_matches("...")));
+        let fits = "y".repeat(BGFAST_MESSAGE_ROOM - 1);
+        write_message(&mut buffer, &fits);
+        let text = CStr::from_bytes_until_nul(&buffer).unwrap();
+        assert_eq!(text.to_bytes(), fits.as_bytes());
     }
 
     #[test]

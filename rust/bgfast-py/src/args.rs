@@ -70,7 +70,22 @@ pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
 /// its type when it is no array.
 pub fn array_kind(obj: &Bound<'_, PyAny>) -> String {
     match obj.cast::<PyUntypedArray>() {
-        Ok(a) => format!("a {}-dimensional array of dtype {}", a.ndim(), a.dtype()),
+        Ok(a) => {
+            let writeable = obj
+                .getattr("flags")
+                .and_then(|flags| flags.getattr("writeable"))
+                .and_then(|w| w.extract::<bool>());
+            let access = if matches!(writeable, Ok(false)) {
+                "read-only "
+            } else {
+                ""
+            };
+            format!(
+                "a {access}{}-dimensional array of dtype {}",
+                a.ndim(),
+                a.dtype()
+            )
+        }
         Err(_) => type_name(obj),
     }
 }

@@ -46,23 +46,56 @@ fn runner_for(threads: Option<&Bound<'_, PyAny>>) -> Result<Runner, Error> {
 
 /// Validates every row (R1, R6, R12, R15); the first bad row's violations name its index.
 fn positions_of(rows: &Rows, runner: &Runner, playable: bool) -> Result<Vec<Position>, Error> {
-    let parse = |i: usize| -> Result<Position, Error> {
-        let position =
-            counts::validate_row(&rows.0[i]).map_err(|e| Error::Row(i, Box::new(e.into())))?;
-        if playable {
-            if let Some(outcome) = position.outcome() {
-                return Err(Error::Row(
-                    i,
-                    Box::new(Error::GameOver(format!(
-                        "R15: the game is over: {} has borne off all 15 checkers",
-                        outcome.winner
-                    ))),
-                ));
-            }
+    runner.try_map(rows.0.len(), |i| position_of(rows, i, playable))
+}
+
+/// Row `i` validated, and when `playable`, refused once its game is over (R15).
+fn position_of(rows: &Rows, i: usize, playable: bool) -> Result<Position, Error> {
+    let position =
+        counts::validate_row(&rows.0[i]).map_err(|e| Error::Row(i, Box::new(e.into())))?;
+    if playable {
+        if let Some(outcome) = position.outcome() {
+            return Err(Error::Row(
+                i,
+                Box::new(Error::GameOver(format!(
+                    "R15: the game is over: {} has borne off all 15 checkers",
+                    outcome.winner
+                ))),
+            ));
         }
-        Ok(position)
+    }
+    Ok(position)
+}
+
+/// The rows of `positions` and their rolls, each row's roll for its position; whether a
+/// position or a roll is bad, the first bad row in row order is the one named.
+fn rows_with_dice(
+    positions: &Bound<'_, PyAny>,
+    dice: &Bound<'_, PyAny>,
+) -> Result<(Rows, Vec<Dice>), Error> {
+    let rows = match counts::rows(positions) {
+        Ok(rows) => rows,
+        // A count past a byte at row i: a bad roll in an earlier row is named first.
+        Err(Error::Row(i, error)) => {
+            let earlier_roll = positions
+                .len()
+                .ok()
+                .and_then(|n| dice_rows(dice, n).err())
+                .filter(|roll| matches!(roll, Error::Row(j, _) if *j < i));
+            return Err(earlier_roll.unwrap_or(Error::Row(i, error)));
+        }
+        Err(error) => return Err(error),
     };
-    runner.try_map(rows.0.len(), parse)
+    let dice = match dice_rows(dice, rows.0.len()) {
+        Ok(dice) => dice,
+        // A bad roll at row j: a bad position in an earlier row is named first.
+        Err(Error::Row(j, error)) => {
+            let earlier_position = (0..j).find_map(|i| position_of(&rows, i, true).err());
+            return Err(earlier_position.unwrap_or(Error::Row(j, error)));
+        }
+        Err(error) => return Err(error),
+    };
+    Ok((rows, dice))
 }
 
 /// The flat output of a generation: `offsets[b]..offsets[b + 1]` are block b's results.
@@ -170,8 +203,7 @@ pub fn batch_moves<'py>(
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray3<u8>>)> {
     let runner = runner_for(threads)?;
-    let rows = counts::rows(positions)?;
-    let dice = dice_rows(dice, rows.0.len())?;
+    let (rows, dice) = rows_with_dice(positions, dice)?;
     // Checked and generated in one job on the pool, so the checks are split too.
     let blocks = rows.0.len();
     let generated = detach::batch(py, blocks, |cancel| {
@@ -259,12 +291,11 @@ pub fn batch_move_counts<'py>(
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let runner = runner_for(threads)?;
-    let rows = counts::rows(positions)?;
+    let (rows, dice) = match dice.filter(|d| !d.is_none()) {
+        Some(dice) => rows_with_dice(positions, dice).map(|(rows, dice)| (rows, Some(dice)))?,
+        None => (counts::rows(positions)?, None),
+    };
     let n = rows.0.len();
-    let dice = dice
-        .filter(|d| !d.is_none())
-        .map(|d| dice_rows(d, n))
-        .transpose()?;
     let blocks = match dice {
         Some(_) => n,
         None => n

@@ -178,9 +178,23 @@ pub fn positions(obj: &Bound<'_, PyAny>) -> Result<Vec<Position>, Error> {
     let rows = rows(obj)?;
     let mut positions = crate::alloc::vec_with_capacity(rows.0.len())?;
     for (i, row) in rows.0.iter().enumerate() {
+        check_signals_now_and_then(obj.py(), i)?;
         positions.push(validate_row(row).map_err(|e| Error::Row(i, Box::new(e.into())))?);
     }
     Ok(positions)
+}
+
+/// Rows read between two looks for a pending Ctrl-C: validating millions of rows with the
+/// GIL held takes seconds, and a long call must stop soon after Ctrl-C from its start.
+const ROWS_BETWEEN_SIGNAL_CHECKS: usize = 1 << 18;
+
+/// Raises `KeyboardInterrupt` (or what a signal handler raised) at every
+/// [`ROWS_BETWEEN_SIGNAL_CHECKS`]th row.
+fn check_signals_now_and_then(py: Python<'_>, row: usize) -> Result<(), Error> {
+    if row % ROWS_BETWEEN_SIGNAL_CHECKS == ROWS_BETWEEN_SIGNAL_CHECKS - 1 {
+        py.check_signals()?;
+    }
+    Ok(())
 }
 
 /// The rows of a `(N, 2, 25)` array of any integer dtype or a sequence of Positions.
@@ -191,29 +205,56 @@ pub fn rows(obj: &Bound<'_, PyAny>) -> Result<Rows, Error> {
         return byte_rows(array.as_array());
     }
     if let Some(dtype) = dtype_of(obj) {
-        return with_int_array!(obj, PyReadonlyArray3, |view| rows_of_view(view), {
-            let ndim = obj.cast::<PyUntypedArray>().map(|a| a.ndim()).unwrap_or(0);
-            if ndim != 3 {
-                let shape = obj.cast::<PyUntypedArray>().map(|a| a.shape().to_vec());
-                Err(rows_shape_error(&format!(
-                    "got shape {:?}",
-                    shape.unwrap_or_default()
-                )))
-            } else {
-                Err(dtype_error("positions", &dtype))
+        return with_int_array!(
+            obj,
+            PyReadonlyArray3,
+            |view| rows_of_view(obj.py(), view),
+            {
+                let ndim = obj.cast::<PyUntypedArray>().map(|a| a.ndim()).unwrap_or(0);
+                if ndim != 3 {
+                    let shape = obj.cast::<PyUntypedArray>().map(|a| a.shape().to_vec());
+                    Err(rows_shape_error(&format!(
+                        "got shape {:?}",
+                        shape.unwrap_or_default()
+                    )))
+                } else {
+                    Err(dtype_error("positions", &dtype))
+                }
             }
-        });
+        );
     }
     if obj.is_instance_of::<PyString>() || obj.cast::<PyPosition>().is_ok() {
         return Err(rows_shape_error(&format!("got one {}", type_name(obj))));
     }
-    if let Ok(list) = obj.cast::<PyList>() {
-        return rows_of_positions(list.iter());
+    let items: Vec<Bound<'_, PyAny>> = match obj.cast::<PyList>() {
+        Ok(list) => list.iter().collect(),
+        Err(_) => obj
+            .extract()
+            .map_err(|_| rows_shape_error(&format!("got a {}", type_name(obj))))?,
+    };
+    match items.first() {
+        // Nested sequences of counts: read as numpy reads them, then as that array.
+        Some(first) if is_sequence_of_counts(first) => {
+            let array = obj
+                .py()
+                .import("numpy")?
+                .call_method1("asarray", (obj,))
+                .map_err(|e| rows_shape_error(&format!("got a sequence numpy cannot read: {e}")))?;
+            if array.cast::<PyUntypedArray>().is_err() {
+                return Err(rows_shape_error(&format!("got a {}", type_name(obj))));
+            }
+            rows(&array)
+        }
+        _ => rows_of_positions(items.into_iter()),
     }
-    let items: Vec<Bound<'_, PyAny>> = obj
-        .extract()
-        .map_err(|_| rows_shape_error(&format!("got a {}", type_name(obj))))?;
-    rows_of_positions(items.into_iter())
+}
+
+/// Whether a sequence's first item makes it nested counts (a row as a list, tuple or
+/// array) rather than a sequence of Positions.
+fn is_sequence_of_counts(first: &Bound<'_, PyAny>) -> bool {
+    first.cast::<PyPosition>().is_err()
+        && !first.is_instance_of::<PyString>()
+        && first.len().is_ok()
 }
 
 /// Copies the rows of a `(N, 2, 25)` uint8 view.
@@ -239,13 +280,17 @@ fn byte_rows(view: ArrayView3<'_, u8>) -> Result<Rows, Error> {
 
 /// Copies the rows of a `(N, 2, 25)` view; a row with a count outside 0..=255 is refused
 /// at once, after the rows before it (the first bad row in row order is the one named).
-fn rows_of_view<T: Element + Copy + Into<i128>>(view: ArrayView3<'_, T>) -> Result<Rows, Error> {
+fn rows_of_view<T: Element + Copy + Into<i128>>(
+    py: Python<'_>,
+    view: ArrayView3<'_, T>,
+) -> Result<Rows, Error> {
     let shape = view.shape();
     if shape[1] != 2 || shape[2] != 25 {
         return Err(rows_shape_error(&format!("got shape {shape:?}")));
     }
     let mut out = crate::alloc::vec_with_capacity(shape[0])?;
     for (i, row) in view.axis_iter(Axis(0)).enumerate() {
+        check_signals_now_and_then(py, i)?;
         let wide: [i128; ROW_BYTES] = core::array::from_fn(|k| row[[k / 25, k % 25]].into());
         match byte_row(&wide) {
             Some(bytes) => out.push(bytes),

@@ -98,9 +98,9 @@ pub fn encode_into(
     if !out.is_c_contiguous() {
         return Err(Error::Argument("out must be C-contiguous (row-major)".into()).into());
     }
-    let slice = out
-        .as_slice_mut()
-        .map_err(|_| Error::Argument("out must be C-contiguous (row-major)".into()))?;
+    let slice = out.as_slice_mut().map_err(|_| {
+        Error::Argument("out must be aligned for float32 (numpy's own arrays are)".into())
+    })?;
     // Ctrl-C leaves `out` partly written (its first rows), as any interrupted write would.
     detach::batch(py, positions.len(), |cancel| {
         for (p, row) in positions.iter().zip(slice.chunks_exact_mut(width)) {
