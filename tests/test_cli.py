@@ -213,3 +213,36 @@ def test_eval_values_a_bearoff_cube_decision_exactly(capsys: pytest.CaptureFixtu
     win = bgfast.bearoff.win_probability(bgfast.Position.from_id("QgAAaAAAAAAAAA"))
     assert out["win"] == pytest.approx(win, abs=1e-6) and out["win_gammon"] == 0.0
     assert out["equity"] == pytest.approx(2 * win - 1, abs=1e-6)
+
+
+def test_cube_life_is_chosen_on_every_command_that_takes_cube_decisions(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A race at 4-2 in a 7-point match, the cube centred: GNU Backgammon's cube life says
+    # double, 0.68 says no double (with gnubg's own chances; here the shipped net's).
+    race = bgfast.GameState.start(position=Position.from_id("egoAAKcMAAAAAA"), match_length=7)
+    state = race.replace(score=(4, 2), turn=0, phase="roll")
+    state_id = bgfast.codec.gnubg_id_of(state)
+    net = bgfast.Net.wildbg()
+    board = state.position.to_array()[None]
+    chances = bgfast.bearoff.exact_chances(board, net.evaluate(board))[0]
+    stakes = bgfast.cubeful.Stakes.of(state)
+    lives: dict[str, bgfast.cubeful.CubeLife] = {"gnubg": "gnubg", "0.3": 0.3}
+    for life in lives:
+        assert main(["eval", state_id, "--cube-life", life, "--json"]) == 0
+        got = json.loads(capsys.readouterr().out)["cube"]
+        want = bgfast.cubeful.decide_for(chances, stakes, lives[life], position=state.position)
+        assert got["no_double"] == pytest.approx(want.no_double, abs=1e-9)
+        assert got["double_take"] == pytest.approx(want.double_take, abs=1e-9)
+    opening = bgfast.codec.gnubg_id_of(state.replace(position=Position()))
+    argv = ["moves", opening, "31", "--policy", "wildbg", "--json"]
+    for life in lives:
+        assert main([*argv, "--cube-life", life]) == 0
+        plays = json.loads(capsys.readouterr().out)["moves"]
+        ranked = bgfast.hint(net, state.replace(position=Position()), (3, 1), cube_life=lives[life])
+        assert [p["cubeful_equity"] for p in plays] == [h.cubeful_equity for h in ranked]
+    for argv in (["eval", state_id], ["moves", state_id, "31"], ["analyse", "x.mat"]):
+        with pytest.raises(SystemExit) as refused:
+            main([*argv, "--cube-life", "1.5"])
+        assert refused.value.code == 2
+        assert "expected a number from 0 to 1 or gnubg, not '1.5'" in capsys.readouterr().err

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bgfast import InvalidPositionError, Position
+from bgfast import InvalidPositionError, Position, codec
 from bgfast.errors_game import InvalidIdError
 from bgfast.game import Game
 from bgfast.ids import (
@@ -399,3 +399,13 @@ def test_what_an_id_cannot_hold_is_written_without_it_as_documented() -> None:
     for written in (xgid_of(resigned), fibs_board_of(resigned)):
         back = state_from_id(written)
         assert back is not None and back.resignation is None and back.phase == "roll"
+
+
+def test_a_bad_xgid_read_as_any_id_is_called_an_xgid() -> None:
+    # The Crawford flag with nobody one point away: the reason, and no talk of GNUbg IDs.
+    bad = "XGID=-BCBaCB----AA-A-b-cbbbc---:0:0:1:00:5:5:1:7:10"
+    with pytest.raises(InvalidIdError, match=r"is no valid XGID: .*Crawford") as refused:
+        codec.state_from_id(bad)
+    assert "GNUbg ID" not in str(refused.value)
+    with pytest.raises(InvalidIdError, match="neither a GNUbg ID"):
+        codec.state_from_id("4HPwATDgc/ABMA:cIkKAAAAAAA")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from bgfast._core import Move
+from bgfast._core import BgfastError, Move
+from bgfast.cubeful import DEFAULT_CUBE_LIFE, GNUBG_CUBE_LIFE, CubeLife, check_cube_life
 from bgfast.vocab import ROLL_TEXT, roll_from_text
 
 #: How a table writes the play of a roll with no legal move (the JSON writes ``""``).
@@ -24,3 +25,25 @@ def dice(text: str) -> tuple[int, int]:
     if roll is None:
         raise argparse.ArgumentTypeError(f"dice are {ROLL_TEXT}, not {text!r}")
     return roll
+
+
+def cube_life(text: str) -> CubeLife:
+    """``--cube-life``: a number from 0 to 1, or ``gnubg`` (GNU Backgammon's index, by
+    position)."""
+    try:
+        return check_cube_life(text if text == GNUBG_CUBE_LIFE else float(text))
+    except (ValueError, BgfastError):
+        raise argparse.ArgumentTypeError(
+            f"expected a number from 0 to 1 or {GNUBG_CUBE_LIFE}, not {text!r}"
+        ) from None
+
+
+def add_cube_life(parser: argparse.ArgumentParser) -> None:
+    """Declares ``--cube-life`` on a command that takes cube decisions."""
+    parser.add_argument(
+        "--cube-life",
+        type=cube_life,
+        default=DEFAULT_CUBE_LIFE,
+        help=f"cube life index of the cubeful model, from 0 to 1 (default {DEFAULT_CUBE_LIFE}),"
+        f" or {GNUBG_CUBE_LIFE}: GNU Backgammon's index, by position (as its eval and hint)",
+    )

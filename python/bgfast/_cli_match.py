@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from bgfast._cli_common import add_cube_life
 from bgfast._core import BgfastError, check_threads
 from bgfast.analysis import Analysis, analyse
 from bgfast.match import Match
@@ -145,7 +146,9 @@ def run_analyse(args: argparse.Namespace) -> int:
     luck_net = parse_net(args.luck_net, "--luck-net") if args.luck_net else None
     bar = _Bar(sys.stderr) if sys.stdout.isatty() and sys.stderr.isatty() else None
     try:
-        result = analyse(match, net, threads, luck_net=luck_net, progress=bar)
+        result = analyse(
+            match, net, threads, cube_life=args.cube_life, luck_net=luck_net, progress=bar
+        )
     finally:
         if bar is not None:
             bar.close()
@@ -211,6 +214,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="the net that measures the luck of each roll: wildbg (default), wildbg-large or a"
         " .bgnet net file",
     )
+    add_cube_life(analyse_cmd)
     analyse_cmd.set_defaults(run=run_analyse)
     convert = commands.add_parser(
         "convert",

@@ -14,12 +14,12 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bgfast import _core
+from bgfast._cli_common import add_cube_life, play_words
 from bgfast._cli_common import dice as dice_arg
-from bgfast._cli_common import play_words
 from bgfast._core import BgfastError
 from bgfast._rollout_results import MoveRollout
 from bgfast.codec import state_from_id
-from bgfast.cubeful import DEFAULT_CUBE_LIFE, OWNERS, Stakes
+from bgfast.cubeful import OWNERS, Stakes
 from bgfast.met import DEFAULT_TABLE
 from bgfast.policies import net_of, parse_net, parse_policy
 from bgfast.rollout import rollout, rollout_cube, rollout_moves
@@ -37,18 +37,6 @@ def _pair(text: str) -> tuple[int, int]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected two numbers like 3,4, not {text!r}") from None
     return a, b
-
-
-def _cube_life(text: str) -> float | str:
-    """``0.68`` or ``gnubg``."""
-    if text == "gnubg":
-        return text
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a number from 0 to 1 or gnubg, not {text!r}"
-        ) from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -111,12 +99,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cube-owner", choices=OWNERS, default=None, help="who owns the cube now (centred)"
     )
-    parser.add_argument(
-        "--cube-life",
-        type=_cube_life,
-        default=DEFAULT_CUBE_LIFE,
-        help=f"cube life index of the cubeful model ({DEFAULT_CUBE_LIFE}), or gnubg (by position)",
-    )
+    add_cube_life(parser)
     parser.add_argument(
         "--jacoby", action="store_const", const=True, default=None, help="money: the Jacoby rule"
     )

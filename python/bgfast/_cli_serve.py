@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from bgfast._cli_common import add_cube_life
 from bgfast._core import BgfastError
 from bgfast.policies import parse_policy
 
@@ -55,6 +56,7 @@ def add_cli(commands: Any) -> None:
     external.add_argument(
         "--jacoby", action="store_true", help="money games: the Jacoby rule (gnubg's default)"
     )
+    add_cube_life(external)
     external.set_defaults(run=_run_external)
     http = kinds.add_parser(
         "http",
@@ -85,7 +87,14 @@ def _run_external(args: argparse.Namespace) -> int:
     from bgfast import serve_gnubg
 
     policy = parse_policy(args.policy)
-    return serve_gnubg.run(policy, args.host, args.port, log_path=args.log, jacoby=args.jacoby)
+    return serve_gnubg.run(
+        policy,
+        args.host,
+        args.port,
+        log_path=args.log,
+        jacoby=args.jacoby,
+        cube_life=args.cube_life,
+    )
 
 
 def _run_http(args: argparse.Namespace) -> int:

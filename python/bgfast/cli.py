@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from bgfast import _core, bearoff, codec, cubeful
+from bgfast._cli_common import add_cube_life, play_words
 from bgfast._cli_common import dice as dice_arg
-from bgfast._cli_common import play_words
 from bgfast._core import BgfastError, Position
 from bgfast._version import __version__
 from bgfast.cubeful import Stakes
@@ -53,7 +53,8 @@ def _cmd_moves(args: argparse.Namespace) -> int:
         raise BgfastError("give the dice (such as 31): the position does not hold a roll to play")
     if args.policy is not None:
         state = codec.state_from_id(args.position)  # its cube, score and rules, if it says
-        return _print_ranked(position if state is None else state, dice, args.policy, args.json)
+        subject = position if state is None else state
+        return _print_ranked(subject, dice, args.policy, args.json, args.cube_life)
     moves = position.moves(dice)
     if args.json:
         plays = [{"play": str(m), "result": m.result.id} for m in moves]
@@ -81,7 +82,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     stakes, no_decision = _cube_question(position, state)
     decision = None
     if stakes is not None and no_decision is None:
-        decision = cubeful.decide_for(p, stakes, cubeful.DEFAULT_CUBE_LIFE, position=position)
+        decision = cubeful.decide_for(p, stakes, args.cube_life, position=position)
     names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
     if args.json:
         out: dict[str, Any] = {
@@ -145,7 +146,11 @@ def _print_json(data: dict[str, Any]) -> None:
 
 
 def _print_ranked(
-    subject: Position | GameState, dice: tuple[int, int], policy: str, as_json: bool
+    subject: Position | GameState,
+    dice: tuple[int, int],
+    policy: str,
+    as_json: bool,
+    cube_life: cubeful.CubeLife,
 ) -> int:
     """The plays ranked by a net at the stakes, best first, like GNU Backgammon's ``hint``
     (:func:`bgfast.hint`): cubeful equity, its difference to the best, match-winning
@@ -158,7 +163,7 @@ def _print_ranked(
             " or a .bgnet net file"
         )
     stakes = Stakes.of(subject)
-    ranked = hint(net, subject, dice, stakes=stakes)
+    ranked = hint(net, subject, dice, stakes=stakes, cube_life=cube_life)
     position = subject.position if isinstance(subject, GameState) else subject
     best = ranked[0].cubeful_equity
     if as_json:
@@ -249,6 +254,7 @@ def _parser() -> argparse.ArgumentParser:
         " chances, cubeless the net's money equity (cubeful_equity, diff, mwc and equity in"
         " the JSON)",
     )
+    add_cube_life(moves)
     moves.add_argument("--json", action="store_true", help="print JSON for scripts")
     moves.set_defaults(run=_cmd_moves)
     evaluate = commands.add_parser(
@@ -266,6 +272,7 @@ def _parser() -> argparse.ArgumentParser:
     evaluate.add_argument(
         "--net", default="wildbg", help="wildbg (the default), wildbg-large or a .bgnet file"
     )
+    add_cube_life(evaluate)
     evaluate.add_argument("--json", action="store_true", help="print JSON for scripts")
     evaluate.set_defaults(run=_cmd_eval)
     # rollouts

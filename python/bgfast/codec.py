@@ -664,9 +664,10 @@ def state_from_xgid(xgid: str) -> GameState:
 def state_from_id(text: str) -> GameState | None:
     """The game state of a GNUbg ID (``PositionID:MatchID``, a ``GNUbgID`` prefix allowed),
     an XGID, stray spaces anywhere removed, or a FIBS ``board:`` line
-    (:func:`state_from_fibs_board`); ``None`` for a bare Position ID, which holds a position
-    only (read it with ``Position.from_id``). ``InvalidIdError`` naming what is wrong
-    otherwise, also for an argument that is not a ``str``."""
+    (:func:`state_from_fibs_board`); ``None`` for text that is none of these by its form
+    (no ``:`` and no ``XGID=``), which can only be a bare Position ID, a position without a
+    state: ``Position.from_id`` reads it, and refuses what is not one. ``InvalidIdError``
+    naming what is wrong otherwise, also for an argument that is not a ``str``."""
     if not isinstance(text, str):
         raise InvalidIdError(f"a GNUbg ID, XGID or FIBS board is text, not {type(text).__name__}")
     if text.strip().startswith("board:"):
@@ -676,9 +677,12 @@ def state_from_id(text: str) -> GameState | None:
     xgid = compact.upper().startswith("XGID=")
     if ":" not in compact and not xgid:
         return None
-    try:
-        if xgid or compact.count(":") >= 9:
+    if xgid or compact.count(":") >= 9:
+        try:
             return state_from_xgid(compact)
+        except InvalidIdError as e:
+            raise InvalidIdError(f"{text.strip()!r} is no valid XGID: {e}") from None
+    try:
         return state_from_gnubg_id(compact)
     except InvalidIdError as e:
         raise InvalidIdError(

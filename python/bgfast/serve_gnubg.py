@@ -437,10 +437,11 @@ def run(
     log_path: str | None = None,
     jacoby: bool = False,
     threads: int | None = None,
+    cube_life: cubeful.CubeLife = cubeful.DEFAULT_CUBE_LIFE,
 ) -> int:
     """``bgfast serve gnubg-external``: serves until Ctrl-C or SIGTERM; prints the address
     it listens on (one line, for scripts) first."""
-    player = ExternalPlayer(policy, jacoby=jacoby)
+    player = ExternalPlayer(policy, jacoby=jacoby, cube_life=cube_life)
     try:
         log = ExchangeLog(log_path) if log_path else None
     except OSError as error:
