@@ -238,3 +238,27 @@ def test_a_replaced_file_keeps_its_permissions(tmp_path: Path) -> None:
     atomic_write_text(path, "new")
     assert (path.read_text(), stat.S_IMODE(path.stat().st_mode)) == ("new", 0o600)
     assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]  # no temporary file left
+
+
+def test_a_save_over_what_is_not_a_regular_file_is_refused(tmp_path: Path) -> None:
+    # Saves replaced whatever the path named: a FIFO became a file, and as root a save to
+    # /dev/null replaced the device with a file.
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    game = bgfast.Game(seed=1)
+    for target in (fifo, tmp_path):
+        with pytest.raises(OSError, match="not a regular file"):
+            game.save(target)
+        with pytest.raises(OSError, match="not a regular file"):
+            bgfast.Match(3).to_mat(target)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]  # nothing else written
+
+
+def test_a_save_through_a_symbolic_link_replaces_the_file_it_names(tmp_path: Path) -> None:
+    target = tmp_path / "target.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    bgfast.Game(seed=1).save(link)
+    assert link.is_symlink() and bgfast.Game.load(target).to_json() == bgfast.Game(seed=1).to_json()

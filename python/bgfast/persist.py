@@ -17,6 +17,7 @@ selected by ``checksum_prefix``.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import math
@@ -178,8 +179,19 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     replaces ``path`` in one step (:func:`os.replace`). Written as UTF-8 with ``\n`` line
     ends on every platform, so a saved file has the same bytes everywhere. A new file gets
     the permissions the umask gives (as ``open`` would), a replaced one keeps its own.
+
+    A symbolic link is followed: the file it names is replaced, the link stays. A path that
+    names something other than a regular file (a directory, a FIFO, a device such as
+    ``/dev/null``) is refused with an ``OSError`` before anything is written: replacing it
+    would destroy it.
     """
-    directory = os.path.dirname(os.path.abspath(path))
+    path = os.path.realpath(path)
+    with contextlib.suppress(FileNotFoundError):
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise OSError(
+                errno.EINVAL, "not a regular file: bgfast writes only over a regular file", path
+            )
+    directory = os.path.dirname(path)
     fd, tmp = _new_temporary(directory)
     try:
         with contextlib.suppress(FileNotFoundError):
