@@ -404,3 +404,26 @@ def test_dice_other_than_the_roll_an_id_holds_are_refused(
         assert (status, answer["error"]["type"]) == (400, "InvalidDiceError"), answer
     status, answer = server.post("/play", {"position": rolled, "dice": "46", "move": "24/18 13/9"})
     assert (status, answer["legal"]) == (200, True), answer
+
+
+def test_the_cube_life_is_the_callers(server: HttpServer) -> None:
+    race = Position.from_id("egoAAKcMAAAAAA")
+    net = Net.wildbg()
+    p = bearoff.exact_chances(race.to_array()[None], net.evaluate(race.to_array()[None]))[0]
+    lives: dict[str, cubeful.CubeLife] = {"gnubg": "gnubg", "0.3": 0.3, " 0.68 ": 0.68}
+    for text, life in lives.items():
+        status, body = server.get("/evaluate", position=race.id, cube_life=text)
+        assert status == 200, body
+        want = cubeful.decide_for(p, cubeful.Stakes.of(race), life, position=race)
+        assert body["cube"]["no_double"] == pytest.approx(want.no_double, abs=1e-9)
+        assert body["cube"]["double_take"] == pytest.approx(want.double_take, abs=1e-9)
+        status, body = server.get("/best", position=race.id, dice="31", cube_life=text)
+        assert status == 200, body
+        ranked = hint(net, race, (3, 1), cube_life=life)
+        assert [m["cubeful_equity"] for m in body["moves"]] == pytest.approx(
+            [h.cubeful_equity for h in ranked], abs=1e-9
+        )
+    for bad in ("1.5", "nan", "gnu", ""):
+        for path, extra in (("/evaluate", {}), ("/best", {"dice": "31"})):
+            status, body = server.get(path, position=race.id, cube_life=bad, **extra)
+            assert (status, body["error"]["parameter"]) == (400, "cube_life"), (path, bad)

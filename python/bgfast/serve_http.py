@@ -480,6 +480,14 @@ DiceParam = Annotated[
 ]
 NetParam = Annotated[str, Query(description="a net this server offers (GET /health lists them)")]
 TopParam = Annotated["int | None", Query(ge=1, description="only the best N plays")]
+CubeLifeParam = Annotated[
+    str,
+    Query(
+        description="the cube model's cube life: a number from 0 to 1, or gnubg (GNU"
+        " Backgammon's index by position, as its eval and hint)",
+        examples=["0.68", "gnubg"],
+    ),
+]
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "A value bgfast refuses, named"},
@@ -496,13 +504,28 @@ def _stakes(read: Read) -> cubeful.Stakes:
     return cubeful.Stakes.of(read.position if read.state is None else read.state)
 
 
-def _cube_answer(read: Read, probabilities: np.ndarray[Any, Any]) -> CubeAnswer | None:
+def _cube_life(text: str) -> cubeful.CubeLife:
+    """The ``cube_life`` parameter: a number from 0 to 1, or ``gnubg``."""
+    try:
+        return cubeful.check_cube_life(
+            text if text == cubeful.GNUBG_CUBE_LIFE else float(text.strip())
+        )
+    except (ValueError, BgfastError):
+        raise ApiError(
+            f"cube_life is a number from 0 to 1 or {cubeful.GNUBG_CUBE_LIFE}, not {text!r}",
+            "cube_life",
+        ) from None
+
+
+def _cube_answer(
+    read: Read, probabilities: np.ndarray[Any, Any], cube_life: cubeful.CubeLife
+) -> CubeAnswer | None:
     subject = read.position if read.state is None else read.state
     if read.dice is not None or cubeful.why_no_cube_action(subject) is not None:
         return None  # dice given or held, a game over, an answer waiting
     try:
         decision = cubeful.decide_for(
-            probabilities, _stakes(read), cubeful.DEFAULT_CUBE_LIFE, position=read.position
+            probabilities, _stakes(read), cube_life, position=read.position
         )
     except BgfastError:
         return None  # stakes the model does not cover (a match longer than the table)
@@ -615,11 +638,13 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
     def evaluate(
         position: PositionParam,
         net: NetParam = "wildbg",
+        cube_life: CubeLifeParam = str(cubeful.DEFAULT_CUBE_LIFE),
     ) -> EvaluateAnswer:
         """The net's five probabilities and cubeless equity for the side to move, before
         it rolls (exact in the two-sided bear-off database's range, as GNU Backgammon's
         evaluation), and the cube decision for the stakes the ID gives."""
         read = _position(position)
+        life = _cube_life(cube_life)
         evaluator = net_named(net)
         board = read.position.to_array()[None]
         p = bearoff.exact_chances(board, evaluator.evaluate(board))[0]
@@ -629,7 +654,7 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
             net=net,
             probabilities=[float(x) for x in p],
             equity=float(equity),
-            cube=_cube_answer(read, p) if read.position.outcome is None else None,
+            cube=_cube_answer(read, p, life) if read.position.outcome is None else None,
         )
 
     @app.get("/best", response_model=BestAnswer, responses=_ERRORS, tags=["nets"])
@@ -638,6 +663,7 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         dice: DiceParam = None,
         net: NetParam = "wildbg",
         top: TopParam = None,
+        cube_life: CubeLifeParam = str(cubeful.DEFAULT_CUBE_LIFE),
     ) -> JSONResponse:
         """The legal plays ranked by the net at the stakes the ID gives, best first, like
         GNU Backgammon's hint (``bgfast.hint``): the cubeful equity of each result for the
@@ -646,10 +672,11 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         read = _position(position)
         roll = _dice(dice, read)
         _not_over(read)
+        life = _cube_life(cube_life)
         try:
             stakes = _stakes(read)
             subject = read.position if read.state is None else read.state
-            ranked = hint(net_named(net), subject, roll, stakes=stakes)
+            ranked = hint(net_named(net), subject, roll, stakes=stakes, cube_life=life)
         except BgfastError as e:
             raise ApiError(str(e), "position", kind=type(e).__name__) from None
         if top is not None:
