@@ -24,7 +24,9 @@ TEXT = EXAMPLE.read_text()
 
 
 @pytest.mark.parametrize("read", [Match.from_mat, Match.from_sgf])
-@pytest.mark.parametrize("name", ["club.mat", "club.sgf", "games/club", "club"])
+@pytest.mark.parametrize(
+    "name", ["club.mat", "club.sgf", "games/club", "club", "(2019) final.mat", "(club).sgf"]
+)
 def test_a_missing_path_is_file_not_found_as_with_a_path_object(
     read: object, name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

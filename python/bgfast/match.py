@@ -510,6 +510,9 @@ def _read(source: object) -> str | bytes:
 
 _MAT_FIRST_LINE = re.compile(r"\s*\d+\s+point\s+match\b", re.IGNORECASE)
 
+#: The start of an SGF game tree: ``(`` and its first node's ``;``, or ``(`` alone.
+_SGF_TREE_START = re.compile(r"\(\s*(;|$)")
+
 #: An SGF node with a property (``(;``, ``;FF[``): text, never in a file's name.
 _SGF_NODE = re.compile(r"\(\s*;|;\s*[A-Z]{1,2}\[")
 
@@ -535,6 +538,12 @@ def _is_text(line: str) -> bool:
 
 def _starts_as_text(line: str) -> bool:
     """Whether one line may be the start of a match file's text: blank, an SGF game tree
-    (``(``), a ``.mat`` comment (``;`` or ``#``) or a ``.mat`` file's ``N point match``."""
+    (``(`` then ``;``, or ``(`` alone: a file name such as ``(2019) final.mat`` is no
+    tree), a ``.mat`` comment (``;`` or ``#``) or a ``.mat`` file's ``N point match``."""
     stripped = line.lstrip("\ufeff \t")
-    return not stripped or stripped[0] in "(;#" or _MAT_FIRST_LINE.match(stripped) is not None
+    return (
+        not stripped
+        or stripped[0] in ";#"
+        or _SGF_TREE_START.match(stripped) is not None
+        or _MAT_FIRST_LINE.match(stripped) is not None
+    )
