@@ -316,7 +316,6 @@ def test_batch_dice_shape_mismatch() -> None:
         np.zeros((2, 3, 25), np.uint8),
         np.zeros((1, 1, 2, 25), np.uint8),
         np.array([START, START], dtype=object),
-        START.to_array()[None].tolist(),
         START.moves(3, 1),
     ],
 )
@@ -325,6 +324,12 @@ def test_batch_not_positions(value: Any) -> None:
         if name in ("moves", "move_counts_dice"):
             continue  # their dice are sized from the positions
         rejects(lambda call=call: call(value, 1), (InvalidPositionError, TypeError))
+
+
+def test_batch_nested_lists_are_the_array_they_spell() -> None:
+    array = np.stack([START.to_array(), Position.from_id("4HPwATDgc/ABMA").to_array()])
+    for name, (call, _) in FUNCTIONS.items():
+        assert _same(call(array.tolist(), 1), call(array, 1)), name
 
 
 @CONTRACT

@@ -180,7 +180,7 @@ LAYERS = {
         "policies",
         "scoring",
     },
-    "_cli_match": {"analysis", "match", "policies"},
+    "_cli_match": {"analysis", "match", "policies", "_cli_common"},
     "chouette": {"errors", "vocab", "persist", "scoring", "cube", "game"},
 }
 
