@@ -409,3 +409,29 @@ def test_a_bad_xgid_read_as_any_id_is_called_an_xgid() -> None:
     assert "GNUbg ID" not in str(refused.value)
     with pytest.raises(InvalidIdError, match="neither a GNUbg ID"):
         codec.state_from_id("4HPwATDgc/ABMA:cIkKAAAAAAA")
+
+
+# ------------------------------------------------------- a Game argument of the wrong type
+
+
+@pytest.mark.parametrize(
+    "name", ["game_xgid", "game_match_id", "game_fibs_board", "game_position_for_id"]
+)
+@pytest.mark.parametrize("bad", [None, "4HPwATDgc/ABMA", 3])
+def test_game_functions_refuse_a_non_game_with_type_error(name: str, bad: object) -> None:
+    from bgfast import ids
+
+    with pytest.raises(TypeError, match=rf"game must be a bgfast\.Game, not {type(bad).__name__}"):
+        getattr(ids, name)(bad)
+
+
+def test_game_functions_still_take_a_game() -> None:
+    from bgfast import ids
+
+    game = Game(seed=1)
+    game.roll(3, 1)
+    assert ids.game_position_for_id(game) == game.position
+    assert ids.game_match_id(game) == codec.match_id_of(game.state)
+    assert ids.game_from_xgid(ids.game_xgid(game)).position == game.position
+    back = ids.game_from_fibs_board(ids.game_fibs_board(game, "bob", "alice"))
+    assert (back.position, back.dice) == (game.position, (3, 1))

@@ -22,6 +22,7 @@ from bgfast.codec import (
     split_gnubg_id,
     xgid_of,
 )
+from bgfast.errors import shown
 from bgfast.game import Game
 from bgfast.scoring import Rules
 
@@ -44,15 +45,22 @@ __all__ = [
 ]
 
 
+def _check_game(game: object) -> Game:
+    """``game`` if it is a :class:`~bgfast.Game`, else :class:`TypeError` naming it."""
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a bgfast.Game, not {type(game).__name__}: {shown(game)}")
+    return game
+
+
 def game_position_for_id(game: Game) -> Position:
     """The position seen from the player on roll (gnubg's ``fMove``; player 0 before the
     opening roll): ``game.position``."""
-    return game.position
+    return _check_game(game).position
 
 
 def game_match_id(game: Game) -> str:
     """The Match ID of ``game``'s current state (:func:`bgfast.codec.match_id_of`)."""
-    return match_id_of(game.state)
+    return match_id_of(_check_game(game).state)
 
 
 def game_from_gnubg_id(
@@ -64,7 +72,7 @@ def game_from_gnubg_id(
 
 def game_xgid(game: Game) -> str:
     """The XGID of ``game``'s current state (:func:`bgfast.codec.xgid_of`)."""
-    return xgid_of(game.state)
+    return xgid_of(_check_game(game).state)
 
 
 def game_from_xgid(xgid: str, *, table: bool = False, seed: int | None = None) -> Game:
@@ -74,7 +82,7 @@ def game_from_xgid(xgid: str, *, table: bool = False, seed: int | None = None) -
 
 def game_fibs_board(game: Game, you: str = "You", opponent: str = "Opponent") -> str:
     """The FIBS ``board:`` line of ``game`` (:func:`bgfast.codec.fibs_board_of`)."""
-    return fibs_board_of(game.state, you, opponent)
+    return fibs_board_of(_check_game(game).state, you, opponent)
 
 
 def game_from_fibs_board(line: str, *, seed: int | None = None) -> Game:
