@@ -203,3 +203,57 @@ def test_a_double_in_the_crawford_game_is_refused_not_dropped(was_doubled: str) 
     assert state_from_fibs_board(CRAWFORD_BOARD.format(was_doubled="0")).crawford
     with pytest.raises(InvalidIdError, match=r"Crawford game.*R21"):
         state_from_fibs_board(CRAWFORD_BOARD.format(was_doubled=was_doubled))
+
+
+# ---------------------------------------------------- states a board cannot hold (R3, R15)
+
+
+def test_fibs_board_refuses_the_state_before_the_opening_roll() -> None:
+    from bgfast.errors import GameStateError
+
+    game = Game(seed=1)
+    assert game.phase == "opening"
+    with pytest.raises(GameStateError, match="cannot describe the state before the opening"):
+        game.fibs_board()
+    with pytest.raises(GameStateError, match="before the opening roll"):
+        fibs_board_of(game.state)
+    # the same refusal as the XGID writer's
+    with pytest.raises(GameStateError, match="before the opening roll"):
+        game.xgid()
+    # once the opening roll is made the board is written and reads back as that state
+    game.roll(3, 1)
+    back = Game.from_fibs_board(game.fibs_board())
+    assert (back.phase, back.turn, back.dice) == ("move", game.turn, (3, 1))
+    assert back.position == game.position
+
+
+def test_fibs_board_refuses_a_game_over_by_resignation() -> None:
+    from bgfast.errors import GameStateError
+
+    game = Game(seed=1)
+    game.roll(3, 1)
+    game.play("8/5 6/5")
+    game.resign("gammon")
+    game.accept()
+    assert game.is_over
+    with pytest.raises(GameStateError, match="this game is over"):
+        game.fibs_board()
+    with pytest.raises(GameStateError, match="reading the board back"):
+        fibs_board_of(game.state, "bob", "alice")
+
+
+def test_fibs_board_refuses_a_game_over_by_bear_off() -> None:
+    import random
+
+    from bgfast.errors import GameStateError
+
+    pick = random.Random(3)
+    game = Game(seed=3)
+    while not game.is_over:
+        if game.phase in ("opening", "roll"):
+            game.roll()
+        else:
+            game.play(pick.choice(game.legal_moves()))
+    assert game.result is not None and game.result.reason == "bear-off"
+    with pytest.raises(GameStateError, match="this game is over"):
+        game.fibs_board()

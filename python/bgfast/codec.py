@@ -977,7 +977,20 @@ def fibs_board_of(state: GameState, you: str = "You", opponent: str = "Opponent"
     notations of one position must all be writable, as the HTTP server's ``/ids`` needs):
     read back, a resignation is gone (the decision it interrupted), a beaver or raccoon
     waiting is the double before it, and the cube limit is the default, 32768.
+
+    A board cannot hold the state before the opening roll (its turn field names a side on
+    roll, or 0 for a game over; FIBS rolls the opening itself and shows no board before it)
+    nor a finished game (turn 0 says nothing of who won or how, and
+    :func:`state_from_fibs_board` reads no game from it): both raise
+    :class:`~bgfast.GameStateError`, as :func:`xgid_of` does.
     """
+    if state.turn is None:
+        raise GameStateError("a FIBS board cannot describe the state before the opening roll")
+    if state.is_over:
+        raise GameStateError(
+            "a FIBS board describes a game in progress; this game is over "
+            "(reading the board back would give a game still to play)"
+        )
     for name in (you, opponent):
         if not name or ":" in name or any(c.isspace() for c in name):
             raise InvalidIdError(f"a FIBS name is non-empty without ':' or spaces: {shown(name)}")
@@ -989,7 +1002,7 @@ def fibs_board_of(state: GameState, you: str = "You", opponent: str = "Opponent"
     cells[0] = -int(board[0][24])
     dice = sorted(state.dice, reverse=True) if state.dice else [0, 0]
     owner = state.cube.owner
-    turn = state.turn if state.turn is not None else 0
+    turn = state.turn
     was_doubled = 0 if state.offer is None else (1 if turn == 1 else -1)
     cube = _cube_before_offer(state)
     fields: list[object] = [
