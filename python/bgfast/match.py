@@ -444,12 +444,19 @@ class Match(Saved):
             return cls.from_transcript(matfile.parse(text))
 
     def to_mat(self, path: str | os.PathLike[str] | None = None) -> str:
-        """The match as a ``.mat`` file's text, as GNU Backgammon writes it (``import mat``
-        reads it back unchanged); with ``path``, also written there atomically. A match a
-        ``.mat`` file cannot hold (a name with ``:`` or with spaces around it, a comment
-        line that reads as one of its header tags such as ``[Crawford "Off"]``, an illegal
-        play that stood, an automatic double at the opening, R22, a backgammon scored as a
-        gammon, R16's option) raises :class:`~bgfast.MatchOptionError`."""
+        """The match as a ``.mat`` file's text, as GNU Backgammon writes it; with ``path``,
+        also written there atomically. GNU Backgammon's ``import mat`` reads it back
+        unchanged except, in a file's last game only (a next game's score line sets the
+        score), the points of two resignations: one accepted while a double is pending,
+        written as the kind times the cube on offer (as ``export match mat`` writes it),
+        which ``import mat`` scores as more than the cube before the offer (a single game
+        resigned on 1 offered at 2, scored 1, as 2; a gammon, scored 2, as 3); and a
+        gammon or backgammon resigned on a centred cube under the Jacoby rule (R23),
+        scored 1 but written as the kind times the cube. A match a ``.mat`` file cannot
+        hold (a name with ``:`` or with spaces around it, a comment line that reads as one
+        of its header tags such as ``[Crawford "Off"]``, an illegal play that stood, an
+        automatic double at the opening, R22, a backgammon scored as a gammon, R16's
+        option) raises :class:`~bgfast.MatchOptionError`."""
         text = matfile.write(self.to_transcript(mat=True))
         if path is not None:
             atomic_write_text(path, text)
