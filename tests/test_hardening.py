@@ -228,6 +228,22 @@ def test_a_rollout_interrupted_by_ctrl_c_returns_its_partial_result() -> None:
     assert result.stdout.split() == ["True", "True"]
 
 
+def test_an_interrupted_cube_rollout_says_so_at_the_top() -> None:
+    # The flag was only on each line's result: a script acting on `action` could not tell.
+    result = run_child(
+        """
+        import os, signal, threading, bgfast
+        whole = bgfast.rollout_cube(games=20, seed=1)
+        print(whole.partial, whole.games, whole.to_dict()["partial"])
+        threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        c = bgfast.rollout_cube(games=10**9, seed=1, threads=1)
+        print(c.partial, c.to_dict()["partial"], 0 < c.games == c.to_dict()["games"] < 10**9)
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "20", "False", "True", "True", "True"]
+
+
 # 3. Fork: a child process gets working thread pools.
 
 

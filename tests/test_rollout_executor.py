@@ -6,7 +6,9 @@ import json
 import os
 import pickle
 import signal
+import subprocess
 import sys
+import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Callable
 
@@ -226,3 +228,29 @@ def test_ctrl_c_cancels_the_outstanding_shards_and_returns_a_partial_prefix() ->
     first = bgfast.rollout(games=SHARD_GAMES, policy="random", seed=29, threads=1)
     assert r.partial and r.games == SHARD_GAMES and r.counts == first.counts
     assert len(executor.pending) == 2 and all(f.cancelled() for f in executor.pending)
+
+
+def test_ctrl_c_stops_cli_workers_mid_shard_with_the_finished_shards() -> None:
+    # The pool's shutdown waited for every shard still playing (10,000 games: here, with the
+    # larger nets and variance reduction, many minutes), then threw their games away; a
+    # terminal's Ctrl-C, sent to every process of the group, also broke the workers' shards.
+    script = (
+        "import sys; from bgfast.cli import main; print('imported', flush=True);"
+        " sys.exit(main(['rollout', '--games', '100000000', '--seed', '1', '--workers', '2',"
+        " '--policy', 'wildbg-large', '--vr', '--json']))"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's job
+    )
+    assert proc.stdout is not None and proc.stdout.readline() == "imported\n"
+    time.sleep(3)  # the workers start and play; no timing is asserted
+    os.killpg(proc.pid, signal.SIGINT)
+    # Far sooner than one shard's end (hours here): a hang guard, not a timing.
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    result = json.loads(out)
+    assert result["partial"] is True and result["games"] % SHARD_GAMES == 0

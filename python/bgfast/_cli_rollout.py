@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import importlib
 import json
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -162,6 +163,27 @@ class _Bar:
 DASK_TIMEOUT = 10
 
 
+def _ignore_ctrl_c() -> None:
+    """A worker's start: Ctrl-C at the terminal reaches every process of the group, and it is
+    this process that answers it (with the finished shards), not each worker mid-shard."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stops the workers of a pool bgfast made without waiting for the shards they still
+    play: after Ctrl-C the result holds the finished prefix of shards only, and a shard of
+    a strong net, or with variance reduction, plays for minutes. After a whole run the
+    workers are idle, and stopping them costs nothing."""
+    # No public way to stop workers before Python 3.14 (terminate_workers); `_processes`
+    # has held them since 3.2.
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join()
+
+
 def _executor(args: argparse.Namespace, stack: contextlib.ExitStack) -> Executor | None:
     if args.workers is not None:
         if not 1 <= args.workers <= _core.MAX_THREADS:
@@ -169,9 +191,9 @@ def _executor(args: argparse.Namespace, stack: contextlib.ExitStack) -> Executor
             raise BgfastError(
                 f"--workers must be from 1 to {_core.MAX_THREADS}, got {args.workers}"
             )
-        # bgfast made this pool, so bgfast shuts it down (cancelling what is left).
-        pool = ProcessPoolExecutor(max_workers=args.workers)
-        stack.callback(pool.shutdown, wait=True, cancel_futures=True)
+        # bgfast made this pool, so bgfast stops it (cancelling what is left).
+        pool = ProcessPoolExecutor(max_workers=args.workers, initializer=_ignore_ctrl_c)
+        stack.callback(_stop_pool, pool)
         return pool
     if args.dask_scheduler is not None:
         try:  # optional and untyped: Any whether or not it is installed

@@ -445,10 +445,23 @@ class CubeRollout:
     mwc: dict[str, float] | None
     results: tuple[RolloutResult, RolloutResult]
 
+    @property
+    def games(self) -> int:
+        """Games each line played (both on the same dice)."""
+        return self.results[0].games
+
+    @property
+    def partial(self) -> bool:
+        """Whether Ctrl-C stopped the rollout short of its games: the decision rests on
+        :attr:`games` only."""
+        return self.results[0].partial
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
         return {
             "action": self.action,
+            "games": self.games,
+            "partial": self.partial,
             "no_double": finite(self.no_double),
             "double_take": finite(self.double_take),
             "double_pass": finite(self.double_pass),
