@@ -145,7 +145,7 @@ LAYERS = {
     "svg": {"errors", "vocab", "state"},
     "met": {"errors", "vocab"},
     "game": {"errors", "vocab", "persist", "scoring", "cube", "events", "state", "codec", "svg"},
-    "ids": {"codec", "game", "scoring"},
+    "ids": {"codec", "errors", "game", "scoring"},
     "transcript": {"errors"},
     "matfile": {"errors", "vocab", "transcript"},
     "sgf": {"errors", "vocab", "transcript", "_version"},
