@@ -6,12 +6,14 @@ import json
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import bgfast
 from bgfast import IllegalMoveError, InvalidDiceError, InvalidMoveError, Position
 from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
 from bgfast.game import Game, GameResult
+from bgfast.state import GameState
 from bgfast.ids import MatchIdFields, encode_match_id
 from bgfast.match import Match
 from bgfast.persist import checksum
@@ -661,3 +663,26 @@ def test_tour_money_game_with_autos_beaver_and_jacoby() -> None:
     game.resign("gammon", player=1)
     game.accept()
     assert game.result == GameResult(0, "gammon", 2, "resign")
+
+
+def test_an_opening_roll_with_no_legal_play_passes_the_turn_r10() -> None:
+    # From a position given to GameState.start, the opening roll's winner may have no play:
+    # the game waited for an empty move, where every later roll with no play passes.
+    from bgfast._moments import moments
+
+    counts = np.zeros((2, 25), dtype=np.uint8)
+    counts[0, 24], counts[0, 5] = 1, 14  # player 0: one checker on the bar
+    counts[1, 0:6], counts[1, 12] = 2, 3  # player 1: its home board closed
+    start = Position.from_array(counts)
+    game = Game.from_state(GameState.start(position=start), seed=1)
+    game.roll(6, 5)  # player 0 wins the opening roll and cannot enter
+    assert (game.phase, game.turn, game.dice) == ("roll", 1, None)
+    assert game.position == start.flipped() and game.state.turns_played == (1, 0)
+    # The quick replay the analysis uses walks it as the referee does.
+    assert [(s.after.phase, s.after.turn) for s in moments(game)] == [("roll", 1)]
+    assert Game.from_json(game.to_json()).state == game.state
+    # A later roll with no play passes the same way: player 1 plays, player 0 is still shut.
+    game.roll(2, 1)
+    game.play(game.legal_moves()[0])
+    game.roll(6, 6)
+    assert (game.phase, game.turn) == ("roll", 1)

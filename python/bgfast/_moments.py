@@ -185,15 +185,12 @@ def _fast(game: Game) -> Iterator[Step]:
                             cube=now.cube.auto_doubled(), auto_doubles=now.auto_doubles + 1
                         )
                 else:
+                    # The higher die's player plays both dice (R3), or passes (R10).
                     winner = 0 if d0 > d1 else 1
                     position = now.position.flipped() if winner == 1 else now.position
-                    now = now._replace(
-                        phase="move",
-                        turn=winner,
-                        position=position,
-                        dice=(max(d0, d1), min(d0, d1)),
-                    )
-            else:
+                    now = now._replace(phase="roll", turn=winner, position=position)
+                    d0, d1 = max(d0, d1), min(d0, d1)
+            if now.phase == "roll":
                 assert now.turn is not None
                 legal = now.position.moves(d0, d1)
                 if len(legal) == 1 and legal[0].is_pass:  # R10: the turn passes at once

@@ -376,7 +376,8 @@ class Game(Saved):
         At the opening (R3) the pair is ``(player 0's die, player 1's die)``: a tie is
         rolled again (with an automatic double in money play if the rules allow, R22), else
         the higher die moves first, playing both dice. Later, the player on roll rolls two
-        dice; a roll with no legal play passes the turn at once (R10). Rolling ends the
+        dice; a roll with no legal play (the opening roll too, from a position given to
+        :meth:`GameState.start`) passes the turn at once (R10). Rolling ends the
         time to call an illegal move (R31). Returns the dice rolled.
         """
         given = None if dice is None and d2 is None else check_dice(dice, d2)
@@ -531,16 +532,16 @@ class Game(Saved):
                     state = state.replace(
                         cube=cube.auto_doubled(), auto_doubles=state.auto_doubles + 1
                     )
-            else:
-                winner = 0 if d0 > d1 else 1
-                state = state.replace(
-                    phase="move",
-                    turn=winner,
-                    position=state.position.flipped() if winner == 1 else state.position,
-                    dice=(max(dice), min(dice)),
-                )
-            self._state, self._draws = state, draws
-            return recorded
+                self._state, self._draws = state, draws
+                return recorded
+            # The higher die's player plays both dice (R3), as any roll: or passes (R10).
+            winner = 0 if d0 > d1 else 1
+            state = state.replace(
+                phase="roll",
+                turn=winner,
+                position=state.position.flipped() if winner == 1 else state.position,
+            )
+            dice = (max(dice), min(dice))
         assert state.turn is not None
         moves = list(state.position.moves(dice))
         if len(moves) == 1 and moves[0].is_pass:  # R10: the turn passes at once
