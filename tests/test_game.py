@@ -13,11 +13,11 @@ import bgfast
 from bgfast import IllegalMoveError, InvalidDiceError, InvalidMoveError, Position
 from bgfast.errors_game import GameStateError, InvalidSaveError, MatchOptionError
 from bgfast.game import Game, GameResult
-from bgfast.state import GameState
 from bgfast.ids import MatchIdFields, encode_match_id
 from bgfast.match import Match
 from bgfast.persist import checksum
 from bgfast.scoring import Rules
+from bgfast.state import GameState
 
 from boards import position
 
