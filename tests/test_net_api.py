@@ -454,3 +454,12 @@ def test_nested_lists_of_counts_read_as_their_array(wildbg: Net) -> None:
         wildbg.evaluate(array.astype(float).tolist())
     with pytest.raises(bgfast.InvalidPositionError, match=r"^row 1: .*got a str"):
         wildbg.evaluate([Position(), "4HPwATDgc/ABMA"])
+
+
+def test_rows_in_a_tuple_are_read_and_an_iterator_is_refused(wildbg: Net) -> None:
+    rows = [Position().to_array().tolist()] * 3
+    with pytest.raises(bgfast.InvalidPositionError, match="list_iterator"):
+        wildbg.evaluate(iter(rows))
+    np.testing.assert_array_equal(
+        wildbg.evaluate(tuple(np.asarray(rows))), wildbg.evaluate(np.asarray(rows))
+    )

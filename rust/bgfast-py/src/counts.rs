@@ -235,10 +235,12 @@ pub fn rows(obj: &Bound<'_, PyAny>) -> Result<Rows, Error> {
     match items.first() {
         // Nested sequences of counts: read as numpy reads them, then as that array.
         Some(first) if is_sequence_of_counts(first) => {
+            // The items read, not `obj`: an iterator is spent once read.
+            let items = PyList::new(obj.py(), &items)?;
             let array = obj
                 .py()
                 .import("numpy")?
-                .call_method1("asarray", (obj,))
+                .call_method1("asarray", (items,))
                 .map_err(|e| rows_shape_error(&format!("got a sequence numpy cannot read: {e}")))?;
             if array.cast::<PyUntypedArray>().is_err() {
                 return Err(rows_shape_error(&format!("got a {}", type_name(obj))));
