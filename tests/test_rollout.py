@@ -492,7 +492,7 @@ def test_the_table_names_the_cube_and_says_when_bear_offs_are_played_out() -> No
     # The two-sided database holds money values only: cubeful match games play on.
     race = bgfast.Position.from_id("dwcAANwdAAAAAA")
     match = bgfast.rollout(race, games=8, seed=1, cubeful=True, match_length=7, score=(3, 4))
-    assert match.ends["bearoff"] == 0
+    assert match.ends["bearoff"] == 0 and match.settings["bearoff"] == "played out"
     assert "bear-offs played out (no exact cubeful match values)" in match.table()
     cubeless = bgfast.rollout(race, games=8, seed=1, match_length=7, score=(3, 4))
     assert cubeless.ends["bearoff"] == 8 and "exact bear-offs" in cubeless.table()

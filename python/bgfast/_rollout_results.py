@@ -371,7 +371,7 @@ class RolloutResult:
             how.append(f"truncated at {s['truncate']} plies")
         if s["variance_reduction"]:
             how.append("variance reduction")
-        if s["bearoff"] and s["cubeful"] and "match_length" in s:
+        if s["bearoff"] == "played out":
             # The database's cubeful values are money equities: such games play on.
             how.append("bear-offs played out (no exact cubeful match values)")
         elif s["bearoff"]:

@@ -60,12 +60,20 @@ class RolloutSettings:
             self.cube_wait,
         )
 
+    def _bearoff_done(self) -> str | None:
+        """What became of games entering the two-sided database: ``"exact"`` (ended with
+        its value), ``"played out"`` (asked exact, but the database holds money cubeful
+        values only, so cubeful match games play on), or ``None`` (not asked)."""
+        if not self.bearoff:
+            return None
+        return "played out" if self.cubeful and self.stakes.is_match else "exact"
+
     def describe(self) -> dict[str, Any]:
         """The settings as plain data, for results and JSON."""
         out: dict[str, Any] = {
             "seed": self.seed,
             "truncate": self.truncate,
-            "bearoff": "exact" if self.bearoff else None,
+            "bearoff": self._bearoff_done(),
             "variance_reduction": self.variance_reduction,
             "quasi_random": self.quasi_random,
             "cubeful": self.cubeful,
