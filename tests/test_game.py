@@ -684,5 +684,7 @@ def test_an_opening_roll_with_no_legal_play_passes_the_turn_r10() -> None:
     # A later roll with no play passes the same way: player 1 plays, player 0 is still shut.
     game.roll(2, 1)
     game.play(game.legal_moves()[0])
+    # The analysis rates the play made, none at the pass (it had crashed on it).
+    assert bgfast.analyse(game).players[1].unforced_moves == 1
     game.roll(6, 6)
     assert (game.phase, game.turn) == ("roll", 1)

@@ -251,6 +251,9 @@ def test_a_save_over_what_is_not_a_regular_file_is_refused(tmp_path: Path) -> No
             game.save(target)
         with pytest.raises(OSError, match="not a regular file"):
             bgfast.Match(3).to_mat(target)
+    for path in (f"{tmp_path}/new/", ""):  # a directory's path, none
+        with pytest.raises(IsADirectoryError, match="not a file's path"):
+            game.save(path)
     assert stat.S_ISFIFO(fifo.stat().st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]  # nothing else written
 

@@ -463,3 +463,18 @@ def test_rows_in_a_tuple_are_read_and_an_iterator_is_refused(wildbg: Net) -> Non
     np.testing.assert_array_equal(
         wildbg.evaluate(tuple(np.asarray(rows))), wildbg.evaluate(np.asarray(rows))
     )
+
+
+def test_a_bool_among_nested_counts_is_refused(wildbg: Net) -> None:
+    # numpy reads True beside ints as 1; Position.from_array refuses it, and so do these.
+    rows = Position().to_array()[None].tolist()
+    for flag in (True, np.True_):
+        bad = [[list(rows[0][0]), list(rows[0][1])]]
+        bad[0][1][3] = flag
+        for call in (wildbg.evaluate, bgfast.batch.pip_counts, bgfast.batch.ids):
+            with pytest.raises(bgfast.InvalidPositionError, match="bool"):
+                call(bad)
+    # Arrays of ints inside the lists are still read.
+    np.testing.assert_array_equal(
+        wildbg.evaluate([np.asarray(rows[0])]), wildbg.evaluate(np.asarray(rows))
+    )

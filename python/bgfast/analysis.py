@@ -823,6 +823,8 @@ class _Analyst:
                 if before.phase == "opening":
                     if after.phase == "opening":
                         continue  # a tie (R3)
+                    if after.phase != "move":
+                        continue  # the winner could not play it: a pass (R10), no decision
                     assert after.turn is not None and after.dice is not None
                     player, state, dice, opening = after.turn, after, after.dice, True
                 else:

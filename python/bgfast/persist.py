@@ -185,7 +185,11 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     ``/dev/null``) is refused with an ``OSError`` before anything is written: replacing it
     would destroy it.
     """
-    path = os.path.realpath(path)
+    given = os.fspath(path)
+    if not given or given.endswith(("/", os.sep)):
+        # realpath would drop the separator and write a file where a directory was meant.
+        raise IsADirectoryError(errno.EISDIR, "not a file's path", given)
+    path = os.path.realpath(given)
     with contextlib.suppress(FileNotFoundError):
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise OSError(

@@ -428,8 +428,12 @@ def _entries(game: Game, number: int, mat: bool) -> list[Entry]:
                         f"game {number}: a tied opening roll (an automatic double, R22) "
                         "cannot be written in a match file"
                     )
-                assert step.after.turn is not None and step.after.dice is not None
-                player, dice = step.after.turn, step.after.dice
+                if step.after.phase == "move":
+                    assert step.after.turn is not None and step.after.dice is not None
+                    player, dice = step.after.turn, step.after.dice
+                else:  # the winner could not play it: the turn passed (R10)
+                    d0, d1 = event.dice
+                    player, dice = (0 if d0 > d1 else 1), (max(d0, d1), min(d0, d1))
             else:
                 assert before.turn is not None
                 player, dice = before.turn, event.dice

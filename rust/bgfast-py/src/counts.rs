@@ -11,7 +11,10 @@
 use bgfast_core::rows::{self, ROW_BYTES};
 use bgfast_core::Position;
 use numpy::ndarray::{ArrayView2, ArrayView3, Axis};
-use numpy::{Element, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{
+    Element, PyArrayDescrMethods, PyReadonlyArray2, PyReadonlyArray3, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
@@ -235,7 +238,10 @@ pub fn rows(obj: &Bound<'_, PyAny>) -> Result<Rows, Error> {
     match items.first() {
         // Nested sequences of counts: read as numpy reads them, then as that array.
         Some(first) if is_sequence_of_counts(first) => {
-            // The items read, not `obj`: an iterator is spent once read.
+            // numpy reads True beside ints as 1: refused, as `Position.from_array` does.
+            if items.iter().any(holds_bool) {
+                return Err(rows_shape_error("got a bool among the counts"));
+            }
             let items = PyList::new(obj.py(), &items)?;
             let array = obj
                 .py()
@@ -249,6 +255,25 @@ pub fn rows(obj: &Bound<'_, PyAny>) -> Result<Rows, Error> {
         }
         _ => rows_of_positions(items.into_iter()),
     }
+}
+
+/// Whether nested sequences (or arrays) hold a bool, Python's or numpy's, anywhere.
+fn holds_bool(obj: &Bound<'_, PyAny>) -> bool {
+    if let Ok(array) = obj.cast::<PyUntypedArray>() {
+        match array.dtype().kind() {
+            b'b' => return true,
+            b'O' => {} // its items are Python objects: looked at one by one below
+            _ => return false,
+        }
+    }
+    if obj.get_type().name().is_ok_and(|name| name == "bool") {
+        return true; // bool and numpy.bool_ both
+    }
+    if obj.is_instance_of::<PyString>() {
+        return false;
+    }
+    obj.try_iter()
+        .is_ok_and(|items| items.flatten().any(|item| holds_bool(&item)))
 }
 
 /// Whether a sequence's first item makes it nested counts (a row as a list, tuple or
