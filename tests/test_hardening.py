@@ -8,13 +8,16 @@ nothing here measures speed.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import textwrap
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -242,6 +245,19 @@ def test_an_interrupted_cube_rollout_says_so_at_the_top() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["False", "20", "False", "True", "True", "True"]
+
+
+def test_a_cube_rollout_stopped_before_any_game_names_no_action() -> None:
+    class Interrupted(ThreadPoolExecutor):
+        """Ctrl-C as the first shard is sent: no game is played."""
+
+        def submit(self, *args: Any, **kwargs: Any) -> Any:
+            raise KeyboardInterrupt
+
+    with Interrupted() as pool:
+        cube = bgfast.rollout_cube(games=100, seed=1, executor=pool)
+    assert (cube.games, cube.partial, cube.action) == (0, True, "no game played")
+    assert json.loads(json.dumps(cube.to_dict(), allow_nan=False))["action"] == "no game played"
 
 
 # 3. Fork: a child process gets working thread pools.

@@ -496,6 +496,10 @@ def _play(
 _SETTINGS = ("evaluator", "truncate", "bearoff", "variance_reduction", "quasi_random", "cube_life")
 
 
+#: The action of a cube rollout stopped before its first game: it decides nothing.
+NO_GAMES = "no game played"
+
+
 def _settings(arguments: dict[str, Any], subject: _Subject, *, cubeful: bool) -> RolloutSettings:
     """Checks the arguments every rollout function shares (its caller's ``locals()``, in
     which ``games`` becomes a Python int); the stakes are the subject's when a game state
@@ -802,7 +806,8 @@ def rollout_cube(
     cube's value (1.0 per unit of cube in money play). Later cube decisions in both lines
     are the cubeful model's (``rollout``'s module docs). Returns a ``CubeRollout`` with
     the values normalised to the cube now, the action ("no double", "double, take",
-    "double, pass", "too good to double", "redouble, ..."), and standard errors. The side
+    "double, pass", "too good to double", "redouble, ...", or "no game played" when Ctrl-C
+    came before the first game), and standard errors. The side
     to move must be able to double (R17, R21, and the Holland rule for a ``GameState``, see
     :func:`rollout`): a ``BgfastError`` says why not otherwise.
     """
@@ -855,6 +860,8 @@ def rollout_cube(
     }
     # A beaver is named only where the game lets the cube turn twice more (R17's limit).
     action = action_name(*values, redouble=stakes.cube_owner == "mover", beavers=stakes.may_beaver)
+    if nd.games == 0:  # Ctrl-C before any game: no value, so no action either
+        action = NO_GAMES
     return CubeRollout(
         no_double=values[0],
         double_take=values[1],
