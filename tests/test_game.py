@@ -688,3 +688,13 @@ def test_an_opening_roll_with_no_legal_play_passes_the_turn_r10() -> None:
     assert bgfast.analyse(game).players[1].unforced_moves == 1
     game.roll(6, 6)
     assert (game.phase, game.turn) == ("roll", 1)
+
+
+def test_a_game_saved_with_the_old_opening_pass_loads_as_the_pass() -> None:
+    # Saved by the referee before the opening pass: roll, an empty move, commit.
+    saved = Path(__file__).parent / "data" / "saves" / "opening_pass_before_2026-12-04.json"
+    game = Game.load(saved)
+    assert game.history[0] == {"type": "roll", "dice": [6, 5]}
+    assert {"type": "move", "move": ""} not in game.history
+    assert (game.phase, game.turn) == ("roll", 0)
+    assert Game.from_json(game.to_json()).state == game.state

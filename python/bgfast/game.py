@@ -835,14 +835,29 @@ class Game(Saved):
         return game
 
     def _replay(self, events: Sequence[Any]) -> None:
+        kept: list[Any] = []
+        # Saved before the opening pass (R10, 2026-12-04), an opening roll with no play is
+        # followed by an empty move and its commit: both are read as the pass they were.
+        passed_at_opening = after_skipped_move = False
         for i, raw in enumerate(events):
             try:
-                self._apply(ev.from_dict(raw))
+                event = ev.from_dict(raw)
+                if passed_at_opening and isinstance(event, ev.Move) and event.move == "":
+                    passed_at_opening, after_skipped_move = False, True
+                    continue
+                if after_skipped_move and isinstance(event, ev.Commit):
+                    after_skipped_move = False
+                    continue
+                opening = self._state.phase == "opening"
+                self._apply(event)
+                passed_at_opening = opening and self._state.phase == "roll"
+                after_skipped_move = False
+                kept.append(raw)
             except InvalidSaveError as e:
                 raise InvalidSaveError(f"event {i} {shown(raw)}: {e}") from e
             except ValueError as e:
                 raise InvalidSaveError(f"event {i} {shown(raw)} cannot be replayed: {e}") from e
-        if self.history != list(events):
+        if self.history != kept:
             raise InvalidSaveError("the events do not replay to themselves (edited record)")
 
     def to_dict(self) -> dict[str, Any]:

@@ -425,8 +425,8 @@ class Match(Saved):
         """The match (or money session) of a Jellyfish ``.mat`` file: its text (``str``), its
         bytes, or its path (a :class:`os.PathLike`, or a ``str`` of one line that names an
         existing file, or that is not a match file's text: one that does not begin with
-        ``;``, ``#``, ``N point match`` or an SGF tree's ``(;`` (a ``(`` alone, or before
-        a name as in ``(2019) final.mat``, is a path's), holds no SGF node such as ``(;`` or
+        ``;``, ``#``, ``N point match`` or an SGF tree's ``(;`` (a ``(`` before a name,
+        as in ``(2019) final.mat``, is a path's), holds no SGF node such as ``(;`` or
         ``;FF[`` and is no longer than a path can be). A path naming no file raises
         :class:`FileNotFoundError`, as ``open`` does. Every play is replayed through the
         referee; a file that is damaged, illegal or inconsistent raises
