@@ -254,6 +254,9 @@ def test_a_save_over_what_is_not_a_regular_file_is_refused(tmp_path: Path) -> No
     for path in (f"{tmp_path}/new/", ""):  # a directory's path, none
         with pytest.raises(IsADirectoryError, match="not a file's path"):
             game.save(path)
+    with pytest.raises(FileNotFoundError) as missing:
+        game.save(tmp_path / "no" / "such.json")
+    assert missing.value.filename == str(tmp_path / "no" / "such.json")
     assert stat.S_ISFIFO(fifo.stat().st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]  # nothing else written
 

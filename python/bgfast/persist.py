@@ -183,7 +183,8 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     A symbolic link is followed: the file it names is replaced, the link stays. A path that
     names something other than a regular file (a directory, a FIFO, a device such as
     ``/dev/null``) is refused with an ``OSError`` before anything is written: replacing it
-    would destroy it.
+    would destroy it; so is a path ending in a separator (:class:`IsADirectoryError`) and
+    one in a missing directory (:class:`FileNotFoundError` naming the path given).
     """
     given = os.fspath(path)
     if not given or given.endswith(("/", os.sep)):
@@ -196,6 +197,8 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
                 errno.EINVAL, "not a regular file: bgfast writes only over a regular file", path
             )
     directory = os.path.dirname(path)
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(errno.ENOENT, "no such directory", given)
     fd, tmp = _new_temporary(directory)
     try:
         with contextlib.suppress(FileNotFoundError):
