@@ -11,13 +11,14 @@ the other colour or direction).
 from __future__ import annotations
 
 import csv
+import random
 from pathlib import Path
 
 import pytest
 
 from bgfast import Game, GameState, Position
 from bgfast.codec import FibsBoard, fibs_board_of, state_from_fibs_board
-from bgfast.errors import InvalidIdError
+from bgfast.errors import GameStateError, InvalidIdError
 
 FORMATS = Path(__file__).parent / "data" / "formats"
 
@@ -208,9 +209,7 @@ def test_a_double_in_the_crawford_game_is_refused_not_dropped(was_doubled: str) 
 # ---------------------------------------------------- states a board cannot hold (R3, R15)
 
 
-def test_fibs_board_refuses_the_state_before_the_opening_roll() -> None:
-    from bgfast.errors import GameStateError
-
+def test_fibs_board_refuses_the_state_before_the_opening_roll_r3() -> None:
     game = Game(seed=1)
     assert game.phase == "opening"
     with pytest.raises(GameStateError, match="cannot describe the state before the opening"):
@@ -227,9 +226,7 @@ def test_fibs_board_refuses_the_state_before_the_opening_roll() -> None:
     assert back.position == game.position
 
 
-def test_fibs_board_refuses_a_game_over_by_resignation() -> None:
-    from bgfast.errors import GameStateError
-
+def test_fibs_board_refuses_a_game_over_by_resignation_r15() -> None:
     game = Game(seed=1)
     game.roll(3, 1)
     game.play("8/5 6/5")
@@ -242,11 +239,7 @@ def test_fibs_board_refuses_a_game_over_by_resignation() -> None:
         fibs_board_of(game.state, "bob", "alice")
 
 
-def test_fibs_board_refuses_a_game_over_by_bear_off() -> None:
-    import random
-
-    from bgfast.errors import GameStateError
-
+def test_fibs_board_refuses_a_game_over_by_bear_off_r15() -> None:
     pick = random.Random(3)
     game = Game(seed=3)
     while not game.is_over:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from bgfast._core import BgfastError, Move
-from bgfast.cubeful import DEFAULT_CUBE_LIFE, GNUBG_CUBE_LIFE, CubeLife, check_cube_life
+from bgfast.cubeful import DEFAULT_CUBE_LIFE, GNUBG_CUBE_LIFE, CubeLife, cube_life_from_text
 from bgfast.vocab import ROLL_TEXT, roll_from_text
 
 #: How a table writes the play of a roll with no legal move (the JSON writes ``""``).
@@ -31,8 +31,8 @@ def cube_life(text: str) -> CubeLife:
     """``--cube-life``: a number from 0 to 1, or ``gnubg`` (GNU Backgammon's index, by
     position)."""
     try:
-        return check_cube_life(text if text == GNUBG_CUBE_LIFE else float(text))
-    except (ValueError, BgfastError):
+        return cube_life_from_text(text)
+    except BgfastError:
         raise argparse.ArgumentTypeError(
             f"expected a number from 0 to 1 or {GNUBG_CUBE_LIFE}, not {text!r}"
         ) from None

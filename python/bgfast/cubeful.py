@@ -568,6 +568,20 @@ GNUBG_CUBE_LIFE = "gnubg"
 _MONEY_CENTRED = Stakes.check()
 
 
+def cube_life_from_text(text: str) -> CubeLife:
+    """A cube life as a person types it (a command-line option, a query parameter): a
+    number from 0 to 1, or ``gnubg``, spaces around either ignored; else ``BgfastError``."""
+    word = text.strip()
+    if word == GNUBG_CUBE_LIFE:
+        return GNUBG_CUBE_LIFE
+    try:
+        return check_cube_life(float(word))
+    except ValueError:
+        raise BgfastError(
+            f"cube_life must be a number from 0 to 1 or 'gnubg', not {text!r}"
+        ) from None
+
+
 def check_cube_life(cube_life: object) -> CubeLife:
     """``cube_life`` if it is a number from 0 to 1 (as a float) or ``"gnubg"`` (the index
     by position, :data:`GNUBG_CUBE_LIFE`); else ``BgfastError``."""

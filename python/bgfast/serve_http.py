@@ -507,10 +507,8 @@ def _stakes(read: Read) -> cubeful.Stakes:
 def _cube_life(text: str) -> cubeful.CubeLife:
     """The ``cube_life`` parameter: a number from 0 to 1, or ``gnubg``."""
     try:
-        return cubeful.check_cube_life(
-            text if text == cubeful.GNUBG_CUBE_LIFE else float(text.strip())
-        )
-    except (ValueError, BgfastError):
+        return cubeful.cube_life_from_text(text)
+    except BgfastError:
         raise ApiError(
             f"cube_life is a number from 0 to 1 or {cubeful.GNUBG_CUBE_LIFE}, not {text!r}",
             "cube_life",
