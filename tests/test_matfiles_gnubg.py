@@ -94,3 +94,33 @@ def test_the_kept_matches_are_what_gnubg_makes() -> None:
     made = gnubg_matches.play_match(**gnubg_matches.FIXTURES[name])  # type: ignore[arg-type]
     assert plays(Match.from_mat(made.mat)) == plays(Match.from_mat(fixture(name, "mat")))
     assert (DATA / "matches" / f"{name}.sgf").exists()
+
+
+def test_resignations_are_written_as_gnubg_writes_them() -> None:
+    # A money session under the Jacoby rule: a resignation on a turned cube, then a gammon
+    # resigned on a centred cube, which scores 1 (R23). GNU Backgammon writes the points
+    # scored for both, and its import mat scores a last game by what is written.
+    m = Match(0, rules=bgfast.Rules(jacoby=True), seed=1)
+    g = m.new_game()
+    g.roll(3, 1)
+    g.play("8/5 6/5")
+    g.double()
+    g.take()
+    g.roll(6, 4)
+    g.play("24/14")
+    g.resign("single", player=1)  # the cube at 2: player 0 wins 2
+    g.accept()
+    g = m.new_game()
+    g.roll(6, 5)
+    g.play("24/13")
+    g.resign("gammon", player=1)
+    g.accept()
+    assert m.score == (3, 0)
+
+    def wins(text: str) -> list[str]:
+        return [line.strip() for line in text.splitlines() if "Wins" in line]
+
+    assert wins(m.to_mat()) == ["Wins 2 points", "Wins 1 point"]
+    assert wins(gnubg_matches.convert(m.to_sgf(), "sgf").mat) == wins(m.to_mat())
+    back = Match.from_sgf(gnubg_matches.convert(m.to_mat(), "mat").sgf)
+    assert back.score == m.score

@@ -448,12 +448,13 @@ class Match(Saved):
         """The match as a ``.mat`` file's text, as GNU Backgammon writes it; with ``path``,
         also written there atomically. GNU Backgammon's ``import mat`` reads it back
         unchanged except, in a file's last game only (a next game's score line sets the
-        score), the points of two resignations: one accepted while a double is pending,
-        written as the kind times the cube on offer (as ``export match mat`` writes it),
-        which ``import mat`` scores as more than the cube before the offer (a single game
-        resigned on 1 offered at 2, scored 1, as 2; a gammon, scored 2, as 3); and a
-        gammon or backgammon resigned on a centred cube under the Jacoby rule (R23),
-        scored 1 but written as the kind times the cube. A match a ``.mat`` file cannot
+        score), the points of a resignation accepted while a double is pending, written as
+        the kind times the cube on offer (as ``export match mat`` writes it), which
+        ``import mat`` scores as more than the cube before the offer (a single game
+        resigned on 1 offered at 2, scored 1, as 2; a gammon, scored 2, as 3). Other
+        resignations are written as the points scored, as GNU Backgammon writes them: a
+        gammon resigned on a centred cube under the Jacoby rule (R23) reads back as a
+        single game of 1 point, the score the same. A match a ``.mat`` file cannot
         hold (a name with ``:`` or with spaces around it, a comment line that reads as one
         of its header tags such as ``[Crawford "Off"]``, an illegal play that stood, an
         automatic double at the opening, R22, a backgammon scored as a gammon, R16's

@@ -26,9 +26,10 @@ bar, 0 off; nothing after the dice when the roll cannot be played), ``Doubles =>
 player's column ends the game for that player; when it follows neither a pass nor the last
 checker borne off, the other player resigned (``N`` is the resigned kind times the cube, or
 times the cube on offer for a resignation that answers a double, beaver or raccoon, as GNU
-Backgammon writes it). A take that answers a beaver is not written: the doubler's next
-roll says it. A session of money games is a ``0 point match``; its score lines add up the
-points won.
+Backgammon writes it; it writes a gammon resigned on a centred cube under the Jacoby rule as
+the 1 point it scores, which reads as a single game). A take that answers a beaver is not
+written: the doubler's next roll says it. A session of money games is a ``0 point
+match``; its score lines add up the points won.
 
 Header comments hold the match's information (``[Site]``, ``[Event]``, ``[Round]``,
 ``[EventDate]``, ``[Transcriber]``, the players' names) and its rules as eXtreme Gammon

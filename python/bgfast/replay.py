@@ -382,8 +382,9 @@ def transcript_of(
 ) -> Transcript:
     """The entries of ``games`` as a file records them: rolls with their plays, cube
     actions, and each finished game's result. With ``mat``, as a ``.mat`` file has them:
-    the take that answers a beaver left out, and a bear-off or a resignation written as
-    its kind times the cube (GNU Backgammon's way; the score lines hold the points won);
+    the take that answers a beaver left out, a bear-off written as its kind times the cube
+    and a resignation that answers a double as its kind times the cube on offer (GNU
+    Backgammon's way; other resignations and the score lines hold the points won);
     else (SGF) every entry, and the points won. A game whose illegal play stood (table
     mode, R31) cannot be written: :class:`~bgfast.MatchOptionError`."""
     records = []
@@ -396,7 +397,11 @@ def transcript_of(
             points = r.points
             if mat and r.reason == "bear-off":
                 points = game.cube.value * (KINDS.index(r.kind) + 1)
-            elif mat and r.reason == "resign":
+            elif mat and r.reason == "resign" and _accepted_in(game).offer is not None:
+                # Resigned instead of answering a double, beaver or raccoon: GNU
+                # Backgammon writes the kind times the cube on offer. Otherwise it writes
+                # the points scored, as SGF does (a gammon resigned on a centred cube
+                # under the Jacoby rule: 1 point).
                 points = _resignation_unit(_accepted_in(game), mat=True) * (KINDS.index(r.kind) + 1)
             result = Result(r.winner, points, r.reason == "resign")
         records.append(
