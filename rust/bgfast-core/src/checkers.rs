@@ -73,9 +73,12 @@ impl Checkers {
         counts
     }
 
-    /// The number of checkers on `point` (1..=24, or 25 for the bar).
+    /// The number of checkers on `point` (1..=24, or 25 for the bar). A larger `point`
+    /// panics in debug builds and reads another point's count in release builds: this sits
+    /// on the move generator's hot path, so callers keep to the range.
     #[inline]
     pub const fn count(self, point: u8) -> u8 {
+        debug_assert!(point <= BAR, "a point is from 1 to 24, or 25 for the bar");
         ((self.0 >> (4 * point as u32)) & 0xF) as u8
     }
 

@@ -17,15 +17,18 @@ impl PointSet {
         self.0
     }
 
-    /// The set holding only `point`.
+    /// The set holding only `point` (0..=31; the move generator keeps to 1..=25). A larger
+    /// `point` panics in debug builds and stands for `point % 32` in release builds.
     #[inline]
     pub const fn single(point: u8) -> PointSet {
+        debug_assert!(point < 32, "a point set holds points 0 to 31");
         PointSet(1 << point)
     }
 
-    /// Whether `point` is in the set.
+    /// Whether `point` is in the set (`point` in 0..=31, as for [`PointSet::single`]).
     #[inline]
     pub const fn contains(self, point: u8) -> bool {
+        debug_assert!(point < 32, "a point set holds points 0 to 31");
         self.0 & (1 << point) != 0
     }
 

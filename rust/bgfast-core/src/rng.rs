@@ -24,7 +24,8 @@ const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 /// The 36 ordered rolls, `index = 6 * (first - 1) + (second - 1)`.
 pub const ORDERED_ROLLS: usize = 36;
 
-/// The roll with ordered index `i` in 0..36 (see [`ORDERED_ROLLS`]).
+/// The roll with ordered index `i` (see [`ORDERED_ROLLS`]), taken modulo 36: `i` and
+/// `i + 36` are the same roll.
 #[inline]
 pub fn ordered_roll(i: usize) -> Dice {
     let i = i % ORDERED_ROLLS;
@@ -65,10 +66,13 @@ impl GameRng {
         result
     }
 
-    /// A uniform integer in `0..n` (`n >= 1`), without bias (Lemire's method with rejection).
+    /// A uniform integer in `0..n`, without bias (Lemire's method with rejection).
+    ///
+    /// # Panics
+    /// If `n` is 0: no integer is below it.
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        debug_assert!(n >= 1);
+        assert!(n >= 1, "GameRng::below(0): no integer is below 0");
         let n64 = n as u64;
         loop {
             let x = self.next_u64() >> 32;

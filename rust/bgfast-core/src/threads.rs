@@ -91,13 +91,20 @@ static POOLS: Mutex<Pools> = Mutex::new(Pools {
     kept: Vec::new(),
 });
 
-/// The shared pool of `threads` workers (1 if `threads` is 0), built on first use in this
-/// process. Refuses more than [`MAX_THREADS`].
-pub fn pool(threads: usize) -> Result<Arc<ThreadPool>, PoolError> {
-    let threads = threads.max(1);
+/// The thread count a pool can have for `threads` asked for: 1 for 0, `threads` up to
+/// [`MAX_THREADS`], refused past it. Every call that takes a thread count checks it so,
+/// before any work, whether or not the work turns out small enough for one thread.
+pub fn checked_threads(threads: usize) -> Result<usize, PoolError> {
     if threads > MAX_THREADS {
         return Err(PoolError::TooManyThreads { asked: threads });
     }
+    Ok(threads.max(1))
+}
+
+/// The shared pool of `threads` workers (1 if `threads` is 0), built on first use in this
+/// process. Refuses more than [`MAX_THREADS`] ([`checked_threads`]).
+pub fn pool(threads: usize) -> Result<Arc<ThreadPool>, PoolError> {
+    let threads = checked_threads(threads)?;
     // Only pushes and removals happen under the lock, so a poisoned lock is still good.
     let mut pools = POOLS
         .lock()

@@ -415,6 +415,12 @@ impl CubeDecision {
 
 /// The cube seen from the side to move, with the stakes: everything a cubeful value needs
 /// besides the chances.
+///
+/// Its values take a cube life index `x` from 0 (a dead cube) to 1 (a fully live one) and
+/// chances as a net gives them (each at most the one it is part of, wins at most 1). Both
+/// are trusted here, on the hot path of cubeful rollouts: an `x` outside 0 to 1 or a NaN
+/// gives a meaningless value, not an error. [`crate::rollout::Spec::check`] checks a
+/// rollout's index, and the Python and C bindings check what they are given.
 #[derive(Clone, Copy, Debug)]
 pub struct CubeContext<'a> {
     /// Money or the match score.

@@ -14,15 +14,17 @@
 //! use bgfast_engine::playout::{PubevalPolicy, RandomPolicy};
 //!
 //! let never = AtomicBool::new(false);
-//! let t = Duel { seed: 1 }.run(0..50, PubevalPolicy::new, || RandomPolicy, 2, &never);
+//! let t = Duel { seed: 1 }.run(0..50, PubevalPolicy::new, || RandomPolicy, 2, &never)?;
 //! assert_eq!(t.games(), 100);
 //! assert!(t.points_per_game() > 0.5); // pubeval crushes random play
+//! # Ok::<(), bgfast_core::threads::PoolError>(())
 //! ```
 
 use core::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use bgfast_core::rng::GameRng;
+use bgfast_core::threads::{checked_threads, PoolError};
 use bgfast_core::{MoveList, Position};
 use rayon::prelude::*;
 
@@ -187,6 +189,8 @@ impl Duel {
     /// Plays deals `deals` on `threads` threads (1 = this thread only) and adds up A's
     /// results. Stops starting deals once `cancel` is set; the tally then counts the deals
     /// that finished. Any thread count gives the same tally for the same finished deals.
+    /// Refuses, before any deal, threads the pool cannot have
+    /// ([`bgfast_core::threads::checked_threads`]), however few the deals.
     pub fn run<A, B, FA, FB>(
         &self,
         deals: Range<u64>,
@@ -194,7 +198,7 @@ impl Duel {
         make_b: FB,
         threads: usize,
         cancel: &AtomicBool,
-    ) -> DuelTally
+    ) -> Result<DuelTally, PoolError>
     where
         A: Policy,
         B: Policy,
@@ -214,15 +218,15 @@ impl Duel {
             }
             tally
         };
-        if threads <= 1 || blocks::len(&deals) <= BLOCK {
-            return block(deals);
+        if checked_threads(threads)? == 1 || blocks::len(&deals) <= BLOCK {
+            return Ok(block(deals));
         }
         let work = || {
             blocks::blocks(deals.clone(), BLOCK)
                 .map(block)
                 .reduce(DuelTally::default, |x, y| x + y)
         };
-        bgfast_core::threads::install(threads, work).unwrap_or_else(|_| block(deals))
+        bgfast_core::threads::install(threads, work)
     }
 }
 
@@ -235,7 +239,9 @@ mod tests {
     fn a_policy_against_itself_scores_exactly_zero_on_every_deal() {
         // Deterministic and identical players: each deal's two games mirror each other.
         let never = AtomicBool::new(false);
-        let t = Duel { seed: 3 }.run(0..40, PubevalPolicy::new, PubevalPolicy::new, 1, &never);
+        let t = Duel { seed: 3 }
+            .run(0..40, PubevalPolicy::new, PubevalPolicy::new, 1, &never)
+            .unwrap();
         assert_eq!(t.points, 0);
         assert_eq!(t.deal_points_squared, 0);
         assert_eq!(t.wins, t.losses);
@@ -245,10 +251,18 @@ mod tests {
     fn threads_and_splits_do_not_change_the_tally() {
         let never = AtomicBool::new(false);
         let duel = Duel { seed: 9 };
-        let one = duel.run(0..100, PubevalPolicy::new, || RandomPolicy, 1, &never);
-        let two = duel.run(0..100, PubevalPolicy::new, || RandomPolicy, 2, &never);
-        let split = duel.run(0..37, PubevalPolicy::new, || RandomPolicy, 2, &never)
-            + duel.run(37..100, PubevalPolicy::new, || RandomPolicy, 1, &never);
+        let one = duel
+            .run(0..100, PubevalPolicy::new, || RandomPolicy, 1, &never)
+            .unwrap();
+        let two = duel
+            .run(0..100, PubevalPolicy::new, || RandomPolicy, 2, &never)
+            .unwrap();
+        let split = duel
+            .run(0..37, PubevalPolicy::new, || RandomPolicy, 2, &never)
+            .unwrap()
+            + duel
+                .run(37..100, PubevalPolicy::new, || RandomPolicy, 1, &never)
+                .unwrap();
         assert_eq!(one, two);
         assert_eq!(one, split);
         assert_eq!(one.games(), 200);
@@ -261,11 +275,17 @@ mod tests {
         let never = AtomicBool::new(false);
         let duel = Duel { seed: 9 };
         let top = u64::MAX - 40..u64::MAX;
-        let one = duel.run(top.clone(), PubevalPolicy::new, || RandomPolicy, 1, &never);
-        let two = duel.run(top, PubevalPolicy::new, || RandomPolicy, 2, &never);
+        let one = duel
+            .run(top.clone(), PubevalPolicy::new, || RandomPolicy, 1, &never)
+            .unwrap();
+        let two = duel
+            .run(top, PubevalPolicy::new, || RandomPolicy, 2, &never)
+            .unwrap();
         assert_eq!(one, two);
         assert_eq!(one.deals, 40);
-        let none = duel.run(100..5, PubevalPolicy::new, || RandomPolicy, 2, &never);
+        let none = duel
+            .run(100..5, PubevalPolicy::new, || RandomPolicy, 2, &never)
+            .unwrap();
         assert_eq!(none.deals, 0);
     }
 
@@ -273,16 +293,38 @@ mod tests {
     fn the_stronger_player_wins_from_either_seat() {
         let never = AtomicBool::new(false);
         let duel = Duel { seed: 4 };
-        let ab = duel.run(0..30, PubevalPolicy::new, || RandomPolicy, 1, &never);
-        let ba = duel.run(0..30, || RandomPolicy, PubevalPolicy::new, 1, &never);
+        let ab = duel
+            .run(0..30, PubevalPolicy::new, || RandomPolicy, 1, &never)
+            .unwrap();
+        let ba = duel
+            .run(0..30, || RandomPolicy, PubevalPolicy::new, 1, &never)
+            .unwrap();
         assert_eq!(ab.games(), ba.games());
         assert!(ab.points > 0 && ba.points < 0);
     }
 
     #[test]
+    fn a_thread_count_the_pool_cannot_have_is_refused_however_few_the_deals() {
+        let never = AtomicBool::new(false);
+        let duel = Duel { seed: 1 };
+        for deals in [0..1, 0..1000] {
+            let t = duel.run(deals, PubevalPolicy::new, || RandomPolicy, 257, &never);
+            assert!(matches!(t, Err(PoolError::TooManyThreads { asked: 257 })));
+        }
+        let zero = duel.run(0..3, PubevalPolicy::new, || RandomPolicy, 0, &never);
+        assert_eq!(
+            zero.unwrap().deals,
+            3,
+            "0 threads runs on this thread, as 1 does"
+        );
+    }
+
+    #[test]
     fn cancel_stops_before_any_deal() {
         let stop = AtomicBool::new(true);
-        let t = Duel { seed: 1 }.run(0..1000, PubevalPolicy::new, || RandomPolicy, 2, &stop);
+        let t = Duel { seed: 1 }
+            .run(0..1000, PubevalPolicy::new, || RandomPolicy, 2, &stop)
+            .unwrap();
         assert_eq!(t.deals, 0);
     }
 }

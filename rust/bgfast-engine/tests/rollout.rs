@@ -12,7 +12,8 @@ use bgfast_engine::eval::Evaluator;
 use bgfast_engine::net::Net;
 use bgfast_engine::playout::{AnyPolicy, PolicyKind};
 use bgfast_engine::rollout::{
-    output, run, Branch, End, Player, RolloutSums, RunError, Spec, SpecError,
+    check_branches, output, run, Branch, End, Player, RolloutSums, RunError, Spec, SpecError,
+    MAX_BRANCHES,
 };
 
 fn net() -> &'static Net {
@@ -347,4 +348,31 @@ fn settings_needing_an_evaluator_or_a_cube_life_in_range_are_refused_before_any_
         &AtomicBool::new(false),
     );
     assert!(matches!(too_many, Err(RunError::Pool(_))), "{too_many:?}");
+    // However few the games: a run short enough for this thread checks the count alike.
+    let few = run(
+        &spec(Some(net())),
+        &branches,
+        || Player::Net(net()),
+        0..1,
+        257,
+        &AtomicBool::new(false),
+    );
+    assert!(matches!(few, Err(RunError::Pool(_))), "{few:?}");
+}
+
+#[test]
+fn more_branches_than_a_roll_has_plays_are_refused_before_any_memory_is_taken() {
+    use bgfast_engine::rollout::lockstep::Lockstep;
+    // 40,000 branches' paired sums would take 25.6 GB: refused, not an aborted process.
+    let many = vec![Branch::position(Position::START, money()); 40_000];
+    let never = AtomicBool::new(false);
+    let ran = run(&spec(None), &many, || Player::Net(net()), 0..1, 1, &never);
+    let Err(RunError::Spec(e)) = ran else {
+        panic!("ran {:?}", ran.map(|s| s.games));
+    };
+    assert_eq!(e, SpecError::TooManyBranches { asked: 40_000 });
+    assert!(e.to_string().contains("at most 3060 lines"), "{e}");
+    let stepped = Lockstep::new(spec(None), many, 0..1, 1).err();
+    assert_eq!(stepped, Some(SpecError::TooManyBranches { asked: 40_000 }));
+    assert_eq!(check_branches(MAX_BRANCHES), Ok(()));
 }

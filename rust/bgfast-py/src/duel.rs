@@ -3,6 +3,7 @@
 use bgfast_engine::duel::{Duel, DuelTally};
 use pyo3::prelude::*;
 
+use crate::errors::Error;
 use crate::policy::PolicyArg;
 use crate::{args, detach};
 
@@ -44,7 +45,8 @@ pub fn duel_tally(
             )
         },
         |_| Ok(()),
-    )?;
+    )?
+    .map_err(Error::from)?;
     Ok((
         t.deals,
         t.points,

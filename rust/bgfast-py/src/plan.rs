@@ -10,7 +10,7 @@ use bgfast_core::Position;
 use bgfast_engine::cube::{Cube, CubeContext, CubeLife};
 use bgfast_engine::net::Net;
 use bgfast_engine::rollout::lockstep::Lockstep;
-use bgfast_engine::rollout::{run, Branch, RolloutSums, Spec, Wide, MAX_BRANCHES};
+use bgfast_engine::rollout::{check_branches, run, Branch, RolloutSums, Spec, Wide};
 use numpy::ndarray::Array2;
 use numpy::IntoPyArray;
 use pyo3::exceptions::PyKeyboardInterrupt;
@@ -202,14 +202,7 @@ impl PyRolloutPlan {
         if branches.is_empty() {
             return Err(Error::Argument("a rollout needs a position to roll out".into()).into());
         }
-        if branches.len() > MAX_BRANCHES {
-            return Err(Error::Argument(format!(
-                "a rollout takes at most {MAX_BRANCHES} lines (the most plays a roll has), \
-                 got {}",
-                branches.len()
-            ))
-            .into());
-        }
+        check_branches(branches.len()).map_err(Error::from)?;
         let cube = cube_from(&cube)?;
         let stakes = StakesData::from_py(stakes)?;
         let cube_life = cube_life

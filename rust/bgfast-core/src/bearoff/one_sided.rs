@@ -356,6 +356,10 @@ impl OneSided {
 
     /// The non-zero part of the rolls distribution of bear-off index `index` (below 54,264):
     /// `(n0, probs)` with `probs[i]` the chance of needing exactly `n0 + i` rolls.
+    ///
+    /// # Panics
+    /// If `index` is not below [`ONE_SIDED_POSITIONS`] (54,264): the lookups by
+    /// [`HomeBoard`] cannot.
     #[inline]
     pub fn rolls_slice(&self, index: u32) -> (usize, &[f64]) {
         let s = self.rolls[index as usize];
@@ -365,6 +369,10 @@ impl OneSided {
 
     /// The non-zero part of the first-checker distribution of index `index`, as
     /// [`OneSided::rolls_slice`].
+    ///
+    /// # Panics
+    /// If `index` is not below [`ONE_SIDED_POSITIONS`] (54,264): the lookups by
+    /// [`HomeBoard`] cannot.
     #[inline]
     pub fn gammon_slice(&self, index: u32) -> (usize, &[f64]) {
         let s = self.gammon[index as usize];
@@ -373,18 +381,30 @@ impl OneSided {
     }
 
     /// Expected rolls to bear off all checkers of bear-off index `index` (below 54,264).
+    ///
+    /// # Panics
+    /// If `index` is not below [`ONE_SIDED_POSITIONS`] (54,264): the lookups by
+    /// [`HomeBoard`] cannot.
     #[inline]
     pub fn expected_rolls(&self, index: u32) -> f64 {
         self.mean[index as usize]
     }
 
     /// Expected rolls to bear off the first checker of index `index` (0 if one is off).
+    ///
+    /// # Panics
+    /// If `index` is not below [`ONE_SIDED_POSITIONS`] (54,264): the lookups by
+    /// [`HomeBoard`] cannot.
     #[inline]
     pub fn expected_rolls_to_first_off(&self, index: u32) -> f64 {
         self.gammon_mean[index as usize]
     }
 
     /// Variance of the number of rolls to bear off all checkers of index `index`.
+    ///
+    /// # Panics
+    /// If `index` is not below [`ONE_SIDED_POSITIONS`] (54,264): the lookups by
+    /// [`HomeBoard`] cannot.
     pub fn variance(&self, index: u32) -> f64 {
         let (start, probs) = self.rolls_slice(index);
         let m = self.mean[index as usize];
@@ -400,6 +420,10 @@ impl OneSided {
 
     /// The effective pip count of index `index`: expected rolls times 49/6, the average
     /// number of pips in a roll (Walter Trice's definition).
+    ///
+    /// # Panics
+    /// If `index` is not below [`ONE_SIDED_POSITIONS`] (54,264): the lookups by
+    /// [`HomeBoard`] cannot.
     #[inline]
     pub fn epc(&self, index: u32) -> f64 {
         self.mean[index as usize] * PIPS_PER_ROLL

@@ -277,7 +277,9 @@ impl Net {
     /// [`Evaluator::evaluate`] on `threads` threads of the process's shared pools
     /// ([`bgfast_core::threads`], never rayon's global pool); 1 (or a batch too small to
     /// split) runs on this thread. Each position's probabilities are the same for any
-    /// thread count. If the pool cannot be had, it runs on this thread.
+    /// thread count. If the pool cannot be had (more than
+    /// [`bgfast_core::threads::MAX_THREADS`] included), it runs on this thread: the
+    /// answer is the same.
     ///
     /// Panics if `out` is shorter than `positions`.
     pub fn evaluate_parallel(

@@ -58,7 +58,7 @@ impl<'a> Lockstep<'a> {
     /// Games `games` of `branches` on `slots` slots (at least one, at most [`MAX_SLOTS`]
     /// and the number of games), advanced to their first choices. Without branches there
     /// is nothing to play: it is finished at once. Refuses settings [`Spec::check`]
-    /// refuses.
+    /// refuses and more than [`super::MAX_BRANCHES`] branches.
     pub fn new(
         spec: Spec<'a>,
         branches: Vec<Branch<'a>>,
@@ -66,6 +66,7 @@ impl<'a> Lockstep<'a> {
         slots: usize,
     ) -> Result<Lockstep<'a>, SpecError> {
         spec.check()?;
+        super::check_branches(branches.len())?;
         if branches.is_empty() {
             games.end = games.start;
         }

@@ -87,6 +87,15 @@ pub use crate::playout::MAX_PLIES;
 /// out together. The paired sums grow with the square of the branches.
 pub const MAX_BRANCHES: usize = bgfast_core::MAX_PLAYS;
 
+/// Refuses more than [`MAX_BRANCHES`] branches, as [`run`] and [`lockstep::Lockstep::new`]
+/// do before any game.
+pub fn check_branches(branches: usize) -> Result<(), SpecError> {
+    if branches > MAX_BRANCHES {
+        return Err(SpecError::TooManyBranches { asked: branches });
+    }
+    Ok(())
+}
+
 /// The most games a [`lockstep::Lockstep`] keeps in progress at once.
 pub const MAX_SLOTS: usize = 1 << 22;
 
@@ -165,6 +174,12 @@ pub enum SpecError {
     },
     /// A fixed cube life index outside 0 to 1, or not a number.
     CubeLife(f64),
+    /// More branches than [`MAX_BRANCHES`]: their paired sums alone would take memory in
+    /// the square of their number.
+    TooManyBranches {
+        /// The branches given.
+        asked: usize,
+    },
 }
 
 impl fmt::Display for SpecError {
@@ -177,6 +192,11 @@ impl fmt::Display for SpecError {
                 )
             }
             SpecError::CubeLife(x) => write!(f, "a cube life index is from 0 to 1, not {x}"),
+            SpecError::TooManyBranches { asked } => write!(
+                f,
+                "a rollout takes at most {MAX_BRANCHES} lines (the most plays a roll has), \
+                 got {asked}"
+            ),
         }
     }
 }

@@ -97,11 +97,12 @@ impl Add for RolloutSums {
 /// Plays games `games` of every branch on `threads` threads (1 = this thread only) with
 /// `make_player()` choosing the plays (one player per unit of work), and sums their
 /// outputs. Stops starting games once `cancel` is set; the sums then hold the games that
-/// finished in every branch. The sums are the same for any thread count. The paired sums
-/// take memory in the square of the branches: the bindings take at most [`super::MAX_BRANCHES`].
+/// finished in every branch. The sums are the same for any thread count.
 ///
-/// Refuses, before any game, settings [`Spec::check`] refuses and threads the pool cannot
-/// have ([`bgfast_core::threads::pool`]).
+/// Refuses, before any game, settings [`Spec::check`] refuses, more than
+/// [`super::MAX_BRANCHES`] branches (the paired sums take memory in the square of their
+/// number) and threads the pool cannot have ([`bgfast_core::threads::checked_threads`]),
+/// however few the games.
 pub fn run<'a, F>(
     spec: &Spec<'a>,
     branches: &[Branch<'a>],
@@ -114,6 +115,8 @@ where
     F: Fn() -> Player<'a> + Sync,
 {
     spec.check()?;
+    super::check_branches(branches.len())?;
+    let threads = bgfast_core::threads::checked_threads(threads)?;
     spec.prepare_bearoff(branches);
     let rotation = spec.quasi_random.then(|| Rotation::new(spec.seed));
     // The evaluator's chances of each starting position, computed once.
