@@ -353,6 +353,7 @@ impl Position {
     /// breaks these assumptions panics in debug builds and gives a meaningless position in
     /// release builds, which other functions may then panic on: use [`Position::play`] for a
     /// move from outside.
+    #[must_use]
     pub fn play_unchecked(&self, mv: &Move) -> Position {
         let mut mover = self.mover();
         let mut opponent = self.opponent();

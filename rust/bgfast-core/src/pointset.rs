@@ -56,18 +56,21 @@ impl PointSet {
 
     /// The points in both sets.
     #[inline]
+    #[must_use]
     pub const fn and(self, other: PointSet) -> PointSet {
         PointSet(self.0 & other.0)
     }
 
     /// The points of `self` not in `other`.
     #[inline]
+    #[must_use]
     pub const fn without(self, other: PointSet) -> PointSet {
         PointSet(self.0 & !other.0)
     }
 
     /// The same points seen from the other side: point `p` becomes `25 - p` (1..=24 only).
     #[inline]
+    #[must_use]
     pub const fn mirrored(self) -> PointSet {
         PointSet((self.0 & 0x1FF_FFFE).reverse_bits() >> 6)
     }

@@ -232,6 +232,7 @@ impl Position {
 
     /// The same checkers with the other side to move (the turn passes).
     #[inline]
+    #[must_use]
     pub const fn flipped(&self) -> Position {
         Position {
             mover: self.opponent,

@@ -112,13 +112,15 @@ impl MoveList {
         self.len == 0
     }
 
-    /// The position the moves were generated from.
+    /// The position the moves were generated from ([`Position::START`] for a list nothing
+    /// was generated into yet).
     #[inline]
     pub fn origin(&self) -> Position {
         self.origin
     }
 
-    /// The roll the moves were generated for.
+    /// The roll the moves were generated for (2-1 for a list nothing was generated into
+    /// yet).
     #[inline]
     pub fn dice(&self) -> Dice {
         self.dice
