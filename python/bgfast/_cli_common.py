@@ -6,7 +6,14 @@ from __future__ import annotations
 import argparse
 
 from bgfast._core import BgfastError, Move
-from bgfast.cubeful import DEFAULT_CUBE_LIFE, GNUBG_CUBE_LIFE, CubeLife, cube_life_from_text
+from bgfast.cubeful import (
+    DEFAULT_CUBE_LIFE,
+    GNUBG_CUBE_LIFE,
+    CubeLife,
+    Stakes,
+    cube_life_from_text,
+)
+from bgfast.state import GameState
 from bgfast.vocab import ROLL_TEXT, roll_from_text
 
 #: How a table writes the play of a roll with no legal move (the JSON writes ``""``).
@@ -47,3 +54,23 @@ def add_cube_life(parser: argparse.ArgumentParser) -> None:
         help=f"cube life index of the cubeful model, from 0 to 1 (default {DEFAULT_CUBE_LIFE}),"
         f" or {GNUBG_CUBE_LIFE}: GNU Backgammon's index, by position (as its eval and hint)",
     )
+
+
+def before_the_opening_roll(text: str, state: GameState) -> str:
+    """Why an ID of a game before its opening roll (``state``) is refused, and the way on:
+    the bare Position ID, whose side to move is about to roll."""
+    return (
+        f"{text.strip()}: nobody is on roll before the opening roll (R3): pass the bare"
+        f" Position ID ({state.position.id}) for the position with the side to move about"
+        " to roll"
+    )
+
+
+def whose_score(stakes: Stakes) -> str:
+    """In a match, a note saying whose score is whose (``Stakes.words`` says ``at 3-2``,
+    the side to move's first, where an XGID lists player 0's first), to end a line
+    with; ``""`` in money play."""
+    if not stakes.is_match:
+        return ""
+    mine, theirs = stakes.score
+    return f" (at {mine}-{theirs}: the side to move has {mine}, the opponent {theirs})"

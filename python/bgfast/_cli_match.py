@@ -9,9 +9,9 @@ MWC, as GNU Backgammon's statistics do; the JSON gives them positive: ``error_ra
 mEMG lost per unforced decision and ``error_rate_mwc`` thousandths of MWC (``13.35`` where
 the table shows ``-1.335%``).
 
-``bgfast convert A B`` reads one format and writes the other (or the same), the file's
-format told by its extension (``.mat``; ``.sgf``) or, for the input, by its first
-character.
+``bgfast convert A B`` reads one format and writes the other (or the same), the input's
+format told by its text (an SGF file starts with ``(;``), whatever its name, the output's
+by its extension (``.mat`` or ``.txt``; ``.sgf``), and says what it wrote.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from bgfast._cli_common import add_cube_life
 from bgfast._core import BgfastError, check_threads
@@ -34,23 +34,32 @@ __all__ = ["add_commands"]
 
 
 def _kind(path: str, *, reading: bool) -> str:
-    """``"mat"`` or ``"sgf"`` for ``path`` (by its extension; an input's by its text when
-    the extension says neither)."""
+    """``"mat"`` or ``"sgf"`` for ``path``: an input's by its text (an SGF file starts with
+    ``(`` and, after any white space, ``;``; anything else is read as a ``.mat`` file), so
+    that a file named the other way is read all the same; an output's by its extension."""
     ext = os.path.splitext(path)[1].lower()
-    if ext in (".mat", ".txt"):
-        return "mat"
-    if ext == ".sgf":
-        return "sgf"
-    if reading and not os.path.isfile(path):
-        return "mat"  # the reader says why it cannot read it (a FIFO is not opened)
-    if reading:
-        try:
-            with open(path, "rb") as f:
-                head = f.read(256).lstrip(b"\xef\xbb\xbf \t\r\n")
-        except OSError as e:
-            raise BgfastError(f"cannot read {path}: {e.strerror}") from None
-        return "sgf" if head.startswith(b"(") else "mat"
-    raise BgfastError(f"{path}: write a .mat or an .sgf file (the extension says which)")
+    if not reading:
+        if ext in (".mat", ".txt"):
+            return "mat"
+        if ext == ".sgf":
+            return "sgf"
+        raise BgfastError(f"{path}: write a .mat or an .sgf file (the extension says which)")
+    if not os.path.isfile(path):
+        # The reader says why it cannot read it (a FIFO is not opened).
+        return "sgf" if ext == ".sgf" else "mat"
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError as e:
+        raise BgfastError(f"cannot read {path}: {e.strerror}") from None
+    return "sgf" if _is_sgf(head) else "mat"
+
+
+def _is_sgf(head: bytes) -> bool:
+    """Whether a file's first bytes are SGF: ``(`` then ``;``, white space (and a UTF-8
+    byte order mark) before either allowed."""
+    text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    return text.startswith(b"(") and text[1:].lstrip().startswith(b";")
 
 
 def read_match(path: str) -> Match:
@@ -174,13 +183,17 @@ def run_convert(args: argparse.Namespace) -> int:
             match.to_sgf(args.target)
     except OSError as e:
         raise BgfastError(f"cannot write {args.target}: {e.strerror}") from None
+    games = len(match.games)
+    what = "a .mat file" if kind == "mat" else "an SGF file"
+    print(f"wrote {args.target}: {what}, {games} game{'' if games == 1 else 's'}")
     return 0
 
 
-def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_commands(commands: argparse._SubParsersAction[Any]) -> None:
     """Adds ``analyse`` and ``convert`` to the ``bgfast`` command's subcommands."""
     analyse_cmd = commands.add_parser(
         "analyse",
+        aliases=["analyze"],
         help="rate every play and cube decision of a .mat or SGF match file (0 ply)",
         description="Rates every play and cube decision of a match at 0 ply with wildbg's "
         "net (GNU Backgammon's error rates, ratings and luck); prints each player's summary "
@@ -197,7 +210,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--worst",
         type=_count,
         default=10,
-        help="how many of the costliest decisions to list (0: none)",
+        help="how many of the costliest decisions to list (default: 10; 0: none)",
     )
     analyse_cmd.add_argument(
         "--threads", type=int, default=None, help="threads for the net (default: one per CPU)"

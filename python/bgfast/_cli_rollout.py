@@ -15,13 +15,13 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bgfast import _core
-from bgfast._cli_common import add_cube_life, play_words
+from bgfast._cli_common import add_cube_life, before_the_opening_roll, play_words
 from bgfast._cli_common import dice as dice_arg
 from bgfast._core import BgfastError
 from bgfast._rollout_results import MoveRollout
-from bgfast.codec import state_from_id
+from bgfast.codec import state_from_id, unlabelled_id
 from bgfast.cubeful import OWNERS, Stakes
-from bgfast.met import DEFAULT_TABLE
+from bgfast.met import DEFAULT_TABLE, table_names
 from bgfast.policies import net_of, parse_net, parse_policy
 from bgfast.rollout import rollout, rollout_cube, rollout_moves
 
@@ -56,16 +56,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--moves", type=dice_arg, metavar="DICE", help="roll out the candidate plays of DICE (31)"
     )
     what.add_argument("--cube", action="store_true", help="roll out the cube decision")
-    parser.add_argument("--top", type=int, default=None, help="with --moves: the best N plays")
+    parser.add_argument(
+        "--top",
+        type=int,
+        default=None,
+        metavar="N",
+        help="with --moves: roll out only the best N plays by the evaluator's 0-ply equity"
+        " (default: all); with --move, the best N among the --move plays",
+    )
     parser.add_argument(
         "--move",
         action="append",
         default=None,
         metavar="PLAY",
-        help="with --moves: a play to roll out (repeatable; default: every legal play)",
+        help="with --moves: a play to roll out, points written with '/' as in 8/5 6/5"
+        " (repeatable; default: every legal play)",
     )
     parser.add_argument(
-        "--games", type=int, default=None, help="games (100000; 1296 for --moves/--cube)"
+        "--games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="games to play (default: 100000; 1296 for --moves and --cube, per play)",
     )
     parser.add_argument(
         "--policy",
@@ -79,8 +91,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the net for truncation, variance reduction and the cube (default: the policy)",
     )
     parser.add_argument("--seed", type=int, default=None, help="dice seed (random if omitted)")
-    parser.add_argument("--threads", type=int, default=None, help="threads (all CPUs)")
-    parser.add_argument("--truncate", type=int, default=None, help="score games after N plies")
+    parser.add_argument("--threads", type=int, default=None, help="threads (default: one per CPU)")
+    parser.add_argument(
+        "--truncate",
+        type=int,
+        default=None,
+        metavar="N",
+        help="score games by the evaluator after N plies (default: off, games played out)",
+    )
     parser.add_argument("--vr", action="store_true", help="lookahead variance reduction")
     parser.add_argument(
         "--no-quasi",
@@ -96,9 +114,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="end games in the two-sided bear-off database exactly (default) or play on",
     )
     parser.add_argument("--cubeful", action="store_true", help="both sides use the cube")
-    parser.add_argument("--cube-value", type=int, default=None, help="the cube's value now (1)")
     parser.add_argument(
-        "--cube-owner", choices=OWNERS, default=None, help="who owns the cube now (centred)"
+        "--cube-value",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the cube's value now (default: 1); money play: with --cubeful or --cube",
+    )
+    parser.add_argument(
+        "--cube-owner",
+        choices=OWNERS,
+        default=None,
+        help="who owns the cube now (default: centred); money play: with --cubeful or --cube",
     )
     add_cube_life(parser)
     parser.add_argument(
@@ -116,15 +143,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="points won: the side to move, then the opponent",
     )
     crawford = parser.add_mutually_exclusive_group()
-    crawford.add_argument("--crawford", dest="crawford", action="store_const", const=True)
-    crawford.add_argument("--post-crawford", dest="crawford", action="store_const", const=False)
+    crawford.add_argument(
+        "--crawford",
+        dest="crawford",
+        action="store_const",
+        const=True,
+        help="with --match, a side 1 point away: this is the Crawford game (R21: no"
+        " doubling in it; the default at such a score)",
+    )
+    crawford.add_argument(
+        "--post-crawford",
+        dest="crawford",
+        action="store_const",
+        const=False,
+        help="with --match, a side 1 point away: a game after the Crawford game (doubling"
+        " allowed again)",
+    )
     parser.add_argument(
         "--no-crawford-rule",
         dest="crawford_rule",
         action="store_false",
         help="a match played without the Crawford rule (R21: no Crawford game)",
     )
-    parser.add_argument("--met", default=DEFAULT_TABLE, help="match equity table")
+    parser.add_argument(
+        "--met",
+        default=DEFAULT_TABLE,
+        metavar="TABLE",
+        help=f"with --match: the match equity table, {', '.join(table_names())}"
+        f" (default: {DEFAULT_TABLE})",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
@@ -291,7 +338,7 @@ def _subject_and_stakes(
                 f"{name!r} holds the cube and the score already: drop {', '.join(named)}"
             )
         if state.turn is None:
-            raise BgfastError(f"{name}: nobody is on roll before the opening roll (R3)")
+            raise BgfastError(before_the_opening_roll(args.position, state))
         _check_phase(args, state)
         if not args.crawford_rule:
             _check_no_crawford_rule(state.match_length, f"{name} is a money game")
@@ -301,6 +348,7 @@ def _subject_and_stakes(
                     " Crawford rule (--no-crawford-rule) has not"
                 )
         return state, {"met": args.met, "crawford_rule": args.crawford_rule}
+    _check_stake_flags(args, given)
     flags: dict[str, Any] = {**_STAKE_FLAGS, **given}
     if not args.crawford_rule:
         _check_no_crawford_rule(flags["match"], "this is money play (no --match N)")
@@ -314,7 +362,45 @@ def _subject_and_stakes(
         met=args.met,
         crawford_rule=args.crawford_rule,
     )
-    return _core.Position.from_id("".join(args.position.split())), stakes.arguments()
+    return _core.Position.from_id(unlabelled_id(args.position)), stakes.arguments()
+
+
+def _check_stake_flags(args: argparse.Namespace, given: dict[str, Any]) -> None:
+    """Refuses, naming the option to add, a stake flag that the rollout asked for would
+    drop: the cube's value and owner in a cubeless money rollout (money equity is per unit
+    of the cube; in a match the cube's value counts in the points won, cubeless too), a
+    match's score or Crawford flag in money play."""
+    cube = [f"--{k.replace('_', '-')}" for k in ("cube_value", "cube_owner") if k in given]
+    if cube and not (args.cubeful or args.cube or given.get("match")):
+        raise BgfastError(
+            f"{' and '.join(cube)} {'sets' if len(cube) == 1 else 'set'} the cube of a"
+            " cubeful rollout, and a cubeless money rollout has no use for it (its equity is"
+            " per unit of the cube): add --cubeful (or roll out the cube decision with"
+            " --cube)"
+        )
+    match = ["--score"] if "score" in given else []
+    if args.crawford is not None:
+        match.append("--crawford" if args.crawford else "--post-crawford")
+    if match and not given.get("match"):
+        raise BgfastError(
+            f"{' and '.join(match)} {'is' if len(match) == 1 else 'are'} for match play,"
+            " and this is money play: add --match N (an N-point match)"
+        )
+
+
+def _check_counts(args: argparse.Namespace) -> None:
+    """Refuses the counts out of range, in the command's words (the library's name the
+    native limits)."""
+    if args.games is not None and args.games < 1:
+        raise BgfastError(f"--games must be a positive number of games, not {args.games}")
+    if args.top is not None and args.top < 1:
+        raise BgfastError(
+            f"--top must be a positive number of plays (the best N to roll out), not {args.top}"
+        )
+    if args.truncate is not None and args.truncate < 0:
+        raise BgfastError(f"--truncate must be a number of plies, 0 or more, not {args.truncate}")
+    if args.threads is not None and not 1 <= args.threads <= _core.MAX_THREADS:
+        raise BgfastError(f"--threads must be from 1 to {_core.MAX_THREADS}, not {args.threads}")
 
 
 def _check_needs_no_net(args: argparse.Namespace) -> None:
@@ -341,12 +427,16 @@ def _evaluator_arg(text: str | None) -> _core.Net | None:
 
 def _moves_table(results: list[MoveRollout], dice: tuple[int, int]) -> str:
     first = results[0].result
-    unit = first.value_name.replace("_", " ")
+    # Which value ranks the plays, said as the plain rollout's header says how it played:
+    # cubeless equity, cubeful equity (money) or match-winning chances, at which stakes.
+    unit = {"mwc": "MWC", "cubeful_equity": "cubeful equity"}.get(first.value_name, "equity")
+    settings = first.settings
+    how = "cubeful" if settings["cubeful"] else "cubeless"
     lines = [
         f"position {results[0].move.origin.id}  roll {dice[0]}{dice[1]}  policy {first.policy}"
         f"  seed {first.seed}",
-        f"candidate plays ranked by {unit}, for the side that plays; differences paired"
-        " (same dice)",
+        f"candidate plays ranked by {unit} ({how}, {settings['stakes']}), for the side that"
+        " plays; differences paired (same dice)",
         f"{'#':>3}  {'play':24}{unit:>14}{'stderr':>9}{'diff':>9}{'stderr':>9}",
     ]
     for i, m in enumerate(results, 1):
@@ -362,11 +452,21 @@ def _moves_table(results: list[MoveRollout], dice: tuple[int, int]) -> str:
     return "\n".join(lines)
 
 
+def _with_notation_hint(message: str, plays: Sequence[str] | None) -> str:
+    """``message`` with a hint when a ``--move`` play is written with ``-`` between its
+    points (``8-5 6-5``), as some programs write them: bgfast writes ``8/5 6/5``."""
+    dashed = [p for p in plays or () if "-" in p]
+    if "invalid move text" not in message or not dashed:
+        return message
+    return f"{message}: write points with '/', as {dashed[0].replace('-', '/')}"
+
+
 def run(args: argparse.Namespace) -> int:
     """Runs the command from parsed arguments; returns the exit status."""
     bar = _Bar(sys.stderr) if sys.stdout.isatty() and sys.stderr.isatty() else None
     if (args.top is not None or args.move) and args.moves is None:
         raise BgfastError("--top and --move go with --moves DICE")
+    _check_counts(args)
     subject, stakes = _subject_and_stakes(args)
     policy = parse_policy(args.policy)
     evaluator = _evaluator_arg(args.evaluator)
@@ -390,15 +490,18 @@ def run(args: argparse.Namespace) -> int:
         try:
             if args.moves is not None:
                 games = 1296 if args.games is None else args.games
-                found: Any = rollout_moves(
-                    subject,
-                    args.moves,
-                    args.move,
-                    args.top,
-                    games=games,
-                    cubeful=args.cubeful,
-                    **common,
-                )
+                try:
+                    found: Any = rollout_moves(
+                        subject,
+                        args.moves,
+                        args.move,
+                        args.top,
+                        games=games,
+                        cubeful=args.cubeful,
+                        **common,
+                    )
+                except BgfastError as error:
+                    raise BgfastError(_with_notation_hint(str(error), args.move)) from error
                 partial = found[0].result.partial
                 text = _moves_table(found, args.moves)
                 data: Any = [m.to_dict() for m in found]

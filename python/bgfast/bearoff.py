@@ -532,16 +532,33 @@ def _add_build_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _run_build(args: argparse.Namespace) -> int:
     progress = _Progress()
-    paths = build(
-        threads=args.threads, force=args.force, progress=progress, directory=args.cache_dir
-    )
+    # A cache that cannot be written is the library's RuntimeWarning (with a source line);
+    # the command says it in a line of its own, with the reason.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RuntimeWarning)
+        paths = build(
+            threads=args.threads, force=args.force, progress=progress, directory=args.cache_dir
+        )
+    reasons: dict[Path, str] = {}
+    for warning in caught:
+        text = str(warning.message)
+        for path in paths:
+            said = f"bgfast: cannot cache the bear-off table in {path} ("
+            if text.startswith(said) and "); " in text:
+                reasons[path] = text[len(said) : text.rindex("); ")]
+                break
+        else:  # not the cache's: shown as Python shows a warning
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
     unwritten = [path for path in paths if not path.is_file()]
     for path in paths:
         if path not in unwritten:
             print(f"{path}  {path.stat().st_size:,} bytes")
     if unwritten:
         for path in unwritten:
-            print(f"bgfast: could not write {path}", file=sys.stderr)
+            why = f": {reasons[path]}" if path in reasons else ""
+            print(f"bgfast: could not write {path}{why}", file=sys.stderr)
         return 1
     if not progress.tables:
         print("(both tables were already cached and valid; --force rebuilds)")

@@ -18,10 +18,10 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from bgfast import _core, bearoff, codec, cubeful
-from bgfast._cli_common import add_cube_life, play_words
+from bgfast._cli_common import add_cube_life, before_the_opening_roll, play_words, whose_score
 from bgfast._cli_common import dice as dice_arg
 from bgfast._core import BgfastError, Position
 from bgfast._version import __version__
@@ -34,15 +34,16 @@ from bgfast.state import GameState, roll_to_play
 
 def read_position(text: str) -> tuple[Position, tuple[int, int] | None]:
     """The position (seen from the side to move) and the dice, if it holds any, of a GNU
-    Backgammon Position ID, a GNUbg ID (``PositionID:MatchID``, ``GNUbgID`` prefix
-    allowed) or an XGID, with stray spaces anywhere removed, or of a FIBS ``board:`` line.
+    Backgammon Position ID (its ``Position ID:`` label allowed), a GNUbg ID
+    (``PositionID:MatchID``, ``GNUbgID`` prefix allowed) or an XGID, with stray spaces
+    anywhere removed, or of a FIBS ``board:`` line.
     ``BgfastError`` (an ``InvalidIdError`` or ``InvalidPositionError``) naming what is
     wrong otherwise."""
     state = codec.state_from_id(text)
     if state is None:
-        return Position.from_id("".join(text.split())), None
+        return Position.from_id(codec.unlabelled_id(text)), None
     if state.turn is None:
-        raise InvalidIdError(f"{text.strip()}: nobody is on roll before the opening roll (R3)")
+        raise InvalidIdError(before_the_opening_roll(text, state))
     return state.position, state.dice
 
 
@@ -94,7 +95,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         _print_json(out)
         return 0
     whose = "the chances of the side to move, before it rolls"
-    print(whose if stakes is None else f"{stakes.words()}: {whose}")
+    print(whose if stakes is None else f"{stakes.words()}: {whose}{whose_score(stakes)}")
     print("   win    wg   wbg |  lose    lg   lbg  cubeless")
     win, wg, wbg, lg, lbg = (float(x) for x in p)
     print(f" {win:.3f} {wg:.3f} {wbg:.3f} | {1 - win:.3f} {lg:.3f} {lbg:.3f}    {equity:+.3f}")
@@ -190,7 +191,10 @@ def _print_ranked(
     rank_width = max(3, len(str(len(ranked))))
     mwc = f" {'mwc':>6}" if stakes.is_match else ""
     unit = "EMG, " if stakes.is_match else ""
-    print(f"{stakes.words()}: cubeful equity ({unit}the side to move's), best first")
+    print(
+        f"{stakes.words()}: cubeful equity ({unit}the side to move's), best first"
+        + whose_score(stakes)
+    )
     print(
         f"{'':>{rank_width + 1}} {'play':<{width}}  {'cubeful':>7} {'diff':>7}{mwc}"
         f" {'cubeless':>8}    win    wg   wbg |  lose    lg   lbg  result"
@@ -223,8 +227,29 @@ def _version(verbose: bool) -> str:
     return "\n".join(lines)
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="bgfast", description=__doc__)
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that names the subcommands to give when one is missing, not the
+    name its value is stored under (``required: bearoff_command``). The subcommands'
+    parsers are of this class too (``add_subparsers`` makes its parsers of the parent's
+    class)."""
+
+    #: Whether ``--verbose`` was given without ``--version`` (said when no command is).
+    verbose_alone = False
+
+    def error(self, message: str) -> NoReturn:
+        for action in self._actions:
+            if not isinstance(action, argparse._SubParsersAction) or action.dest is None:
+                continue
+            if message.endswith(f"required: {action.dest}"):
+                names = ", ".join(a.dest for a in action._choices_actions)
+                message = f"give a command: {names} (see {self.prog} -h)"
+                if self.verbose_alone:
+                    message += "; --verbose goes with --version"
+        super().error(message)
+
+
+def _parser() -> _Parser:
+    parser = _Parser(prog="bgfast", description=__doc__)
     # Both are answered in main() before any subcommand is required.
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     parser.add_argument(
@@ -309,7 +334,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(_version(verbose="--verbose" in argv))
             sys.stdout.flush()  # a write error is reported here, not at the interpreter's exit
             return 0
-        args = _parser().parse_args(_bare_xgids(argv))
+        parser = _parser()
+        parser.verbose_alone = "--verbose" in argv and "--version" not in argv
+        args = parser.parse_args(_bare_xgids(argv))
         try:
             status: int = args.run(args)
         except BgfastError as error:

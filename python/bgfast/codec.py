@@ -56,6 +56,7 @@ __all__ = [
     "state_from_gnubg_id",
     "state_from_id",
     "state_from_xgid",
+    "unlabelled_id",
     "xgid_of",
 ]
 
@@ -661,8 +662,28 @@ def state_from_xgid(xgid: str) -> GameState:
     )
 
 
+_POSITION_LABEL = "positionid:"
+_MATCH_LABEL = "matchid:"
+
+
+def unlabelled_id(text: str) -> str:
+    """``text`` without its spaces and without the labels GNU Backgammon prints before
+    its IDs: ``Position ID: 4HPwATDgc/ABMA`` is the bare Position ID ``4HPwATDgc/ABMA``,
+    and ``Position ID: 4HPwATDgc/ABMA Match ID: cAkAAAAAAAAA`` the GNUbg ID
+    ``4HPwATDgc/ABMA:cAkAAAAAAAAA`` (a ``GNUbgID`` label is left to
+    :func:`split_gnubg_id`)."""
+    compact = "".join(text.split())
+    if compact.lower().startswith(_POSITION_LABEL):
+        compact = compact[len(_POSITION_LABEL) :]
+        end = len(_MATCH_LABEL) + 14  # a Position ID is 14 characters
+        if compact[14:end].lower() == _MATCH_LABEL:
+            compact = f"{compact[:14]}:{compact[end:]}"
+    return compact
+
+
 def state_from_id(text: str) -> GameState | None:
-    """The game state of a GNUbg ID (``PositionID:MatchID``, a ``GNUbgID`` prefix allowed),
+    """The game state of a GNUbg ID (``PositionID:MatchID``, a ``GNUbgID`` prefix or GNU
+    Backgammon's ``Position ID:`` and ``Match ID:`` labels allowed, :func:`unlabelled_id`),
     an XGID, stray spaces anywhere removed, or a FIBS ``board:`` line
     (:func:`state_from_fibs_board`); ``None`` for text that is none of these by its form
     (no ``:`` and no ``XGID=``), which can only be a bare Position ID, a position without a
@@ -673,7 +694,7 @@ def state_from_id(text: str) -> GameState | None:
     if text.strip().startswith("board:"):
         # Its player names may hold spaces: read as written.
         return state_from_fibs_board(text.strip())
-    compact = "".join(text.split())
+    compact = unlabelled_id(text)
     xgid = compact.upper().startswith("XGID=")
     if ":" not in compact and not xgid:
         return None
