@@ -146,7 +146,7 @@ def test_the_worst_decisions_name_the_players(capsys: pytest.CaptureFixture[str]
     assert len(worst) == 5
     assert all(re.match(r"  game \d, move \d+, (gnubg|root): ", line) for line in worst)
     assert "player " not in "\n".join(worst)
-    assert "game 1, move 6, gnubg: take; best pass: -0.793 EMG (7.89% MWC) [very bad]" in out
+    assert "game 1, move 6, gnubg: take; best pass: -0.793 EMG (-7.89% MWC) [very bad]" in out
 
 
 def test_the_table_and_the_json_give_one_error_rate(capsys: pytest.CaptureFixture[str]) -> None:

@@ -217,12 +217,13 @@ class Decision:
 
     def words(self, player: str | None = None) -> str:
         """The decision in a line: ``game 1, move 6, player 0: take; best pass: -0.412 EMG
-        (3.10% MWC) [very bad]``, the player named ``player`` when given (a name, say)."""
+        (-3.10% MWC) [very bad]``, the player named ``player`` when given (a name, say). Both
+        losses are written negative, as the analysis' totals are."""
         who = f"player {self.player}" if player is None else player
         roll = f"{self.dice[0]}{self.dice[1]}: " if self.dice else ""
         played = self.played or "(no play)"
         mark = f" [{self.mark}]" if self.mark else ""
-        mwc = "" if self.loss_mwc is None else f" ({100 * self.loss_mwc:.2f}% MWC)"
+        mwc = "" if self.loss_mwc is None else f" (-{100 * self.loss_mwc:.2f}% MWC)"
         return (
             f"game {self.game}, move {self.move}, {who}: {roll}{played}; "
             f"best {self.best or '(no play)'}: -{self.loss:.3f} EMG{mwc}{mark}"
