@@ -12,6 +12,7 @@ cannot be written, Ctrl-C.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -253,17 +254,32 @@ def test_request_heads_are_bounded(http: _Http) -> None:
     assert http.answers()
 
 
-def test_clients_that_stall_are_let_go(http: _Http) -> None:
-    """A client that connected and said nothing, or sent half a head or half a body, held
-    its connection (and a file descriptor) forever; each is a 408 after REQUEST_TIMEOUT."""
-    from bgfast.serve_http import REQUEST_TIMEOUT
+#: The limits of the ``quick`` server: small enough for tests that wait for them.
+QUICK_TIMEOUT = 1
+QUICK_CONNECTIONS = 3
 
+
+@pytest.fixture(scope="module")
+def quick() -> Iterator[_Http]:
+    """A server with a 1 s request timeout and 3 connections at most."""
+    server = _Http(
+        "--request-timeout", str(QUICK_TIMEOUT), "--max-connections", str(QUICK_CONNECTIONS)
+    )
+    yield server
+    assert server.process.poll() is None, "the server died"
+    _stops_cleanly(server.process, signal.SIGTERM, within=10)
+
+
+def test_clients_that_stall_are_let_go(quick: _Http) -> None:
+    """A client that connected and said nothing, or sent half a head or half a body, held
+    its connection (and a file descriptor) forever; each is a 408 after the request
+    timeout (--request-timeout, REQUEST_TIMEOUT by default)."""
     starts = [
         b"",
         b"GET /health HTTP/1.1\r\nHost: x\r\n",
         b'POST /play HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"pos',
     ]
-    clients = [socket.create_connection(http.address, timeout=REQUEST_TIMEOUT + 10) for _ in starts]
+    clients = [socket.create_connection(quick.address, timeout=QUICK_TIMEOUT + 10) for _ in starts]
     started = time.monotonic()
     for client, start in zip(clients, starts):
         client.sendall(start)
@@ -271,9 +287,79 @@ def test_clients_that_stall_are_let_go(http: _Http) -> None:
         with client:
             answer = client.makefile("rb").read()
         assert answer.startswith(b"HTTP/1.1 408 "), answer
-        assert b'"RequestTimeout"' in answer
-    assert REQUEST_TIMEOUT - 1 < time.monotonic() - started < REQUEST_TIMEOUT + 5
-    assert http.answers()
+        assert b'"RequestTimeout"' in answer and b"within 1 second" in answer
+    assert time.monotonic() - started < QUICK_TIMEOUT + 5
+    assert quick.answers()
+
+
+def test_a_body_sent_a_byte_at_a_time_is_cut_off_at_its_deadline(quick: _Http) -> None:
+    """The timeout was counted for each piece of a body: a byte every 8 s (here every
+    0.2 s, under the 1 s timeout) kept a connection open for as long as the client
+    liked. The whole body has the timeout: a 408 before it is all sent."""
+    body = json.dumps({**PLAY, "pad": " " * 100}).encode()
+    head = (
+        b"POST /play HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(body)
+    )
+    with socket.create_connection(quick.address, timeout=10) as client:
+        client.sendall(head)
+        client.settimeout(0.2)
+        answer = b""
+        sent = 0
+        while sent < len(body) and not answer:
+            client.sendall(body[sent : sent + 1])
+            sent += 1
+            with contextlib.suppress(socket.timeout):
+                answer = client.recv(1000)
+        assert answer.startswith(b"HTTP/1.1 408 "), answer
+        assert b"the request body did not arrive within 1 second" in answer
+    assert sent < len(body)  # cut off, not waited for: 160 pieces of 0.2 s
+    assert quick.answers()
+
+
+def test_connections_past_the_limit_are_answered_503_and_let_go(quick: _Http) -> None:
+    """Connections had no bound: 300 slow clients under a limit of 200 open files left
+    no file descriptor to accept others with, whose connections were reset. Past
+    --max-connections a client is answered a 503 JSON error as it connects and let go;
+    once one of the others has gone, a new client is served."""
+    held = [socket.create_connection(quick.address, timeout=10) for _ in range(QUICK_CONNECTIONS)]
+    for client in held:  # each answered, so each accepted: the limit is reached
+        client.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert client.recv(1000).startswith(b"HTTP/1.1 200 ")
+    with socket.create_connection(quick.address, timeout=10) as past:
+        past.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        answer = past.makefile("rb").read()  # and then closed by the server
+    assert answer.startswith(b"HTTP/1.1 503 "), answer
+    error = json.loads(answer.partition(b"\r\n\r\n")[2])["error"]
+    assert error["type"] == "ServiceUnavailable"
+    assert f"at most {QUICK_CONNECTIONS} connections" in error["message"]
+    held[0].close()
+    for _ in range(50):  # the server sees the close within moments
+        time.sleep(0.05)
+        with socket.create_connection(quick.address, timeout=10) as again:
+            again.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            if again.makefile("rb").read().startswith(b"HTTP/1.1 200 "):
+                break
+    else:
+        raise AssertionError("no client was served after one of the others left")
+    for client in held[1:]:
+        client.close()
+
+
+def test_the_default_connection_limit_leaves_file_descriptors_free() -> None:
+    """Under a limit of 200 open files (ulimit -n 200) the default limit is 136, leaving
+    FD_RESERVE descriptors to accept and refuse clients with; MAX_CONNECTIONS otherwise."""
+    from bgfast.serve_http import FD_RESERVE, MAX_CONNECTIONS, default_max_connections
+
+    code = (
+        "import resource; from bgfast.serve_http import default_max_connections as d;"
+        " hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1];"
+        " resource.setrlimit(resource.RLIMIT_NOFILE, (200, hard)); print(d())"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == 200 - FD_RESERVE
+    assert 1 <= default_max_connections() <= MAX_CONNECTIONS
 
 
 @pytest.mark.parametrize(
@@ -313,6 +399,55 @@ def test_thread_counts_are_bounded_as_everywhere() -> None:
         create_app(threads=2.5)  # type: ignore[arg-type]
     done = _bgfast("serve", "http", "--port", "0", "--threads", str(10**20))
     assert done.returncode == 2 and "threads must be from 1 to 256" in done.stderr
+
+
+def test_a_request_cut_off_by_the_stop_is_a_503_not_a_traceback(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """A request still running when STOP_GRACE was over was cancelled into a
+    CancelledError traceback in the server's log; its client is answered a 503."""
+    import uvicorn
+
+    from bgfast import serve_http
+
+    app = serve_http.create_app()
+    release = threading.Event()
+
+    @app.get("/stuck")
+    def stuck() -> dict[str, int]:
+        release.wait(30)
+        return {"done": 1}
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        http=serve_http._http_protocol(),
+        timeout_graceful_shutdown=0.3,
+    )
+    server = uvicorn.Server(config)
+    running = threading.Thread(target=server.run, kwargs={"sockets": [listener]})
+    running.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        with socket.create_connection(listener.getsockname(), timeout=10) as client:
+            client.sendall(b"GET /stuck HTTP/1.1\r\nHost: x\r\n\r\n")
+            time.sleep(0.2)
+            server.should_exit = True
+            answer = client.makefile("rb").read()
+        assert answer.startswith(b"HTTP/1.1 503 "), answer
+        assert b"the server is stopping" in answer
+    finally:
+        release.set()
+        server.should_exit = True
+        running.join(30)
+        listener.close()
+    logged = capfd.readouterr().err  # uvicorn's log, its own handler on stderr
+    assert "timeout graceful shutdown exceeded" in logged  # the stop did cut it off
+    assert "Traceback" not in logged and "CancelledError" not in logged
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])

@@ -375,6 +375,10 @@ def test_keep_alive_answers_do_not_wait_for_delayed_acks(server: HttpServer) -> 
         (["http", "--net", "foo"], "NAME=PATH"),
         (["http", "--net", "foo=/nonexistent/mine.bgnet"], "nonexistent"),
         (["http", "--port", "70000"], "0..65535"),
+        (["http", "--request-timeout", "0"], "seconds above 0"),
+        (["http", "--request-timeout", "inf"], "seconds above 0"),
+        (["http", "--max-connections", "0"], "1 or more"),
+        (["http", "--max-connections", "x"], "1 or more"),
         (["gnubg-external", "--policy", "nosuch"], "unknown policy"),
     ],
 )
@@ -427,3 +431,118 @@ def test_the_cube_life_is_the_callers(server: HttpServer) -> None:
         for path, extra in (("/evaluate", {}), ("/best", {"dice": "31"})):
             status, body = server.get(path, position=race.id, cube_life=bad, **extra)
             assert (status, body["error"]["parameter"]) == (400, "cube_life"), (path, bad)
+
+
+def _finished_xgid() -> str:
+    """An XGID whose side on roll has a gammon to lose: the opponent has borne off all 15."""
+    rows = ((0,) * 25, (15,) + (0,) * 24)  # player 0 borne off; player 1 all on its 1-point
+    return codec.format_xgid(codec.XgidFields(board=rows, turn=1))  # type: ignore[arg-type]
+
+
+FINISHED = [
+    # (the text, who has won what, from the side to move's view)
+    ("AAAABgAAAAAAAA", "the opponent has borne off all 15 checkers and won the game"),
+    ("AAAA/v8AAAAAAA:cAkAAAAAAAAA", "the opponent has borne off all 15 checkers and won a gammon"),
+    ("/z8AAAIAAAAAAA", "the side to move has borne off all 15 checkers and won a backgammon"),
+]
+
+
+@pytest.mark.parametrize(("text", "won"), [*FINISHED, (_finished_xgid(), "won a gammon")])
+def test_a_finished_game_is_refused_alike_everywhere(
+    server: HttpServer, text: str, won: str
+) -> None:
+    """R15: /ids answered "already won (R15) in phase 'roll'" for a bare Position ID,
+    /evaluate a 200, /moves and /best a GameOverError, and a GNUbg ID or XGID of a
+    finished game "does not describe a playable game state". One refusal now, in the
+    same words from every endpoint, whatever the notation."""
+    answers = [
+        server.get("/moves", position=text, dice="31"),
+        server.get("/best", position=text, dice="31"),
+        server.get("/evaluate", position=text),
+        server.get("/ids", position=text),
+        server.post("/play", {"position": text, "dice": "31", "move": "8/5 6/5"}),
+    ]
+    messages = set()
+    for status, body in answers:
+        assert status == 400, body
+        assert body["error"]["type"] == "GameOverError" and body["error"]["parameter"] == "position"
+        messages.add(body["error"]["message"])
+    (message,) = messages
+    assert message.startswith("the game is over: ") and message.endswith(" (R15)")
+    assert won in message and "phase" not in message
+
+
+def test_a_query_parameter_given_twice_is_refused_naming_it(server: HttpServer) -> None:
+    """?dice=31&dice=64 played 6-4, the last one, without a word."""
+    status, body = server.exchange(
+        b"GET /moves?position=4HPwATDgc/ABMA&dice=31&dice=64 HTTP/1.1\r\nHost: x"
+    )
+    assert (status, body["error"]["parameter"]) == (400, "dice"), body
+    assert "'31'" in body["error"]["message"] and "'64'" in body["error"]["message"]
+    status, body = server.exchange(
+        b"GET /ids?position=4HPwATDgc/ABMA&position=4HPwATDgc/ABMA HTTP/1.1\r\nHost: x"
+    )
+    assert (status, body["error"]["parameter"]) == (400, "position"), body
+    status, body = server.exchange(
+        b"GET /moves?position=4HPwATDgc/ABMA&dice=31 HTTP/1.1\r\nHost: x"
+    )
+    assert status == 200 and len(body["moves"]) == 16
+
+
+def test_head_health_is_answered(server: HttpServer) -> None:
+    """HEAD /health was a 405 (monitors ask with HEAD)."""
+    import http.client
+
+    parsed = urllib.parse.urlparse(server.url)
+    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=30)
+    connection.request("HEAD", "/health")
+    answer = connection.getresponse()
+    assert answer.status == 200 and answer.getheader("content-type") == "application/json"
+    assert answer.read() == b""
+    connection.close()
+
+
+def test_a_play_is_json_with_or_without_a_content_type(server: HttpServer) -> None:
+    """A body without a Content-Type was a 422 "body: Input should be a valid dictionary",
+    which did not say why; it is read as JSON. A body of another type (curl -d sends a
+    form's) is a 422 naming the header."""
+    body = json.dumps({"position": "4HPwATDgc/ABMA", "dice": "31", "move": "8/5 6/5"}).encode()
+    head = b"POST /play HTTP/1.1\r\nHost: x\r\nContent-Length: %d" % len(body)
+    status, answer = server.exchange(head, body)
+    assert (status, answer["legal"], answer["move"]) == (200, True, "8/5 6/5"), answer
+    form = head + b"\r\nContent-Type: application/x-www-form-urlencoded"
+    status, answer = server.exchange(form, body)
+    assert status == 422 and answer["error"]["parameter"] is None
+    assert "Content-Type: application/json" in answer["error"]["message"]
+    assert "application/x-www-form-urlencoded" in answer["error"]["message"]
+    typed = b"POST /play HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\nContent-Type: application/json"
+    status, answer = server.exchange(typed, b"[1, 2]")
+    assert status == 422 and "Content-Type" not in answer["error"]["message"]  # JSON, not a play
+
+
+def test_a_position_too_long_for_any_id_is_refused_before_it_is_read(server: HttpServer) -> None:
+    """60,000 '+' sent unencoded (spaces once decoded) held the server for 6 s, the GIL
+    held, in a quadratic regular expression: four such requests kept /health waiting 23 s.
+    A position over MAX_ID characters is a 400 naming its length; the server answers."""
+    from bgfast.serve_http import MAX_ID
+
+    for sent in (b"+" * 60_000, b"%20" * 20_000, b"4HPwQSDg8+ABMA" + b"+" * 30_000 + b":"):
+        status, body = server.exchange(b"GET /ids?position=" + sent + b" HTTP/1.1\r\nHost: x")
+        assert (status, body["error"]["parameter"]) == (400, "position"), body
+        assert "characters long" in body["error"]["message"]
+        assert f"more than {MAX_ID}" in body["error"]["message"]
+    assert server.get("/health")[0] == 200
+
+
+def test_spaces_around_a_colon_are_read_as_before() -> None:
+    """The linear replacement of re.sub(" *: *", ":", text) gives what it gave."""
+    import random
+    import re
+
+    from bgfast.serve_http import _tight_colons
+
+    chooser = random.Random(5)
+    for _ in range(5000):
+        text = "".join(chooser.choice(" :a") for _ in range(chooser.randint(0, 14)))
+        assert _tight_colons(text) == re.sub(" *: *", ":", text), text
+    assert _tight_colons(" " * 100_000 + ":" + " " * 100_000) == ":"

@@ -25,6 +25,26 @@ def _port(text: str) -> int:
     return port
 
 
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"a time is a number of seconds above 0, not {text!r}")
+    return seconds
+
+
+def _connections(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"a connection limit is a number 1 or more, not {text!r}")
+    return count
+
+
 def _net_option(text: str) -> tuple[str, str]:
     name, sep, path = text.partition("=")
     if not sep or not name or not path:
@@ -80,6 +100,22 @@ def add_cli(commands: Any) -> None:
     http.add_argument(
         "--threads", type=int, default=None, help="worker threads for the rules (default: CPUs+2)"
     )
+    http.add_argument(
+        "--request-timeout",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="seconds a client has to send a request's line and headers, then its whole body"
+        " (default 10); later is a 408",
+    )
+    http.add_argument(
+        "--max-connections",
+        type=_connections,
+        default=None,
+        metavar="N",
+        help="connections served at once (default 1000, fewer under a lower limit of open"
+        " files); a client past them is answered a 503",
+    )
     http.set_defaults(run=_run_http)
 
 
@@ -109,4 +145,12 @@ def _run_http(args: argparse.Namespace) -> int:
         named = [name for name, _ in args.net]
         twice = sorted({name for name in named if named.count(name) > 1})
         raise BgfastError(f"--net names {', '.join(twice)} twice: one net a name")
-    return serve_http.run(args.host, args.port, nets=nets, threads=args.threads)
+    timeout = serve_http.REQUEST_TIMEOUT if args.request_timeout is None else args.request_timeout
+    return serve_http.run(
+        args.host,
+        args.port,
+        nets=nets,
+        threads=args.threads,
+        request_timeout=timeout,
+        max_connections=args.max_connections,
+    )

@@ -31,17 +31,31 @@ that still does not read says to encode ``+`` as ``%2B``:
   legal, the play it denotes and its result, or the rule it breaks (``"rule": "R9"``).
 - ``GET /ids?position=ID``: the position in every notation (Position ID, GNUbg ID, XGID,
   FIBS board).
+- ``GET /health`` (and ``HEAD /health``): the server's version and the nets it offers.
+
+A finished game (one side has borne off all 15 checkers, R15) is refused alike by every
+endpoint: a 400 ``GameOverError`` saying who has won what, whatever notation gave it.
 
 Bad input is a 4xx JSON error ``{"error": {"type", "message", "parameter"}}`` naming what
 is wrong (400 for a value bgfast refuses, 422 for a missing or mistyped parameter, 404 and
 405 for a wrong path or method); any other failure is a 500 of the same shape, and the
-server goes on answering. A request that HTTP itself cannot parse is refused by uvicorn
-before the app, with its plain-text 400. Sizes are bounded: a body over :data:`MAX_BODY`
-bytes is a 413 and a request line and headers over :data:`MAX_HEAD` a 431, neither read
-whole; a request line and headers, or a piece of a body, not sent within
-:data:`REQUEST_TIMEOUT` seconds are a 408 (JSON errors of the same shape). Ctrl-C or
-SIGTERM stops the server with status 0, after the requests under way (cancelled after
-:data:`STOP_GRACE` seconds).
+server goes on answering. A query parameter given twice is a 400 naming it (not the last
+one silently). A position over :data:`MAX_ID` characters is a 400 before it is read (no
+ID or board line is that long). ``POST /play`` reads its body as JSON, with the header
+``Content-Type: application/json`` or without a ``Content-Type``; a body sent as another
+type (``curl -d`` sends a form's) is a 422 saying so. A request that HTTP itself cannot
+parse is refused by uvicorn before the app, with its plain-text 400.
+
+Sizes and times are bounded: a body over :data:`MAX_BODY` bytes is a 413 and a request
+line and headers over :data:`MAX_HEAD` a 431, neither read whole; a request line and
+headers not sent within :data:`REQUEST_TIMEOUT` seconds of the connection (or of the
+previous answer), or a whole body not sent within as many seconds of its headers, are a
+408 (JSON errors of the same shape; ``--request-timeout`` changes the time). At most
+``--max-connections`` connections are served at once (:func:`default_max_connections`:
+:data:`MAX_CONNECTIONS`, fewer when the process may open fewer files); a client past
+them is answered a 503 JSON error as it connects and let go. Ctrl-C or SIGTERM stops the
+server with status 0, after the requests under way (cancelled after :data:`STOP_GRACE`
+seconds: a request not answered by then is a 503).
 """
 
 from __future__ import annotations
@@ -49,7 +63,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import re
 import signal
 import socket
 import sys
@@ -59,7 +72,7 @@ from typing import Annotated, Any, Literal
 
 import anyio.to_thread
 import numpy as np
-from fastapi import Body, FastAPI, Query, Request
+from fastapi import Body, Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, WithJsonSchema
@@ -85,10 +98,13 @@ from bgfast.vocab import ROLL_TEXT, roll_from_text
 
 __all__ = [
     "MAX_BODY",
+    "MAX_CONNECTIONS",
     "MAX_HEAD",
+    "MAX_ID",
     "REQUEST_TIMEOUT",
     "STOP_GRACE",
     "create_app",
+    "default_max_connections",
     "read_position",
     "run",
 ]
@@ -115,10 +131,26 @@ MAX_BODY = 1 << 16
 #: parser keeps every header it is sent, without a limit of its own).
 MAX_HEAD = 1 << 16
 
-#: Seconds a client has to send a request's line and headers, and then each piece of its
-#: body (a client that connects and says nothing, or sends half a request, held a connection
-#: and its file descriptor forever).
+#: Seconds a client has to send a request's line and headers, and then its whole body (a
+#: client that connects and says nothing, or sends half a request, held a connection and
+#: its file descriptor forever; one that sent a byte of body every few seconds, too, while
+#: the time was counted for each piece). ``--request-timeout`` changes it.
 REQUEST_TIMEOUT = 10
+
+#: The most connections served at once by default (``--max-connections`` changes it); a
+#: client past them is answered a 503 as it connects and let go. Each connection holds a
+#: file descriptor: 300 slow clients under a limit of 200 files left no descriptor to
+#: accept anyone with, and other clients' connections were reset.
+MAX_CONNECTIONS = 1000
+
+#: File descriptors kept free of connections by :func:`default_max_connections` (for the
+#: listening socket, the nets' files, the accept of a client to refuse, the logs).
+FD_RESERVE = 64
+
+#: The most characters of a position read (the longest GNUbg ID or XGID has about 60, a
+#: FIBS board line about 200 with its player names): a longer one is a 400 before any work
+#: on it (60,000 spaces, the '+' of an unencoded query, once held the server for seconds).
+MAX_ID = 1000
 
 #: Seconds a stopping server waits for the requests under way (a client that sent half a
 #: body would otherwise hold it forever) before it cancels them.
@@ -131,17 +163,37 @@ def _error_body(kind: str, message: str, parameter: str | None = None) -> dict[s
 
 class _BodyLimit:
     """ASGI middleware: reads a request's body up to :data:`MAX_BODY` bytes and answers a
-    413 JSON error past it (a declared ``Content-Length`` is checked before reading)."""
+    413 JSON error past it (a declared ``Content-Length`` is checked before reading), or a
+    408 when the whole body has not arrived ``timeout`` seconds after its headers. A body
+    sent without a ``Content-Type`` is JSON (the only body the API reads)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, timeout: float = REQUEST_TIMEOUT) -> None:
         self.app = app
+        self.timeout = timeout
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: Any) -> None:
+            nonlocal started
+            started = True
+            await send(message)
+
+        try:
+            await self.serve(scope, receive, tracked)
+        except asyncio.CancelledError:
+            # The server stops (STOP_GRACE over) with the request under way: an answer if
+            # none has begun, and no traceback in the server's log either way.
+            if not started:
+                await _refuse(send, 503, "ServiceUnavailable", "the server is stopping")
+
+    async def serve(self, scope: Any, receive: Any, send: Any) -> None:
         headers = dict(scope.get("headers") or ())
-        if scope["type"] != "http" or (
-            b"content-length" not in headers and b"transfer-encoding" not in headers
-        ):
-            # No body (every GET): nothing to bound or time, and no cost on the hot path.
+        if b"content-length" not in headers and b"transfer-encoding" not in headers:
+            # No body (every GET): nothing to bound or time.
             await self.app(scope, receive, send)
             return
         declared = headers.get(b"content-length", b"0")
@@ -150,17 +202,14 @@ class _BodyLimit:
             return
         chunks: list[bytes] = []
         size = 0
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout  # for the whole body, not each piece of it
         while True:
             try:
-                message = await asyncio.wait_for(receive(), REQUEST_TIMEOUT)
+                message = await asyncio.wait_for(receive(), max(deadline - loop.time(), 0))
             except asyncio.TimeoutError:
-                late = f"the request body did not arrive within {REQUEST_TIMEOUT} seconds"
+                late = f"the request body did not arrive within {_seconds(self.timeout)}"
                 await _refuse(send, 408, "RequestTimeout", late)
-                return
-            except asyncio.CancelledError:
-                # The server stops (STOP_GRACE over) while the client still sends its body:
-                # an answer, not a traceback in the server's log.
-                await _refuse(send, 503, "ServiceUnavailable", "the server is stopping")
                 return
             if message["type"] != "http.request":
                 return  # the client went away
@@ -180,6 +229,11 @@ class _BodyLimit:
             replayed = True
             return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
 
+        if b"content-type" not in headers:
+            # FastAPI reads a body without a Content-Type as JSON in some versions and as
+            # bytes in others (then "Input should be a valid dictionary"): JSON here.
+            json_type = (b"content-type", b"application/json")
+            scope = {**scope, "headers": [*scope["headers"], json_type]}
         await self.app(scope, replay, send)
 
 
@@ -231,7 +285,14 @@ def read_position(text: str, *, query: bool = False) -> Read:
     space), a Position ID or GNUbg ID that does not read with its spaces ignored is read
     with every space as the ``+`` it was sent as. That is unambiguous: their alphabet has
     no space and each part has a fixed length, so at most one of the two reads. XGIDs and
-    FIBS boards have no ``+`` to lose."""
+    FIBS boards have no ``+`` to lose.
+
+    Text over :data:`MAX_ID` characters is refused before any of this."""
+    if isinstance(text, str) and len(text) > MAX_ID:
+        raise InvalidIdError(
+            f"the position is {len(text)} characters long: no Position ID, GNUbg ID, XGID or"
+            f" FIBS board line has more than {MAX_ID}"
+        )
     try:
         return _read_position(text)
     except BgfastError as e:
@@ -247,8 +308,18 @@ def _with_plus(text: str) -> list[str]:
     """``text`` with its spaces read as ``+``, each space at either end or next to the
     ``:`` taken as a lost ``+`` (an ID may start or end in one) or as a stray space."""
     ends = dict.fromkeys((text, text.lstrip(" "), text.rstrip(" "), text.strip(" ")))
-    sides = [side for end in ends for side in (end, re.sub(" *: *", ":", end))]
+    sides = [side for end in ends for side in (end, _tight_colons(end))]
     return [side.replace(" ", "+") for side in dict.fromkeys(sides)]
+
+
+def _tight_colons(text: str) -> str:
+    """``text`` without the spaces around each ``:``, in linear time (the regular
+    expression ``" *: *"`` this replaces took time quadratic in a run of spaces: 6 s, the
+    GIL held, for 60,000)."""
+    if ":" not in text:
+        return text
+    first, *inner, last = text.split(":")
+    return ":".join([first.rstrip(" "), *(part.strip(" ") for part in inner), last.lstrip(" ")])
 
 
 def _may_hold_plus(text: str) -> bool:
@@ -281,10 +352,69 @@ def _read_position(text: str) -> Read:
 
 
 def _position(text: str, *, query: bool = True) -> Read:
+    """The position of a request, of a game not over: ``ApiError`` naming ``position``, a
+    ``GameOverError`` for a finished game whatever the notation (a GNUbg ID, XGID or FIBS
+    board of one holds no game state the codec reads)."""
     try:
-        return read_position(text, query=query)
+        read = read_position(text, query=query)
     except BgfastError as e:
+        finished = _finished(text, query=query)
+        if finished is not None:
+            raise _game_over(finished) from None
         raise ApiError(str(e), "position", kind=type(e).__name__) from None
+    if read.position.outcome is not None:
+        raise _game_over(read.position)
+    return read
+
+
+_WON = {"single": "the game", "gammon": "a gammon", "backgammon": "a backgammon"}
+
+
+def _game_over(position: Position) -> ApiError:
+    """The refusal of a finished game, in the same words from every endpoint."""
+    outcome = position.outcome
+    assert outcome is not None
+    who = "the side to move has" if outcome.winner == "mover" else "the opponent has"
+    return ApiError(
+        f"the game is over: {who} borne off all 15 checkers and won {_WON[outcome.kind]} (R15)",
+        "position",
+        kind="GameOverError",
+    )
+
+
+def _finished(text: str, *, query: bool) -> Position | None:
+    """The finished position ``text`` describes when it did not read as a game, else
+    ``None``: its checkers, read alone."""
+    if not isinstance(text, str) or len(text) > MAX_ID:
+        return None
+    sent = [text]
+    if query and " " in text and _may_hold_plus(text):
+        sent += _with_plus(text)
+    for candidate in sent:
+        with contextlib.suppress(BgfastError, ValueError, IndexError):
+            position = _checkers_of(candidate)
+            if position is not None and position.outcome is not None:
+                return position
+    return None
+
+
+def _checkers_of(text: str) -> Position | None:
+    """The position part of a GNUbg ID, XGID or FIBS board line, seen from the side on
+    turn, without the rest of the game state; ``None`` for a bare Position ID."""
+    raw = text.strip()
+    compact = "".join(raw.split())
+    if raw.startswith("board:"):
+        board = codec.FibsBoard.parse(raw)
+        opponents, yours = board.rows()
+        rows = [yours, opponents] if board.turn == board.colour else [opponents, yours]
+    elif compact.upper().startswith("XGID=") or compact.count(":") >= 9:
+        fields = codec.parse_xgid(compact)
+        rows = [list(fields.board[fields.turn]), list(fields.board[1 - fields.turn])]
+    elif ":" in compact:
+        return Position.from_id(codec.split_gnubg_id(compact)[0])
+    else:
+        return None
+    return Position.from_array(np.array(rows, dtype=np.uint8))
 
 
 def _dice(given: str | tuple[object, object] | None, read: Read) -> tuple[int, int]:
@@ -315,15 +445,6 @@ def _dice(given: str | tuple[object, object] | None, read: Read) -> tuple[int, i
     except InvalidDiceError as e:
         raise ApiError(str(e), "dice", kind="InvalidDiceError") from None
     return roll
-
-
-def _not_over(read: Read) -> None:
-    if read.position.outcome is not None:
-        raise ApiError(
-            "the game is over: one side has borne off all 15 checkers (R15)",
-            "position",
-            kind="GameOverError",
-        )
 
 
 # ------------------------------------------------------------------------- the schema
@@ -498,6 +619,66 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 # ------------------------------------------------------------------------- the app
 
 
+def _is_json_type(content_type: str) -> bool:
+    """Whether a ``Content-Type`` is one FastAPI reads as JSON (``application/json`` or
+    ``application/*+json``, parameters aside)."""
+    kind = content_type.split(";")[0].strip().lower()
+    return kind == "application/json" or (
+        kind.startswith("application/") and kind.endswith("+json")
+    )
+
+
+async def _once_each(request: Request) -> None:
+    """Refuses a query parameter given more than once: only the last would be read."""
+    seen: set[str] = set()
+    for name, _ in request.query_params.multi_items():
+        if name in seen:
+            values = request.query_params.getlist(name)
+            raise ApiError(
+                f"the parameter {name} is given {len(values)} times"
+                f" ({', '.join(shown(v, 40) for v in values[:4])}): give it once",
+                name,
+            )
+        seen.add(name)
+
+
+def _seconds(seconds: float) -> str:
+    """``1 second``, ``2.5 seconds``."""
+    return f"{seconds:g} second{'' if seconds == 1 else 's'}"
+
+
+def _check_timeout(seconds: object) -> float:
+    """A request timeout: a number of seconds above 0 (``BgfastError`` otherwise)."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise TypeError(f"a request timeout is a number of seconds, not {shown(seconds)}")
+    if not 0 < seconds < float("inf"):
+        raise BgfastError(f"the request timeout is a number of seconds above 0, not {seconds}")
+    return float(seconds)
+
+
+def _check_connections(count: object) -> int:
+    """A connection limit: an int of 1 or more (``BgfastError`` otherwise)."""
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise TypeError(f"a connection limit is an int, not {shown(count)}")
+    if count < 1:
+        raise BgfastError(f"the connection limit is 1 or more, not {count}")
+    return count
+
+
+def default_max_connections() -> int:
+    """:data:`MAX_CONNECTIONS`, or fewer when the process may open fewer files: its limit
+    of open files (``ulimit -n``) less :data:`FD_RESERVE`, at least 1."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):  # pragma: no cover - Windows
+        return MAX_CONNECTIONS
+    if soft == resource.RLIM_INFINITY or soft < 0:
+        return MAX_CONNECTIONS
+    return max(1, min(MAX_CONNECTIONS, soft - FD_RESERVE))
+
+
 def _stakes(read: Read) -> cubeful.Stakes:
     """The stakes of the side to move the text gives: money with the cube centred at 1 for a
     Position ID; ``MatchOptionError`` for a score past the match equity table (R20)."""
@@ -538,10 +719,17 @@ def _cube_answer(
     )
 
 
-def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None) -> FastAPI:
+def create_app(
+    nets: dict[str, Net] | None = None,
+    *,
+    threads: int | None = None,
+    request_timeout: float = REQUEST_TIMEOUT,
+) -> FastAPI:
     """The API, offering the shipped nets (``wildbg``, ``wildbg-large``) and ``nets`` by
     name (names of their own: a shipped net's name is a ``BgfastError``); ``threads``
-    worker threads run the endpoints (default: anyio's 40)."""
+    worker threads run the endpoints (default: anyio's 40); a request body not all sent
+    within ``request_timeout`` seconds of its headers is a 408."""
+    request_timeout = _check_timeout(request_timeout)
     taken = sorted(set(nets or {}) & set(SHIPPED_NETS))
     if taken:
         # A net of the caller's answering as "wildbg" would mislead every client.
@@ -559,6 +747,7 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
 
     app = FastAPI(
         lifespan=lifespan,
+        dependencies=[Depends(_once_each)],
         title="bgfast",
         version=__version__,
         description=(
@@ -593,6 +782,15 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         # of a type union ("dice.str", "dice.tuple[any, any]"), which no client sends.
         location = [x for x in first.get("loc", ()) if x not in ("query", "body")]
         parameter = str(location[0]) if location else None
+        sent_as = request.headers.get("content-type", "")
+        if tuple(first.get("loc", ())) == ("body",) and not _is_json_type(sent_as):
+            # The body was not read as JSON at all: "body: Input should be a valid
+            # dictionary" would not say why.
+            message = (
+                f"the body is read as JSON: send it with the header Content-Type:"
+                f" application/json (or none), not {shown(sent_as)}"
+            )
+            return JSONResponse(_error_body("ValidationError", message), status_code=422)
         message = "; ".join(
             f"{'.'.join(str(x) for x in p.get('loc', ()) if x not in ('query', 'body')) or 'body'}"
             f": {p.get('msg', 'invalid')}"
@@ -621,7 +819,6 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         one result: the unchanged position, the opponent to move)."""
         read = _position(position)
         roll = _dice(dice, read)
-        _not_over(read)
         listed = read.position.moves(roll)
         # built to the schema here and sent as it is (no second validation of our own answer)
         return JSONResponse(
@@ -652,7 +849,7 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
             net=net,
             probabilities=[float(x) for x in p],
             equity=float(equity),
-            cube=_cube_answer(read, p, life) if read.position.outcome is None else None,
+            cube=_cube_answer(read, p, life),
         )
 
     @app.get("/best", response_model=BestAnswer, responses=_ERRORS, tags=["nets"])
@@ -669,7 +866,6 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         chances. A match score past the match equity table is a 400 (R20)."""
         read = _position(position)
         roll = _dice(dice, read)
-        _not_over(read)
         life = _cube_life(cube_life)
         try:
             stakes = _stakes(read)
@@ -708,7 +904,6 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
         all is a 400."""
         read = _position(request.position, query=False)  # JSON: a space is a space
         roll = _dice(request.dice, read)
-        _not_over(read)
         try:
             move = read.position.parse_move(request.move, roll)
         except InvalidMoveError as e:
@@ -748,10 +943,14 @@ def create_app(nets: dict[str, Net] | None = None, *, threads: int | None = None
 
     @app.get("/health", response_model=Health, tags=["server"])
     def health() -> Health:
-        """The server's version and the nets ``net=`` may name."""
+        """The server's version and the nets ``net=`` may name (``HEAD``: its headers)."""
         return Health(status="ok", version=__version__, nets=sorted(offered))
 
-    app.add_middleware(_BodyLimit)
+    # HEAD as monitors ask it (uvicorn sends the headers alone); outside the schema, where
+    # a second operation of the same function would be a duplicate operation id
+    app.head("/health", include_in_schema=False)(health)
+
+    app.add_middleware(_BodyLimit, timeout=request_timeout)
     app.state.nets = sorted(offered)
     return app
 
@@ -765,11 +964,20 @@ def _raw_refusal(status: bytes, kind: str, message: str) -> bytes:
     )
 
 
-def _http_protocol() -> Any:
+#: The most connections turned away (past ``max_connections``) that are read until the
+#: client closes, at once; half of :data:`FD_RESERVE`.
+_LINGERING = FD_RESERVE // 2
+
+
+def _http_protocol(
+    request_timeout: float = REQUEST_TIMEOUT, max_connections: int = MAX_CONNECTIONS
+) -> Any:
     """uvicorn's httptools protocol refusing a request whose line and headers pass
-    :data:`MAX_HEAD` bytes (431) or take :data:`REQUEST_TIMEOUT` seconds to arrive (408);
-    ``"auto"`` when httptools is not installed (uvicorn's h11 protocol, used then, has a
-    size limit of its own)."""
+    :data:`MAX_HEAD` bytes (431) or take ``request_timeout`` seconds to arrive (408), and
+    a connection past ``max_connections`` at once (503, as it connects: it is let go
+    without a request read, and holds its file descriptor a moment at most); ``"auto"``
+    when httptools is not installed (uvicorn's h11 protocol, used then, has a size limit
+    of its own, and ``limit_concurrency`` answers 503 in its place)."""
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
     except ImportError:  # pragma: no cover - httptools comes with the serve extra
@@ -783,7 +991,13 @@ def _http_protocol() -> Any:
     too_slow = _raw_refusal(
         b"408 Request Timeout",
         "RequestTimeout",
-        f"the request line and headers did not arrive within {REQUEST_TIMEOUT} seconds",
+        f"the request line and headers did not arrive within {_seconds(request_timeout)}",
+    )
+    lingering = [0]  # connections turned away and not yet closed
+    too_many = _raw_refusal(
+        b"503 Service Unavailable",
+        "ServiceUnavailable",
+        f"the server serves at most {max_connections} connections at once: try again later",
     )
 
     class LimitedHeadProtocol(HttpToolsProtocol):
@@ -794,15 +1008,34 @@ def _http_protocol() -> Any:
         head_tail = b""  # the last bytes of the head so far: its end may span two reads
         reading_head = True
         head_timer: asyncio.TimerHandle | None = None
+        turned_away = False  # a connection past max_connections: answered, never read
+        lingers = False  # turned away, and read until the client closes (a second at most)
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                # Answered at once and let go: a slow client past the limit holds no file
+                # descriptor for long. The write side is closed and what the client sends
+                # is read and dropped until it closes (a second at most), so that its
+                # request arriving after the close does not reset the connection before
+                # it has read the answer; past _LINGERING such clients at once, closed
+                # at once (the file descriptors kept free are for accepting clients).
+                self.turned_away = True
+                transport.write(too_many)
+                if lingering[0] < _LINGERING and transport.can_write_eof():
+                    lingering[0] += 1
+                    self.lingers = True
+                    transport.write_eof()
+                    self.loop.call_later(1.0, transport.close)
+                else:
+                    transport.close()
+                return
             self.time_head()
 
         def time_head(self) -> None:
             if self.head_timer is not None:
                 self.head_timer.cancel()
-            self.head_timer = self.loop.call_later(REQUEST_TIMEOUT, self.head_too_slow)
+            self.head_timer = self.loop.call_later(request_timeout, self.head_too_slow)
 
         def head_too_slow(self) -> None:
             if not self.reading_head or self.transport.is_closing():
@@ -818,6 +1051,8 @@ def _http_protocol() -> Any:
                 self.transport.close()
 
         def data_received(self, data: bytes) -> None:
+            if self.turned_away:
+                return
             if self.reading_head:
                 seen = self.head_tail + data
                 end = seen.find(b"\r\n\r\n")
@@ -840,6 +1075,9 @@ def _http_protocol() -> Any:
             self.time_head()
 
         def connection_lost(self, exc: Exception | None) -> None:
+            if self.lingers:
+                self.lingers = False
+                lingering[0] -= 1
             if self.head_timer is not None:
                 self.head_timer.cancel()
             super().connection_lost(exc)
@@ -853,13 +1091,21 @@ def run(
     *,
     nets: dict[str, str] | None = None,
     threads: int | None = None,
+    request_timeout: float = REQUEST_TIMEOUT,
+    max_connections: int | None = None,
 ) -> int:
     """``bgfast serve http``: loads the nets, prints the address (one line, for scripts)
-    and serves until Ctrl-C or SIGTERM (then ends with status 0)."""
+    and serves until Ctrl-C or SIGTERM (then ends with status 0). A request's head, then
+    its body, each have ``request_timeout`` seconds to arrive; at most ``max_connections``
+    (default :func:`default_max_connections`) are served at once."""
     import uvicorn
 
+    request_timeout = _check_timeout(request_timeout)
+    if max_connections is None:
+        max_connections = default_max_connections()
+    max_connections = _check_connections(max_connections)
     loaded = {name: Net.load(path) for name, path in (nets or {}).items()}
-    app = create_app(loaded, threads=threads)
+    app = create_app(loaded, threads=threads, request_timeout=request_timeout)
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP explicitly: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on
@@ -882,13 +1128,16 @@ def run(
         f" (OpenAPI schema /openapi.json, pages /docs; nets {', '.join(app.state.nets)})",
         flush=True,
     )
+    protocol = _http_protocol(request_timeout, max_connections)
     config = uvicorn.Config(
         app,
         log_level="warning",
         access_log=False,
         lifespan="on",
-        http=_http_protocol(),
+        http=protocol,
         timeout_graceful_shutdown=STOP_GRACE,
+        # the connection limit where the protocol above is not used (no httptools)
+        limit_concurrency=max_connections if protocol == "auto" else None,
     )
     server = uvicorn.Server(config)
 
