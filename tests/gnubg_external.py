@@ -26,12 +26,21 @@ from bgfast.codec import fibs_board_of
 import gnubg_program
 
 
-def board_line(state: GameState) -> str:
-    """The board line gnubg writes to its external player about ``state``: gnubg's layout,
-    with the name and score of the player on turn first (gnubg's ``fMove``)."""
-    fields = fibs_board_of(state, "bgfast", "gnubg").split(":")
-    if state.turn == 0:
+def board_line(state: GameState, names: tuple[str, str] = ("gnubg", "bgfast")) -> str:
+    """The board line gnubg 1.07 writes to its external player about ``state`` (``names``:
+    players 0 and 1), as ``ComputerTurn`` in gnubg's play.c writes it: the layout of
+    ``fibs_board_of`` (player 1's checkers positive, turn +1 when player 1 is on roll, the
+    "may double" flags player 1's then player 0's), with the name and score of gnubg's
+    player ``fTurn ^ fMove`` first (the player asked xor the player on roll): player 0's
+    for a roll, double or play question, player 1's for a take or drop question; and "was
+    doubled" 1 whoever doubled (gnubg passes 0 for its turn argument). Real lines, from
+    both seats, are in test_serve_gnubg_seats.py."""
+    fields = fibs_board_of(state, names[1], names[0]).split(":")
+    if state.offer is None:  # a roll, double or play question: player 0 first
+        fields[1], fields[2] = fields[2], fields[1]
         fields[4], fields[5] = fields[5], fields[4]
+    else:  # a take or drop question: player 1 first, as fibs_board_of writes
+        fields[40] = "1"
     return ":".join(fields)
 
 

@@ -26,8 +26,9 @@ from bgfast.serve_gnubg import TOO_LONG, ExternalPlayer, state_from_external_boa
 
 import gnubg_program
 
-# Boards gnubg 1.07.001 wrote to its external player 0 (set player 0 external): the player
-# asked is on turn (turn -1), the names and scores of the player on turn come first.
+# Boards gnubg 1.07.001 wrote to its external player 0 (set player 0 external): player 0's
+# name and score first for a roll or a play, player 1's for a take (test_serve_gnubg_seats.py
+# has lines from both seats at unequal scores).
 TO_ROLL = (
     "board:gnubg:root:5:0:2:0:-1:0:0:-1:0:5:0:3:0:0:0:-5:6:0:0:0:-3:0:-5:0:0:0:0:1:0:-1"
     ":0:0:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1"
@@ -43,7 +44,7 @@ DOUBLED = (
 )
 
 
-def test_the_scores_of_gnubgs_boards_are_the_player_on_turns_first() -> None:
+def test_gnubgs_boards_are_read_with_player_0s_score_first_unless_a_double_waits() -> None:
     state = state_from_external_board(TO_ROLL)
     assert (state.turn, state.score, state.match_length, state.phase) == (0, (0, 2), 5, "roll")
     state = state_from_external_board(DOUBLED)

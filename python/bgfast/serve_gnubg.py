@@ -32,9 +32,11 @@ How the server decides (:class:`ExternalPlayer`):
   point of the 8-9-12 rule of thumb for races.
 
 The boards are read by :func:`bgfast.codec.state_from_fibs_board`, with one correction for
-gnubg's external-player writer: it puts the name and the score of the player on turn
-first (gnubg's ``fMove``), whichever colour that player has, so when the player on turn is
-not the board's colour side the two scores are swapped before reading. With ``log``, each
+gnubg's external-player writer (:func:`state_from_external_board`): its board, cube and
+turn fields are always laid out from player 1's side, but it writes the name and score of
+player 0 first when it asks for a roll, a double or a play, and player 1's first when it
+asks for a take or a drop (gnubg's ``ap[fTurn ^ fMove]``), whichever player the server
+is; so the two scores are swapped before reading unless a double waits. With ``log``, each
 exchange is appended to a file as one JSON line (time, connection, peer, received, reply,
 milliseconds); a log that cannot be written any more is given up with a warning, and the
 games go on.
@@ -110,11 +112,20 @@ _SEEDS = 1 << 64
 
 
 def state_from_external_board(line: str) -> GameState:
-    """The state of a board line as gnubg writes it to an external player: a FIBS board
-    (:func:`~bgfast.codec.state_from_fibs_board`) whose first name and score are those of
-    the player on turn, whatever its colour."""
+    """The state of a board line as gnubg writes it to an external player.
+
+    gnubg's writer (1.07, ``ComputerTurn`` in play.c) lays the board out the same way for
+    every question: player 1's checkers positive, seen from player 1 (colour 1, direction
+    -1), the turn field +1 when player 1 is on roll (the doubler while a double waits),
+    the "may double" flags player 1's then player 0's, the dice of the roll twice, "was
+    doubled" 1 whoever doubled. Only the names and scores move: gnubg writes those of its
+    player ``fTurn ^ fMove`` first (the player asked, xor the player on roll), so player
+    0's first for a roll, double or play question and player 1's first for a take or drop
+    question, whichever player the external one is. :func:`~bgfast.codec.state_from_fibs_board`
+    reads the first score as player 1's ("you"), so the two scores are swapped before
+    reading unless a double waits. The state's players are gnubg's players 0 and 1."""
     board = FibsBoard.parse(line)
-    if board.turn and board.colour and board.turn != board.colour:
+    if not board.was_doubled:
         parts = line.strip().split(":")
         parts[4], parts[5] = parts[5], parts[4]
         line = ":".join(parts)
