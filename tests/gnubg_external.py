@@ -9,6 +9,7 @@ side in the exported match must be legal and reach the result of the play the se
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import os
@@ -16,12 +17,16 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bgfast import Game, GameState, Position
 from bgfast.codec import fibs_board_of
+from bgfast.serve_gnubg import ExternalPlayer, serve
 
 import gnubg_program
 
@@ -170,6 +175,38 @@ def play_match(
         output = gnubg_program.run([*commands, "quit"], timeout=timeout)
         assert mat.exists(), output[-3000:]
         return output, mat.read_text(encoding="utf-8", errors="replace")
+
+
+@contextmanager
+def serving(player: ExternalPlayer, **options: Any) -> Iterator[str]:
+    """:func:`bgfast.serve_gnubg.serve` in this process on a thread of its own, on a free
+    port of 127.0.0.1, with ``options``: yields its address (``host:port``)."""
+    started = threading.Event()
+    where: dict[str, object] = {}
+
+    def run() -> None:
+        async def main() -> None:
+            stop = asyncio.Event()
+            where["loop"], where["stop"] = asyncio.get_running_loop(), stop
+
+            def ready(host: str, port: int) -> None:
+                where["address"] = f"{host}:{port}"
+                started.set()
+
+            await serve(player, port=0, ready=ready, stop=stop, threads=2, **options)
+
+        asyncio.run(main())
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert started.wait(30), "the server did not start"
+    try:
+        yield str(where["address"])
+    finally:
+        loop, stop = where["loop"], where["stop"]
+        assert isinstance(loop, asyncio.AbstractEventLoop) and isinstance(stop, asyncio.Event)
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(30)
 
 
 # ------------------------------------------------------------------------- reading .mat

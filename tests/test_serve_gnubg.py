@@ -9,9 +9,11 @@ server's log (gnubg records an illegal reply as a dance, silently).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import threading
+import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -20,9 +22,16 @@ import gnubg_external
 import pytest
 from gnubg_external import board_line, state_to_act
 
-from bgfast import Game, Net, Position, cubeful
+from bgfast import Game, GameState, Net, Position, cubeful
 from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes
-from bgfast.serve_gnubg import TOO_LONG, ExternalPlayer, state_from_external_board
+from bgfast.serve_gnubg import (
+    EVICTED,
+    TOO_LONG,
+    TOO_MANY,
+    ExternalPlayer,
+    serve,
+    state_from_external_board,
+)
 
 import gnubg_program
 
@@ -288,3 +297,104 @@ def test_an_unexpected_failure_is_still_an_answer(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(serve, "choose", broken)
     assert ExternalPlayer("pubeval").reply(TO_MOVE) == "Error (internal error: RuntimeError: boom)"
+
+
+# ------------------------------------------------------------------------- a full server
+
+
+def _connect(address: str) -> tuple[socket.socket, Any]:
+    host, port = address.rsplit(":", 1)
+    sock = socket.create_connection((host, int(port)), timeout=30)
+    return sock, sock.makefile("rb")
+
+
+def _ask(client: tuple[socket.socket, Any], line: str) -> str:
+    sock, stream = client
+    sock.sendall(line.encode() + b"\n\0")
+    return str(stream.readline().decode().rstrip("\n"))
+
+
+def _closed_with(client: tuple[socket.socket, Any]) -> bytes:
+    """What the server sent before closing the connection (it must close it)."""
+    _, stream = client
+    return bytes(stream.read())
+
+
+def test_when_full_the_connection_idle_the_longest_makes_room() -> None:
+    """gnubg keeps its connection for a whole session: idle clients used to hold every slot
+    until they closed, locking gnubg out. Now a newcomer past the limit closes the one idle
+    the longest, which is told why (the line gnubg prints when it next asks)."""
+    want = ExternalPlayer("pubeval").reply(TO_MOVE)
+    with gnubg_external.serving(
+        ExternalPlayer("pubeval"), max_connections=2, evict_idle=0
+    ) as address:
+        a, b = _connect(address), _connect(address)
+        assert _ask(a, TO_MOVE) == want
+        assert _ask(b, TO_MOVE) == want
+        assert _ask(a, TO_MOVE) == want  # b is now idle the longest, though a came first
+        c = _connect(address)
+        assert _ask(c, TO_MOVE) == want
+        assert _closed_with(b) == EVICTED.encode() + b"\n"
+        assert _ask(a, TO_MOVE) == want and _ask(c, TO_MOVE) == want  # the others go on
+        for sock, _ in (a, b, c):
+            sock.close()
+
+
+def test_a_client_that_never_sent_a_board_makes_room_first() -> None:
+    """A silent client goes before a gnubg that played, even one idle for longer: a flood
+    of idle connections churns through itself, not through the sessions being played."""
+    want = ExternalPlayer("pubeval").reply(TO_ROLL)
+    with gnubg_external.serving(
+        ExternalPlayer("pubeval"), max_connections=2, evict_idle=0
+    ) as address:
+        playing = _connect(address)
+        assert _ask(playing, TO_ROLL) == want
+        silent = _connect(address)
+        newcomer = _connect(address)
+        assert _ask(newcomer, TO_ROLL) == want
+        assert _closed_with(silent) == EVICTED.encode() + b"\n"
+        latecomer = _connect(address)  # both left have played: the one idle longest goes
+        assert _ask(latecomer, TO_ROLL) == want
+        assert _closed_with(playing) == EVICTED.encode() + b"\n"
+        assert _ask(newcomer, TO_ROLL) == want
+        for sock, _ in (playing, silent, newcomer, latecomer):
+            sock.close()
+
+
+def test_a_connection_idle_briefly_or_being_answered_is_not_closed() -> None:
+    """Below ``evict_idle`` seconds of idleness, or while its answer is worked out, a
+    connection keeps its slot and the newcomer is answered TOO_MANY and let go."""
+    release = threading.Event()
+
+    class Slow(ExternalPlayer):
+        def decide(self, state: GameState) -> str:
+            release.wait(30)
+            return super().decide(state)
+
+    with gnubg_external.serving(Slow("pubeval"), max_connections=1, evict_idle=0.3) as address:
+        first = _connect(address)
+        first[0].sendall(TO_ROLL.encode() + b"\n\0")  # its answer waits for release
+        time.sleep(0.5)
+        refused = _connect(address)
+        assert _closed_with(refused) == TOO_MANY.encode() + b"\n"
+        release.set()
+        assert first[1].readline() == b"roll\n"
+        refused = _connect(address)  # idle now, but for less than 0.3 s
+        assert _closed_with(refused) == TOO_MANY.encode() + b"\n"
+        time.sleep(0.5)
+        admitted = _connect(address)
+        assert _ask(admitted, TO_ROLL) == "roll"
+        assert _closed_with(first) == EVICTED.encode() + b"\n"
+        for sock, _ in (first, admitted):
+            sock.close()
+
+
+@pytest.mark.parametrize(
+    "options", [{"max_connections": 0}, {"max_connections": True}, {"evict_idle": -1.0}]
+)
+def test_the_limits_are_checked(options: dict[str, Any]) -> None:
+    async def start() -> None:
+        await serve(ExternalPlayer("pubeval"), port=0, **options)
+
+    with pytest.raises((ValueError, TypeError)):
+        asyncio.run(start())

@@ -13,12 +13,9 @@ never doubled.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import tempfile
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +24,7 @@ import pytest
 from gnubg_external import board_line
 
 from bgfast import Game, GameState
-from bgfast.serve_gnubg import ExternalPlayer, serve, state_from_external_board
+from bgfast.serve_gnubg import ExternalPlayer, state_from_external_board
 
 import gnubg_program
 
@@ -184,37 +181,6 @@ class _Recording(ExternalPlayer):
         return reply
 
 
-@contextmanager
-def _serving(player: ExternalPlayer) -> Iterator[str]:
-    """The server in this process, on a free port: yields its address."""
-    started = threading.Event()
-    where: dict[str, object] = {}
-
-    def run() -> None:
-        async def main() -> None:
-            stop = asyncio.Event()
-            where["loop"], where["stop"] = asyncio.get_running_loop(), stop
-
-            def ready(host: str, port: int) -> None:
-                where["address"] = f"{host}:{port}"
-                started.set()
-
-            await serve(player, port=0, ready=ready, stop=stop, threads=2)
-
-        asyncio.run(main())
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    assert started.wait(30), "the server did not start"
-    try:
-        yield str(where["address"])
-    finally:
-        loop, stop = where["loop"], where["stop"]
-        assert isinstance(loop, asyncio.AbstractEventLoop) and isinstance(stop, asyncio.Event)
-        loop.call_soon_threadsafe(stop.set)
-        thread.join(30)
-
-
 _SCORE = re.compile(
     r"The score \(after (\d+) games?\) is: \S+ (\d+), \S+ (\d+) \(match to (\d+) points?"
     r"(?:, (Crawford game|post-Crawford play))?\)"
@@ -247,8 +213,8 @@ def test_gnubg_asks_both_seats_at_the_true_score() -> None:
     outputs: dict[int, str] = {}
     with (
         tempfile.TemporaryDirectory() as tmp,
-        _serving(players[0]) as a0,
-        _serving(players[1]) as a1,
+        gnubg_external.serving(players[0]) as a0,
+        gnubg_external.serving(players[1]) as a1,
     ):
         addresses = {0: a0, 1: a1}
 

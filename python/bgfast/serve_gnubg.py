@@ -7,9 +7,23 @@ byte). The server answers one line: ``roll`` or ``double`` when no dice are on t
 ``take`` or ``drop`` when a double waits, else the play in gnubg's notation (``8/5 6/5``,
 ``bar/22*``, ``6/off``; an empty line for a roll that cannot be played). A line it cannot
 read is answered ``Error (...)`` (gnubg then stops asking) and the connection stays open.
-Connections are served at once (up to :data:`MAX_CONNECTIONS`) and one after another; the
-work of each answer runs on a thread pool, off the event loop (the native parts release the
-GIL). Ctrl-C or SIGTERM closes the connections still open and ends the server with status 0.
+Connections are served at once and one after another; the work of each answer runs on a
+thread pool, off the event loop (the native parts release the GIL). Ctrl-C or SIGTERM
+closes the connections still open and ends the server with status 0.
+
+How many connections: gnubg opens one connection per external player when told ``set
+player N external`` and keeps it for the whole session, silent between its questions for
+as long as its other player (a human, a deep gnubg) thinks. So the server never closes a
+connection for being idle while there is room: it serves up to :data:`MAX_CONNECTIONS` at
+once (each takes a file descriptor), and when a client comes past that, it closes the
+connection idle the longest to admit it, provided that one has been idle at least
+:data:`EVICT_IDLE` seconds and is not being answered. Connections that never sent a board
+(a client that connected and went quiet) go before those that played, whatever their idle
+times. The closed connection is sent :data:`EVICTED` first: gnubg prints that line when it
+next asks, and a new ``set player N external`` connects it again. Only when no connection
+may be closed is the newcomer answered :data:`TOO_MANY` and let go. Idle clients therefore
+cannot lock gnubg out for longer than :data:`EVICT_IDLE` seconds; a client that keeps
+sending boards holds its slot, as a playing gnubg does.
 
 How the server decides (:class:`ExternalPlayer`):
 
@@ -60,7 +74,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from typing import Any, TextIO
 
@@ -74,6 +88,8 @@ from bgfast.state import GameState
 from bgfast.vocab import check_flag
 
 __all__ = [
+    "EVICTED",
+    "EVICT_IDLE",
     "MAX_CONNECTIONS",
     "MAX_LINE",
     "RACE_TAKE_LEAD",
@@ -101,8 +117,22 @@ TOO_LONG = f"Error (a line longer than {MAX_LINE} bytes)"
 #: logging a traceback a second until some go away.
 MAX_CONNECTIONS = 256
 
-#: The answer to a client beyond :data:`MAX_CONNECTIONS`, which is then let go.
-TOO_MANY = f"Error (the server serves at most {MAX_CONNECTIONS} connections at once)"
+#: Seconds a connection must have been idle (no line received or answered) before it may
+#: be closed to admit a client past :data:`MAX_CONNECTIONS`.
+EVICT_IDLE = 60.0
+
+#: The answer to a client past :data:`MAX_CONNECTIONS` when no connection may be closed for
+#: it (all answering, or idle less than :data:`EVICT_IDLE` seconds); the client is let go.
+TOO_MANY = (
+    f"Error (the server serves at most {MAX_CONNECTIONS} connections at once, and none has"
+    f" been idle {EVICT_IDLE:g} seconds to make room; try again later)"
+)
+
+#: Sent to the connection closed to admit a new client (the one idle the longest).
+EVICTED = (
+    "Error (the server was full and closed this connection, idle the longest, to serve a"
+    " new client; connect again: set player N external)"
+)
 
 #: Seconds a stopping server waits for the answers being worked out.
 STOP_GRACE = 5.0
@@ -307,6 +337,40 @@ class ExchangeLog:
             self._file.close()
 
 
+class _Connection:
+    """One client as the server keeps it: when it was last active, whether an answer is
+    being worked out for it, and whether it ever sent a board (the order in which idle
+    connections are closed to admit new ones)."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+        self.last = time.monotonic()  # the last line received or answer sent
+        self.answering = False
+        self.boards = 0  # board lines answered
+
+    def evict(self) -> None:
+        """Closes the connection to make room, :data:`EVICTED` sent first (dropped, with
+        the connection, when the client reads nothing and our sending buffer is full)."""
+        transport = self.writer.transport
+        with contextlib.suppress(Exception):
+            if transport.get_write_buffer_size():
+                transport.abort()
+                return
+            self.writer.write(EVICTED.encode() + b"\n")
+            transport.close()  # after sending what is written
+            # a client that reads nothing must not keep it open, waiting to be sent
+            asyncio.get_running_loop().call_later(STOP_GRACE, transport.abort)
+
+
+def _to_evict(connections: Iterable[_Connection], min_idle: float) -> _Connection | None:
+    """The connection to close for a newcomer: of those not being answered and idle for at
+    least ``min_idle`` seconds, one that never sent a board before one that did, the one
+    idle the longest first; ``None`` when there is none."""
+    now = time.monotonic()
+    idle = [c for c in connections if not c.answering and now - c.last >= min_idle]
+    return min(idle, key=lambda c: (c.boards > 0, c.last), default=None)
+
+
 async def _answer(
     player: ExternalPlayer,
     pool: concurrent.futures.Executor,
@@ -314,8 +378,10 @@ async def _answer(
     writer: asyncio.StreamWriter,
     connection: int,
     log: ExchangeLog | None,
+    state: _Connection,
 ) -> None:
-    """Answers the lines of one connection until gnubg closes it."""
+    """Answers the lines of one connection until gnubg closes it (``state``: where its
+    activity is kept)."""
     loop = asyncio.get_running_loop()
     peer = writer.get_extra_info("peername")
     peer_text = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
@@ -334,6 +400,7 @@ async def _answer(
             chunk = await reader.read(1 << 14)
             if not chunk:
                 break
+            state.last = time.monotonic()
             buffer += chunk
             while True:
                 end = buffer.find(b"\n")
@@ -356,8 +423,14 @@ async def _answer(
                 if text in ("exit", "quit"):
                     return
                 started = time.perf_counter()
-                reply = await loop.run_in_executor(pool, player.reply, text)
+                state.answering = True
+                try:
+                    reply = await loop.run_in_executor(pool, player.reply, text)
+                finally:
+                    state.answering = False
+                state.boards += text.startswith("board:")
                 writer.write(reply.encode() + b"\n")
+                state.last = time.monotonic()
                 await writer.drain()
                 if log is not None:
                     log.write(
@@ -384,33 +457,56 @@ async def serve(
     threads: int | None = None,
     ready: Callable[[str, int], object] | None = None,
     stop: asyncio.Event | None = None,
+    max_connections: int | None = None,
+    evict_idle: float | None = None,
 ) -> None:
     """Serves gnubg's connections on ``host:port`` (0: a free port) until ``stop`` is set
     (or forever); ``ready(host, port)`` is called once listening. At most
-    :data:`MAX_CONNECTIONS` at once: another client is answered :data:`TOO_MANY` and let
-    go. On stopping, the connections still open are closed (their answers being worked out
-    are given :data:`STOP_GRACE` seconds)."""
+    ``max_connections`` at once (default :data:`MAX_CONNECTIONS`): a client past them is
+    admitted by closing the connection idle the longest if it has been idle at least
+    ``evict_idle`` seconds (default :data:`EVICT_IDLE`), else answered :data:`TOO_MANY`
+    and let go (see the module's documentation). On stopping, the connections still open
+    are closed (their answers being worked out are given :data:`STOP_GRACE` seconds)."""
+    limit = check_int(
+        "max_connections",
+        MAX_CONNECTIONS if max_connections is None else max_connections,
+        1,
+        1 << 20,
+    )
+    min_idle = EVICT_IDLE if evict_idle is None else evict_idle
+    if not isinstance(min_idle, (int, float)) or not 0 <= min_idle < float("inf"):
+        raise ValueError(f"evict_idle is a number of seconds >= 0, not {min_idle!r}")
     workers = min(8, (os.cpu_count() or 2) + 2) if threads is None else check_threads(threads)
     pool = concurrent.futures.ThreadPoolExecutor(
         max_workers=workers, thread_name_prefix="bgfast-external"
     )
     connections = itertools.count(1)
-    open_connections: dict[asyncio.Task[Any], asyncio.StreamWriter] = {}
+    open_connections: dict[asyncio.Task[Any], _Connection] = {}
+    closing: dict[asyncio.Task[Any], _Connection] = {}  # evicted, their handlers ending
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None  # asyncio serves each connection in a task of its own
-        if len(open_connections) >= MAX_CONNECTIONS:
-            with contextlib.suppress(Exception):
-                writer.write(TOO_MANY.encode() + b"\n")
-                writer.close()  # sends what is written, then closes
-                await writer.wait_closed()
-            return
-        open_connections[task] = writer
+        if len(open_connections) >= limit:
+            victim = _to_evict(open_connections.values(), min_idle)
+            if victim is None:
+                with contextlib.suppress(Exception):
+                    writer.write(TOO_MANY.encode() + b"\n")
+                    writer.close()  # sends what is written, then closes
+                    await writer.wait_closed()
+                return
+            # no longer counted; its handler ends once its connection is closed
+            for other, kept in list(open_connections.items()):
+                if kept is victim:
+                    closing[other] = open_connections.pop(other)
+            victim.evict()
+        state = _Connection(writer)
+        open_connections[task] = state
         try:
-            await _answer(player, pool, reader, writer, next(connections), log)
+            await _answer(player, pool, reader, writer, next(connections), log, state)
         finally:
-            del open_connections[task]
+            open_connections.pop(task, None)
+            closing.pop(task, None)
 
     try:
         server = await asyncio.start_server(handle, host, port, limit=MAX_LINE)
@@ -431,10 +527,11 @@ async def serve(
         # and the handlers asyncio.run cancels print a traceback each. abort(): a client
         # that reads nothing must not hold the shutdown on its unsent answer.
         server.close()
-        for writer in list(open_connections.values()):
-            writer.transport.abort()
-        if open_connections:
-            await asyncio.wait(list(open_connections), timeout=STOP_GRACE)
+        tasks = [*open_connections, *closing]
+        for kept in [*open_connections.values(), *closing.values()]:
+            kept.writer.transport.abort()
+        if tasks:
+            await asyncio.wait(tasks, timeout=STOP_GRACE)
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(server.wait_closed(), STOP_GRACE)
         pool.shutdown(wait=False, cancel_futures=True)
