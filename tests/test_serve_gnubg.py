@@ -371,17 +371,17 @@ def test_a_connection_idle_briefly_or_being_answered_is_not_closed() -> None:
             release.wait(30)
             return super().decide(state)
 
-    with gnubg_external.serving(Slow("pubeval"), max_connections=1, evict_idle=0.3) as address:
+    with gnubg_external.serving(Slow("pubeval"), max_connections=1, evict_idle=1.0) as address:
         first = _connect(address)
         first[0].sendall(TO_ROLL.encode() + b"\n\0")  # its answer waits for release
-        time.sleep(0.5)
+        time.sleep(1.2)  # idle long enough, but being answered
         refused = _connect(address)
         assert _closed_with(refused) == TOO_MANY.encode() + b"\n"
         release.set()
         assert first[1].readline() == b"roll\n"
-        refused = _connect(address)  # idle now, but for less than 0.3 s
+        refused = _connect(address)  # idle now, but for less than a second
         assert _closed_with(refused) == TOO_MANY.encode() + b"\n"
-        time.sleep(0.5)
+        time.sleep(1.2)
         admitted = _connect(address)
         assert _ask(admitted, TO_ROLL) == "roll"
         assert _closed_with(first) == EVICTED.encode() + b"\n"
