@@ -292,7 +292,7 @@ BROKEN_MAT = [
     ("  3) 54: 24/20 13/8", "  3) 54: 24/19 13/8", r"game 1, move 3 \(line 9\): player 0: .*R4"),
     ("  9) 62: 25/23 8/2 ", "  9) 62: 25/23 8/", "line 15: '8/' .* no checker step"),
     (" Takes", " Accepts", "line 12: unknown token 'Accepts'"),
-    ("root : 2", "root : 1", "game 2 .*score 0-1 does not add up.*0-2"),
+    ("root : 2", "root : 1", r"game 2 \(line 33\): the score 0-1 does not add up.*0-2"),
     ("Doubles => 2", "Doubles => 4", "game 1, move 5 .*cube goes to 2, not 4 .*R17"),
     ("Wins 2 points", "Wins 3 points", "game 1 .*3 points; a single by bear-off .* scores 2"),
     ("  5) 66:", "  6) 66:", "line 11: game 1: move 6 follows move 4"),

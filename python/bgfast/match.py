@@ -365,33 +365,50 @@ class Match(Saved):
         """The match a file's :class:`~bgfast.transcript.Transcript` records, every entry
         played through the referee (:func:`bgfast.replay.play_games`). Anything illegal,
         impossible or inconsistent raises :class:`~bgfast.InvalidSaveError` naming the
-        game, the move number and what is wrong; no match is returned half read."""
+        game, the move number and what is wrong; no match is returned half read.
+
+        A rule the file does not state is read from its play: a money session without the
+        Jacoby rule (R23) stated is read with it only when its score lines need it, a match
+        without the Crawford rule (R21) stated is read without it only when it cannot be
+        read with it (a double in the game that would be the Crawford game); a match that
+        reads either way is read with the rule, the default."""
         stated = transcript.rules
         try:
             return cls._replayed(transcript, replay.rules_of(transcript))
         except InvalidSaveError as first:
-            if transcript.length or stated.jacoby is not None:
+            if transcript.length:
+                if stated.crawford is not None:
+                    raise
+                # GNU Backgammon's .mat files do not say whether the Crawford rule (R21)
+                # was played; a double in the would-be Crawford game does.
+                rules, crawford = replay.rules_of(transcript), False
+            elif stated.jacoby is None:
+                # Nor whether the Jacoby rule (R23) was; the score lines do.
+                rules, crawford = replay.rules_of(transcript, jacoby=True), True
+            else:
                 raise
-            # GNU Backgammon's .mat files do not say whether the Jacoby rule (R23) was
-            # played; the score lines do.
             try:
-                return cls._replayed(transcript, replay.rules_of(transcript, jacoby=True))
+                return cls._replayed(transcript, rules, crawford)
             except InvalidSaveError:
                 raise first from None
 
     @classmethod
-    def _replayed(cls, transcript: Transcript, rules: Rules) -> Match:
+    def _replayed(
+        cls, transcript: Transcript, rules: Rules, unstated_crawford: bool = True
+    ) -> Match:
         length = transcript.length
         jacobys = set(transcript.jacoby_by_game)
         if jacobys and jacobys != {rules.jacoby}:
             raise InvalidSaveError("the games of the session do not all play the same Jacoby rule")
         crawford = transcript.rules.crawford
+        if crawford is None or not length:
+            crawford = unstated_crawford or not length
         try:
             match = cls(
                 length,
                 rules=rules,
                 seed=0,
-                crawford_rule=True if crawford is None or not length else crawford,
+                crawford_rule=crawford,
                 info=transcript.info,
             )
         except MatchOptionError as e:
@@ -434,12 +451,20 @@ class Match(Saved):
         so does a path that is not a regular file (a device, a FIFO) or is longer than a
         match file can be, left unread.
 
-        A file whose last game has no result loads with that game in play
-        (``match.game.is_over`` is false), as GNU Backgammon writes a match in progress; a
-        file cut short between two whole lines reads the same way, so check it when the
-        match should be complete. A file that ends in a move number with no move after it
-        (``11)``, which GNU Backgammon does not write) is cut short: an
-        :class:`~bgfast.InvalidSaveError`."""
+        A game without a ``Wins`` line that ended by a bear-off or a pass is won so, as
+        GNU Backgammon imports it; a ``Wins`` line with no indentation at all (an editor
+        stripped it) names no column, and is read only in such a game. Any other game
+        without a result must be the file's last: it loads in play (``match.game.is_over``
+        is false), as GNU Backgammon writes a match in progress; a file cut short between
+        two whole lines reads the same way, so check it when the match should be complete.
+        A file that ends in a move number with no move after it (``11)``, which GNU
+        Backgammon does not write) is cut short: an :class:`~bgfast.InvalidSaveError`.
+
+        GNU Backgammon writes no ``[Crawford]`` tag, even for a match played without the
+        Crawford rule (R21), so a file without one cannot tell: it is read without the
+        rule only when it cannot be read with it (a double in the game that would be the
+        Crawford game); otherwise ``crawford_rule`` is ``True``, the default, though the
+        match may have been played without it."""
         text = _read(source)
         with damaged(".mat file"):
             return cls.from_transcript(matfile.parse(text))

@@ -22,21 +22,28 @@ them: the syntax only.
 Each numbered line holds one entry of player 0 (the left column) and one of player 1 (the
 right): a roll and its play (``52: 13/8 24/22``; points from the mover's own side, 25 the
 bar, 0 off; nothing after the dice when the roll cannot be played), ``Doubles => 2``,
-``Beavers => 4``, ``Raccoons => 8``, ``Takes`` or ``Drops``. A ``Wins N points`` line in a
-player's column ends the game for that player; when it follows neither a pass nor the last
-checker borne off, the other player resigned (``N`` is the resigned kind times the cube, or
-times the cube on offer for a resignation that answers a double, beaver or raccoon, as GNU
-Backgammon writes it; it writes a gammon resigned on a centred cube under the Jacoby rule as
-the 1 point it scores, which reads as a single game). A take that answers a beaver is not
-written: the doubler's next roll says it. A session of money games is a ``0 point
-match``; its score lines add up the points won.
+``Beavers => 4``, ``Raccoons => 8`` (GNU Backgammon writes a raccoon as a second
+``Beavers``), ``Takes`` or ``Drops``. Columns are counted with tabs expanded to 8-column
+stops; a lone entry starting at column 15 or later is player 1's. A ``Wins N points`` line
+in a player's column ends the game for that player (GNU Backgammon indents player 0's by 6
+spaces and player 1's by 34); one with no indentation at all names no column, and is read
+only when the game's bear-off or pass says who won. A game with no ``Wins`` line that ended
+by a bear-off or a pass is read as won so. When a ``Wins`` line follows neither a pass nor
+the last checker borne off, the other player resigned (``N`` is the resigned kind times the
+cube, or times the cube on offer for a resignation that answers a double, beaver or
+raccoon, as GNU Backgammon writes it; it writes a gammon resigned on a centred cube under
+the Jacoby rule as the 1 point it scores, which reads as a single game). A take that
+answers a beaver or a raccoon may be left out: the doubler's next roll says it. A session
+of money games is a ``0 point match``; its score lines add up the points won.
 
 Header comments hold the match's information (``[Site]``, ``[Event]``, ``[Round]``,
 ``[EventDate]``, ``[Transcriber]``, the players' names) and its rules as eXtreme Gammon
 writes them (``[Crawford "Off"]``, ``[Jacoby "On"]``, ``[Beaver "On"]``, ``[CubeLimit
 "8"]``; bgfast adds ``[Raccoon "On"]``, which a file shows otherwise only by a raccoon
-played); other comment
-lines are the match's comment. Anything else is an :class:`~bgfast.InvalidSaveError`
+played); other comment lines are the match's comment. Comment lines stand in the header
+only. GNU Backgammon writes no ``[Crawford]`` tag, even for a match played without the
+rule: such a file cannot tell, and :meth:`bgfast.Match.from_mat` reads it without the rule
+only when it cannot be read with it. Anything else is an :class:`~bgfast.InvalidSaveError`
 naming the line.
 """
 
@@ -55,15 +62,18 @@ from bgfast.transcript import (
     Result,
     StatedRules,
     Transcript,
+    decode,
     move_numbers,
 )
 from bgfast.vocab import CUBE_LIMIT, MAX_MATCH_LENGTH, cube_value_problem
 
 __all__ = ["parse", "write"]
 
-# A lone entry on a line belongs to the right column when it starts this far in (GNU
-# Backgammon's own import splits its lines at the same column).
+# A lone entry on a line belongs to the right column when it starts this far in, tabs
+# expanded to 8-column stops (GNU Backgammon's own import splits its lines at the same
+# column). GNU Backgammon indents player 0's "Wins" line by 6 spaces, player 1's by 34.
 _RIGHT_COLUMN = 15
+_TAB_SIZE = 8
 
 _MATCH_LINE = re.compile(r"^\s*(\d{1,9})\s+point\s+match\s*$", re.IGNORECASE)
 _GAME_LINE = re.compile(r"^\s*game\s+(\d{1,9})\s*$", re.IGNORECASE)
@@ -98,12 +108,8 @@ def _fail(where: str, what: str) -> InvalidSaveError:
 
 def _decode(text: str | bytes) -> str:
     if isinstance(text, (bytes, bytearray)):
-        raw = bytes(text)
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            text = raw.decode("latin-1")  # older files: every byte is a character
-    elif not isinstance(text, str):
+        return decode(bytes(text))  # UTF-8, else Windows-1252, else Latin-1
+    if not isinstance(text, str):
         raise TypeError(f"a .mat file is text or bytes, not {type(text).__name__}")
     return text.removeprefix("\ufeff")  # eXtreme Gammon starts with a byte-order mark
 
@@ -277,17 +283,22 @@ _MAX_LINE = 10_000
 
 
 def _lines(text: str) -> list[str]:
+    """The lines of ``text``, tabs expanded (8-column stops), so that the columns of a
+    file whose spaces an editor turned into tabs read as written."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     for k, line in enumerate(lines):
         if len(line) > _MAX_LINE:
             raise InvalidSaveError(f"line {k + 1}: {len(line)} characters is no .mat line")
+        if "\t" in line:
+            lines[k] = line.expandtabs(_TAB_SIZE)
     return lines
 
 
 def parse(text: str | bytes) -> Transcript:
-    """The match or money session of a ``.mat`` file's text (str, or bytes in UTF-8 or
-    Latin-1), syntax checked; :class:`~bgfast.InvalidSaveError` names the line of anything
-    that is not the format."""
+    """The match or money session of a ``.mat`` file's text (str, or bytes in UTF-8,
+    Windows-1252 or Latin-1), syntax checked; :class:`~bgfast.InvalidSaveError` names the
+    line of anything that is not the format. A file without a ``[Crawford]`` tag leaves
+    the Crawford rule unstated (``rules.crawford`` is ``None``): the file cannot tell."""
     lines = _lines(_decode(text))
     header = _Header(info={}, names=[None, None], comment=[])
     length: int | None = None
@@ -319,6 +330,7 @@ def parse(text: str | bytes) -> Transcript:
         i += 1
         if not line.strip():
             continue
+        _refuse_comment(line, where)
         m = _GAME_LINE.match(line)
         if m is None:
             raise _fail(
@@ -353,6 +365,14 @@ def parse(text: str | bytes) -> Transcript:
     return Transcript(length, match_info, rules, tuple(games))
 
 
+def _refuse_comment(line: str, where: str) -> None:
+    if line.lstrip()[:1] in (";", "#"):
+        raise _fail(
+            where,
+            "a comment line can only stand in the header, before the 'N point match' line",
+        )
+
+
 def _read_game(
     lines: list[str], i: int, number: int, start: str, names: list[str] | None
 ) -> tuple[GameRecord, list[str], int]:
@@ -371,6 +391,7 @@ def _read_game(
     if names is not None and game_names != names:
         raise _fail(where, f"game {number} is played by {game_names}, the match by {names}")
     score = (int(m[2]), int(m[4]))
+    score_where = where
     i += 1
     entries: list[Entry] = []
     result: Result | None = None
@@ -381,6 +402,7 @@ def _read_game(
         i += 1
         if not line.strip():
             continue
+        _refuse_comment(line, where)
         if result is not None:
             raise _fail(where, f"game {number} goes on after its result ({result.where})")
         numbered = _NUMBERED.match(line)
@@ -405,6 +427,12 @@ def _read_game(
             parsed = _entry(item, player, move, where)
             if isinstance(parsed, Result):
                 result = parsed
+                if numbered is None and len(items) == 1 and item.column == 0:
+                    # No indentation at all (stripped by an editor): the column, and so
+                    # the winner, is unknown; only the game's end can say it.
+                    result = Result(
+                        0, parsed.points, None, where, parsed.match_won, winner_stated=False
+                    )
             elif result is not None:
                 raise _fail(where, f"game {number} goes on after its result")
             else:
@@ -414,7 +442,7 @@ def _read_game(
             bare[0],
             f"game {number} ends in move {bare[1]} with no entry: the file is cut short",
         )
-    record = GameRecord(number, score, None, tuple(entries), result, start)
+    record = GameRecord(number, score, None, tuple(entries), result, start, score_where)
     return record, game_names, i
 
 

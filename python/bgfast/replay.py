@@ -16,7 +16,7 @@ wrong, and nothing of the match is kept.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bgfast import events as ev
 from bgfast._core import BgfastError, Move
@@ -83,19 +83,28 @@ def play_games(transcript: Transcript, new_game: Callable[[], Game]) -> None:
     games; the first problem raises :class:`~bgfast.InvalidSaveError`."""
     total = [0, 0]
     money = transcript.length == 0
-    for index, record in enumerate(transcript.games):
+    games = transcript.games
+    resigned: list[tuple[GameRecord, int, int]] = []  # who won each resignation, and what
+    for index, record in enumerate(games):
         label = f"game {record.number}"
-        if index and transcript.games[index - 1].result is None:
-            previous = transcript.games[index - 1]
-            raise InvalidSaveError(f"game {previous.number} has no result, yet {label} follows")
+        if not money and index and max(total) >= transcript.length:
+            previous = games[index - 1]
+            raise InvalidSaveError(
+                f"{label} ({record.where}) follows the end of the match: game "
+                f"{previous.number} won it {total[0]}-{total[1]} in a {transcript.length}-point "
+                "match (R20), and a file holds no game after that"
+            )
         try:
             game = new_game()
         except BgfastError as e:
-            raise InvalidSaveError(f"{label} ({record.where}): {e}") from None
+            raise InvalidSaveError(
+                f"{label} ({record.where}): no game can start: {str(e).removeprefix('new_game: ')}"
+            ) from None
         if record.score is not None and list(record.score) != total:
             raise InvalidSaveError(
-                f"{label} ({record.where}): the score {record.score[0]}-{record.score[1]} "
-                f"does not add up: the games before it make {total[0]}-{total[1]}"
+                f"{label} ({record.score_where or record.where}): the score "
+                f"{record.score[0]}-{record.score[1]} does not add up: the games before it "
+                f"make {total[0]}-{total[1]}{_swap_hint(resigned, record.score, total)}"
             )
         if record.crawford_game is not None and record.crawford_game != game.crawford:
             says = "is" if record.crawford_game else "is not"
@@ -105,8 +114,19 @@ def play_games(transcript: Transcript, new_game: Callable[[], Game]) -> None:
                 f"{'is' if game.crawford else 'is not'} (R21)"
             )
         _play(game, record, money)
+        if game.result is None and index + 1 < len(games):
+            # A game the file leaves without a result must have ended by itself (a bear-off,
+            # a pass): only the last game of a file may still be in play.
+            following = games[index + 1]
+            raise InvalidSaveError(
+                f"{label} has no result, yet game {following.number} follows "
+                f"({following.where}): the file states none for {label} ({record.where}), "
+                "and it did not end by a bear-off or a pass"
+            )
         if game.result is not None:
             total[game.result.winner] += game.result.points
+            if game.result.reason == "resign":
+                resigned.append((record, game.result.winner, game.result.points))
         if record.result is not None and record.result.match_won:
             won = not money and max(total) >= transcript.length
             if not won:
@@ -115,6 +135,28 @@ def play_games(transcript: Transcript, new_game: Callable[[], Game]) -> None:
                     f"the score is {total[0]}-{total[1]}"
                     + ("" if money else f" in a {transcript.length}-point match (R20)")
                 )
+
+
+def _swap_hint(
+    resigned: list[tuple[GameRecord, int, int]], score: tuple[int, int], total: list[int]
+) -> str:
+    """When the stated score adds up with exactly one earlier resignation (game, winner,
+    points) won the other way round (a ``Wins`` line read in the wrong column), a note
+    naming its line."""
+    fits = [
+        (record, winner)
+        for record, winner, points in resigned
+        if score[winner] == total[winner] - points
+        and score[1 - winner] == total[1 - winner] + points
+    ]
+    if len(fits) != 1:
+        return ""
+    record, winner = fits[0]
+    where = record.result.where if record.result is not None else record.where
+    return (
+        f"; they would if game {record.number}, resigned, had been won by player "
+        f"{1 - winner}: is its 'Wins' line ({where}) in the right column?"
+    )
 
 
 def _fail(entry: Entry, record: GameRecord, what: str) -> InvalidSaveError:
@@ -162,10 +204,11 @@ def _apply(game: Game, entry: Entry, record: GameRecord, *, open_end: bool) -> N
             game.roll((high, low) if entry.player == 0 else (low, high))
         else:
             offer = state.offer
-            if state.phase == "doubled" and offer is not None and offer.kind == "beaver":
-                # The doubler rolls on: a .mat file's way of taking a beaver.
+            if state.phase == "doubled" and offer is not None and offer.kind != "double":
+                # The doubler rolls on: a .mat file's way of taking a beaver, and GNU
+                # Backgammon's of taking a raccoon.
                 if entry.player != offer.doubler:
-                    raise _fail(entry, record, "rolls while a beaver waits for an answer")
+                    raise _fail(entry, record, f"rolls while a {offer.kind} waits for an answer")
                 game.take()
             _expect(game, entry, record, f"rolls {_dice_text(dice)}")
             if game.phase != "roll":
@@ -254,6 +297,17 @@ def _finish(game: Game, record: GameRecord, money: bool) -> None:
     if result is None:
         return  # a game still in play, or a file that leaves the result to the board
     where = f"{label} ({result.where})"
+    if not result.winner_stated:
+        unit = "point" if result.points == 1 else "points"
+        if game.result is None:
+            raise InvalidSaveError(
+                f"{where}: 'Wins {result.points} {unit}' has no indentation, so its column "
+                "does not say who won, and the game did not end by a bear-off or a pass that "
+                "would: GNU Backgammon indents player 0's 'Wins' by 6 spaces and player 1's "
+                "under the right column (34 spaces)"
+            )
+        # The bear-off or the pass says who won; the points are checked below.
+        result = replace(result, winner=game.result.winner, winner_stated=True)
     if game.result is None:
         loser = 1 - result.winner
         cube = _resignation_unit(game.state, mat=result.resigned is None)

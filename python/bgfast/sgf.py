@@ -45,6 +45,7 @@ from bgfast.transcript import (
     Result,
     StatedRules,
     Transcript,
+    decode,
     move_numbers,
 )
 from bgfast.vocab import CUBE_LIMIT, MAX_MATCH_LENGTH, cube_value_problem
@@ -69,11 +70,7 @@ _IDENT = re.compile(r"[A-Z]+")
 
 def _decode(text: str | bytes) -> str:
     if isinstance(text, (bytes, bytearray)):
-        raw = bytes(text)
-        try:
-            return raw.decode("utf-8").removeprefix("\ufeff")
-        except UnicodeDecodeError:
-            return raw.decode("latin-1")
+        return decode(bytes(text))  # UTF-8, else Windows-1252, else Latin-1
     if not isinstance(text, str):
         raise TypeError(f"an SGF file is text or bytes, not {type(text).__name__}")
     return text.removeprefix("\ufeff")
@@ -418,9 +415,9 @@ def _numbers(entries: list[Entry]) -> list[int]:
 
 
 def parse(text: str | bytes) -> Transcript:
-    """The match or money session of an SGF file's text (str, or bytes in UTF-8), syntax
-    checked; :class:`~bgfast.InvalidSaveError` names the game and node of anything that is
-    not the format."""
+    """The match or money session of an SGF file's text (str, or bytes in UTF-8, else
+    Windows-1252, else Latin-1), syntax checked; :class:`~bgfast.InvalidSaveError` names
+    the game and node of anything that is not the format."""
     trees = _trees(_decode(text))
     length: int | None = None
     players: list[str | None] = [None, None]

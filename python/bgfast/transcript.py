@@ -28,6 +28,7 @@ __all__ = [
     "Result",
     "StatedRules",
     "Transcript",
+    "decode",
     "move_numbers",
 ]
 
@@ -195,6 +196,9 @@ class Result:
         where: where the file says it.
         match_won: ``True`` if the file says the game wins the match (``.mat``'s ``Wins N
             points and the match``), else ``None``.
+        winner_stated: ``False`` when the file does not say whose win it is (a ``.mat``
+            ``Wins`` line with no indentation, whose column is unknown): ``winner`` is then
+            a placeholder, and only the game's end (a bear-off or a pass) can say who won.
     """
 
     winner: int
@@ -202,6 +206,7 @@ class Result:
     resigned: bool | None = None
     where: str = ""
     match_won: bool | None = None
+    winner_stated: bool = True
 
 
 @dataclass(frozen=True)
@@ -214,8 +219,11 @@ class GameRecord:
             or ``None`` when it does not.
         crawford_game: whether the file says this is the Crawford game (SGF), or ``None``.
         entries: what happened, in order.
-        result: how it ended, or ``None`` for a game still in play (the last one only).
+        result: how it ended, or ``None`` when the file does not say (a game still in
+            play, or one whose bear-off or pass says it).
         where: where the game starts in the file.
+        score_where: where the file states the score, when that is elsewhere (a ``.mat``
+            file's score line, under its ``Game N`` line).
     """
 
     number: int
@@ -224,6 +232,7 @@ class GameRecord:
     entries: tuple[Entry, ...]
     result: Result | None
     where: str = ""
+    score_where: str = ""
 
 
 @dataclass(frozen=True)
@@ -237,6 +246,19 @@ class Transcript:
     games: tuple[GameRecord, ...] = ()
     jacoby_by_game: tuple[bool, ...] = ()
     """Per game, whether it says the Jacoby rule is in force (SGF writes it per game)."""
+
+
+def decode(raw: bytes) -> str:
+    """The text of a match file's bytes: UTF-8 (a byte-order mark stripped first, as
+    eXtreme Gammon writes one), else Windows-1252 as Windows programs write it, else
+    Latin-1, in which every byte is a character."""
+    raw = raw.removeprefix(b"\xef\xbb\xbf")
+    for encoding in ("utf-8", "cp1252"):
+        try:
+            return raw.decode(encoding)
+        except UnicodeDecodeError:
+            pass
+    return raw.decode("latin-1")
 
 
 def move_numbers(players: list[int]) -> list[int]:
