@@ -46,6 +46,21 @@ def _strip(text: str) -> str:
     return "\n".join(line.lstrip(" ") for line in text.split("\n"))
 
 
+def _resigned_then_played() -> Match:
+    """A 5-point match: game 1 resigned by player 1 (a single on a centred cube, 1 point to
+    player 0, R16), game 2 under way."""
+    m = Match(5, seed=0)
+    g = m.new_game()
+    g.roll(3, 1)
+    g.play("8/5 6/5")
+    g.resign("single", player=1)
+    g.accept()
+    g = m.new_game()
+    g.roll(1, 3)
+    g.play("8/5 6/5")
+    return m
+
+
 def _line_of(text: str, start: str, after: int = 0) -> int:
     """The number of the first line at or after line ``after`` that starts (indentation
     aside) with ``start``."""
@@ -111,15 +126,7 @@ def test_a_wins_line_read_in_the_wrong_column_is_named_by_the_next_score_line() 
     # Game 1 resigned by player 1 (R16: a single on a centred cube, 1 point to player 0);
     # its Wins line moved under the right column reads as player 1's, and game 2's score
     # line does not add up: the message says which Wins line would make it.
-    m = Match(5, seed=0)
-    g = m.new_game()
-    g.roll(3, 1)
-    g.play("8/5 6/5")
-    g.resign("single", player=1)
-    g.accept()
-    g = m.new_game()
-    g.roll(1, 3)
-    g.play("8/5 6/5")
+    m = _resigned_then_played()
     text = m.to_mat()
     assert "\n      Wins 1 point\n" in text
     moved = text.replace("\n      Wins 1 point\n", "\n" + " " * 34 + "Wins 1 point\n")
@@ -436,15 +443,7 @@ def test_a_missing_wins_line_is_read_from_the_pass() -> None:
 
 
 def test_a_missing_wins_line_after_a_resignation_is_refused_naming_the_lines() -> None:
-    m = Match(5, seed=0)
-    g = m.new_game()
-    g.roll(3, 1)
-    g.play("8/5 6/5")
-    g.resign("single", player=1)
-    g.accept()
-    g = m.new_game()
-    g.roll(1, 3)
-    g.play("8/5 6/5")
+    m = _resigned_then_played()
     written = m.to_mat()
     text = _without_line(written, _line_of(written, "Wins 1 point"))
     first, second = _line_of(text, "Game 1"), _line_of(text, "Game 2")
