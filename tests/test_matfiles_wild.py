@@ -387,6 +387,33 @@ def test_a_match_without_the_crawford_tag_reads_without_the_rule_when_it_must() 
     assert read == m and not read.crawford_rule
 
 
+def test_a_damaged_match_without_the_crawford_tag_names_its_damage_not_the_rule() -> None:
+    # Read without the rule (R21) from the double in the would-be Crawford game, the file's
+    # real fault, a play that does not use the dice (R4), is what the error names.
+    m = Match(3, crawford_rule=False, seed=0)
+    g = m.new_game()
+    g.roll(3, 1)
+    g.play("8/5 6/5")
+    g.double()
+    g.take()
+    g.resign("single", player=1)  # 2-0
+    g.accept()
+    g = m.new_game()
+    g.roll(1, 3)
+    g.play("8/5 6/5")
+    g.double()
+    g.take()
+    g.roll(6, 5)
+    g.play("24/13")
+    damaged = m.to_mat().replace("24/18 18/13", "24/18 18/11")
+    untagged = damaged.replace('; [Crawford "Off"]\n', "")
+    assert untagged != damaged
+    for text in (damaged, untagged):
+        with pytest.raises(InvalidSaveError, match=r"game 2, move 3 .*R4") as caught:
+            Match.from_mat(text)
+        assert "R21" not in str(caught.value)
+
+
 def test_a_match_that_reads_either_way_keeps_the_crawford_rule() -> None:
     # The example's game 2 is the Crawford game (R21), played without a double: the file
     # cannot tell whether the rule was played, and the default (the rule) stands.

@@ -372,37 +372,25 @@ class Match(Saved):
         without the Crawford rule (R21) stated is read without it only when it cannot be
         read with it (a double in the game that would be the Crawford game); a match that
         reads either way is read with the rule, the default."""
-        stated = transcript.rules
+        crawford = replay.crawford_rule_of(transcript)
         try:
-            return cls._replayed(transcript, replay.rules_of(transcript))
+            return cls._replayed(transcript, replay.rules_of(transcript), crawford)
         except InvalidSaveError as first:
-            if transcript.length:
-                if stated.crawford is not None:
-                    raise
-                # GNU Backgammon's .mat files do not say whether the Crawford rule (R21)
-                # was played; a double in the would-be Crawford game does.
-                rules, crawford = replay.rules_of(transcript), False
-            elif stated.jacoby is None:
-                # Nor whether the Jacoby rule (R23) was; the score lines do.
-                rules, crawford = replay.rules_of(transcript, jacoby=True), True
-            else:
+            if transcript.length or transcript.rules.jacoby is not None:
                 raise
+            # GNU Backgammon's .mat files do not say whether the Jacoby rule (R23) was
+            # played; the score lines do.
             try:
-                return cls._replayed(transcript, rules, crawford)
+                return cls._replayed(transcript, replay.rules_of(transcript, jacoby=True), crawford)
             except InvalidSaveError:
                 raise first from None
 
     @classmethod
-    def _replayed(
-        cls, transcript: Transcript, rules: Rules, unstated_crawford: bool = True
-    ) -> Match:
+    def _replayed(cls, transcript: Transcript, rules: Rules, crawford: bool) -> Match:
         length = transcript.length
         jacobys = set(transcript.jacoby_by_game)
         if jacobys and jacobys != {rules.jacoby}:
             raise InvalidSaveError("the games of the session do not all play the same Jacoby rule")
-        crawford = transcript.rules.crawford
-        if crawford is None or not length:
-            crawford = unstated_crawford or not length
         try:
             match = cls(
                 length,

@@ -39,6 +39,28 @@ from bgfast.vocab import KINDS, Kind
 __all__ = ["Step", "play_games", "rules_of", "steps_text", "transcript_of", "walk"]
 
 
+def crawford_rule_of(transcript: Transcript) -> bool:
+    """Whether a file's match is played under the Crawford rule (R21): as the file states
+    it, else not when a cube is offered in the game that would be the Crawford game (the
+    first whose stated score puts one side, not both, 1 point from the match: GNU
+    Backgammon's ``.mat`` files do not state the rule), else the rule, the default (a file
+    with no such double cannot tell). Money sessions have no Crawford game: ``True``."""
+    stated = transcript.rules.crawford
+    if not transcript.length:
+        return True
+    if stated is not None:
+        return stated
+    away = transcript.length - 1
+    if away < 1:
+        return True  # both sides at match point from the start: no game is the Crawford game
+    for record in transcript.games:
+        if record.score is not None and away in record.score:
+            if record.score == (away, away):
+                return True  # double match point: past the Crawford game
+            return not any(e.kind in ("double", "beaver", "raccoon") for e in record.entries)
+    return True
+
+
 def rules_of(transcript: Transcript, *, jacoby: bool | None = None) -> Rules:
     """The scoring rules a file's games are played with: what it states, else what its
     entries show (a beaver means beavers are allowed, a raccoon raccoons), else the
