@@ -72,7 +72,7 @@ def test_bad_files_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert main(["analyse", str(tmp_path / "missing.mat")]) == 2
     assert "cannot read" in capsys.readouterr().err
     assert main(["convert", str(EXAMPLE), str(tmp_path / "out.doc")]) == 2
-    assert ".mat or an .sgf" in capsys.readouterr().err
+    assert ".mat (or .txt) or an .sgf" in capsys.readouterr().err
 
 
 def test_output_into_a_closed_pipe_ends_quietly() -> None:

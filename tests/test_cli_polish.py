@@ -285,3 +285,46 @@ def test_convert_says_what_it_wrote(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert str(sgf) in line and "SGF" in line and "2 games" in line
     (line,) = _lines(capsys, "convert", str(sgf), str(tmp_path / "m.txt"))
     assert "m.txt" in line and ".mat" in line and "2 games" in line
+
+
+# ------------------------------------------------- options that would go unused, refused
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["rollout", START_ID, "--games", "2", "--met", "woolsey"], "add --match N"),
+        (["rollout", START_ID, "--games", "2", "--cube-life", "0.3"], "add --cubeful"),
+        (["moves", START_ID, "31", "--cube-life", "0.5"], "--cube-life goes with --policy"),
+    ],
+)
+def test_an_option_the_command_would_not_use_is_refused(
+    capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    # Each was taken and silently unused: a money rollout has no match equity table, a
+    # cubeless one no cube model, a plain list of moves no cube decisions.
+    assert said in _refused(capsys, *argv)
+
+
+def test_the_options_run_where_they_are_used(capsys: pytest.CaptureFixture[str]) -> None:
+    seeded = ["--games", "2", "--seed", "1", "--json"]
+    match = _lines(capsys, "rollout", START_ID, "--match", "5", "--met", "woolsey", *seeded)
+    assert json.loads("\n".join(match))["settings"]["met"] == "woolsey"
+    cube = _lines(capsys, "rollout", START_ID, "--cubeful", "--cube-life", "0.3", *seeded)
+    assert json.loads("\n".join(cube))["settings"]["cube_life"] == 0.3
+    ranked = _lines(capsys, "moves", START_ID, "31", "--policy", "wildbg", "--cube-life", "0.5")
+    assert "8/5 6/5" in "\n".join(ranked)
+
+
+def test_a_convert_target_of_no_known_kind_names_every_kind(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    said = _refused(capsys, "convert", str(EXAMPLE), str(tmp_path / "out.xyz"))
+    assert ".mat (or .txt)" in said and ".sgf" in said
+
+
+def test_one_costliest_decision_is_said_in_the_singular(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = _lines(capsys, "analyse", str(EXAMPLE), "--worst", "1", "--threads", "1")
+    assert "The costliest decision:" in out

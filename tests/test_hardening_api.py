@@ -173,3 +173,17 @@ def test_a_whole_games_id_given_as_a_position_id_says_what_reads_it(text: str) -
 def test_one_die_is_one_die() -> None:
     with pytest.raises(bgfast.InvalidDiceError, match=r"got 1 die \(3\)"):
         bgfast.Position().moves((3,))
+
+
+def test_the_package_lists_its_api_and_its_modules_only() -> None:
+    # dir(bgfast) listed the names its imports bind: Literal, collections, annotations,
+    # position_svg. Roll, the type of a roll argument, stands beside the API for typing.
+    import types
+
+    public = {n for n in dir(bgfast) if not n.startswith("_")}
+    others = {
+        n
+        for n in public - set(bgfast.__all__)
+        if not isinstance(getattr(bgfast, n), types.ModuleType)
+    }
+    assert others == {"Roll"}

@@ -75,7 +75,7 @@ from bgfast.rollout import (  # rollouts
 )
 from bgfast.scoring import Rules
 from bgfast.state import GameResult, GameState
-from bgfast.svg import position_svg
+from bgfast.svg import position_svg as _position_svg
 from bgfast.transcript import MatchInfo  # match files
 from bgfast.vecenv import VecEnv, segment_argmax  # rollouts
 from bgfast.vocab import Roll
@@ -90,11 +90,11 @@ def _svg(
     """An SVG picture of this position, the side to move at the bottom (it is on roll) with
     its home board at the bottom right, or left with ``home="left"`` (R32); ``dice`` drawn
     if given. See :func:`bgfast.svg.position_svg`."""
-    return position_svg(self, home=home, dice=dice)
+    return _position_svg(self, home=home, dice=dice)
 
 
 def _repr_svg_(self: Position) -> str:
-    return position_svg(self)
+    return _position_svg(self)
 
 
 # The drawing lives in Python, the class in Rust: Position.svg() for files, _repr_svg_ for
@@ -165,3 +165,6 @@ __all__ = [
     "segment_argmax",
     "sgf",
 ]
+
+# The name the __future__ import binds is no part of the API (dir(bgfast) lists it else).
+del annotations

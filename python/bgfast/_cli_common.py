@@ -45,12 +45,15 @@ def cube_life(text: str) -> CubeLife:
         ) from None
 
 
-def add_cube_life(parser: argparse.ArgumentParser) -> None:
-    """Declares ``--cube-life`` on a command that takes cube decisions."""
+def add_cube_life(
+    parser: argparse.ArgumentParser, default: CubeLife | None = DEFAULT_CUBE_LIFE
+) -> None:
+    """Declares ``--cube-life`` on a command that takes cube decisions; ``default=None``
+    for one that takes them only with another option, to tell when it was given."""
     parser.add_argument(
         "--cube-life",
         type=cube_life,
-        default=DEFAULT_CUBE_LIFE,
+        default=default,
         help=f"cube life index of the cubeful model, from 0 to 1 (default {DEFAULT_CUBE_LIFE}),"
         f" or {GNUBG_CUBE_LIFE}: GNU Backgammon's index, by position (as its eval and hint)",
     )

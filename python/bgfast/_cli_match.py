@@ -43,7 +43,9 @@ def _kind(path: str, *, reading: bool) -> str:
             return "mat"
         if ext == ".sgf":
             return "sgf"
-        raise BgfastError(f"{path}: write a .mat or an .sgf file (the extension says which)")
+        raise BgfastError(
+            f"{path}: write a .mat (or .txt) or an .sgf file (the extension says which)"
+        )
     if not os.path.isfile(path):
         # The reader says why it cannot read it (a FIFO is not opened).
         return "sgf" if ext == ".sgf" else "mat"
@@ -140,7 +142,11 @@ def _report(analysis: Analysis, worst: int, match: Match | None = None) -> str:
         found = analysis.worst(worst)
         lines.append("")
         if found:
-            lines.append(f"The {len(found)} costliest decisions:")
+            lines.append(
+                "The costliest decision:"
+                if len(found) == 1
+                else f"The {len(found)} costliest decisions:"
+            )
             lines += [f"  {d.words(names[d.player])}" for d in found]
         else:
             lines.append("No decision lost equity.")

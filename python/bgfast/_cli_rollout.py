@@ -20,7 +20,7 @@ from bgfast._cli_common import dice as dice_arg
 from bgfast._core import BgfastError
 from bgfast._rollout_results import MoveRollout
 from bgfast.codec import state_from_id, unlabelled_id
-from bgfast.cubeful import OWNERS, Stakes
+from bgfast.cubeful import DEFAULT_CUBE_LIFE, OWNERS, Stakes
 from bgfast.met import DEFAULT_TABLE, table_names
 from bgfast.policies import net_of, parse_net, parse_policy
 from bgfast.rollout import rollout, rollout_cube, rollout_moves
@@ -127,7 +127,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="who owns the cube now (default: centred); money play: with --cubeful or --cube",
     )
-    add_cube_life(parser)
+    add_cube_life(parser, default=None)
     parser.add_argument(
         "--jacoby", action="store_const", const=True, default=None, help="money: the Jacoby rule"
     )
@@ -167,7 +167,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--met",
-        default=DEFAULT_TABLE,
+        default=None,
         metavar="TABLE",
         help=f"with --match: the match equity table, {', '.join(table_names())}"
         f" (default: {DEFAULT_TABLE})",
@@ -347,7 +347,9 @@ def _subject_and_stakes(
                     f"{name} is the Crawford game (R21), which a match played without the"
                     " Crawford rule (--no-crawford-rule) has not"
                 )
-        return state, {"met": args.met, "crawford_rule": args.crawford_rule}
+        if args.met is not None and not state.match_length:
+            raise BgfastError(f"--met is for match play, and {name} is a money game")
+        return state, {"met": args.met or DEFAULT_TABLE, "crawford_rule": args.crawford_rule}
     _check_stake_flags(args, given)
     flags: dict[str, Any] = {**_STAKE_FLAGS, **given}
     if not args.crawford_rule:
@@ -359,7 +361,7 @@ def _subject_and_stakes(
         match_length=flags["match"],
         score=flags["score"],
         crawford=args.crawford,
-        met=args.met,
+        met=args.met or DEFAULT_TABLE,
         crawford_rule=args.crawford_rule,
     )
     return _core.Position.from_id(unlabelled_id(args.position)), stakes.arguments()
@@ -379,6 +381,8 @@ def _check_stake_flags(args: argparse.Namespace, given: dict[str, Any]) -> None:
             " --cube)"
         )
     match = ["--score"] if "score" in given else []
+    if args.met is not None:
+        match.append("--met")
     if args.crawford is not None:
         match.append("--crawford" if args.crawford else "--post-crawford")
     if match and not given.get("match"):
@@ -467,6 +471,11 @@ def run(args: argparse.Namespace) -> int:
     if (args.top is not None or args.move) and args.moves is None:
         raise BgfastError("--top and --move go with --moves DICE")
     _check_counts(args)
+    if args.cube_life is not None and not (args.cubeful or args.cube):
+        raise BgfastError(
+            "--cube-life sets the cube model of a cubeful rollout, and this one is cubeless:"
+            " add --cubeful (or roll out the cube decision with --cube)"
+        )
     subject, stakes = _subject_and_stakes(args)
     policy = parse_policy(args.policy)
     evaluator = _evaluator_arg(args.evaluator)
@@ -481,7 +490,7 @@ def run(args: argparse.Namespace) -> int:
         bearoff=None if args.bearoff == "none" else "exact",
         variance_reduction=args.vr,
         quasi_random=not args.no_quasi,
-        cube_life=args.cube_life,
+        cube_life=DEFAULT_CUBE_LIFE if args.cube_life is None else args.cube_life,
         progress=bar,
         **stakes,
     )

@@ -300,7 +300,7 @@ class Net:
         self, positions: Sequence[Position] | npt.ArrayLike, threads: int | None = None
     ) -> npt.NDArray[np.float32] | float: ...
     def rank(
-        self, position: Position, dice: tuple[int, int]
+        self, position: Position, dice: _Roll
     ) -> list[tuple[Move, npt.NDArray[np.float32], float]]:
         """Every legal play, best first by cubeless equity, with the result's probabilities
         and equity (``bgfast.hint`` ranks them at the stakes: the cube, the match score)."""
@@ -310,7 +310,7 @@ class Net:
         """``(offsets, probabilities)`` of every legal result of all 21 rolls of each
         position, block ``21 i + k`` as ``bgfast.batch.all_rolls`` orders them: the numbers
         of ``evaluate(batch.all_rolls(positions)[1])``, scored from each roll's origin."""
-    def best_move(self, position: Position, dice: tuple[int, int]) -> Move:
+    def best_move(self, position: Position, dice: _Roll) -> Move:
         """The play ``rank`` puts first."""
 
 def policy_move(policy: str | Net, position: Position, dice: _Roll, seed: int) -> Move:

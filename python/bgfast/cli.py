@@ -55,7 +55,12 @@ def _cmd_moves(args: argparse.Namespace) -> int:
     if args.policy is not None:
         state = codec.state_from_id(args.position)  # its cube, score and rules, if it says
         subject = position if state is None else state
-        return _print_ranked(subject, dice, args.policy, args.json, args.cube_life)
+        life = cubeful.DEFAULT_CUBE_LIFE if args.cube_life is None else args.cube_life
+        return _print_ranked(subject, dice, args.policy, args.json, life)
+    if args.cube_life is not None:
+        raise BgfastError(
+            "--cube-life goes with --policy: the cube model values the plays a net ranks"
+        )
     moves = position.moves(dice)
     if args.json:
         plays = [{"play": str(m), "result": m.result.id} for m in moves]
@@ -279,7 +284,7 @@ def _parser() -> _Parser:
         " chances, cubeless the net's money equity (cubeful_equity, diff, mwc and equity in"
         " the JSON)",
     )
-    add_cube_life(moves)
+    add_cube_life(moves, default=None)
     moves.add_argument("--json", action="store_true", help="print JSON for scripts")
     moves.set_defaults(run=_cmd_moves)
     evaluate = commands.add_parser(

@@ -67,7 +67,7 @@ import pickle
 import secrets
 import time
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from typing import Any, Union
@@ -95,6 +95,7 @@ from bgfast.met import DEFAULT_TABLE
 from bgfast.policies import Policy, is_native, net_of
 from bgfast.scoring import HOLLAND_RULE, holland_wait_plies
 from bgfast.state import GameState, roll_to_play
+from bgfast.vocab import Roll
 
 __all__ = [
     "DEFAULT_CUBE_LIFE",
@@ -638,7 +639,7 @@ def rollout(
     )
 
 
-def _roll(dice: Sequence[int] | None, rolled: tuple[int, int] | None) -> tuple[int, int]:
+def _roll(dice: Roll | None, rolled: tuple[int, int] | None) -> tuple[int, int]:
     """The roll whose plays ``rollout_moves`` rolls out: ``dice``, or the dice a game state
     has rolled; both must then be the same roll."""
     roll = roll_to_play(dice, rolled, "the game state")
@@ -694,7 +695,7 @@ def _candidates(
 
 def rollout_moves(
     position: PositionArg,
-    dice: Sequence[int] | None = None,
+    dice: Roll | None = None,
     moves: Iterable[Move | str] | None = None,
     top: int | None = None,
     *,
