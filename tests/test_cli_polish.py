@@ -328,3 +328,13 @@ def test_one_costliest_decision_is_said_in_the_singular(
 ) -> None:
     out = _lines(capsys, "analyse", str(EXAMPLE), "--worst", "1", "--threads", "1")
     assert "The costliest decision:" in out
+
+
+def test_a_bgfast_isa_value_the_native_code_ignores_is_said(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BGFAST_ISA", "bogus")
+    out = _lines(capsys, "--version", "--verbose")
+    assert "BGFAST_ISA='bogus' ignored: its one value is 'baseline'" in out
+    monkeypatch.delenv("BGFAST_ISA")
+    assert not any("BGFAST_ISA" in line for line in _lines(capsys, "--version", "--verbose"))
