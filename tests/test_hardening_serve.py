@@ -346,20 +346,154 @@ def test_connections_past_the_limit_are_answered_503_and_let_go(quick: _Http) ->
         client.close()
 
 
-def test_the_default_connection_limit_leaves_file_descriptors_free() -> None:
-    """Under a limit of 200 open files (ulimit -n 200) the default limit is 136, leaving
-    FD_RESERVE descriptors to accept and refuse clients with; MAX_CONNECTIONS otherwise."""
-    from bgfast.serve_http import FD_RESERVE, MAX_CONNECTIONS, default_max_connections
+needs_proc_fd = pytest.mark.skipif(
+    not os.path.isdir("/proc/self/fd"), reason="counts its descriptors in /proc/self/fd"
+)
 
-    code = (
-        "import resource; from bgfast.serve_http import default_max_connections as d;"
-        " hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1];"
-        " resource.setrlimit(resource.RLIMIT_NOFILE, (200, hard)); print(d())"
+
+@needs_proc_fd
+def test_the_default_connection_limit_counts_the_descriptors_open() -> None:
+    """FD_RESERVE (64) was taken off the limit of open files whatever was open: under
+    ulimit -n 64 a server of one connection ("at most 1 connections"), under 70 of 6 with
+    some 50 descriptors free. The limit less the descriptors open now, a margin and the
+    refused clients' is the default, never below MIN_CONNECTIONS; MAX_CONNECTIONS without
+    a low limit."""
+    from bgfast.serve_http import (
+        FD_MARGIN,
+        LINGERING,
+        MAX_CONNECTIONS,
+        MIN_CONNECTIONS,
+        default_max_connections,
     )
+
+    code = """if True:
+        import json, os, resource
+        from bgfast.serve_http import default_max_connections as d
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        def at(limit):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
+            return [limit, len(os.listdir("/proc/self/fd")), d()]
+        found = [at(limit) for limit in (64, 70, 20, 200)]
+        held = [open(os.devnull) for _ in range(40)]
+        found.append(at(200))
+        print(json.dumps(found))
+    """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert int(done.stdout) == 200 - FD_RESERVE
-    assert 1 <= default_max_connections() <= MAX_CONNECTIONS
+    (_, _, at64), (_, _, at70), (_, _, at20), (_, open200, at200), (_, busy200, busier) = (
+        json.loads(done.stdout)
+    )
+    for limit, open_now, cap in json.loads(done.stdout):
+        if cap > MIN_CONNECTIONS:  # room for it: the margin and the refused clients kept
+            spare = limit - open_now - FD_MARGIN
+            assert cap == spare - min(LINGERING, spare // 4), (limit, open_now, cap)
+    assert at64 >= 25 and at70 >= at64 + 4, (at64, at70)
+    assert at20 == MIN_CONNECTIONS
+    assert busy200 >= open200 + 40 and busier <= at200 - 40 + 1
+    assert MIN_CONNECTIONS <= default_max_connections() <= MAX_CONNECTIONS
+
+
+def _health(client: socket.socket) -> bytes:
+    """Asks ``GET /health`` on a kept-alive connection: the status line of the whole answer
+    read (its head and body may come in two pieces)."""
+    client.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+    answer = b""
+    while b"\r\n\r\n" not in answer and (chunk := client.recv(1000)):
+        answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    length = re.search(rb"(?i)content-length: *(\d+)", head)
+    while length and len(body) < int(length.group(1)) and (chunk := client.recv(1000)):
+        body += chunk
+    return head.partition(b"\r\n")[0]
+
+
+@needs_proc_fd
+def test_a_server_under_a_low_file_limit_serves_what_it_says() -> None:
+    """Under ulimit -n 64 the server said nothing of its limit and served one connection.
+    Its first line says how many it serves, and it serves that many at once, turning away
+    as many again with a 503 (none reset or left waiting for a descriptor), and serves
+    again once they have gone."""
+    import resource
+
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, hard))
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bgfast", "serve", "http", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=limited,
+    )
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        said = re.search(
+            r"listening on http://([\d.]+):(\d+) .*; at most (\d+) connections at once,"
+            r" for a limit of 64 open files\)$",
+            first.strip(),
+        )
+        assert said, first
+        address, cap = (said.group(1), int(said.group(2))), int(said.group(3))
+        assert cap >= 20, first
+        served = [socket.create_connection(address, timeout=5) for _ in range(cap)]
+        for client in served:
+            assert _health(client) == b"HTTP/1.1 200 OK"
+        refused = [socket.create_connection(address, timeout=5) for _ in range(cap)]
+        for client in refused:
+            with client:
+                assert client.makefile("rb").read().startswith(b"HTTP/1.1 503 ")
+        for client in served:
+            with client:
+                assert _health(client) == b"HTTP/1.1 200 OK"
+        time.sleep(1.2)  # the refused clients' descriptors closed too
+        again = [socket.create_connection(address, timeout=5) for _ in range(cap)]
+        for client in again:
+            with client:
+                assert _health(client) == b"HTTP/1.1 200 OK"
+        err = _stops_cleanly(process, signal.SIGTERM, within=10)
+        assert err == "", err
+    finally:
+        if process.poll() is None:  # pragma: no cover - a failure above
+            process.kill()
+            process.wait()
+
+
+def test_clients_turned_away_do_not_count_against_the_limit() -> None:
+    """A client turned away is read until it closes, a second at most, and was counted
+    among the connections all the while: with --max-connections 1, the one client served
+    gone and five turned away still lingering, a newcomer was turned away too, nobody
+    being served. Only the connections served count; the 503 says "at most 1
+    connection" (it said "1 connections")."""
+    server = _Http("--max-connections", "1")
+    try:
+        request = b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+        served = socket.create_connection(server.address, timeout=5)
+        served.sendall(request)
+        assert served.recv(1000).startswith(b"HTTP/1.1 200 ")
+        turned_away = time.monotonic()
+        refused = [socket.create_connection(server.address, timeout=5) for _ in range(5)]
+        for client in refused:  # answered, and kept open: the server lingers on them
+            answer = client.recv(1000)
+            assert answer.startswith(b"HTTP/1.1 503 "), answer
+            assert b"the server serves at most 1 connection at once" in answer
+        served.close()
+        answer = b""
+        while time.monotonic() - turned_away < 0.9:  # before the refused are let go
+            with socket.create_connection(server.address, timeout=5) as newcomer:
+                newcomer.sendall(request)
+                answer = newcomer.recv(1000)
+            if answer.startswith(b"HTTP/1.1 200 "):
+                break
+            time.sleep(0.02)  # the server has yet to see the close
+        assert answer.startswith(b"HTTP/1.1 200 "), answer
+        for client in refused:
+            client.close()
+    finally:
+        assert server.process.poll() is None, "the server died"
+        _stops_cleanly(server.process, signal.SIGTERM, within=10)
 
 
 @pytest.mark.parametrize(

@@ -546,3 +546,78 @@ def test_spaces_around_a_colon_are_read_as_before() -> None:
         text = "".join(chooser.choice(" :a") for _ in range(chooser.randint(0, 14)))
         assert _tight_colons(text) == re.sub(" *: *", ":", text), text
     assert _tight_colons(" " * 100_000 + ":" + " " * 100_000) == ":"
+
+
+START = "4HPwATDgc/ABMA"
+START_GNUBG = f"{START}:cAkAAAAAAAAA"
+#: GNU Backgammon's labels, as its ``show`` commands print them, and the bare ID each is.
+LABELLED = [
+    (f"Position ID: {START}", START),
+    (f"Position ID: {START} Match ID: cAkAAAAAAAAA", START_GNUBG),
+    (f"Position ID: {START}\nMatch ID   : cAkAAAAAAAAA", START_GNUBG),
+]
+
+
+@pytest.mark.parametrize(("labelled", "bare"), LABELLED)
+def test_gnubg_s_labels_are_read_as_the_command_line_reads_them(
+    server: HttpServer, labelled: str, bare: str
+) -> None:
+    """``bgfast moves 'Position ID: 4HPwATDgc/ABMA' 31`` is read, and the same text was a
+    400 from every endpoint (the server joined the text itself, label and all): the one
+    reading of an ID, codec.unlabelled_id, serves both. Sent encoded or with its spaces
+    as an unencoded '+' (as curl sends them), it is answered as the bare ID is."""
+    assert codec.unlabelled_id(labelled) == bare
+    for path, query in [
+        ("/moves", {"dice": "31"}),
+        ("/best", {"dice": "31"}),
+        ("/evaluate", {}),
+        ("/ids", {}),
+    ]:
+        status, body = server.get(path, position=labelled, **query)
+        assert (status, body) == server.get(path, position=bare, **query), (path, labelled)
+        assert status == 200, body
+    unencoded = labelled.replace(" ", "+").replace("\n", "%0A").encode()
+    status, body = server.exchange(b"GET /moves?dice=31&position=" + unencoded + b" HTTP/1.1")
+    assert (status, body) == server.get("/moves", position=bare, dice="31")
+    status, body = server.post("/play", {"position": labelled, "dice": "31", "move": "8/5 6/5"})
+    assert (status, body["legal"], body["move"]) == (200, True, "8/5 6/5"), body
+
+
+@pytest.mark.parametrize(
+    ("sent", "said"),
+    [
+        (f"Position ID: {START[:-1]}", "a Position ID has 14 characters, not 13"),
+        (f"Position ID: {START} Match ID: cAkAAAAAAAA", "14 + 12 characters"),
+        ("Position ID:", "holds no Position ID"),
+    ],
+)
+def test_a_labelled_id_that_does_not_read_is_refused_in_http_terms(
+    server: HttpServer, sent: str, said: str
+) -> None:
+    """The refusal of 'Position ID: 4HPwATDgc/ABM' said "bgfast.Game.from_gnubg_id or
+    Game.from_xgid reads it" (the Python package's, not the API's) and to encode '+' as
+    %2B, where the only spaces were the label's. It names what is wrong, no Python name,
+    and gives the '+' hint only for a space a '+' may have become."""
+    unencoded = sent.replace(" ", "+").encode()
+    for status, body in (
+        server.get("/moves", position=sent, dice="31"),
+        server.exchange(b"GET /moves?dice=31&position=" + unencoded + b" HTTP/1.1"),
+    ):
+        assert (status, body["error"]["parameter"]) == (400, "position"), body
+        message = body["error"]["message"]
+        assert said in message, message
+        for python in ("bgfast.", "Game.", "from_gnubg_id", "from_xgid", "from_id", "%2B"):
+            assert python not in message, message
+    # A space a '+' may have become, outside the label, still has the hint.
+    status, body = server.get("/moves", position=f"Position ID: {START[:-2]} A", dice="31")
+    assert status == 400 and "%2B" in body["error"]["message"], body
+
+
+def test_a_labelled_finished_game_is_refused_as_over(server: HttpServer) -> None:
+    """R15: a finished game given with its labels is refused as the bare ID is."""
+    for text, won in FINISHED[:2]:
+        position, _, match = text.partition(":")
+        labelled = f"Position ID: {position}" + (f" Match ID: {match}" if match else "")
+        status, body = server.get("/moves", position=labelled, dice="31")
+        assert (status, body["error"]["type"]) == (400, "GameOverError"), body
+        assert won in body["error"]["message"]

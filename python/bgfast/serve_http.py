@@ -7,10 +7,12 @@ pool, off the event loop, and the native work they call releases the GIL while i
 Both are in the ``serve`` extra (``pip install 'bgfast[serve]'``).
 
 Endpoints (a position is a GNU Backgammon Position ID, a GNUbg ID ``PositionID:MatchID``,
-an XGID or a FIBS ``board:`` line; dice as ``31``, ``3-1`` or ``3,1``, or the dice the ID
-holds). A ``+`` of a Position ID or Match ID sent unencoded in a query string arrives as a
-space; such an ID is read with its spaces as ``+`` (their alphabet has no space), and one
-that still does not read says to encode ``+`` as ``%2B``:
+an XGID or a FIBS ``board:`` line, read as the command line reads them: GNU Backgammon's
+``Position ID:`` and ``Match ID:`` labels allowed, :func:`bgfast.codec.unlabelled_id`;
+dice as ``31``, ``3-1`` or ``3,1``, or the dice the ID holds). A ``+`` of a Position ID or
+Match ID sent unencoded in a query string arrives as a space; such an ID is read with its
+spaces (but a label's) as ``+`` (their alphabet has no space), and one that still does not
+read says to encode ``+`` as ``%2B``:
 
 - ``GET /moves?position=ID&dice=31``: every distinct legal result, as ``Position.moves``
   lists them: ``{"moves": [{"move": "8/5 6/5", "result": "ID"}, ...]}``.
@@ -52,10 +54,11 @@ headers not sent within :data:`REQUEST_TIMEOUT` seconds of the connection (or of
 previous answer), or a whole body not sent within as many seconds of its headers, are a
 408 (JSON errors of the same shape; ``--request-timeout`` changes the time). At most
 ``--max-connections`` connections are served at once (:func:`default_max_connections`:
-:data:`MAX_CONNECTIONS`, fewer when the process may open fewer files); a client past
-them is answered a 503 JSON error as it connects and let go. Ctrl-C or SIGTERM stops the
-server with status 0, after the requests under way (cancelled after :data:`STOP_GRACE`
-seconds: a request not answered by then is a 503).
+:data:`MAX_CONNECTIONS`, fewer when the process may open fewer files, which the line the
+server starts with then says); a client past them is answered a 503 JSON error as it
+connects and let go (such clients, gone within a second, are not counted). Ctrl-C or
+SIGTERM stops the server with status 0, after the requests under way (cancelled after
+:data:`STOP_GRACE` seconds: a request not answered by then is a 503).
 """
 
 from __future__ import annotations
@@ -63,6 +66,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import re
 import signal
 import socket
 import sys
@@ -143,9 +148,23 @@ REQUEST_TIMEOUT = 10
 #: accept anyone with, and other clients' connections were reset.
 MAX_CONNECTIONS = 1000
 
-#: File descriptors kept free of connections by :func:`default_max_connections` (for the
-#: listening socket, the nets' files, the accept of a client to refuse, the logs).
+#: File descriptors taken as open already where they cannot be counted (Linux counts its
+#: own, ``/proc/self/fd``), by :func:`default_max_connections`.
 FD_RESERVE = 64
+
+#: File descriptors :func:`default_max_connections` keeps free besides those open and the
+#: refused clients': the event loop's own, the accept of a client to refuse, a net's or a
+#: module's file opened for a moment, the logs.
+FD_MARGIN = 16
+
+#: The fewest connections :func:`default_max_connections` gives, however low the limit of
+#: open files: a server that serves one client at a time is no server.
+MIN_CONNECTIONS = 8
+
+#: The most connections turned away (past ``max_connections``) that are read until the
+#: client closes, at once (fewer when the process may open few files: see
+#: :func:`_lingering_slots`); past them a client is turned away and closed at once.
+LINGERING = 32
 
 #: The most characters of a position read (the longest GNUbg ID or XGID has about 60, a
 #: FIBS board line about 200 with its player names): a longer one is a 400 before any work
@@ -279,13 +298,15 @@ PLUS_HINT = "a '+' sent unencoded in a query string arrives as a space: encode i
 
 def read_position(text: str, *, query: bool = False) -> Read:
     """Reads a Position ID, a GNUbg ID, an XGID or a FIBS board line (spaces ignored but in
-    a FIBS board's names); ``BgfastError`` naming what is wrong.
+    a FIBS board's names; GNU Backgammon's ``Position ID:`` and ``Match ID:`` labels
+    allowed, as :func:`bgfast.codec.unlabelled_id` reads them); ``BgfastError`` naming what
+    is wrong.
 
     With ``query`` (the text came from a URL's query string, where ``+`` decodes as a
     space), a Position ID or GNUbg ID that does not read with its spaces ignored is read
-    with every space as the ``+`` it was sent as. That is unambiguous: their alphabet has
-    no space and each part has a fixed length, so at most one of the two reads. XGIDs and
-    FIBS boards have no ``+`` to lose.
+    with every space (but those of its labels) as the ``+`` it was sent as. That is
+    unambiguous: their alphabet has no space and each part has a fixed length, so at most
+    one of the two reads. XGIDs and FIBS boards have no ``+`` to lose.
 
     Text over :data:`MAX_ID` characters is refused before any of this."""
     if isinstance(text, str) and len(text) > MAX_ID:
@@ -296,12 +317,38 @@ def read_position(text: str, *, query: bool = False) -> Read:
     try:
         return _read_position(text)
     except BgfastError as e:
-        if not (query and " " in text and _may_hold_plus(text)):
-            raise
-        for sent in _with_plus(text):
+        bare = _label_free(text)
+        if not (query and " " in bare and _may_hold_plus(bare)):
+            raise  # no space a '+' may have become: the hint would not help
+        for sent in _with_plus(bare):
             with contextlib.suppress(BgfastError):
                 return _read_position(sent)
         raise type(e)(f"{e} ({PLUS_HINT})") from None
+
+
+def _spaced(label: str) -> str:
+    """A pattern of ``label`` (lower case, without spaces) with spaces anywhere in it, as
+    :func:`bgfast.codec.unlabelled_id` ignores them."""
+    return r"\s*".join(re.escape(c) for c in label)
+
+
+#: GNU Backgammon's labels around a Position ID and a Match ID, the one space each is
+#: printed with: ``Position ID: 4HPwATDgc/ABMA Match ID: cAkAAAAAAAAA``.
+_LABELLED = re.compile(
+    rf"\s*{_spaced('positionid:')} ?(.*?)(?: ?{_spaced('matchid:')} ?(.*))?",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _label_free(text: str) -> str:
+    """``text`` without GNU Backgammon's ``Position ID:`` and ``Match ID:`` labels and the
+    spaces they are printed with (a GNUbg ID ``PositionID:MatchID`` when both are there),
+    its other spaces kept: the ones a ``+`` sent unencoded may have become."""
+    found = _LABELLED.fullmatch(text)
+    if found is None:
+        return text
+    position, match = found.groups()
+    return position if match is None else f"{position}:{match}"
 
 
 def _with_plus(text: str) -> list[str]:
@@ -337,9 +384,12 @@ def _read_position(text: str) -> Read:
     if not raw:
         raise InvalidIdError("the position is empty")
     found = codec.state_from_id(raw)
+    # the one reading of an ID's text, the command line's: spaces and labels removed
+    compact = codec.unlabelled_id(raw)
     if found is None:
-        return Read("position_id", Position.from_id("".join(raw.split())), None, None)
-    compact = "".join(raw.split())
+        if not compact:
+            raise InvalidIdError(f"{raw!r} holds no Position ID after its label")
+        return Read("position_id", Position.from_id(compact), None, None)
     if raw.startswith("board:"):
         kind = "fibs_board"
     elif compact.upper().startswith("XGID=") or compact.count(":") >= 9:
@@ -388,8 +438,9 @@ def _finished(text: str, *, query: bool) -> Position | None:
     if not isinstance(text, str) or len(text) > MAX_ID:
         return None
     sent = [text]
-    if query and " " in text and _may_hold_plus(text):
-        sent += _with_plus(text)
+    bare = _label_free(text)
+    if query and " " in bare and _may_hold_plus(bare):
+        sent += _with_plus(bare)
     for candidate in sent:
         with contextlib.suppress(BgfastError, ValueError, IndexError):
             position = _checkers_of(candidate)
@@ -402,7 +453,7 @@ def _checkers_of(text: str) -> Position | None:
     """The position part of a GNUbg ID, XGID or FIBS board line, seen from the side on
     turn, without the rest of the game state; ``None`` for a bare Position ID."""
     raw = text.strip()
-    compact = "".join(raw.split())
+    compact = codec.unlabelled_id(raw)
     if raw.startswith("board:"):
         board = codec.FibsBoard.parse(raw)
         opponents, yours = board.rows()
@@ -665,18 +716,60 @@ def _check_connections(count: object) -> int:
     return count
 
 
-def default_max_connections() -> int:
-    """:data:`MAX_CONNECTIONS`, or fewer when the process may open fewer files: its limit
-    of open files (``ulimit -n``) less :data:`FD_RESERVE`, at least 1."""
+def _open_files_limit() -> int | None:
+    """The process's limit of open files (``ulimit -n``), ``None`` when it has none."""
     try:
         import resource
 
         soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     except (ImportError, OSError, ValueError):  # pragma: no cover - Windows
-        return MAX_CONNECTIONS
+        return None
     if soft == resource.RLIM_INFINITY or soft < 0:
+        return None
+    return int(soft)
+
+
+def _free_descriptors() -> int | None:
+    """File descriptors the process may still open: its limit less those open now
+    (counted in ``/proc/self/fd``; :data:`FD_RESERVE` where they cannot be), ``None``
+    without a limit."""
+    limit = _open_files_limit()
+    if limit is None:
+        return None
+    try:
+        in_use = len(os.listdir("/proc/self/fd"))  # the listing's own one included
+    except OSError:  # pragma: no cover - not Linux
+        in_use = FD_RESERVE
+    return limit - in_use
+
+
+def _max_connections(free: int | None) -> int:
+    """The default connection limit when the process may open ``free`` more descriptors
+    (``None``: no limit): :data:`MAX_CONNECTIONS`, or fewer when ``free`` less
+    :data:`FD_MARGIN` cannot hold them and :data:`LINGERING` clients turned away (or a
+    quarter of what is left for those, when that is fewer); at least
+    :data:`MIN_CONNECTIONS`."""
+    if free is None:
         return MAX_CONNECTIONS
-    return max(1, min(MAX_CONNECTIONS, soft - FD_RESERVE))
+    spare = max(0, free - FD_MARGIN)
+    return max(MIN_CONNECTIONS, min(MAX_CONNECTIONS, spare - min(LINGERING, spare // 4)))
+
+
+def _lingering_slots(free: int | None, max_connections: int) -> int:
+    """How many clients turned away may be read until they close, at once: the
+    descriptors ``free`` leaves past :data:`FD_MARGIN` and ``max_connections``, at most
+    :data:`LINGERING`."""
+    if free is None:
+        return LINGERING
+    return max(0, min(LINGERING, free - FD_MARGIN - max_connections))
+
+
+def default_max_connections() -> int:
+    """:data:`MAX_CONNECTIONS`, or fewer when the process may open fewer files: its limit
+    of open files (``ulimit -n``) less the descriptors open now (counted on Linux, else
+    :data:`FD_RESERVE` taken as open), :data:`FD_MARGIN` and the descriptors of clients
+    being turned away (up to :data:`LINGERING`); at least :data:`MIN_CONNECTIONS`."""
+    return _max_connections(_free_descriptors())
 
 
 def _stakes(read: Read) -> cubeful.Stakes:
@@ -964,20 +1057,19 @@ def _raw_refusal(status: bytes, kind: str, message: str) -> bytes:
     )
 
 
-#: The most connections turned away (past ``max_connections``) that are read until the
-#: client closes, at once; half of :data:`FD_RESERVE`.
-_LINGERING = FD_RESERVE // 2
-
-
 def _http_protocol(
-    request_timeout: float = REQUEST_TIMEOUT, max_connections: int = MAX_CONNECTIONS
+    request_timeout: float = REQUEST_TIMEOUT,
+    max_connections: int = MAX_CONNECTIONS,
+    lingering_slots: int = LINGERING,
 ) -> Any:
     """uvicorn's httptools protocol refusing a request whose line and headers pass
     :data:`MAX_HEAD` bytes (431) or take ``request_timeout`` seconds to arrive (408), and
-    a connection past ``max_connections`` at once (503, as it connects: it is let go
-    without a request read, and holds its file descriptor a moment at most); ``"auto"``
-    when httptools is not installed (uvicorn's h11 protocol, used then, has a size limit
-    of its own, and ``limit_concurrency`` answers 503 in its place)."""
+    a connection past ``max_connections`` served at once (503, as it connects: it is let
+    go without a request read, and holds its file descriptor a second at most, read until
+    the client closes when fewer than ``lingering_slots`` others are, else closed at once;
+    it is not counted among those served); ``"auto"`` when httptools is not installed
+    (uvicorn's h11 protocol, used then, has a size limit of its own, and
+    ``limit_concurrency`` answers 503 in its place)."""
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
     except ImportError:  # pragma: no cover - httptools comes with the serve extra
@@ -993,11 +1085,13 @@ def _http_protocol(
         "RequestTimeout",
         f"the request line and headers did not arrive within {_seconds(request_timeout)}",
     )
+    served = [0]  # connections being served (those turned away are not)
     lingering = [0]  # connections turned away and not yet closed
+    connections = "connection" if max_connections == 1 else "connections"
     too_many = _raw_refusal(
         b"503 Service Unavailable",
         "ServiceUnavailable",
-        f"the server serves at most {max_connections} connections at once: try again later",
+        f"the server serves at most {max_connections} {connections} at once: try again later",
     )
 
     class LimitedHeadProtocol(HttpToolsProtocol):
@@ -1010,19 +1104,23 @@ def _http_protocol(
         head_timer: asyncio.TimerHandle | None = None
         turned_away = False  # a connection past max_connections: answered, never read
         lingers = False  # turned away, and read until the client closes (a second at most)
+        counted = False  # among the connections served
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
-            if len(self.connections) > max_connections:
+            # Counted apart from uvicorn's set of connections, which holds the clients
+            # turned away until they close too: five of them still lingering made a
+            # server limited to two, serving none, turn the next client away.
+            if served[0] >= max_connections:
                 # Answered at once and let go: a slow client past the limit holds no file
                 # descriptor for long. The write side is closed and what the client sends
                 # is read and dropped until it closes (a second at most), so that its
                 # request arriving after the close does not reset the connection before
-                # it has read the answer; past _LINGERING such clients at once, closed
-                # at once (the file descriptors kept free are for accepting clients).
+                # it has read the answer; past lingering_slots such clients at once,
+                # closed at once (the file descriptors kept free are for accepting).
                 self.turned_away = True
                 transport.write(too_many)
-                if lingering[0] < _LINGERING and transport.can_write_eof():
+                if lingering[0] < lingering_slots and transport.can_write_eof():
                     lingering[0] += 1
                     self.lingers = True
                     transport.write_eof()
@@ -1030,6 +1128,8 @@ def _http_protocol(
                 else:
                     transport.close()
                 return
+            served[0] += 1
+            self.counted = True
             self.time_head()
 
         def time_head(self) -> None:
@@ -1078,6 +1178,9 @@ def _http_protocol(
             if self.lingers:
                 self.lingers = False
                 lingering[0] -= 1
+            if self.counted:
+                self.counted = False
+                served[0] -= 1
             if self.head_timer is not None:
                 self.head_timer.cancel()
             super().connection_lost(exc)
@@ -1101,9 +1204,8 @@ def run(
     import uvicorn
 
     request_timeout = _check_timeout(request_timeout)
-    if max_connections is None:
-        max_connections = default_max_connections()
-    max_connections = _check_connections(max_connections)
+    if max_connections is not None:
+        max_connections = _check_connections(max_connections)
     loaded = {name: Net.load(path) for name, path in (nets or {}).items()}
     app = create_app(loaded, threads=threads, request_timeout=request_timeout)
 
@@ -1122,13 +1224,25 @@ def run(
         return 2
     sock.listen(1024)
     bound = sock.getsockname()[1]
+    # The descriptors open are counted now, with the nets loaded and the socket listening.
+    free = _free_descriptors()
+    lowered = ""
+    if max_connections is None:
+        max_connections = _max_connections(free)
+        if max_connections < MAX_CONNECTIONS:
+            lowered = (
+                f"; at most {max_connections} connections at once, for a limit of"
+                f" {_open_files_limit()} open files"
+            )
+    lingering_slots = _lingering_slots(free, max_connections)
     shown_host = f"[{host}]" if family == socket.AF_INET6 else host  # a URL's IPv6 address
     print(
         f"bgfast serve http: listening on http://{shown_host}:{bound}"
-        f" (OpenAPI schema /openapi.json, pages /docs; nets {', '.join(app.state.nets)})",
+        f" (OpenAPI schema /openapi.json, pages /docs; nets {', '.join(app.state.nets)}"
+        f"{lowered})",
         flush=True,
     )
-    protocol = _http_protocol(request_timeout, max_connections)
+    protocol = _http_protocol(request_timeout, max_connections, lingering_slots)
     config = uvicorn.Config(
         app,
         log_level="warning",
