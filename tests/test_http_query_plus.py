@@ -65,3 +65,13 @@ def test_the_server_reads_an_unencoded_plus_as_curl_sends_it(server: HttpServer)
     assert status == 200 and body["gnubg_id"] == GNUBG_ID
     status, body = server.exchange(b"GET /ids?position=4HPwQSDg8+ABM HTTP/1.1\r\nHost: x")
     assert status == 400 and "%2B" in body["error"]["message"]
+
+
+def test_an_id_with_its_plus_back_and_still_wrong_says_what_is_wrong_with_it() -> None:
+    # 'wLfBA2Dg8+ABCB' has its 14 characters once the '+' is back: its fault is its last
+    # character's stray bits, not "14 characters, not 13" of the space-less reading.
+    with pytest.raises(BgfastError) as refused:
+        read_position("wLfBA2Dg8 ABCB", query=True)
+    said = str(refused.value)
+    assert "sets bits beyond the key" in said and "not 13" not in said
+    assert said.endswith(f"({PLUS_HINT})")

@@ -320,10 +320,15 @@ def read_position(text: str, *, query: bool = False) -> Read:
         bare = _label_free(text)
         if not (query and " " in bare and _may_hold_plus(bare)):
             raise  # no space a '+' may have become: the hint would not help
+        wrong: list[BgfastError] = []
         for sent in _with_plus(bare):
-            with contextlib.suppress(BgfastError):
+            try:
                 return _read_position(sent)
-        raise type(e)(f"{e} ({PLUS_HINT})") from None
+            except BgfastError as plus_error:
+                wrong.append(plus_error)
+        # Both readings fail: say what is wrong with the one that has its '+' back, the
+        # likelier fault once a '+' was lost (a character past the key, say), and why.
+        raise type(e)(f"{wrong[0]} ({PLUS_HINT})") from None
 
 
 def _spaced(label: str) -> str:
