@@ -489,10 +489,22 @@ class CubeRollout:
                 f"{self.stderr[name]:9.4f}{mwc}"
             )
         lines.append(
-            f"double/take - no double: stderr {self.stderr['double_take - no_double']:.4f}"
-            f" (paired); games {r.games}" + ("  PARTIAL (interrupted)" if r.partial else "")
+            f"double/take - no double: {self._take_gain_words()}; games {r.games}"
+            + ("  PARTIAL (interrupted)" if r.partial else "")
         )
         return "\n".join(lines)
+
+    def _take_gain_words(self) -> str:
+        """What doubling gains against a take, with its paired error, and how many errors
+        that is: an action resting on less than two is a close call, not a verdict."""
+        gain = self.double_take - self.no_double
+        error = self.stderr["double_take - no_double"]
+        words = f"{gain:+.4f}, stderr {error:.4f} (paired)"
+        if not (error > 0 and math.isfinite(gain)):
+            return words
+        errors = abs(gain) / error
+        close = ": close, more games would tell" if errors < 2 else ""
+        return f"{words}, {errors:.1f} standard errors{close}"
 
     def __str__(self) -> str:
         return self.table()
