@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +29,15 @@ from gnubg_external import board_line, state_to_act
 from bgfast import Game, GameState, Net, Position, cubeful
 from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes
 from bgfast.serve_gnubg import (
+    EVICT_IDLE,
     EVICTED,
+    MAX_CONNECTIONS,
     TOO_LONG,
     TOO_MANY,
     ExternalPlayer,
     serve,
     state_from_external_board,
+    too_many,
 )
 
 import gnubg_program
@@ -371,16 +378,20 @@ def test_a_connection_idle_briefly_or_being_answered_is_not_closed() -> None:
             release.wait(30)
             return super().decide(state)
 
+    # the server's own limits, not the defaults (it said "at most 256 connections ... idle
+    # 60 seconds" whatever it was told)
+    full = too_many(1, 1.0).encode() + b"\n"
+    assert b"at most 1 connection at once" in full and b"idle 1 second to" in full
     with gnubg_external.serving(Slow("pubeval"), max_connections=1, evict_idle=1.0) as address:
         first = _connect(address)
         first[0].sendall(TO_ROLL.encode() + b"\n\0")  # its answer waits for release
         time.sleep(1.2)  # idle long enough, but being answered
         refused = _connect(address)
-        assert _closed_with(refused) == TOO_MANY.encode() + b"\n"
+        assert _closed_with(refused) == full
         release.set()
         assert first[1].readline() == b"roll\n"
         refused = _connect(address)  # idle now, but for less than a second
-        assert _closed_with(refused) == TOO_MANY.encode() + b"\n"
+        assert _closed_with(refused) == full
         time.sleep(1.2)
         admitted = _connect(address)
         assert _ask(admitted, TO_ROLL) == "roll"
@@ -398,3 +409,145 @@ def test_the_limits_are_checked(options: dict[str, Any]) -> None:
 
     with pytest.raises((ValueError, TypeError)):
         asyncio.run(start())
+
+
+def test_the_refusal_names_the_servers_limits() -> None:
+    assert too_many(3, 0.5) == (
+        "Error (the server serves at most 3 connections at once, and none has been idle"
+        " 0.5 seconds to make room; try again later)"
+    )
+    assert too_many(MAX_CONNECTIONS, EVICT_IDLE) == TOO_MANY
+
+    async def refused() -> bytes:
+        answer = b""
+        stop = asyncio.Event()
+        ready = asyncio.Event()
+        where: list[int] = []
+
+        def listening(host: str, port: int) -> None:
+            where.append(port)
+            ready.set()
+
+        task = asyncio.create_task(
+            serve(
+                ExternalPlayer("pubeval"),
+                port=0,
+                ready=listening,
+                stop=stop,
+                max_connections=2,
+                evict_idle=30,
+            )
+        )
+        await ready.wait()
+        held = [await asyncio.open_connection("127.0.0.1", where[0]) for _ in range(2)]
+        reader, writer = await asyncio.open_connection("127.0.0.1", where[0])
+        answer = await asyncio.wait_for(reader.read(), 10)
+        for _, w in [*held, (reader, writer)]:
+            w.close()
+        stop.set()
+        await task
+        return answer
+
+    assert asyncio.run(refused()) == too_many(2, 30).encode() + b"\n"
+
+
+# ------------------------------------------------------------------------- open files
+
+
+def _limit_open_files(count: int) -> Callable[[], None]:
+    """A ``preexec_fn`` lowering the child's limit of open files (``ulimit -n count``)."""
+
+    def lower() -> None:
+        import resource
+
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (count, hard))
+
+    return lower
+
+
+def _held(count: int, port: int) -> list[tuple[socket.socket, Any]]:
+    return [_connect(f"127.0.0.1:{port}") for _ in range(count)]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no open-file limit to lower")
+def test_under_a_low_open_file_limit_the_connection_limit_still_holds() -> None:
+    """Under ``ulimit -n 256`` (macOS's default) the fixed limit of 256 connections was
+    never reached: accept failed first, no newcomer was answered or admitted, and asyncio
+    logged thousands of tracebacks. The default limit now leaves room under the open-file
+    limit, and the startup line says it was lowered."""
+    command = ["-m", "bgfast", "serve", "gnubg-external", "--port", "0", "--policy", "pubeval"]
+    server = subprocess.Popen(
+        [sys.executable, *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_limit_open_files(64),
+    )
+    clients: list[tuple[socket.socket, Any]] = []
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()
+        found = re.search(
+            r"listening on [\d.]+:(\d+) \(policy pubeval; at most (\d+) connections at once"
+            r" under the open-file limit of 64\)",
+            first,
+        )
+        assert found, first
+        port, cap = int(found.group(1)), int(found.group(2))
+        assert 16 <= cap < 64 - 16
+        clients = _held(cap, port)
+        assert all(_ask(client, TO_ROLL) == "roll" for client in clients)  # all served
+        full = too_many(cap, EVICT_IDLE).encode() + b"\n"
+        for _ in range(40):  # past the limit: answered and let go, every one
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as extra:
+                assert extra.makefile("rb").read() == full
+        assert _ask(clients[0], TO_ROLL) == "roll"
+    finally:
+        for sock, stream in clients:
+            stream.close()
+            sock.close()
+        server.terminate()
+        _, errors = server.communicate(timeout=30)
+    assert errors == ""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no open-file limit to lower")
+def test_running_out_of_file_descriptors_is_one_line_and_clients_wait() -> None:
+    """Past the open-file limit (a limit of connections set above it), asyncio's accept
+    fails: it logged a traceback for every attempt, a hundred a second. Now one line says
+    so, the clients wait, and one is accepted once others leave."""
+    code = (
+        "import asyncio\n"
+        "from bgfast.serve_gnubg import ExternalPlayer, serve\n"
+        "def ready(host, port): print(port, flush=True)\n"
+        "asyncio.run(serve(ExternalPlayer('pubeval'), port=0, ready=ready,"
+        " max_connections=1000))\n"
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_limit_open_files(40),
+    )
+    clients: list[tuple[socket.socket, Any]] = []
+    try:
+        assert server.stdout is not None
+        port = int(server.stdout.readline())
+        clients = _held(36, port)  # the last few wait in the listening queue
+        assert _ask(clients[0], TO_ROLL) == "roll"
+        for sock, stream in clients[:8]:
+            stream.close()  # the socket is closed with its last file
+            sock.close()
+        assert _ask(clients[-1], TO_ROLL) == "roll"  # accepted once others left
+    finally:
+        for sock, stream in clients:
+            stream.close()
+            sock.close()
+        server.kill()
+        _, errors = server.communicate(timeout=30)
+    lines = errors.splitlines()
+    assert len(lines) == 1, errors[-2000:]
+    assert "cannot accept a client (Too many open files" in lines[0]
+    assert "open-file limit 40" in lines[0]

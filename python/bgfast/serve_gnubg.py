@@ -15,15 +15,18 @@ How many connections: gnubg opens one connection per external player when told `
 player N external`` and keeps it for the whole session, silent between its questions for
 as long as its other player (a human, a deep gnubg) thinks. So the server never closes a
 connection for being idle while there is room: it serves up to :data:`MAX_CONNECTIONS` at
-once (each takes a file descriptor), and when a client comes past that, it closes the
-connection idle the longest to admit it, provided that one has been idle at least
-:data:`EVICT_IDLE` seconds and is not being answered. Connections that never sent a board
-(a client that connected and went quiet) go before those that played, whatever their idle
-times. The closed connection is sent :data:`EVICTED` first: gnubg prints that line when it
-next asks, and a new ``set player N external`` connects it again. Only when no connection
-may be closed is the newcomer answered :data:`TOO_MANY` and let go. Idle clients therefore
-cannot lock gnubg out for longer than :data:`EVICT_IDLE` seconds; a client that keeps
-sending boards holds its slot, as a playing gnubg does.
+once, fewer when the process may open fewer files (each connection holds a file
+descriptor; :func:`default_max_connections`, and the line the server prints on starting
+says so). When a client comes past that, the server closes a connection that has been
+idle at least :data:`EVICT_IDLE` seconds and is not being answered, to admit it: one that
+never sent a board first (a client that connected and went quiet), whatever its idle
+time, else the one idle the longest. The closed connection is sent :data:`EVICTED` first:
+gnubg prints that line when it next asks, and a new ``set player N external`` connects it
+again. Only when no connection may be closed is the newcomer answered :func:`too_many`
+(naming the server's limits) and let go. Idle clients therefore cannot lock gnubg out for
+longer than :data:`EVICT_IDLE` seconds; a client that keeps sending boards holds its
+slot, as a playing gnubg does. Should the process run out of descriptors all the same,
+clients wait to be accepted and one line on stderr says so (once a minute at most).
 
 How the server decides (:class:`ExternalPlayer`):
 
@@ -46,14 +49,21 @@ How the server decides (:class:`ExternalPlayer`):
   point of the 8-9-12 rule of thumb for races.
 
 The boards are read by :func:`bgfast.codec.state_from_fibs_board`, with one correction for
-gnubg's external-player writer (:func:`state_from_external_board`): its board, cube and
-turn fields are always laid out from player 1's side, but it writes the name and score of
+gnubg's external-player writer (:func:`state_from_external_board`), verified against the
+lines gnubg 1.07.001 (Debian's package) writes to either seat: its board, cube and turn
+fields are always laid out from player 1's side, but it writes the name and score of
 player 0 first when it asks for a roll, a double or a play, and player 1's first when it
 asks for a take or a drop (gnubg's ``ap[fTurn ^ fMove]``), whichever player the server
-is; so the two scores are swapped before reading unless a double waits. With ``log``, each
-exchange is appended to a file as one JSON line (time, connection, peer, received, reply,
-milliseconds); a log that cannot be written any more is given up with a warning, and the
-games go on.
+is; so the two scores are swapped before reading unless a double waits. gnubg 1.04.001
+(play.c rev. 1.434, December 2014) wrote the name and score of the player on roll first
+(``ap[fMove]``). The one change to the external interface's behaviour in gnubg's ChangeLog
+between the two is "Fix problem with erroneous decisions generated when using the
+external interface" (2015-06-26, play.c and drawboard.c), first released in 1.05.001; so
+the layout read here is most likely that of 1.05.001 and later (only 1.07.001 was run).
+
+With ``log``, each exchange is appended to a file as one JSON line (time, connection,
+peer, received, reply, milliseconds); a log that cannot be written any more is given up
+with a warning, and the games go on.
 
 Not covered: beavers in money sessions. A board says that a double waits but not who is
 asked, and the server reads it as the opponent's double (R18: the doubler is the side on
@@ -67,6 +77,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import errno
 import itertools
 import json
 import os
@@ -78,7 +89,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from typing import Any, TextIO
 
-from bgfast import batch, bearoff, cubeful
+from bgfast import _fd_limits, batch, bearoff, cubeful
 from bgfast._core import BgfastError, Move, Net, check_int, check_threads
 from bgfast.codec import FibsBoard, state_from_fibs_board
 from bgfast.errors import MatchOptionError
@@ -98,8 +109,10 @@ __all__ = [
     "TOO_MANY",
     "ExchangeLog",
     "ExternalPlayer",
+    "default_max_connections",
     "serve",
     "state_from_external_board",
+    "too_many",
 ]
 
 #: Net-less policies pass a double in a race when the doubler leads by more than this
@@ -112,21 +125,36 @@ MAX_LINE = 1 << 16
 #: The answer to a longer line (given once; the rest of the line is skipped).
 TOO_LONG = f"Error (a line longer than {MAX_LINE} bytes)"
 
-#: The most connections served at once (gnubg opens one per external player): clients
-#: beyond it would use up the process's file descriptors, and asyncio then accepts no one,
-#: logging a traceback a second until some go away.
+#: The most connections served at once by default (gnubg opens one per external player),
+#: fewer under a lower limit of open files (:func:`default_max_connections`): each holds a
+#: file descriptor, and once they are used up asyncio accepts no one, so that the server
+#: can neither answer a newcomer nor make room for it.
 MAX_CONNECTIONS = 256
 
 #: Seconds a connection must have been idle (no line received or answered) before it may
-#: be closed to admit a client past :data:`MAX_CONNECTIONS`.
+#: be closed to admit a client past the server's limit of connections.
 EVICT_IDLE = 60.0
 
-#: The answer to a client past :data:`MAX_CONNECTIONS` when no connection may be closed for
-#: it (all answering, or idle less than :data:`EVICT_IDLE` seconds); the client is let go.
-TOO_MANY = (
-    f"Error (the server serves at most {MAX_CONNECTIONS} connections at once, and none has"
-    f" been idle {EVICT_IDLE:g} seconds to make room; try again later)"
-)
+
+def _count(number: float, unit: str) -> str:
+    """``1 connection``, ``2 connections``, ``0.5 seconds``."""
+    return f"{number:g} {unit}" if number == 1 else f"{number:g} {unit}s"
+
+
+def too_many(max_connections: int, evict_idle: float) -> str:
+    """The answer to a client past ``max_connections`` when no connection may be closed
+    for it (all answering, or idle less than ``evict_idle`` seconds); the client is let
+    go. The server sends it with its own limits."""
+    return (
+        f"Error (the server serves at most {_count(max_connections, 'connection')} at once,"
+        f" and none has been idle {_count(evict_idle, 'second')} to make room; try again"
+        " later)"
+    )
+
+
+#: :func:`too_many` at the default limits, :data:`MAX_CONNECTIONS` and :data:`EVICT_IDLE`
+#: (a server with other limits, or whose limit the open files lower, names its own).
+TOO_MANY = too_many(MAX_CONNECTIONS, EVICT_IDLE)
 
 #: Sent to the connection closed to admit a new client (the one idle the longest).
 EVICTED = (
@@ -140,11 +168,32 @@ STOP_GRACE = 5.0
 #: How many seeds the random policy's dice stream takes (64 bits).
 _SEEDS = 1 << 64
 
+#: The errors of an ``accept`` that lacks resources (asyncio's list): the process's open
+#: files used up (``EMFILE``), the system's (``ENFILE``), or memory.
+_OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+
+
+#: The clients asyncio accepts in one go, and the length of the kernel's queue of clients
+#: waiting to be accepted (asyncio's default for both is 100). Each accepted client holds
+#: a descriptor for a few turns of the event loop before the server counts or refuses it:
+#: a hundred at once ran past the margin :func:`default_max_connections` keeps free under
+#: ``ulimit -n 256``. A flooding client waits longer to connect; gnubg, connecting once
+#: per session, does not.
+_ACCEPT_BATCH = 16
+
+
+def default_max_connections() -> int:
+    """:data:`MAX_CONNECTIONS`, or fewer when the process may open fewer files: its limit
+    of open files (``ulimit -n``; macOS's default is 256) less the descriptors open now,
+    less a margin for the clients accepted past the limit to be answered or to take an
+    idle connection's place (:func:`bgfast._fd_limits.connection_cap`); at least 1."""
+    return _fd_limits.connection_cap(MAX_CONNECTIONS)
+
 
 def state_from_external_board(line: str) -> GameState:
     """The state of a board line as gnubg writes it to an external player.
 
-    gnubg's writer (1.07, ``ComputerTurn`` in play.c) lays the board out the same way for
+    gnubg's writer (1.07.001, ``ComputerTurn`` in play.c) lays the board out the same way for
     every question: player 1's checkers positive, seen from player 1 (colour 1, direction
     -1), the turn field +1 when player 1 is on roll (the doubler while a double waits),
     the "may double" flags player 1's then player 0's, the dice of the roll twice, "was
@@ -153,7 +202,8 @@ def state_from_external_board(line: str) -> GameState:
     0's first for a roll, double or play question and player 1's first for a take or drop
     question, whichever player the external one is. :func:`~bgfast.codec.state_from_fibs_board`
     reads the first score as player 1's ("you"), so the two scores are swapped before
-    reading unless a double waits. The state's players are gnubg's players 0 and 1."""
+    reading unless a double waits. The state's players are gnubg's players 0 and 1. (gnubg
+    1.04.001 and older wrote the player on roll's first: see the module's documentation.)"""
     board = FibsBoard.parse(line)
     if not board.was_doubled:
         parts = line.strip().split(":")
@@ -462,20 +512,25 @@ async def serve(
 ) -> None:
     """Serves gnubg's connections on ``host:port`` (0: a free port) until ``stop`` is set
     (or forever); ``ready(host, port)`` is called once listening. At most
-    ``max_connections`` at once (default :data:`MAX_CONNECTIONS`): a client past them is
-    admitted by closing the connection idle the longest if it has been idle at least
-    ``evict_idle`` seconds (default :data:`EVICT_IDLE`), else answered :data:`TOO_MANY`
-    and let go (see the module's documentation). On stopping, the connections still open
-    are closed (their answers being worked out are given :data:`STOP_GRACE` seconds)."""
+    ``max_connections`` at once (default :func:`default_max_connections`): a client past
+    them is admitted by closing an idle connection (never-played ones first, then the one
+    idle the longest) if one has been idle at least ``evict_idle`` seconds (default
+    :data:`EVICT_IDLE`), else answered :func:`too_many` with these limits and let go (see
+    the module's documentation). When the process runs out of file descriptors all the
+    same (other files, a ``max_connections`` past the limit), clients wait to be accepted,
+    one line on ``sys.stderr`` says so and asyncio tries again each second. On stopping,
+    the connections still open are closed (their answers being worked out are given
+    :data:`STOP_GRACE` seconds)."""
     limit = check_int(
         "max_connections",
-        MAX_CONNECTIONS if max_connections is None else max_connections,
+        default_max_connections() if max_connections is None else max_connections,
         1,
         1 << 20,
     )
     min_idle = EVICT_IDLE if evict_idle is None else evict_idle
     if not isinstance(min_idle, (int, float)) or not 0 <= min_idle < float("inf"):
         raise ValueError(f"evict_idle is a number of seconds >= 0, not {min_idle!r}")
+    refusal = too_many(limit, min_idle).encode() + b"\n"
     workers = min(8, (os.cpu_count() or 2) + 2) if threads is None else check_threads(threads)
     pool = concurrent.futures.ThreadPoolExecutor(
         max_workers=workers, thread_name_prefix="bgfast-external"
@@ -483,15 +538,18 @@ async def serve(
     connections = itertools.count(1)
     open_connections: dict[asyncio.Task[Any], _Connection] = {}
     closing: dict[asyncio.Task[Any], _Connection] = {}  # evicted, their handlers ending
+    starved = [False]  # accept has failed for want of descriptors since the last success
+    said = [-float("inf")]  # when that was last said (once a minute at most)
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None  # asyncio serves each connection in a task of its own
+        starved[0] = False
         if len(open_connections) >= limit:
             victim = _to_evict(open_connections.values(), min_idle)
             if victim is None:
                 with contextlib.suppress(Exception):
-                    writer.write(TOO_MANY.encode() + b"\n")
+                    writer.write(refusal)
                     writer.close()  # sends what is written, then closes
                     await writer.wait_closed()
                 return
@@ -508,11 +566,48 @@ async def serve(
             open_connections.pop(task, None)
             closing.pop(task, None)
 
+    loop = asyncio.get_running_loop()
     try:
-        server = await asyncio.start_server(handle, host, port, limit=MAX_LINE)
+        server = await asyncio.start_server(
+            handle, host, port, limit=MAX_LINE, backlog=_ACCEPT_BATCH
+        )
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
+    listening = {sock.fileno() for sock in server.sockets}
+    previous_handler = loop.get_exception_handler()
+
+    def on_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        # asyncio logs a traceback for every accept that fails for want of descriptors
+        # (thousands in a few seconds of a flood); one line says it here, once until a
+        # client is accepted again and once a minute at most. asyncio itself stops
+        # accepting for a second after each failure, and the clients wait in the queue.
+        error, sock = context.get("exception"), context.get("socket")
+        if (
+            isinstance(error, OSError)
+            and error.errno in _OUT_OF_RESOURCES
+            and sock is not None
+            and sock.fileno() in listening
+        ):
+            if not starved[0] and time.monotonic() - said[0] >= 60:
+                said[0] = time.monotonic()
+                files = _fd_limits.open_file_limit()
+                print(
+                    f"bgfast serve gnubg-external: cannot accept a client"
+                    f" ({error.strerror or error}; {len(open_connections)} connections"
+                    f" open{'' if files is None else f', open-file limit {files}'});"
+                    " it waits, and accepting is tried again each second",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            starved[0] = True
+            return
+        if previous_handler is not None:
+            previous_handler(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(on_error)
     try:
         bound = server.sockets[0].getsockname()
         if ready is not None:
@@ -535,6 +630,8 @@ async def serve(
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(server.wait_closed(), STOP_GRACE)
         pool.shutdown(wait=False, cancel_futures=True)
+        if loop.get_exception_handler() is on_error:
+            loop.set_exception_handler(previous_handler)
 
 
 def run(
@@ -556,10 +653,19 @@ def run(
         print(f"bgfast: cannot open the log {log_path}: {error.strerror or error}", file=sys.stderr)
         return 2
 
+    cap = [MAX_CONNECTIONS]
+
     def ready(bound_host: str, bound_port: int) -> None:
+        lowered = ""
+        if cap[0] < MAX_CONNECTIONS:
+            lowered = (
+                f"; at most {_count(cap[0], 'connection')} at once under the open-file"
+                f" limit of {_fd_limits.open_file_limit()}"
+            )
         print(
             f"bgfast serve gnubg-external: listening on {bound_host}:{bound_port}"
-            f" (policy {player.name}); gnubg: set player N external {bound_host}:{bound_port}",
+            f" (policy {player.name}{lowered}); gnubg: set player N external"
+            f" {bound_host}:{bound_port}",
             flush=True,
         )
 
@@ -569,7 +675,17 @@ def run(
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, stop.set)
-        await serve(player, host, port, log=log, threads=threads, ready=ready, stop=stop)
+        cap[0] = default_max_connections()  # with the event loop's descriptors open
+        await serve(
+            player,
+            host,
+            port,
+            log=log,
+            threads=threads,
+            ready=ready,
+            stop=stop,
+            max_connections=cap[0],
+        )
 
     try:
         asyncio.run(main())
