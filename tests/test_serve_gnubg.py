@@ -26,7 +26,7 @@ import gnubg_external
 import pytest
 from gnubg_external import board_line, state_to_act
 
-from bgfast import Game, GameState, Net, Position, cubeful
+from bgfast import Game, GameState, Net, Position, _fd_limits, cubeful
 from bgfast.cubeful import DEFAULT_CUBE_LIFE, Stakes
 from bgfast.serve_gnubg import (
     EVICT_IDLE,
@@ -35,6 +35,7 @@ from bgfast.serve_gnubg import (
     TOO_LONG,
     TOO_MANY,
     ExternalPlayer,
+    default_max_connections,
     serve,
     state_from_external_board,
     too_many,
@@ -468,6 +469,25 @@ def _limit_open_files(count: int) -> Callable[[], None]:
 
 def _held(count: int, port: int) -> list[tuple[socket.socket, Any]]:
     return [_connect(f"127.0.0.1:{port}") for _ in range(count)]
+
+
+@pytest.mark.parametrize(
+    ("limit", "open_now", "cap"),
+    [
+        (None, 8, MAX_CONNECTIONS),  # no limit (Windows, or unlimited)
+        (1 << 20, 8, MAX_CONNECTIONS),
+        (256, 8, 184),  # macOS's default: 248 free, 64 kept
+        (64, 8, 28),  # 56 free, half kept
+        (10, 8, 1),  # at least one
+        (256, None, 256 - _fd_limits.UNCOUNTED - 64),  # descriptors not countable
+    ],
+)
+def test_the_default_limit_leaves_descriptors_free(
+    monkeypatch: pytest.MonkeyPatch, limit: int | None, open_now: int | None, cap: int
+) -> None:
+    monkeypatch.setattr(_fd_limits, "open_file_limit", lambda: limit)
+    monkeypatch.setattr(_fd_limits, "open_descriptors", lambda: open_now)
+    assert default_max_connections() == cap
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="no open-file limit to lower")
