@@ -16,7 +16,14 @@ try:  # imported now: importing it once the descriptors are used up would fail
 except ImportError:  # pragma: no cover - Windows
     resource = None  # type: ignore[assignment]
 
-__all__ = ["MARGIN", "connection_cap", "open_descriptors", "open_file_limit"]
+__all__ = [
+    "MARGIN",
+    "UNCOUNTED",
+    "connection_cap",
+    "free_descriptors",
+    "open_descriptors",
+    "open_file_limit",
+]
 
 #: Descriptors kept free of connections, beyond those open when the cap is worked out (half
 #: of those left, when that is fewer): for the files the server opens later and the
@@ -56,15 +63,23 @@ def open_descriptors() -> int | None:
     return None
 
 
-def connection_cap(ceiling: int, margin: int = MARGIN) -> int:
-    """``ceiling``, or fewer when the open-file limit leaves less room: the descriptors
-    left free (the limit less those open now, :func:`open_descriptors`, or less
-    :data:`UNCOUNTED` when they cannot be counted) less ``margin`` of them or half,
-    whichever is fewer; at least 1. Under ``ulimit -n 256`` with 8 files open: 184; under
-    ``ulimit -n 64``: 28."""
+def free_descriptors() -> int | None:
+    """The file descriptors the process may still open: its limit less those open now
+    (:func:`open_descriptors`, or :data:`UNCOUNTED` when they cannot be counted); ``None``
+    without a limit."""
     limit = open_file_limit()
     if limit is None:
-        return ceiling
+        return None
     in_use = open_descriptors()
-    free = limit - (UNCOUNTED if in_use is None else in_use)
+    return limit - (UNCOUNTED if in_use is None else in_use)
+
+
+def connection_cap(ceiling: int, margin: int = MARGIN) -> int:
+    """``ceiling``, or fewer when the open-file limit leaves less room: the descriptors
+    left free (:func:`free_descriptors`) less ``margin`` of them or half, whichever is
+    fewer; at least 1. Under ``ulimit -n 256`` with 8 files open: 184; under ``ulimit -n
+    64``: 28."""
+    free = free_descriptors()
+    if free is None:
+        return ceiling
     return max(1, min(ceiling, free - min(margin, free // 2)))

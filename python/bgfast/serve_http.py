@@ -66,7 +66,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import re
 import signal
 import socket
@@ -94,6 +93,7 @@ from bgfast._core import (
     check_dice,
     check_threads,
 )
+from bgfast._fd_limits import free_descriptors, open_file_limit
 from bgfast._version import __version__
 from bgfast.errors import InvalidIdError, shown
 from bgfast.hint import hint
@@ -147,10 +147,6 @@ REQUEST_TIMEOUT = 10
 #: file descriptor: 300 slow clients under a limit of 200 files left no descriptor to
 #: accept anyone with, and other clients' connections were reset.
 MAX_CONNECTIONS = 1000
-
-#: File descriptors taken as open already where they cannot be counted (Linux counts its
-#: own, ``/proc/self/fd``), by :func:`default_max_connections`.
-FD_RESERVE = 64
 
 #: File descriptors :func:`default_max_connections` keeps free besides those open and the
 #: refused clients': the event loop's own, the accept of a client to refuse, a net's or a
@@ -721,33 +717,6 @@ def _check_connections(count: object) -> int:
     return count
 
 
-def _open_files_limit() -> int | None:
-    """The process's limit of open files (``ulimit -n``), ``None`` when it has none."""
-    try:
-        import resource
-
-        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    except (ImportError, OSError, ValueError):  # pragma: no cover - Windows
-        return None
-    if soft == resource.RLIM_INFINITY or soft < 0:
-        return None
-    return int(soft)
-
-
-def _free_descriptors() -> int | None:
-    """File descriptors the process may still open: its limit less those open now
-    (counted in ``/proc/self/fd``; :data:`FD_RESERVE` where they cannot be), ``None``
-    without a limit."""
-    limit = _open_files_limit()
-    if limit is None:
-        return None
-    try:
-        in_use = len(os.listdir("/proc/self/fd"))  # the listing's own one included
-    except OSError:  # pragma: no cover - not Linux
-        in_use = FD_RESERVE
-    return limit - in_use
-
-
 def _max_connections(free: int | None) -> int:
     """The default connection limit when the process may open ``free`` more descriptors
     (``None``: no limit): :data:`MAX_CONNECTIONS`, or fewer when ``free`` less
@@ -770,11 +739,11 @@ def _lingering_slots(free: int | None, max_connections: int) -> int:
 
 
 def default_max_connections() -> int:
-    """:data:`MAX_CONNECTIONS`, or fewer when the process may open fewer files: its limit
-    of open files (``ulimit -n``) less the descriptors open now (counted on Linux, else
-    :data:`FD_RESERVE` taken as open), :data:`FD_MARGIN` and the descriptors of clients
-    being turned away (up to :data:`LINGERING`); at least :data:`MIN_CONNECTIONS`."""
-    return _max_connections(_free_descriptors())
+    """:data:`MAX_CONNECTIONS`, or fewer when the process may open fewer files: the
+    descriptors it may still open (:func:`bgfast._fd_limits.free_descriptors`) less
+    :data:`FD_MARGIN` and those of clients being turned away (up to :data:`LINGERING`); at
+    least :data:`MIN_CONNECTIONS`."""
+    return _max_connections(free_descriptors())
 
 
 def _stakes(read: Read) -> cubeful.Stakes:
@@ -1230,14 +1199,14 @@ def run(
     sock.listen(1024)
     bound = sock.getsockname()[1]
     # The descriptors open are counted now, with the nets loaded and the socket listening.
-    free = _free_descriptors()
+    free = free_descriptors()
     lowered = ""
     if max_connections is None:
         max_connections = _max_connections(free)
         if max_connections < MAX_CONNECTIONS:
             lowered = (
                 f"; at most {max_connections} connections at once, for a limit of"
-                f" {_open_files_limit()} open files"
+                f" {open_file_limit()} open files"
             )
     lingering_slots = _lingering_slots(free, max_connections)
     shown_host = f"[{host}]" if family == socket.AF_INET6 else host  # a URL's IPv6 address
