@@ -46,6 +46,20 @@ def _strip(text: str) -> str:
     return "\n".join(line.lstrip(" ") for line in text.split("\n"))
 
 
+def _passed_then_played() -> Match:
+    """A 5-point match: game 1 passed by player 0 (R19: player 1 wins 1), game 2 under way."""
+    m = Match(5, seed=0)
+    g = m.new_game()
+    g.roll(3, 1)
+    g.play("8/5 6/5")
+    g.double()
+    g.drop()
+    g = m.new_game()
+    g.roll(1, 3)
+    g.play("8/5 6/5")
+    return m
+
+
 def _resigned_then_played() -> Match:
     """A 5-point match: game 1 resigned by player 1 (a single on a centred cube, 1 point to
     player 0, R16), game 2 under way."""
@@ -105,15 +119,7 @@ def test_a_wins_line_without_indentation_is_taken_when_the_bear_off_decides() ->
 
 
 def test_a_wins_line_without_indentation_is_taken_when_the_pass_decides() -> None:
-    m = Match(5, seed=0)
-    g = m.new_game()
-    g.roll(3, 1)
-    g.play("8/5 6/5")
-    g.double()
-    g.drop()  # R19: player 1 wins 1
-    g = m.new_game()
-    g.roll(1, 3)
-    g.play("8/5 6/5")
+    m = _passed_then_played()
     text = m.to_mat()
     # The pass's line holds both columns; a Wins alone on the next line names no column.
     assert re.search(r"Drops +Wins 1 point", text)
@@ -455,15 +461,7 @@ def test_a_missing_wins_line_is_read_from_the_bear_off() -> None:
 
 
 def test_a_missing_wins_line_is_read_from_the_pass() -> None:
-    m = Match(5, seed=0)
-    g = m.new_game()
-    g.roll(3, 1)
-    g.play("8/5 6/5")
-    g.double()
-    g.drop()  # R19: player 1 wins 1
-    g = m.new_game()
-    g.roll(1, 3)
-    g.play("8/5 6/5")
+    m = _passed_then_played()
     text = re.sub(r"(Drops) +Wins 1 point", r"\1", m.to_mat())
     assert "Wins" not in text
     assert Match.from_mat(text) == m
