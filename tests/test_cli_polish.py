@@ -336,6 +336,9 @@ def test_a_bgfast_isa_value_the_native_code_ignores_is_said(
     monkeypatch.setenv("BGFAST_ISA", "bogus")
     out = _lines(capsys, "--version", "--verbose")
     assert "BGFAST_ISA='bogus' ignored: its one value is 'baseline'" in out
+    for unset in ("", " "):  # empty: as if unset, as the native code reads it
+        monkeypatch.setenv("BGFAST_ISA", unset)
+        assert not any("BGFAST_ISA" in line for line in _lines(capsys, "--version", "--verbose"))
     monkeypatch.delenv("BGFAST_ISA")
     assert not any("BGFAST_ISA" in line for line in _lines(capsys, "--version", "--verbose"))
 

@@ -229,8 +229,8 @@ def _version(verbose: bool) -> str:
             f"net evaluation: {isa['net']}{forced}",
             f"threads by default: {_core.default_threads()} (at most {_core.MAX_THREADS})",
         ]
-        asked = os.environ.get("BGFAST_ISA")
-        if asked is not None and asked.strip() != "baseline":
+        asked = os.environ.get("BGFAST_ISA", "")
+        if asked.strip() not in ("", "baseline"):
             # The native code reads only "baseline" and runs the best builds otherwise.
             lines.append(f"BGFAST_ISA={asked!r} ignored: its one value is 'baseline'")
     return "\n".join(lines)
