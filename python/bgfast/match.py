@@ -369,9 +369,9 @@ class Match(Saved):
 
         A rule the file does not state is read from its play: a money session without the
         Jacoby rule (R23) stated is read with it only when its score lines need it, a match
-        without the Crawford rule (R21) stated is read without it only when it cannot be
-        read with it (a double in the game that would be the Crawford game); a match that
-        reads either way is read with the rule, the default."""
+        without the Crawford rule (R21) stated is read without it when a cube is offered in
+        the game that would be the Crawford game (:func:`bgfast.replay.crawford_rule_of`);
+        a match that reads either way is read with the rule, the default."""
         crawford = replay.crawford_rule_of(transcript)
         try:
             return cls._replayed(transcript, replay.rules_of(transcript), crawford)
@@ -450,9 +450,9 @@ class Match(Saved):
 
         GNU Backgammon writes no ``[Crawford]`` tag, even for a match played without the
         Crawford rule (R21), so a file without one cannot tell: it is read without the
-        rule only when it cannot be read with it (a double in the game that would be the
-        Crawford game); otherwise ``crawford_rule`` is ``True``, the default, though the
-        match may have been played without it."""
+        rule when a cube is offered in the game that would be the Crawford game, which the
+        rule forbids (:func:`bgfast.replay.crawford_rule_of`); otherwise ``crawford_rule``
+        is ``True``, the default, though the match may have been played without it."""
         text = _read(source)
         with damaged(".mat file"):
             return cls.from_transcript(matfile.parse(text))

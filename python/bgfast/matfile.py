@@ -43,8 +43,8 @@ writes them (``[Crawford "Off"]``, ``[Jacoby "On"]``, ``[Beaver "On"]``, ``[Cube
 played); other comment lines are the match's comment. Comment lines stand in the header
 only. GNU Backgammon writes no ``[Crawford]`` tag, even for a match played without the
 rule: such a file cannot tell, and :meth:`bgfast.Match.from_mat` reads it without the rule
-only when it cannot be read with it. Anything else is an :class:`~bgfast.InvalidSaveError`
-naming the line.
+when a cube is offered in the would-be Crawford game. Anything else is an
+:class:`~bgfast.InvalidSaveError` naming the line.
 """
 
 from __future__ import annotations
