@@ -374,6 +374,7 @@ def test_cube_decisions_of_anything(**kwargs: Any) -> None:
                 ("", ", take"),
                 ("", ", pass"),
                 ("too good to ", ""),
+                ("too good to ", ", take"),
                 ("", ", beaver"),
             )
         }

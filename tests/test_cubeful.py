@@ -137,6 +137,15 @@ def test_actions_as_players_say_them() -> None:
     assert action_name(0.1, -0.2, 1.0, redouble=False, beavers=True) == "no double"
     assert action_name(0.1, -0.2, 1.0, redouble=False, beavers=True, may_double=True) == "no double"
     assert action_name(-0.3, -0.1, 1.0, redouble=False, beavers=True) == "double, beaver"
+    # Playing on beats even the pass, and the opponent would take: GNU Backgammon's "too
+    # good to double, take" (a rollout's three values can fall so), no longer "no double".
+    assert action_name(1.1, 0.9, 1.0, redouble=False, beavers=False) == "too good to double, take"
+    assert action_name(1.1, 0.9, 1.0, redouble=True, beavers=False) == "too good to redouble, take"
+    assert action_name(1.1, 1.2, 1.0, redouble=False, beavers=False) == "too good to double"
+    assert action_name(0.95, 0.9, 1.0, redouble=False, beavers=False) == "no double"
+    assert action_name(1.1, 0.9, 1.0, redouble=False, beavers=False, may_double=False) == (
+        "no double"
+    )
 
 
 def test_double_pass_is_the_cube_and_values_mirror() -> None:

@@ -607,11 +607,12 @@ def test_decides_actions_match_its_values() -> None:
         if d.action.endswith(", beaver"):
             # "no double, beaver" when twice the take is worth less than not doubling.
             assert d.action.startswith("no ") == (2 * dt < nd) and nd <= dt < dp, d
+        elif d.action.startswith("too good"):
+            # Playing on beats the pass: the opponent would pass, or take (", take").
+            assert dp < nd and (dt < dp) == d.action.endswith(", take"), d
         elif d.action.endswith("pass"):
             assert dp <= dt and dp >= nd, d
         elif d.action.endswith("take"):
             assert nd <= dt < dp, d
-        elif d.action.startswith("too good"):
-            assert dp < nd and dp <= dt, d
         else:
-            assert d.action.startswith("no ") and min(dt, dp) < nd, d
+            assert d.action.startswith("no ") and min(dt, dp) < nd <= dp, d

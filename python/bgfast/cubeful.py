@@ -646,13 +646,16 @@ def action_name(
     may_double: bool = True,
 ) -> str:
     """The cube action as players name it, from the three values of the side to move:
-    ``"no double"``, ``"double, take"``, ``"double, pass"``, ``"too good to double"``,
-    with ``beavers`` (the doubled side may beaver) ``"double, beaver"`` (the taker
-    beavers, :func:`beavers_now`, and doubling is right all the same) and ``"no double,
-    beaver"`` (doubling would be right against a take, but not once beavered:
-    :func:`doubles_now`), and the same with ``"redouble"`` for a cube the side to move
-    owns; ``"no double"`` when it may not double. As GNU Backgammon's
-    ``FindBestCubeDecision``, a double worth exactly not doubling is named a double."""
+    ``"no double"``, ``"double, take"``, ``"double, pass"``, ``"too good to double"``
+    (playing on beats the pass the double would get), ``"too good to double, take"``
+    (playing on beats even the pass, and the opponent would take: GNU Backgammon's name
+    where ``no_double > double_pass > double_take``), with ``beavers`` (the doubled side
+    may beaver) ``"double, beaver"`` (the taker beavers, :func:`beavers_now`, and
+    doubling is right all the same) and ``"no double, beaver"`` (doubling would be right
+    against a take, but not once beavered: :func:`doubles_now`), and the same with
+    ``"redouble"`` for a cube the side to move owns; ``"no double"`` when it may not
+    double. As GNU Backgammon's ``FindBestCubeDecision``, a double worth exactly not
+    doubling is named a double."""
     verb = "redouble" if redouble else "double"
     take = double_take < double_pass
     beaver = beavers_now(double_take, double_pass, beavers)
@@ -666,8 +669,8 @@ def action_name(
                 else f"no {verb}, beaver"
             )
         return f"{verb}, take"
-    if may_double and not take and no_double > double_pass:
-        return f"too good to {verb}"
+    if may_double and no_double > double_pass:
+        return f"too good to {verb}" if not take else f"too good to {verb}, take"
     return f"no {verb}"
 
 

@@ -807,8 +807,8 @@ def rollout_cube(
     cube's value (1.0 per unit of cube in money play). Later cube decisions in both lines
     are the cubeful model's (``rollout``'s module docs). Returns a ``CubeRollout`` with
     the values normalised to the cube now, the action ("no double", "double, take",
-    "double, pass", "too good to double", "redouble, ...", or "no game played" when Ctrl-C
-    came before the first game), and standard errors. The side
+    "double, pass", "too good to double", "too good to double, take", "redouble, ...", or
+    "no game played" when Ctrl-C came before the first game), and standard errors. The side
     to move must be able to double (R17, R21, and the Holland rule for a ``GameState``, see
     :func:`rollout`): a ``BgfastError`` says why not otherwise.
     """
