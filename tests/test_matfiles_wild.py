@@ -555,3 +555,10 @@ def test_a_comment_line_after_the_header_is_refused_as_such(where: str) -> None:
     assert str(e.value) == (
         f"line {line}: a comment line can only stand in the header, before the 'N point match' line"
     )
+
+
+def test_a_wins_line_of_one_point_is_said_in_the_singular() -> None:
+    # Game 1 ends by root's bear-off, a single on the cube at 2 (R15, R16): 2 points.
+    text = EXAMPLE.replace("Wins 2 points", "Wins 1 point", 1)
+    with pytest.raises(InvalidSaveError, match=r"the file says 1 point; a single by bear-off"):
+        Match.from_mat(text)

@@ -307,6 +307,10 @@ def _resignation_unit(state: GameState, *, mat: bool) -> int:
     return state.offer.value if mat else cube_of_resignation(state).value
 
 
+def _points(n: int) -> str:
+    return "1 point" if n == 1 else f"{n} points"
+
+
 def _jacoby_note(game: Game) -> str:
     if game.rules.jacoby and game.cube.centred:
         return " (the Jacoby rule, R23: the cube was never turned)"
@@ -354,7 +358,7 @@ def _finish(game: Game, record: GameRecord, money: bool) -> None:
             # SGF states the points scored; the score lines of the next game would catch a
             # difference, but the last game has none.
             raise InvalidSaveError(
-                f"{where}: the file says {result.points} points; a resigned {kind} scores "
+                f"{where}: the file says {_points(result.points)}; a resigned {kind} scores "
                 f"{scored.points} here{_jacoby_note(game)}"
             )
         return
@@ -379,7 +383,7 @@ def _finish(game: Game, record: GameRecord, money: bool) -> None:
     )
     if result.points not in allowed:
         raise InvalidSaveError(
-            f"{where}: the file says {result.points} points; a {got.kind} by {got.reason} "
+            f"{where}: the file says {_points(result.points)}; a {got.kind} by {got.reason} "
             f"with the cube at {game.cube.value} scores {got.points}"
         )
 
