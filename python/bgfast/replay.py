@@ -477,12 +477,14 @@ def transcript_of(
             points = r.points
             if mat and r.reason == "bear-off":
                 points = game.cube.value * (KINDS.index(r.kind) + 1)
-            elif mat and r.reason == "resign" and _accepted_in(game).offer is not None:
-                # Resigned instead of answering a double, beaver or raccoon: GNU
-                # Backgammon writes the kind times the cube on offer. Otherwise it writes
-                # the points scored, as SGF does (a gammon resigned on a centred cube
-                # under the Jacoby rule: 1 point).
-                points = _resignation_unit(_accepted_in(game), mat=True) * (KINDS.index(r.kind) + 1)
+            elif mat and r.reason == "resign":
+                offer = _accepted_in(game).offer
+                if offer is not None:
+                    # Resigned instead of answering a double, beaver or raccoon: GNU
+                    # Backgammon writes the kind times the cube on offer. Otherwise it
+                    # writes the points scored, as SGF does (a gammon resigned on a
+                    # centred cube under the Jacoby rule: 1 point).
+                    points = offer.value * (KINDS.index(r.kind) + 1)
             result = Result(r.winner, points, r.reason == "resign")
         records.append(
             GameRecord(number, (total[0], total[1]), game.crawford, tuple(entries), result)
