@@ -64,7 +64,7 @@ def test_moves_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["position"] == START_ID and data["dice"] == [3, 1]
     moves = Position().moves(3, 1)
-    assert [(m["play"], m["result"]) for m in data["moves"]] == [
+    assert [(m["move"], m["result"]) for m in data["moves"]] == [
         (str(m), m.result.id) for m in moves
     ]
 
@@ -198,7 +198,7 @@ def test_a_roll_with_no_play_is_written_alike_in_every_table(
         assert main(argv) == 0
         assert "(no play)" in capsys.readouterr().out, argv
     assert main(["moves", closed, "66", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["moves"][0]["play"] == ""
+    assert json.loads(capsys.readouterr().out)["moves"][0]["move"] == ""
 
 
 def test_eval_values_a_bearoff_cube_decision_exactly(capsys: pytest.CaptureFixture[str]) -> None:

@@ -120,7 +120,7 @@ def test_plays_are_ranked_only_where_a_play_is_due(capsys: pytest.CaptureFixture
         assert "has rolled 6-4, not 3-1" in capsys.readouterr().err
     data = json.loads(_run(capsys, "moves", rolled, "46", "--policy", "wildbg", "--json"))
     want = bgfast.hint(Net.wildbg(), state)
-    assert [m["play"] for m in data["moves"]] == [str(h.move) for h in want]
+    assert [m["move"] for m in data["moves"]] == [str(h.move) for h in want]
     assert data["dice"] == [4, 6]
 
 

@@ -287,7 +287,7 @@ def test_cli_moves_ranked_at_the_score_of_an_xgid(wildbg: Net) -> None:
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["stakes"] == cubeful.Stakes.of_state(state).describe()
-    assert [m["play"] for m in data["moves"]] == [str(h.move) for h in ranked]
+    assert [m["move"] for m in data["moves"]] == [str(h.move) for h in ranked]
     for got, h in zip(data["moves"], ranked):
         assert (got["cubeful_equity"], got["mwc"], got["equity"]) == pytest.approx(
             (h.cubeful_equity, h.mwc, h.equity)

@@ -63,7 +63,7 @@ def _cmd_moves(args: argparse.Namespace) -> int:
         )
     moves = position.moves(dice)
     if args.json:
-        plays = [{"play": str(m), "result": m.result.id} for m in moves]
+        plays = [{"move": str(m), "result": m.result.id} for m in moves]
         _print_json({"position": position.id, "dice": list(dice), "moves": plays})
         return 0
     width = max((len(str(m)) for m in moves), default=0)
@@ -176,7 +176,7 @@ def _print_ranked(
         names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
         plays = [
             {
-                "play": str(h.move),
+                "move": str(h.move),
                 "cubeful_equity": h.cubeful_equity,
                 "diff": h.cubeful_equity - best,
                 "mwc": h.mwc,
