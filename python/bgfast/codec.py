@@ -479,10 +479,12 @@ def state_from_gnubg_id(gnubg_id: str, *, rules: Rules | None = None) -> GameSta
 
     ``rules`` gives money options the ID cannot hold (its Jacoby bit is applied). A pending
     double whose ``turn`` is the doubler is a beaver (gnubg turns the cube and hands the
-    decision back). A raccoon cannot be told from a double in a Match ID; XGIDs keep it
-    (``R``). With a resignation offered while a double waits, ``turn`` names who answers the
-    resignation, so the offer reads as a double (a beaver or raccoon under a resignation is
-    written as the double of the cube it turned).
+    decision back): with ``rules`` left out it reads under the default rules with beavers
+    allowed (only a game with beavers has one); ``rules`` without beavers refuse it. A
+    raccoon cannot be told from a double in a Match ID; XGIDs keep it (``R``). With a
+    resignation offered while a double waits, ``turn`` names who answers the resignation,
+    so the offer reads as a double (a beaver or raccoon under a resignation is written as
+    the double of the cube it turned).
     """
     pos_id, mid = split_gnubg_id(gnubg_id)
     f = decode_match_id(mid)
@@ -490,6 +492,7 @@ def state_from_gnubg_id(gnubg_id: str, *, rules: Rules | None = None) -> GameSta
         position = Position.from_id(pos_id)
     except BgfastError as e:
         raise InvalidIdError(f"invalid Position ID {pos_id!r}: {e}") from e
+    rules_given = rules is not None
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise InvalidIdError(f"rules must be a bgfast Rules, not {type(rules).__name__}")
@@ -528,10 +531,11 @@ def state_from_gnubg_id(gnubg_id: str, *, rules: Rules | None = None) -> GameSta
             if cube_value < 2:
                 raise InvalidIdError(f"{gnubg_id}: a beaver needs a cube of 2 or more")
             if f.match_length == 0 and not rules.beavers:
-                raise InvalidIdError(
-                    f"{gnubg_id}: a beaver waits, and beavers are not allowed: a Match ID"
-                    " does not hold that rule, so pass rules=bgfast.Rules(beavers=True)"
-                )
+                if rules_given:
+                    raise InvalidIdError(
+                        f"{gnubg_id}: a beaver waits, and the rules given do not allow beavers"
+                    )
+                rules = replace(rules, beavers=True)
             offer = CubeOffer(turn, cube_value * 2, "beaver")
             cube_value //= 2
     resignation = None
