@@ -31,13 +31,14 @@ instead of fresh pages the kernel must zero first.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Union
+from typing import Any, Union, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from bgfast import _core
 from bgfast._core import BgfastError, InvalidDiceError, InvalidPositionError, Position
+from bgfast.errors import shown
 
 __all__ = [
     "PositionsLike",
@@ -66,15 +67,41 @@ def _positions(positions: PositionsLike) -> PositionsLike:
     return positions
 
 
+#: What ``dice`` may be, for messages.
+_DICE_SHAPES = (
+    "an integer array of shape (N, 2), one roll per position, or one roll (2,) for all,"
+    " such as (3, 1)"
+)
+
+
 def _dice(dice: npt.ArrayLike, positions: PositionsLike) -> npt.NDArray[np.generic]:
     """The dice as an array, one roll ``(2,)`` repeated for every position; the native
-    reader checks its shape, dtype and values (and what ``positions`` are)."""
+    reader checks its shape, dtype and values (and what ``positions`` are). What is no
+    array of numbers at all (``None``, text, one number) is refused here, named."""
+    if dice is None:
+        raise InvalidDiceError(
+            f"dice must be {_DICE_SHAPES}; got None (batch.all_rolls gives the results of"
+            " all 21 rolls)"
+        )
+    if isinstance(dice, (str, bytes)):
+        text = dice.decode("ascii", "replace") if isinstance(dice, bytes) else dice
+        roll = (
+            f"({text[0]}, {text[1]})" if len(text) == 2 and set(text) <= set("123456") else "(3, 1)"
+        )
+        raise InvalidDiceError(
+            f"dice must be numbers, not text: got the {type(dice).__name__} {shown(dice)};"
+            f" give the roll as {roll}"
+        )
     try:
         array = dice if isinstance(dice, np.ndarray) else np.asarray(dice)
     except (TypeError, ValueError) as error:
         raise InvalidDiceError(
             f"dice must be an integer array of shape (N, 2) or one roll (2,): {error}"
         ) from None
+    if array.ndim == 0:
+        raise InvalidDiceError(
+            f"dice must be {_DICE_SHAPES}; got the {type(dice).__name__} {shown(dice)}"
+        )
     if array.dtype.kind in "iu" and not isinstance(dice, np.ndarray) and _holds_bool(dice):
         # numpy reads True beside an int as 1: refused here, as every roll of bgfast is.
         raise InvalidDiceError("dice must be integers from 1 to 6, got a bool")
@@ -84,9 +111,58 @@ def _dice(dice: npt.ArrayLike, positions: PositionsLike) -> npt.NDArray[np.gener
 
 
 def _holds_bool(values: object) -> bool:
-    """Whether a nested sequence holds a bool (Python's or numpy's) anywhere."""
-    flat = np.asarray(values, dtype=object).ravel()
-    return any(isinstance(value, (bool, np.bool_)) for value in flat)
+    """Whether nested sequences (or arrays) hold a bool, Python's or numpy's, anywhere: numpy
+    reads True beside ints as 1, and bgfast takes no bool for a count or a die."""
+    if isinstance(values, np.ndarray) and values.dtype.kind != "O":
+        return bool(values.dtype.kind == "b")
+    try:
+        flat = np.asarray(values, dtype=object).ravel()
+    except (TypeError, ValueError):
+        return False  # no nested sequence: the reader says what it is
+    kinds = set(map(type, flat))
+    if bool in kinds or np.bool_ in kinds:
+        return True
+    if kinds.isdisjoint((list, tuple, np.ndarray)):
+        return False  # numbers only, every one looked at
+    return any(_holds_bool(value) for value in flat if isinstance(value, (list, tuple, np.ndarray)))
+
+
+def _refuse_bools(positions: object) -> None:
+    """``InvalidPositionError`` if nested sequences of counts hold a bool anywhere, as the
+    native reader refuses them (``numpy.asarray`` would read True as 1)."""
+    if not isinstance(positions, np.ndarray) and _holds_bool(positions):
+        raise InvalidPositionError(
+            "positions must be a (N, 2, 25) array (the Position.to_array() layout) or a"
+            " sequence of Positions; got a bool among the counts"
+        )
+
+
+def _position_array(
+    positions: object, name: str = "positions", rows: int | None = None
+) -> npt.NDArray[np.uint8]:
+    """``positions`` (a ``(N, 2, 25)`` integer array, nested sequences of counts or a
+    sequence of Positions) as the ``(N, 2, 25)`` uint8 array, ``rows`` rows if given, each
+    row checked: ``InvalidPositionError`` naming what ``name`` is instead (its shape, its
+    dtype, its type), or, as every batch function, the first row that is no position
+    (``row <index>: ...``, the count as given)."""
+    wanted = f"{name} must be the positions' ({'N' if rows is None else rows}, 2, 25) array"
+    if isinstance(positions, (list, tuple)) and positions and isinstance(positions[0], Position):
+        array: npt.NDArray[np.generic] = _core.batch_stack(positions)
+    elif isinstance(positions, (str, bytes, Position)) or positions is None:
+        raise InvalidPositionError(f"{wanted} of checker counts, not {shown(positions)}")
+    else:
+        _refuse_bools(positions)
+        try:
+            array = np.asarray(positions)
+        except (TypeError, ValueError) as error:
+            raise InvalidPositionError(f"{wanted} of checker counts: {error}") from None
+    if array.ndim != 3 or array.shape[1:] != (2, 25) or rows not in (None, len(array)):
+        raise InvalidPositionError(f"{wanted} (bgfast.batch.to_array), got shape {array.shape}")
+    if array.dtype.kind not in "iu":
+        raise InvalidPositionError(f"{wanted} of integer counts, got dtype {array.dtype}")
+    counts = cast("npt.NDArray[np.integer[Any]]", array)
+    _core.batch_pip_counts(counts, None)  # names the first row that is no position
+    return counts.astype(np.uint8, copy=False)
 
 
 def moves(

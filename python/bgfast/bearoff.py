@@ -41,10 +41,11 @@ from typing import Any, Literal, TypeVar, Union
 import numpy as np
 import numpy.typing as npt
 
-from bgfast import _core
+from bgfast import _core, batch
 from bgfast._core import (
     BearoffFileError,
     BearoffRangeError,
+    BgfastError,
     OneSidedTable,
     Position,
     TwoSidedTable,
@@ -412,10 +413,17 @@ def win_probability_batch(mover: PointsArray, opponent: PointsArray) -> npt.NDAr
     return two_sided().win_probability_batch(mover, opponent)
 
 
-def in_two_sided_range(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+def in_two_sided_range(boards: npt.ArrayLike) -> npt.NDArray[np.bool_]:
     """Which of the ``(N, 2, 25)`` boards have both sides within the two-sided database's
-    range: every checker home, at most 6 a side, and not both borne off."""
-    counts = np.asarray(boards)
+    range: every checker home, at most 6 a side, and not both borne off.
+
+    ``InvalidPositionError`` for boards of another shape or dtype, or naming the first
+    board that is no position (``row <index>: ...``), as ``bgfast.batch`` does."""
+    return _in_range(batch._position_array(boards, "boards"))
+
+
+def _in_range(counts: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """:func:`in_two_sided_range` of boards already checked."""
     home = counts[:, :, :6].sum(axis=2, dtype=np.int32)
     outside = np.any(counts[:, :, 6:], axis=(1, 2))
     in_range: npt.NDArray[np.bool_] = ~outside & np.all(home <= 6, axis=1) & (home.sum(1) > 0)
@@ -433,17 +441,30 @@ def plays_may_reach_two_sided_range(boards: npt.NDArray[np.uint8]) -> npt.NDArra
     return reach
 
 
-def exact_chances(boards: npt.NDArray[np.uint8], chances: npt.ArrayLike) -> npt.NDArray[np.float32]:
+def exact_chances(boards: npt.ArrayLike, chances: npt.ArrayLike) -> npt.NDArray[np.float32]:
     """``chances`` (``(N, 5)``, as ``Net.evaluate`` gives them) of the ``(N, 2, 25)``
     ``boards`` for each side to move, with those of boards in the two-sided database's
     range made exact: the database's winning chance, and no gammon (each side has borne
     off 9 checkers or more). A net's are not (the shipped race net is off by 0.03 on
     average there, 0.24 at worst); GNU Backgammon's evaluation reads its database too. A
-    copy; the other rows as given."""
-    out = np.array(chances, dtype=np.float32)
-    rows = np.flatnonzero(in_two_sided_range(boards))
+    copy; the other rows as given.
+
+    ``InvalidPositionError`` for boards of another shape or dtype, or naming the first
+    board that is no position (``row <index>: ...``, its index in ``boards``);
+    ``BgfastError`` for chances that are not ``(N, 5)`` numbers, one row per board."""
+    counts = batch._position_array(boards, "boards")
+    try:
+        out = np.array(chances, dtype=np.float32)
+    except (TypeError, ValueError) as error:
+        raise BgfastError(f"chances must be ({len(counts)}, 5) numbers: {error}") from None
+    if out.shape != (len(counts), 5):
+        raise BgfastError(
+            f"chances must be ({len(counts)}, 5), a row of five for each of the"
+            f" {len(counts)} boards, got shape {out.shape}"
+        )
+    rows = np.flatnonzero(_in_range(counts))
     if rows.size:
-        near = np.asarray(boards)[rows]
+        near = counts[rows]
         out[rows] = 0.0
         out[rows, 0] = win_probability_batch(near[:, 0, :6], near[:, 1, :6])
     return out

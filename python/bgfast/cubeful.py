@@ -38,7 +38,7 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from bgfast import _core, bearoff
+from bgfast import _core, batch, bearoff
 from bgfast import met as tables
 from bgfast._core import Position
 from bgfast.errors import BgfastError, MatchOptionError, shown
@@ -1024,7 +1024,7 @@ def exact_bearoff_values(
     ``BgfastError`` for boards of another shape, ``InvalidPositionError`` for a board that
     is no position."""
     boards = _check_boards(boards)
-    rows = np.flatnonzero(bearoff.in_two_sided_range(boards))
+    rows = np.flatnonzero(bearoff._in_range(boards))
     sides = [(tuple(b[0, :6].tolist()), tuple(b[1, :6].tolist())) for b in boards[rows]]
     if stakes.is_match:
         win = np.array([bearoff.win_probability(pair) for pair in sides])
@@ -1128,22 +1128,8 @@ def _live_money_equity(win: float, owner: str) -> float:
 
 
 def _check_boards(boards: npt.ArrayLike, rows: int | None = None) -> npt.NDArray[np.uint8]:
-    """``boards`` as an ``(rows, 2, 25)`` array (any number of rows if ``rows`` is None) of
-    positions: ``BgfastError`` for another shape or type, ``InvalidPositionError`` naming
-    the first board that is no position."""
-    given = np.asarray(boards)
-    if rows is None and given.ndim == 3:
-        rows = len(given)
-    if (
-        given.shape != (rows, 2, 25)
-        or given.dtype.kind not in "iu"
-        or (given.size and (given.min() < 0 or given.max() > 15))
-    ):
-        raise BgfastError(
-            f"boards must be the positions' ({'N' if rows is None else rows}, 2, 25) arrays"
-            " of checker counts"
-            f" (bgfast.batch.to_array), not {shown(boards)}"
-        )
-    checked = given.astype(np.uint8, copy=False)
-    _core.batch_pip_counts(checked, None)  # refuses a board that is no position (R1, R6, R12)
-    return checked
+    """``boards`` as an ``(rows, 2, 25)`` uint8 array (any number of rows if ``rows`` is
+    None) of positions: ``InvalidPositionError`` (a ``BgfastError``) naming the shape, dtype
+    or type given instead, or the first board that is no position (``row <index>: ...``,
+    as ``bgfast.batch.pip_counts`` names it)."""
+    return batch._position_array(boards, "boards", rows)

@@ -56,7 +56,7 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from bgfast import _core
+from bgfast import _core, batch
 from bgfast._core import BgfastError, Position
 
 __all__ = ["SCHEMES", "PositionsLike", "encode"]
@@ -80,7 +80,8 @@ def as_positions(positions: Any) -> tuple[Any, bool]:
 
     ``single`` says the input was one position (a ``Position`` or a ``(2, 25)`` array).
     Arrays keep their dtype: the native reader takes any integer dtype and reports a bad
-    count as given (``InvalidPositionError``, also for arrays that hold no counts).
+    count as given (``InvalidPositionError``, also for arrays that hold no counts). Nested
+    sequences of counts with a bool among them are refused, as by every batch function.
     """
     if isinstance(positions, Position):
         return positions.to_array()[None], True
@@ -90,6 +91,7 @@ def as_positions(positions: Any) -> tuple[Any, bool]:
         return positions, False  # Positions (checked one by one natively), or none
     if isinstance(positions, (str, bytes)):
         raise _core.InvalidPositionError(f"not an array of positions: a {type(positions).__name__}")
+    batch._refuse_bools(positions)
     try:
         array = np.asarray(positions)
     except (TypeError, ValueError) as error:
