@@ -316,6 +316,42 @@ def test_a_result_too_large_for_memory_is_a_memory_error() -> None:
     assert lines[2] == "211"
 
 
+def test_scoring_every_roll_of_too_many_positions_is_a_memory_error() -> None:
+    # Net.score_rolls grew each row's results infallibly: the interpreter aborted.
+    result = run_child(
+        """
+        import resource, numpy as np, bgfast
+        rows = np.repeat(bgfast.Position().to_array()[None], 100_000, axis=0)
+        net = bgfast.Net.wildbg()
+        print(len(net.score_rolls(rows[:1])[1]))
+        with open("/proc/self/status") as status:
+            size = next(int(l.split()[1]) for l in status if l.startswith("VmSize:"))
+        limit = (size + 150_000) * 1024  # 150 MB more than the process has now
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        for threads in (1, 2):
+            try:
+                net.score_rolls(rows, threads=threads)
+            except MemoryError as error:
+                print("MemoryError", error)
+        print(len(net.score_rolls(rows[:1])[1]))
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines[1:3]] == ["MemoryError", "MemoryError"]
+    assert lines[0] == lines[3]
+
+
+def test_a_bearoff_batch_names_the_first_bad_row_of_either_side() -> None:
+    mover = np.ones((5, 6), dtype=np.int64)
+    opponent = np.ones((5, 6), dtype=np.int64)
+    mover[3] = [1, 16, 0, 0, 0, 0]
+    opponent[1] = [1, 16, 0, 0, 0, 0]
+    for m, o in ((mover, opponent), (opponent, mover)):
+        with pytest.raises(bgfast.InvalidPositionError, match=r"^row 1: "):
+            bgfast.bearoff.win_probability_batch(m, o)
+
+
 def test_candidate_features_too_large_for_memory_are_a_memory_error() -> None:
     result = run_child(
         """

@@ -31,9 +31,25 @@ pub fn vec_filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, Error> {
 }
 
 /// A zeroed `rows` by `width` float32 matrix, row-major, or `MemoryError`.
+///
+/// Zeroed by the allocator: a large matrix comes as fresh pages that the kernel zeroes at
+/// their first touch, by the work that writes them (and can be interrupted), not in one
+/// uninterruptible sweep of gigabytes up front.
 pub fn matrix(rows: usize, width: usize) -> Result<Vec<f32>, Error> {
-    let n = rows
-        .checked_mul(width)
-        .ok_or_else(|| out_of_memory(rows, width.saturating_mul(size_of::<f32>())))?;
-    vec_filled(n, 0.0f32)
+    let too_large = || out_of_memory(rows, width.saturating_mul(size_of::<f32>()));
+    let n = rows.checked_mul(width).ok_or_else(too_large)?;
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<f32>(n).map_err(|_| too_large())?;
+    // SAFETY: the layout's size is not zero; all-zero bits are 0.0 in every f32, so the n
+    // elements are initialised; the pointer comes from the global allocator with the
+    // layout of a Vec<f32> of capacity n, as Vec::from_raw_parts requires.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<f32>();
+        if ptr.is_null() {
+            return Err(too_large());
+        }
+        Ok(Vec::from_raw_parts(ptr, n, n))
+    }
 }

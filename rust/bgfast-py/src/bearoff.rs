@@ -73,33 +73,50 @@ fn board_of_counts(counts: &[i128; POINTS], what: impl Fn() -> String) -> Result
 
 /// Rows of an `(N, 6)` array of any integer dtype, or a sequence of six-int sequences, as
 /// boards; the first bad row is named (R1).
-fn boards_from_array(obj: &Bound<'_, PyAny>) -> PyResult<Vec<HomeBoard>> {
+fn boards_from_array(obj: &Bound<'_, PyAny>) -> Result<Vec<HomeBoard>, Error> {
     let obj = &native_order(obj)?;
     let shape = || Error::Shape("expected an (N, 6) integer array of home-board counts".into());
     if let Ok(array) = obj.cast::<PyUntypedArray>() {
         if array.ndim() != 2 || array.shape()[1] != POINTS {
-            return Err(shape().into());
+            return Err(shape());
         }
         let dtype = array.dtype().to_string();
         return with_int_array!(
             obj,
             PyReadonlyArray2,
-            |view| Ok(boards_of_view(view)?),
+            |view| obj.py().detach(|| boards_of_view(view)),
             Err(Error::Shape(format!(
                 "expected an (N, 6) integer array of home-board counts, got dtype {dtype}"
-            ))
-            .into())
+            )))
         );
     }
     if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
-        return Err(shape().into());
+        return Err(shape());
     }
-    let rows: Vec<Bound<'_, PyAny>> = obj.extract().map_err(|_| PyErr::from(shape()))?;
+    let rows: Vec<Bound<'_, PyAny>> = obj.extract().map_err(|_| shape())?;
     let mut out = crate::alloc::vec_with_capacity(rows.len())?;
     for (r, row) in rows.iter().enumerate() {
         out.push(board_from(row).map_err(|e| Error::Row(r, Box::new(e)))?);
     }
     Ok(out)
+}
+
+/// The table indexes of both sides' boards (`boards_from_array`); when both arrays hold a
+/// bad row, the error names the first of them.
+fn indexes_of_both(
+    mover: &Bound<'_, PyAny>,
+    opponent: &Bound<'_, PyAny>,
+) -> Result<(Vec<u32>, Vec<u32>), Error> {
+    let indexes = |boards: Vec<HomeBoard>| boards.iter().map(|b| b.index()).collect();
+    match (boards_from_array(mover), boards_from_array(opponent)) {
+        (Ok(m), Ok(o)) => Ok((indexes(m), indexes(o))),
+        (Err(Error::Row(r, m)), Err(Error::Row(s, o))) => Err(if s < r {
+            Error::Row(s, o)
+        } else {
+            Error::Row(r, m)
+        }),
+        (Err(e), _) | (_, Err(e)) => Err(e),
+    }
 }
 
 fn boards_of_view<T: Element + Copy + Into<i128>>(
@@ -706,16 +723,7 @@ impl PyTwoSidedTable {
         };
         let (m, o) = match (fast(mover), fast(opponent)) {
             (Some(m), Some(o)) => (m, o),
-            _ => (
-                boards_from_array(mover)?
-                    .iter()
-                    .map(|b| b.index())
-                    .collect(),
-                boards_from_array(opponent)?
-                    .iter()
-                    .map(|b| b.index())
-                    .collect(),
-            ),
+            _ => indexes_of_both(mover, opponent)?,
         };
         if m.len() != o.len() {
             return Err(Error::Shape(format!(

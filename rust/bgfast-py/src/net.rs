@@ -293,27 +293,43 @@ fn generate(position: &Position, dice: Dice, list: &mut MoveList) -> Result<(), 
     Ok(())
 }
 
-/// Row `index`'s position checked (R1-R15: a playable position) and the probabilities of
-/// the results of its 21 rolls: the number of results of each roll, and them in order.
-fn score_all_rolls(
-    net: &Net,
-    row: &[u8; ROW_BYTES],
-    index: usize,
-) -> Result<([u32; 21], Vec<Probabilities>), Error> {
+/// Row `index`'s position checked (R1-R15: a playable position) and the number of results
+/// of each of its 21 rolls.
+fn count_all_rolls(row: &[u8; ROW_BYTES], index: usize) -> Result<[u32; 21], Error> {
     let position = counts::validate_row(row).map_err(|e| Error::Row(index, Box::new(e.into())))?;
     let mut sizes = [0u32; 21];
-    let mut all = Vec::new();
-    let mut scores = Vec::new();
     with_move_list(|list| -> Result<(), Error> {
-        for (k, dice) in Dice::ALL_21.into_iter().enumerate() {
+        for (size, dice) in sizes.iter_mut().zip(Dice::ALL_21) {
             generate(&position, dice, list).map_err(|e| Error::Row(index, Box::new(e)))?;
-            net.score_results(list, &mut scores);
-            sizes[k] = u32::try_from(scores.len()).expect("at most 3,060 plays");
-            all.extend_from_slice(&scores);
+            *size = u32::try_from(list.len()).expect("at most 3,060 plays");
         }
         Ok(())
     })?;
-    Ok((sizes, all))
+    Ok(sizes)
+}
+
+/// Writes the probabilities of the results of all 21 rolls of a row that
+/// [`count_all_rolls`] passed into `out`, five floats a result, in order.
+fn score_all_rolls(net: &Net, row: &[u8; ROW_BYTES], out: &mut [f32]) -> Result<(), Error> {
+    let position = counts::validate_row(row).map_err(|e| Error::Internal(e.to_string()))?;
+    let mut scores: Vec<Probabilities> = Vec::new();
+    let mut rest = out;
+    with_move_list(|list| -> Result<(), Error> {
+        for dice in Dice::ALL_21 {
+            generate(&position, dice, list)?;
+            // Reserved fallibly: no allocation may abort the interpreter.
+            scores
+                .try_reserve(list.len())
+                .map_err(|_| alloc::out_of_memory(list.len(), size_of::<Probabilities>()))?;
+            net.score_results(list, &mut scores);
+            let (block, tail) = std::mem::take(&mut rest).split_at_mut(scores.len() * 5);
+            for (five, p) in block.chunks_exact_mut(5).zip(&scores) {
+                five.copy_from_slice(&p.to_array());
+            }
+            rest = tail;
+        }
+        Ok(())
+    })
 }
 
 impl PyNet {
@@ -683,30 +699,56 @@ impl PyNet {
         let blocks = n.saturating_mul(21);
         // About 16 results a roll to evaluate: the work detach::batch weighs.
         let evaluations = blocks.saturating_mul(16);
-        let scored = detach::batch(py, evaluations, |cancel| {
-            runner.run_for(blocks, || {
-                runner.try_map(n, |i| {
+        let (offsets, flat) = detach::batch(py, evaluations, |cancel| {
+            runner.run_for(blocks, || -> Result<_, Error> {
+                // Two passes: the results counted first (each row checked), then one buffer
+                // for all their probabilities, allocated before any evaluation and written
+                // in place. A batch too large for memory is refused before the work, and
+                // no allocation can fail, and abort, while the rows are scored.
+                let sizes = runner.try_map(n, |i| {
                     if detach::stopping(cancel) {
                         return Err(Error::Interrupted);
                     }
-                    score_all_rolls(net, &rows.0[i], i)
-                })
+                    count_all_rolls(&rows.0[i], i)
+                })?;
+                let mut offsets: Vec<i64> = alloc::vec_with_capacity(blocks + 1)?;
+                offsets.push(0);
+                let mut end = 0i64;
+                for size in sizes.iter().flatten() {
+                    end += i64::from(*size);
+                    offsets.push(end);
+                }
+                let total = usize::try_from(end).expect("results of rows in memory");
+                let mut flat = alloc::matrix(total, 5)?;
+                let mut slices: Vec<(usize, &mut [f32])> = alloc::vec_with_capacity(n)?;
+                let mut rest = flat.as_mut_slice();
+                for (i, row) in sizes.iter().enumerate() {
+                    let len = row.iter().map(|&k| k as usize).sum::<usize>() * 5;
+                    let (slice, tail) = std::mem::take(&mut rest).split_at_mut(len);
+                    slices.push((i, slice));
+                    rest = tail;
+                }
+                let score = |(i, out): (usize, &mut [f32])| {
+                    if detach::stopping(cancel) {
+                        return Err(Error::Interrupted);
+                    }
+                    score_all_rolls(net, &rows.0[i], out)
+                };
+                if runner.parallel(n) {
+                    runner.run(|| {
+                        let min_task = runner.min_task();
+                        slices
+                            .into_par_iter()
+                            .with_min_len(min_task)
+                            .try_for_each(score)
+                    })?;
+                } else {
+                    slices.into_iter().try_for_each(score)?;
+                }
+                Ok((offsets, flat))
             })
         })?;
-        let total: usize = scored.iter().map(|(_, p)| p.len()).sum();
-        let mut offsets: Vec<i64> = alloc::vec_with_capacity(n * 21 + 1)?;
-        let mut flat: Vec<f32> = alloc::vec_with_capacity(total * 5)?;
-        offsets.push(0);
-        let mut end = 0i64;
-        for (sizes, probabilities) in &scored {
-            for &size in sizes {
-                end += i64::from(size);
-                offsets.push(end);
-            }
-            for p in probabilities {
-                flat.extend(p.to_array());
-            }
-        }
+        let total = flat.len() / 5;
         let probabilities =
             Array2::from_shape_vec((total, 5), flat).map_err(|e| Error::Internal(e.to_string()))?;
         Ok((offsets.into_pyarray(py), probabilities.into_pyarray(py)))
