@@ -266,3 +266,32 @@ def test_the_readmes_c_example_compiles_and_runs(tmp_path: Path) -> None:
     done = subprocess.run([str(tmp_path / "example")], capture_output=True, text=True, timeout=60)
     first = Position().moves(3, 1)[0]
     assert done.stdout.split() == [first.result.id, "8/5", "6/5"], done.stdout + done.stderr
+
+
+def test_a_program_linked_by_the_librarys_path_finds_it_once_installed(tmp_path: Path) -> None:
+    # CMake and Meson link a library by its path: without a SONAME the program recorded
+    # the build directory and failed to start once the library was installed elsewhere.
+    cc = shutil.which("cc")
+    if cc is None:
+        pytest.fail("a C compiler (cc) is needed to test the C ABI")
+    build = tmp_path / "build"
+    build.mkdir()
+    shutil.copy(library_dir() / "libbgfast.so", build / "libbgfast.so")
+    source = tmp_path / "app.c"
+    source.write_text(
+        '#include <stdio.h>\n#include "bgfast.h"\n'
+        "int main(void) { bgfast_position p;\n"
+        '  if (bgfast_position_from_id("4HPwATDgc/ABMA", &p) != BGFAST_OK) return 1;\n'
+        '  printf("%d\\n", p.checkers[1][5]); return 0; }\n'
+    )
+    app = tmp_path / "app"
+    subprocess.run(
+        [cc, str(source), f"-I{CRATE / 'include'}", str(build / "libbgfast.so"), "-o", str(app)],
+        check=True,
+        timeout=300,
+    )
+    installed = tmp_path / "lib"
+    build.rename(installed)
+    env = {**os.environ, "LD_LIBRARY_PATH": str(installed)}
+    done = subprocess.run([str(app)], capture_output=True, text=True, timeout=60, env=env)
+    assert (done.returncode, done.stdout.strip()) == (0, "5"), done.stderr

@@ -45,7 +45,9 @@ extern "C" {
 #define BGFAST_ERROR_INVALID_DICE 4
 
 /**
- * The results do not fit in the buffer given; `*count` says how many there are.
+ * The results do not fit in the buffer given, and nothing is written: `bgfast_moves` sets
+ * `*count` to how many there are; for the text functions the message says the bytes
+ * needed (`BGFAST_MOVE_TEXT_BUFFER` always suffices).
  */
 #define BGFAST_ERROR_BUFFER_TOO_SMALL 5
 
@@ -176,12 +178,14 @@ int bgfast_evaluate(const struct bgfast_position *pos, float *probabilities);
 
 /**
  * Writes the probabilities of `n` positions (`pos[0..n]`) into `probabilities[0..5 n]`,
- * five a position as `bgfast_evaluate` writes them, on `threads` threads (0: every core
- * this process may use; 1: the calling thread; at most 256). Every position is checked
- * before any is evaluated: a bad one returns `BGFAST_ERROR_INVALID_POSITION` naming its
- * index, and nothing is written. Other errors: `BGFAST_ERROR_NULL` (a null pointer with
- * `n` above 0), `BGFAST_ERROR_INVALID_ARGUMENT` (more than 256 threads, or `n` too large to
- * address). `n` = 0 does nothing and succeeds.
+ * five a position as `bgfast_evaluate` writes them, on `threads` threads (0: the
+ * environment variable `RAYON_NUM_THREADS` when it holds a positive number, else every
+ * core this process may use, at most 256; 1: the calling thread; at most 256). Every
+ * position is checked before any is evaluated: a bad one returns
+ * `BGFAST_ERROR_INVALID_POSITION` naming its index, and nothing is written. Other errors:
+ * `BGFAST_ERROR_INVALID_ARGUMENT` (more than 256 threads, whatever `n`, or `n` too large
+ * to address), `BGFAST_ERROR_NULL` (a null pointer with `n` above 0). `n` = 0 with a
+ * valid thread count does nothing and succeeds.
  *
  * More than one thread runs on a pool of worker threads that bgfast keeps for the rest of
  * the process (one pool a thread count, the four most recently used kept), rebuilt in a

@@ -36,7 +36,9 @@ pub const BGFAST_ERROR_INVALID_ID: c_int = 2;
 pub const BGFAST_ERROR_INVALID_POSITION: c_int = 3;
 /// A die is not 1 to 6.
 pub const BGFAST_ERROR_INVALID_DICE: c_int = 4;
-/// The results do not fit in the buffer given; `*count` says how many there are.
+/// The results do not fit in the buffer given, and nothing is written: `bgfast_moves` sets
+/// `*count` to how many there are; for the text functions the message says the bytes
+/// needed (`BGFAST_MOVE_TEXT_BUFFER` always suffices).
 pub const BGFAST_ERROR_BUFFER_TOO_SMALL: c_int = 5;
 /// The game is over: one side has borne off all 15 checkers (R15); there are no moves
 /// (`bgfast_moves` sets `*count` to 0).
@@ -415,12 +417,14 @@ pub unsafe extern "C" fn bgfast_evaluate(
 }
 
 /// Writes the probabilities of `n` positions (`pos[0..n]`) into `probabilities[0..5 n]`,
-/// five a position as `bgfast_evaluate` writes them, on `threads` threads (0: every core
-/// this process may use; 1: the calling thread; at most 256). Every position is checked
-/// before any is evaluated: a bad one returns `BGFAST_ERROR_INVALID_POSITION` naming its
-/// index, and nothing is written. Other errors: `BGFAST_ERROR_NULL` (a null pointer with
-/// `n` above 0), `BGFAST_ERROR_INVALID_ARGUMENT` (more than 256 threads, or `n` too large to
-/// address). `n` = 0 does nothing and succeeds.
+/// five a position as `bgfast_evaluate` writes them, on `threads` threads (0: the
+/// environment variable `RAYON_NUM_THREADS` when it holds a positive number, else every
+/// core this process may use, at most 256; 1: the calling thread; at most 256). Every
+/// position is checked before any is evaluated: a bad one returns
+/// `BGFAST_ERROR_INVALID_POSITION` naming its index, and nothing is written. Other errors:
+/// `BGFAST_ERROR_INVALID_ARGUMENT` (more than 256 threads, whatever `n`, or `n` too large
+/// to address), `BGFAST_ERROR_NULL` (a null pointer with `n` above 0). `n` = 0 with a
+/// valid thread count does nothing and succeeds.
 ///
 /// More than one thread runs on a pool of worker threads that bgfast keeps for the rest of
 /// the process (one pool a thread count, the four most recently used kept), rebuilt in a
@@ -439,6 +443,13 @@ pub unsafe extern "C" fn bgfast_evaluate_batch(
     threads: usize,
 ) -> c_int {
     guard(|| {
+        // The thread count first, as every entry point checks it: whatever the work.
+        if threads > MAX_THREADS {
+            return Err(Failure::new(
+                BGFAST_ERROR_INVALID_ARGUMENT,
+                format!("threads must be from 0 (every core) to {MAX_THREADS}, not {threads}"),
+            ));
+        }
         if n == 0 {
             return Ok(());
         }
@@ -447,12 +458,6 @@ pub unsafe extern "C" fn bgfast_evaluate_batch(
         }
         if probabilities.is_null() {
             return Err(Failure::null("probabilities"));
-        }
-        if threads > MAX_THREADS {
-            return Err(Failure::new(
-                BGFAST_ERROR_INVALID_ARGUMENT,
-                format!("threads must be from 0 (every core) to {MAX_THREADS}, not {threads}"),
-            ));
         }
         let addressable = |size: usize| {
             n.checked_mul(size)
@@ -590,17 +595,22 @@ pub unsafe extern "C" fn bgfast_move_text(
         let dice = playable(&position, die1, die2)?;
         with_move_list(|list| {
             position.generate_moves(dice, list);
-            let i = (0..list.len())
-                .find(|&i| list.result(i) == after)
-                .ok_or_else(|| {
-                    Failure::new(
-                        BGFAST_ERROR_ILLEGAL_MOVE,
-                        format!(
-                            "R8: the result is not one of the {} legal results of {die1}-{die2}",
-                            list.len()
-                        ),
-                    )
-                })?;
+            let find = |wanted: Position| (0..list.len()).find(|&i| list.result(i) == wanted);
+            let i = find(after).ok_or_else(|| {
+                // The likeliest slip in C: the result seen from the mover's side.
+                let hint = if find(after.flipped()).is_some() {
+                    ": its sides are swapped; give it as bgfast_moves lists it, the opponent to move"
+                } else {
+                    ""
+                };
+                Failure::new(
+                    BGFAST_ERROR_ILLEGAL_MOVE,
+                    format!(
+                        "R8: the result is not one of the {} legal results of {die1}-{die2}{hint}",
+                        list.len()
+                    ),
+                )
+            })?;
             let play = move_text::format(&list.compact(i).mv(&position, dice));
             check_text_room(text, text_capacity, &play)?;
             // SAFETY: checked just above.
@@ -868,6 +878,19 @@ mod tests {
             "{}",
             last()
         );
+        assert!(!last().contains("swapped"), "{}", last());
+        // A result seen from the mover's side is named as such.
+        let mover_side = to_struct(&list.result(best).flipped());
+        // SAFETY: valid buffers.
+        let code = unsafe { bgfast_move_text(&start, 3, 1, &mover_side, out, room) };
+        assert_eq!(code, BGFAST_ERROR_ILLEGAL_MOVE);
+        assert!(
+            last().ends_with(
+                "its sides are swapped; give it as bgfast_moves lists it, the opponent to move"
+            ),
+            "{}",
+            last()
+        );
     }
 
     #[test]
@@ -947,6 +970,9 @@ mod tests {
         unsafe {
             let nothing = bgfast_evaluate_batch(std::ptr::null(), 0, std::ptr::null_mut(), 0);
             assert_eq!(nothing, BGFAST_OK);
+            // The thread count is checked whatever the work, as everywhere else.
+            let none = bgfast_evaluate_batch(std::ptr::null(), 0, std::ptr::null_mut(), 9999);
+            assert_eq!(none, BGFAST_ERROR_INVALID_ARGUMENT);
             let huge =
                 bgfast_evaluate_batch(positions.as_ptr(), usize::MAX / 8, out.as_mut_ptr(), 1);
             assert_eq!(huge, BGFAST_ERROR_INVALID_ARGUMENT);
