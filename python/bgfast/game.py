@@ -136,8 +136,18 @@ class Game(Saved):
         table: lenient mode for recording real games: an illegal move is recorded and
             stands unless :meth:`call` is used before the next roll (R31).
         seed: seed of the dice stream used by :meth:`roll` without dice (an int,
-            ``|seed| < 2**64``); ``None`` picks one at random (it is kept, so the game
-            stays reproducible).
+            ``|seed| < 2**64``); ``None`` picks one at random (63 bits; it is kept, so the
+            game stays reproducible). Whoever knows the seed knows every roll to come: a
+            save (:meth:`to_json`, :meth:`to_dict`) holds it, so keep saves from players.
+            A server picks ``None``: a small seed could be found from the rolls shown.
+
+    Serving players: the actions of the player to act (:meth:`roll`, :meth:`double`,
+    :meth:`take`, :meth:`drop`, :meth:`beaver`, :meth:`raccoon`, :meth:`move`,
+    :meth:`undo`, :meth:`commit`, :meth:`play`, :meth:`accept`, :meth:`reject`) take a
+    keyword ``player``: given, the action is refused (:class:`~bgfast.GameStateError`,
+    nothing changes) unless that player is :attr:`player_to_act` (either player may make
+    the opening roll). Without it an action is made for :attr:`player_to_act`, whoever
+    asks. :meth:`resign` names its resigner already.
     """
 
     FORMAT: ClassVar[str] = _FORMAT
@@ -237,7 +247,11 @@ class Game(Saved):
 
     @property
     def seed(self) -> int:
-        """The seed of the dice stream used by :meth:`roll` without dice."""
+        """The seed of the dice stream used by :meth:`roll` without dice.
+
+        Secret from the players: with it (and the draw count a save also holds) anyone can
+        compute every roll still to come. Show players :attr:`state`, :meth:`gnubg_id`,
+        :meth:`xgid` or :attr:`history`, which hold no seed."""
         return self._seed
 
     @property
@@ -368,7 +382,9 @@ class Game(Saved):
 
     # ------------------------------------------------------------------ actions
 
-    def roll(self, dice: int | Roll | None = None, d2: int | None = None) -> tuple[int, int]:
+    def roll(
+        self, dice: int | Roll | None = None, d2: int | None = None, *, player: int | None = None
+    ) -> tuple[int, int]:
         """Roll the dice (from the seeded stream) or record dice rolled by hand, given as
         one pair (``roll((3, 1))``) or two ints (``roll(3, 1)``), as ``Position.moves``
         takes them (:class:`~bgfast.InvalidDiceError` otherwise).
@@ -379,34 +395,49 @@ class Game(Saved):
         dice; a roll with no legal play (the opening roll too, from a position given to
         :meth:`GameState.start`) passes the turn at once (R10). Rolling ends the
         time to call an illegal move (R31). Returns the dice rolled.
+
+        With ``player``, only that player may roll (:attr:`player_to_act`); either may make
+        the opening roll.
         """
         given = None if dice is None and d2 is None else check_dice(dice, d2)
+        self._check_player("roll", player)
         recorded = self._apply(ev.Roll(given))
         assert isinstance(recorded, ev.Roll) and recorded.dice is not None
         return recorded.dice
 
-    def double(self) -> None:
-        """The player on roll offers a double, before rolling (R17, R18)."""
+    def double(self, *, player: int | None = None) -> None:
+        """The player on roll offers a double, before rolling (R17, R18). With ``player``,
+        refused unless that player is on roll (:attr:`player_to_act`)."""
+        self._check_player("double", player)
         self._apply(ev.Double())
 
-    def take(self) -> None:
-        """Accept the pending double, beaver or raccoon (R19): the taker owns the cube."""
+    def take(self, *, player: int | None = None) -> None:
+        """Accept the pending double, beaver or raccoon (R19): the taker owns the cube.
+        With ``player``, refused unless that player answers it (:attr:`player_to_act`)."""
+        self._check_player("take", player)
         self._apply(ev.Take())
 
-    def drop(self) -> None:
+    def drop(self, *, player: int | None = None) -> None:
         """Pass (refuse) the pending double, beaver or raccoon (R19): the game ends and the
-        other side wins the cube value before this offer."""
+        other side wins the cube value before this offer. With ``player``, refused unless
+        that player answers it (:attr:`player_to_act`)."""
+        self._check_player("drop", player)
         self._apply(ev.Drop())
 
-    def beaver(self) -> None:
-        """Money option: the doubled player takes and at once redoubles, keeping the cube."""
+    def beaver(self, *, player: int | None = None) -> None:
+        """Money option: the doubled player takes and at once redoubles, keeping the cube.
+        With ``player``, refused unless that player is the doubled one
+        (:attr:`player_to_act`)."""
+        self._check_player("beaver", player)
         self._apply(ev.Beaver())
 
-    def raccoon(self) -> None:
-        """Money option: the doubler answers a beaver by doubling once more."""
+    def raccoon(self, *, player: int | None = None) -> None:
+        """Money option: the doubler answers a beaver by doubling once more. With
+        ``player``, refused unless that player is the doubler (:attr:`player_to_act`)."""
+        self._check_player("raccoon", player)
         self._apply(ev.Raccoon())
 
-    def move(self, move: Move | str) -> None:
+    def move(self, move: Move | str, *, player: int | None = None) -> None:
         """Make (stage) a move for the rolled dice; it replaces any staged move and may be
         undone or changed until :meth:`commit` (R29).
 
@@ -416,7 +447,10 @@ class Game(Saved):
         names the rule broken (R4 for a play that does not use the dice), and bad notation
         is an :class:`~bgfast.InvalidMoveError`. In table mode an illegal move that a hand
         can make is staged anyway, as written, and may be called (R31).
+
+        With ``player``, refused unless that player is to move (:attr:`player_to_act`).
         """
+        self._check_player("move", player)
         self._stage(move, "move")
 
     def _stage(self, move: Move | str, action: str) -> None:
@@ -428,17 +462,23 @@ class Game(Saved):
         else:
             raise InvalidMoveError(f"a move is a Move or text, not {type(move).__name__}")
 
-    def undo(self) -> None:
-        """Take back the staged move (R29)."""
+    def undo(self, *, player: int | None = None) -> None:
+        """Take back the staged move (R29). With ``player``, refused unless that player is
+        the mover (:attr:`player_to_act`)."""
+        self._check_player("undo", player)
         self._apply(ev.Undo())
 
-    def commit(self) -> None:
+    def commit(self, *, player: int | None = None) -> None:
         """Commit the staged move ("the dice are picked up", R29): the turn passes, or the
-        game ends if the mover has borne off all checkers (R15, R16)."""
+        game ends if the mover has borne off all checkers (R15, R16). With ``player``,
+        refused unless that player is the mover (:attr:`player_to_act`)."""
+        self._check_player("commit", player)
         self._apply(ev.Commit())
 
-    def play(self, move: Move | str) -> None:
-        """:meth:`move` then :meth:`commit`: changes nothing if the move is refused."""
+    def play(self, move: Move | str, *, player: int | None = None) -> None:
+        """:meth:`move` then :meth:`commit`: changes nothing if the move is refused. With
+        ``player``, refused unless that player is to move (:attr:`player_to_act`)."""
+        self._check_player("play", player)
         self._stage(move, "play")
         self.commit()
 
@@ -461,13 +501,51 @@ class Game(Saved):
         the player to act. The opponent answers with :meth:`accept` or :meth:`reject`."""
         self._apply(ev.Resign(kind, player))
 
-    def accept(self) -> None:
-        """Accept the pending resignation: the game ends for its value (R16, R23)."""
+    def accept(self, *, player: int | None = None) -> None:
+        """Accept the pending resignation: the game ends for its value (R16, R23). With
+        ``player``, refused unless that player is the one offered it
+        (:attr:`player_to_act`)."""
+        self._check_player("accept", player)
         self._apply(ev.Accept())
 
-    def reject(self) -> None:
-        """Reject the pending resignation: play goes on where it stood."""
+    def reject(self, *, player: int | None = None) -> None:
+        """Reject the pending resignation: play goes on where it stood. With ``player``,
+        refused unless that player is the one offered it (:attr:`player_to_act`)."""
+        self._check_player("reject", player)
         self._apply(ev.Reject())
+
+    def _check_player(self, action: str, player: object) -> None:
+        """Refuse ``action`` asked for by ``player`` (``None``: not said, the action is made
+        for :attr:`player_to_act`) unless that player may make it now: the player to act
+        (:attr:`player_to_act`). When nobody is to act (the opening roll, which both
+        players make, R3; a finished game) any player passes, and the action's own checks
+        decide. A server relaying its clients' actions passes ``player`` so that a player
+        cannot act for the other. :class:`~bgfast.GameStateError` names who is to act and
+        the rule; nothing changes."""
+        if player is None:
+            return
+        try:
+            asker = check_player(player)
+        except GameStateError as e:
+            raise GameStateError(f"{action}: {e}") from None
+        state = self._state
+        actor = state.player_to_act
+        if actor is None or asker == actor:
+            return
+        if state.phase == "doubled":
+            rule = "R19: the player offered the cube answers"
+        elif state.phase == "resign":
+            rule = "a resignation is answered by the player it is offered to"
+        elif action == "double":
+            rule = "R18: a double comes only at the start of one's own turn"
+        elif action == "roll" and state.phase == "move":
+            rule = "R30: a roll comes after the opponent picks up his dice"
+        else:
+            rule = "R3: the players take turns"
+        raise GameStateError(
+            f"{action}: player {asker} may not act now, player {actor} is to act "
+            f"({situation(state)}; {rule})"
+        )
 
     # ------------------------------------------------------------------ the referee
 
@@ -861,7 +939,12 @@ class Game(Saved):
             raise InvalidSaveError("the events do not replay to themselves (edited record)")
 
     def to_dict(self) -> dict[str, Any]:
-        """The game as JSON-ready data: its setup, its events and its current state."""
+        """The game as JSON-ready data: its setup, its events and its current state.
+
+        The record holds the dice: the :attr:`seed` and the number of rolls drawn, so
+        anyone who reads it can compute every roll to come. Keep it on the server (it is
+        what resumes the game with the same dice); show players :attr:`state`,
+        :meth:`gnubg_id`, :meth:`xgid` or :attr:`history`, which hold no seed."""
         return {
             "format": _FORMAT,
             "version": _VERSION,
@@ -891,6 +974,13 @@ class Game(Saved):
                 raise InvalidSaveError("the stored state differs from the replayed events")
             return game
 
+    def to_json(self) -> str:
+        """The game as JSON text with a checksum (:meth:`from_json` reads it back).
+
+        Like :meth:`to_dict`, it holds the :attr:`seed` and the draw count: anyone holding
+        it can predict every remaining roll. Never show it to a player."""
+        return super().to_json()
+
     def copy(self) -> Game:
         """An independent copy: the same state, history and staged move (no replay needed;
         every part but the lists is an immutable value)."""
@@ -900,6 +990,11 @@ class Game(Saved):
         twin._moves = None if self._moves is None else list(self._moves)
         twin._setup = copy.deepcopy(self._setup)
         return twin
+
+    def __copy__(self) -> Game:
+        """``copy.copy(game)`` is :meth:`copy`: an independent game (a shallow copy would
+        share the event list, so playing on it would corrupt this game)."""
+        return self.copy()
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):

@@ -51,7 +51,10 @@ class Match(Saved):
             both sides have rolled twice).
         table: record games in lenient table mode (R31).
         seed: seed of the dice streams (each game gets its own stream from it), an int with
-            ``|seed| < 2**64``.
+            ``|seed| < 2**64``; ``None`` picks one at random. Whoever knows it knows every
+            roll of every game to come: a save (:meth:`to_json`, :meth:`to_dict`) holds it,
+            so keep saves from players (a server picks ``None``: a small seed could be
+            found from the rolls shown).
         crawford_rule: whether the Crawford rule is played (R21; GNU Backgammon and most
             servers always play it). Without it there is no Crawford game.
         info: the players' names, the event, the date... (:class:`~bgfast.MatchInfo`).
@@ -131,7 +134,11 @@ class Match(Saved):
 
     @property
     def seed(self) -> int:
-        """The seed the games' dice streams derive from."""
+        """The seed the games' dice streams derive from.
+
+        Secret from the players: with it anyone can compute every roll of the match still
+        to come. Show players the current game's :attr:`~bgfast.Game.state`,
+        :meth:`~bgfast.Game.gnubg_id` or :meth:`~bgfast.Game.xgid`, which hold no seed."""
         return self._seed
 
     @property
@@ -268,7 +275,11 @@ class Match(Saved):
     def to_dict(self) -> dict[str, Any]:
         """The match as JSON-ready data: settings and every game's record (the Crawford
         rule and the match information only when they differ from the defaults, so that
-        records saved before them read back unchanged)."""
+        records saved before them read back unchanged).
+
+        The record holds the dice: the match's :attr:`seed` and each game's seed and draw
+        count, so anyone who reads it can compute every roll to come. Keep it on the server
+        (it is what resumes the match with the same dice); never show it to a player."""
         data: dict[str, Any] = {
             "format": _FORMAT,
             "version": _VERSION,
@@ -333,6 +344,25 @@ class Match(Saved):
         if differing:
             raise InvalidSaveError(f"the match record's fields {differing} are not the match's")
         return match
+
+    def to_json(self) -> str:
+        """The match as JSON text with a checksum (:meth:`from_json` reads it back).
+
+        Like :meth:`to_dict`, it holds the :attr:`seed` and each game's dice stream: anyone
+        holding it can predict every remaining roll. Never show it to a player."""
+        return super().to_json()
+
+    def copy(self) -> Match:
+        """An independent copy: the same settings and games, each game copied
+        (:meth:`bgfast.Game.copy`), so that play on one never changes the other."""
+        twin = type(self).__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin._games = [g.copy() for g in self._games]
+        return twin
+
+    def __copy__(self) -> Match:
+        """``copy.copy(match)`` is :meth:`copy` (a shallow copy would share the games)."""
+        return self.copy()
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Match):
