@@ -345,11 +345,13 @@ def test_a_bgfast_isa_value_the_native_code_ignores_is_said(
 
 def test_a_cube_rollout_says_how_sure_its_action_is(capsys: pytest.CaptureFixture[str]) -> None:
     # The action rested on a difference within its error with no word of it: the table
-    # gives the difference, its paired error and their ratio, and calls it close below 2.
+    # gives each margin the action rests on (double or not, take or pass), its error and
+    # their ratio, and calls it close below 2.
     out = _lines(capsys, "rollout", START_ID, "--cube", "--games", "72", "--seed", "1")
-    line = next(x for x in out if x.startswith("double/take - no double:"))
-    gain, rest = line.split(": ", 1)[1].split(", stderr ")
-    error = float(rest.split(" ")[0])
-    ratio = abs(float(gain)) / error
-    assert f"{ratio:.1f} standard errors" in line
-    assert ("close, more games would tell" in line) == (ratio < 2)
+    for start in ("double or not: ", "take or pass: double/take - double/pass: "):
+        line = next(x for x in out if x.startswith(start))
+        gain, rest = line.split(": ")[2].split(", stderr ")
+        error = float(rest.split(" ")[0].rstrip(","))
+        ratio = abs(float(gain)) / error
+        assert f"{ratio:.1f} standard errors" in line
+        assert ("close, more games would tell" in line) == (ratio < 2)

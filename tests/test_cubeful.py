@@ -183,7 +183,7 @@ def test_a_match_without_the_crawford_rule_r21() -> None:
     assert not trailer.crawford and trailer.why_no_double() is None
     assert Stakes.check(match_length=7, score=(3, 6)).why_no_double() is not None
     leader = Stakes.check(match_length=7, score=(6, 3), crawford_rule=False)
-    assert "already wins the match" in str(leader.why_no_double())
+    assert "1-away leader: its double could only help the trailer" in str(leader.why_no_double())
     # Reaching 1-away is worth the post-Crawford value, not the Crawford game's.
     before = Stakes.check(match_length=7, score=(5, 4), crawford_rule=False)
     assert before.match_value(True) == table.equity(1, 3, post_crawford=True)

@@ -364,6 +364,14 @@ def _subject_and_stakes(
         met=args.met or DEFAULT_TABLE,
         crawford_rule=args.crawford_rule,
     )
+    if args.crawford is False and 1 not in stakes.away:
+        # The API's crawford=False says "not the Crawford game", true at any score; the
+        # flag says a game after it, which needs a side 1-away (as --crawford does).
+        mine, theirs = stakes.score
+        raise BgfastError(
+            f"--post-crawford: R21: a game after the Crawford game needs a side 1 point"
+            f" away, not the score {mine}-{theirs} of a {stakes.match_length}-point match"
+        )
     return _core.Position.from_id(unlabelled_id(args.position)), stakes.arguments()
 
 

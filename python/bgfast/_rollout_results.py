@@ -45,6 +45,9 @@ VALUE = OUTPUTS.index("value")
 #: How games end, in the native order.
 ENDS = ("finished", "passed", "truncated", "bearoff", "capped")
 
+#: The cube's owners in words, as the stakes' words say them.
+_OWNER_WORDS = {"centred": "centred", "mover": "the mover's", "opponent": "the opponent's"}
+
 _PROBABILITIES = ("win", "win_gammon", "win_backgammon", "lose", "lose_gammon", "lose_backgammon")
 
 
@@ -184,7 +187,10 @@ class RolloutResult:
     shard plays on one thread of its worker, and the workers play at once); ``executor``
     the class name of the executor that played the shards, else ``None``. ``settings``
     holds the rollout's settings and stakes as plain data, with ``stakes`` in words
-    (``"money, cube 2 the mover's"``).
+    (``"money, cube 2 the mover's"``); for a cube rollout's double/take line they are the
+    stakes its games were played at (the cube doubled, the opponent's), and
+    ``values_normalised_to_cube`` the cube before the double, to which its values are
+    normalised.
     """
 
     position: str
@@ -365,6 +371,11 @@ class RolloutResult:
         """The statistics as a text table, saying whose numbers they are."""
         s = self.settings
         how = ["cubeful" if s["cubeful"] else "cubeless", s["stakes"]]
+        if "values_normalised_to_cube" in s:  # a cube rollout's double/take line
+            value, owner = s["values_normalised_to_cube"]
+            how.append(
+                f"values normalised to the cube before the double ({value} {_OWNER_WORDS[owner]})"
+            )
         if "holland_wait_plies" in s:  # present only while the rule holds the cube
             how.append(f"Holland rule: no double for {s['holland_wait_plies']} plies")
         if s["truncate"] is not None:
@@ -430,11 +441,18 @@ class MoveRollout:
 
 @dataclass(frozen=True)
 class CubeRollout:
-    """A cube decision rolled out on common dice: the side to move's cubeful values of not
-    doubling, doubling when the opponent takes, and doubling when it passes, normalised to
-    the cube now (money points per unit of the cube; in match play equivalent money
-    points, with the match-winning chances in ``mwc``), the action players would name, and
+    """A cube decision rolled out on common dice, its main values in money points per
+    unit of the cube now, EMG in match play (:class:`bgfast.cubeful.CubeDecision` has
+    match-winning chances there instead: compare the two by ``emg`` and ``mwc``, which
+    mean the same on both).
+
+    The values are the side to move's cubeful values of not doubling, doubling when the
+    opponent takes, and doubling when it passes, normalised to the cube now; in match play
+    ``emg`` holds the same three values and ``mwc`` their match-winning chances (both
+    ``None`` in money play). ``action`` is the action players would name, ``stderr`` the
     standard errors (``stderr["double_take - no_double"]`` is paired, from the same dice).
+    ``results`` are the two lines' rollouts: no double, then double/take, played with the
+    cube doubled and the opponent's, its values normalised to the cube before the double.
     """
 
     no_double: float
@@ -444,6 +462,15 @@ class CubeRollout:
     stderr: dict[str, float]
     mwc: dict[str, float] | None
     results: tuple[RolloutResult, RolloutResult]
+    emg: dict[str, float] | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        # In match play the main values are the EMG: the same three under the name that
+        # CubeDecision (whose main values are match-winning chances) gives them too.
+        emg = None
+        if self.mwc is not None:
+            emg = {name: getattr(self, name) for name in _CUBE_VALUES}
+        object.__setattr__(self, "emg", emg)
 
     @property
     def games(self) -> int:
@@ -468,13 +495,15 @@ class CubeRollout:
             "stderr": {k: finite(v) for k, v in self.stderr.items()},
             # Finite or None like the values: no games (Ctrl-C before the first) gives NaN,
             # which JSON has not.
-            "mwc": None if self.mwc is None else {k: finite(v) for k, v in self.mwc.items()},
+            "mwc": _finite_values(self.mwc),
+            "emg": _finite_values(self.emg),
             "no_double_result": self.results[0].to_dict(),
             "double_take_result": self.results[1].to_dict(),
         }
 
     def table(self) -> str:
-        """The three values, the action and the errors as text."""
+        """The three values, the action, the errors, and the two margins the action rests
+        on (double or not, take or pass), each called close within two errors."""
         r = self.results[0]
         unit = "EMG" if self.mwc is not None else "equity"
         lines = [
@@ -482,29 +511,52 @@ class CubeRollout:
             f"cube decision for {r.player}: {self.action}",
             f"{'':16}{unit:>9}{'stderr':>9}" + ("      MWC" if self.mwc else ""),
         ]
-        for name in ("no_double", "double_take", "double_pass"):
+        for name in _CUBE_VALUES:
             mwc = f"{self.mwc[name]:9.4f}" if self.mwc else ""
             lines.append(
                 f"{name.replace('_', ' '):16}{getattr(self, name):9.4f}"
                 f"{self.stderr[name]:9.4f}{mwc}"
             )
-        lines.append(
-            f"double/take - no double: {self._take_gain_words()}; games {r.games}"
-            + ("  PARTIAL (interrupted)" if r.partial else "")
-        )
+        lines += self._margin_lines()
+        lines.append(f"games {r.games}" + ("  PARTIAL (interrupted)" if r.partial else ""))
         return "\n".join(lines)
 
-    def _take_gain_words(self) -> str:
-        """What doubling gains against a take, with its paired error, and how many errors
-        that is: an action resting on less than two is a close call, not a verdict."""
-        gain = self.double_take - self.no_double
-        error = self.stderr["double_take - no_double"]
-        words = f"{gain:+.4f}, stderr {error:.4f} (paired)"
-        if not (error > 0 and math.isfinite(gain)):
-            return words
-        errors = abs(gain) / error
-        close = ": close, more games would tell" if errors < 2 else ""
-        return f"{words}, {errors:.1f} standard errors{close}"
+    def _margin_lines(self) -> list[str]:
+        """The margins the action rests on, each with its error: doubling or not (the
+        double is worth the lower of double/take and double/pass; against a take the error
+        is paired, from the same dice, and a pass is exact, so only no double's counts),
+        and taking or passing (double/pass is exact: double/take's error)."""
+        if self.double_take <= self.double_pass:
+            double, paired = "double/take", True
+            double_value, error = self.double_take, self.stderr["double_take - no_double"]
+        else:
+            double, paired = "double/pass", False
+            double_value, error = self.double_pass, self.stderr["no_double"]
+        return [
+            f"double or not: {double} - no double:"
+            f" {_margin_words(double_value - self.no_double, error, paired)}",
+            f"take or pass: double/take - double/pass:"
+            f" {_margin_words(self.double_take - self.double_pass, self.stderr['double_take'])}",
+        ]
 
     def __str__(self) -> str:
         return self.table()
+
+
+#: A cube decision's three values, in the order they are reported.
+_CUBE_VALUES = ("no_double", "double_take", "double_pass")
+
+
+def _finite_values(values: dict[str, float] | None) -> dict[str, float | None] | None:
+    return None if values is None else {k: finite(v) for k, v in values.items()}
+
+
+def _margin_words(margin: float, error: float, paired: bool = False) -> str:
+    """A margin with its standard error and how many errors it is: a margin of less than
+    two is a close call, not a verdict."""
+    words = f"{margin:+.4f}, stderr {error:.4f}" + (" (paired)" if paired else "")
+    if not (error > 0 and math.isfinite(margin)):
+        return words
+    errors = abs(margin) / error
+    close = ": close, more games would tell" if errors < 2 else ""
+    return f"{words}, {errors:.1f} standard errors{close}"

@@ -159,7 +159,8 @@ class Decision:
         dice: the roll of a chequer play, else ``None``.
         played: the play made (``24/21 13/11``; ``""`` for a roll that could not be
             played; in table mode an illegal play that stood, R31, as written), or the
-            action: ``"no double"``, ``"double"``, ``"take"``, ``"beaver"`` or ``"pass"``.
+            action: ``"no double"``, ``"double"`` (``"no redouble"``, ``"redouble"`` for a
+            cube the player owns), ``"take"``, ``"beaver"`` or ``"pass"``.
         best: the best play or action by the analysis.
         loss: what the decision cost, in EMG normalised to the cube (0 for the best).
         loss_mwc: the same in match-winning chances (matches only, else ``None``).
@@ -1189,10 +1190,15 @@ class _Analyst:
             # In EMG normalised to the cube: a pass is worth exactly +1 to the doubler.
             to_emg = self.to_emg(s)
             no_double, take, cash = to_emg(nd[k]), to_emg(dt[k]), to_emg(dp[k])
+            played = c.action
             if c.action in ("no double", "double"):
+                # A cube the doubler owns is redoubled, as decide and GNU Backgammon name it.
+                redouble = s.cube_owner == "mover"
                 best, loss, close = _doubling(
-                    c.action == "double", no_double, take, cash, s.may_beaver
+                    c.action == "double", no_double, take, cash, s.may_beaver, redouble
                 )
+                if redouble:
+                    played = {"double": "redouble", "no double": "no redouble"}[c.action]
             else:
                 # The taker's view: taking is worth -take, passing -cash.
                 took = c.action in ("take", "beaver")
@@ -1215,7 +1221,7 @@ class _Analyst:
                     player=c.player,
                     kind="double" if c.action in ("no double", "double") else "take",
                     dice=None,
-                    played=c.action,
+                    played=played,
                     best=best,
                     loss=loss,
                     loss_mwc=loss / scale if s.is_match else None,
@@ -1244,20 +1250,26 @@ class _Analyst:
 
 
 def _doubling(
-    doubled: bool, no_double: float, take: float, cash: float, may_beaver: bool
+    doubled: bool,
+    no_double: float,
+    take: float,
+    cash: float,
+    may_beaver: bool,
+    redouble: bool = False,
 ) -> tuple[str, float, bool]:
-    """The best action (:func:`bgfast.cubeful.action_name`, "too good" for too good to
-    double), the loss and whether the decision is close, for a player who ``doubled`` or
-    not, from its values in EMG. A double the taker beavers
-    (:func:`bgfast.cubeful.beavers_now`) is worth twice the take to the doubler, as GNU
-    Backgammon's "no double, beaver" weighs it (passing the beaver would cost 2, no
-    better); gnubg's own analysis charges such a double by the take alone."""
+    """The best action (:func:`bgfast.cubeful.action_name`, "redouble" for a cube the
+    player owns, ``redouble``; "too good" for too good to double), the loss and whether the
+    decision is close, for a player who ``doubled`` or not, from its values in EMG. A
+    double the taker beavers (:func:`bgfast.cubeful.beavers_now`) is worth twice the take
+    to the doubler, as GNU Backgammon's "no double, beaver" weighs it (passing the beaver
+    would cost 2, no better); gnubg's own analysis charges such a double by the take
+    alone."""
     beavered = cubeful.beavers_now(take, cash, may_beaver)
     double_value = 2.0 * take if beavered else min(take, cash)
     optimal = max(no_double, double_value)
     loss = max(0.0, optimal - (double_value if doubled else no_double))
     close = doubled or optimal - double_value < _CLOSE
-    best = cubeful.action_name(no_double, take, cash, redouble=False, beavers=may_beaver)
+    best = cubeful.action_name(no_double, take, cash, redouble=redouble, beavers=may_beaver)
     return ("too good" if best.startswith("too good") else best), loss, close
 
 

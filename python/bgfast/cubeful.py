@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Union
 
 import numpy as np
@@ -337,18 +337,21 @@ class Stakes:
                 return "R17: the game is played without the cube"
             return f"R17: the cube is at its limit, {self.max_cube}"
         if self.is_match:
-            mine, _ = self.away
+            mine, theirs = self.away
             if self.crawford:
                 return "R21: the Crawford game is played without the cube"
+            # Before the general case below, which every 1-away side meets (its cube is at
+            # least 1); at 1-away both (double match point) nobody leads: the general case.
+            if mine == 1 and theirs > 1:
+                after = " after the Crawford game (R21)" if self.crawford_rule else ""
+                return (
+                    f"the cube is dead for the 1-away leader{after}: its double could only"
+                    " help the trailer"
+                )
             if mine <= self.cube_value:
                 return (
                     f"the cube is dead for the side to move: {mine} away with the cube at"
                     f" {self.cube_value} already wins the match"
-                )
-            if mine == 1:
-                return (
-                    "the cube is dead for the 1-away leader after the Crawford game (R21):"
-                    " its double could only help the trailer"
                 )
         return None
 
@@ -685,18 +688,24 @@ def answer_name(double_take: float, double_pass: float, may_beaver: bool) -> str
 
 @dataclass(frozen=True)
 class CubeDecision:
-    """The side to move's cube decision at 0 ply: the cubeful values of not doubling,
-    doubling when the opponent takes and when it passes (money: per unit of the cube now;
-    match: match-winning chances, with their EMG in ``emg``), the action as players name it,
-    whether the side to move may double at all (``why_not`` says why not), and the doubled
-    side's answer to a double now (``answer``: ``"take"``, ``"pass"`` or ``"beaver"``,
-    :func:`answer_name`), the answer a pending double needs. The values are the side to
-    move's, so a double/pass is 1 in money (``double_pass`` is the match-winning chances
-    of winning the cube's value in a match, 1 in ``emg``). With beavers the taker beavers
-    when it is the favourite once it owns the cube (``double_take`` below 0, not by its
-    cubeless chances alone: wildbg's net beavers a double at the opening), by no more than
-    twice the cube (``double_take`` at least -2: a beaver may be passed).
-    ``answer`` is filled in even when no double may be made (``may_double`` false)."""
+    """The side to move's cube decision at 0 ply, its main values in money points per unit
+    of the cube now, match-winning chances in match play (:class:`bgfast.CubeRollout` has
+    EMG there instead: compare the two by ``emg`` and ``mwc``, which mean the same on
+    both).
+
+    The values are the cubeful values of not doubling, doubling when the opponent takes
+    and when it passes; in match play ``mwc`` holds the same three values and ``emg``
+    their equivalent money points at the cube now (both ``None`` in money play). Then the
+    action as players name it, whether the side to move may double at all (``why_not``
+    says why not), and the doubled side's answer to a double now (``answer``: ``"take"``,
+    ``"pass"`` or ``"beaver"``, :func:`answer_name`), the answer a pending double needs.
+    The values are the side to move's, so a double/pass is 1 in money (``double_pass`` is
+    the match-winning chances of winning the cube's value in a match, 1 in ``emg``). With
+    beavers the taker beavers when it is the favourite once it owns the cube
+    (``double_take`` below 0, not by its cubeless chances alone: wildbg's net beavers a
+    double at the opening), by no more than twice the cube (``double_take`` at least -2: a
+    beaver may be passed). ``answer`` is filled in even when no double may be made
+    (``may_double`` false)."""
 
     no_double: float
     double_take: float
@@ -706,6 +715,20 @@ class CubeDecision:
     why_not: str | None
     emg: dict[str, float] | None
     answer: str
+    mwc: dict[str, float] | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        # In match play (where ``emg`` is given) the main values are the match-winning
+        # chances: the same three under the name CubeRollout (whose main values are EMG)
+        # gives them too.
+        mwc = None
+        if self.emg is not None:
+            mwc = {
+                "no_double": self.no_double,
+                "double_take": self.double_take,
+                "double_pass": self.double_pass,
+            }
+        object.__setattr__(self, "mwc", mwc)
 
     @property
     def value(self) -> float:

@@ -69,7 +69,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Union
 
 import numpy as np
@@ -843,6 +843,7 @@ def rollout_cube(
         )
         for i in (0, 1)
     )
+    dt = replace(dt, settings=_taken_settings(settings))
     paired = sums.difference_stderr(0, 1)
     stakes = settings.stakes
     if stakes.is_match:
@@ -872,3 +873,15 @@ def rollout_cube(
         mwc=mwc,
         results=(nd, dt),
     )
+
+
+def _taken_settings(settings: RolloutSettings) -> dict[str, Any]:
+    """The settings of a cube rollout's double/take line as plain data: its games were
+    played with the cube doubled and the opponent's (``cube`` and ``stakes`` say so), while
+    its values are normalised to the cube before the double
+    (``values_normalised_to_cube``), as the decision's three values are."""
+    stakes = settings.stakes
+    taken = replace(stakes, cube_value=2 * stakes.cube_value, cube_owner="opponent")
+    described = replace(settings, stakes=taken).describe()
+    described["values_normalised_to_cube"] = [stakes.cube_value, stakes.cube_owner]
+    return described
