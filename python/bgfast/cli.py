@@ -142,6 +142,7 @@ def _decision_data(decision: cubeful.CubeDecision) -> dict[str, Any]:
         "double_take": decision.double_take,
         "double_pass": decision.double_pass,
         "emg": decision.emg,
+        "mwc": decision.mwc,
         "answer": decision.answer,
     }
 
