@@ -297,7 +297,11 @@ class Net:
     def equity(self, positions: Position, threads: int | None = None) -> float: ...
     @overload
     def equity(
-        self, positions: Sequence[Position] | npt.ArrayLike, threads: int | None = None
+        self, positions: Sequence[Position], threads: int | None = None
+    ) -> npt.NDArray[np.float32]: ...
+    @overload
+    def equity(
+        self, positions: npt.ArrayLike, threads: int | None = None
     ) -> npt.NDArray[np.float32] | float: ...
     def rank(
         self, position: Position, dice: _Roll
