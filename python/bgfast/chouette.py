@@ -10,10 +10,12 @@ Each chouette game is a :class:`~bgfast.Game` between the box (player 0) and the
 (player 1), played through the chouette (:meth:`Chouette.roll`, :meth:`Chouette.play`, ...;
 :attr:`Chouette.game` shows it): the chouette keeps the board and the cubes in step. A
 double is allowed only before the doubling side rolls (R18), and the game ends, is settled
-and the seats rotate when a side bears off its last checker (R15, R28, R25). A game played
-on a real board can be recorded instead, without touching the board here: then doubles are
-taken as they happened and :meth:`Chouette.end_game` records the result (a game doubled
-before anything was rolled here is such a game: no double comes before the opening roll).
+and the seats rotate when a side bears off its last checker (R15, R28, R25) or when
+everyone on the team side has left it (by passes and resignations, :meth:`Chouette.resign`).
+A game played on a real board can be recorded instead, without touching the board here:
+then doubles and resignations are taken as they happened and :meth:`Chouette.end_game`
+records the result (a game doubled or resigned before anything was rolled here is such a
+game: nothing comes before the opening roll, R3, R18).
 Every cube is a :class:`bgfast.Cube` between the box and the team side;
 :meth:`Chouette.cube` shows it from the table's side (:class:`Cube`).
 
@@ -32,20 +34,31 @@ Two forms are supported:
 House conventions bgfast uses where the rules are silent (documented so a ledger can be
 checked by hand):
 
+* **Resignations** are settled member by member, as doubles are answered (R27, R28): the
+  box resigns to the members it names and each accepts or rejects alone; the team resigns
+  member by member (each member concedes their own stake: the captain moves the checkers
+  for the team but concedes nobody else's) and the box accepts or rejects each. An accepted
+  resignation ends that member's game for their cube times the kind's multiplier; a
+  rejected one changes nothing and play goes on (:meth:`Chouette.resign`).
 * **Captain replacement.** When the acting captain leaves the game (passes the box's double,
-  or, in the per-member form, has a double passed by the box), the next member still in the
-  game in queue order becomes acting captain for the rest of that game.
+  resigns, accepts the box's resignation, or, in the per-member form, has a double passed by
+  the box), the next member still in the game in queue order becomes acting captain for the
+  rest of that game.
 * **The board result.** A game played out is won by the side that bears off first. A game
   that ends because nobody is left on the team side is won by the team if its last member left
-  because the box passed their double, otherwise by the box.
+  because the box passed their double or resigned to them, otherwise by the box.
 * **Rotation (R25).** If the box wins, the box stays and the captain seated for that game goes
   to the end of the team queue. If the team wins, the acting captain at the end (the one who
   beat the box) becomes the box and the old box goes to the end of the queue. Everyone else
   keeps their order.
 * **Settlement (R28)** is only ever between a member and the box: a member who passes pays the
   box the stake before the double; a member whose double the box passes is paid that stake;
-  at the end of a played game each member still in pays or is paid their cube value times the
-  game's multiplier (1, 2 for a gammon, 3 for a backgammon; R16, R23 options below).
+  at the end of a played game, and for an accepted resignation, each member concerned pays
+  or is paid their cube value times the game's multiplier (1, 2 for a gammon, 3 for a
+  backgammon; R16, R23 options below).
+* **Refusals.** Every refusal of an action is an :class:`IllegalChouetteActionError` (also a
+  ``GameStateError``) whose message names the action, the rule where one applies and the
+  sides as the box, the team or a member, the board's refusals included.
 
 Money options (all off by default except gammons): ``jacoby`` (R23: gammons and backgammons
 count single on a cube that was never turned, judged per member's cube), ``gammons=False``
@@ -58,8 +71,9 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 import secrets
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Union
 
@@ -68,6 +82,7 @@ from bgfast._core import BgfastError, Move, check_dice
 from bgfast.errors import (
     ChouetteError,
     ChouetteFileError,
+    GameStateError,
     IllegalChouetteActionError,
     shown,
 )
@@ -101,15 +116,19 @@ __all__ = [
     "MemberOutcome",
     "MemberResult",
     "Owner",
+    "ResignAnswer",
     "Side",
     "roll_off",
 ]
 
 Form = Literal["team-cube", "per-member-cubes"]
 """The chouette's cube form: one team cube (the seed's form) or one cube per member."""
-MemberOutcome = Literal["won", "lost", "passed", "box passed"]
+MemberOutcome = Literal["won", "lost", "passed", "box passed", "resigned", "box resigned"]
 """How a member's game ended: played out and won or lost, the member passed the box's double,
-or the box passed the member's (or the team's) double."""
+the box passed the member's (or the team's) double, the member resigned (the box accepted),
+or the box resigned (the member accepted)."""
+ResignAnswer = Literal["accept", "reject"]
+"""The answer to a resignation (:meth:`Chouette.resign`)."""
 
 FORMS: tuple[Form, ...] = ("team-cube", "per-member-cubes")
 """The supported forms."""
@@ -126,6 +145,7 @@ _CHECKSUM_PREFIX = "sha256:"
 _KINDS = KINDS
 _SIDES = SIDES
 _ANSWERS = ANSWERS
+_RESIGN_ANSWERS: tuple[ResignAnswer, ...] = ("accept", "reject")
 _PLAYER: dict[Side, int] = {"box": BOX, "team": TEAM}
 _OWNER: dict[int | None, Owner] = {None: "center", BOX: "box", TEAM: "team"}
 # The board of a chouette game: the cubes are the chouette's, so the board's is out of play.
@@ -196,7 +216,8 @@ class GameRecord:
     winner: Side
     """The side that won the board (decides the rotation, R25)."""
     kind: Kind | None
-    """How a played-out game was won; ``None`` when it ended because every member left."""
+    """How a played-out game was won, or the kind resigned when the last members left by an
+    accepted resignation; ``None`` when it ended because every member left otherwise."""
     members: tuple[MemberResult, ...]
     """Each member's result, in queue order."""
 
@@ -309,12 +330,13 @@ class _Game:
         self.cubes = {m: game_cube.Cube() for m in team}
         self.form = form
         self.results: dict[str, MemberResult] = {}
-        # Whether the last member to leave did so because the box passed their double.
-        self.last_left_by_box_pass = False
-        # Whether a double was recorded before the board was rolled on: then the game is
-        # one played on a real board (R18 allows no double before the opening roll), and
-        # its board may not be started here.
-        self.doubled_off_board = False
+        # Whether the last member to leave won their game (the box passed their double or
+        # resigned to them).
+        self.last_left_won = False
+        # Whether a double or a resignation was recorded before the board was rolled on:
+        # then the game is one played on a real board (R18 allows no double, R3 no
+        # resignation, before the opening roll), and its board may not be started here.
+        self.off_board = False
         # The board: the box is player 0, the team player 1. Dice always given, so the
         # seed is never drawn from.
         self.board = Game(rules=_BOARD_RULES, seed=0)
@@ -377,8 +399,9 @@ class Chouette(Saved):
     player's dice in the order rolled, ties rolled again) to record a real roll-off, or an
     ``rng`` to roll here. Then, for each game: :meth:`start_game`, the board played here
     (:meth:`roll`, :meth:`play`; the game ends when a side bears off) or on a real board,
-    any doubles (:meth:`team_double`, :meth:`member_double`, :meth:`box_double`), and for a
-    game played on a real board :meth:`end_game`, unless everyone left by passing. Seats
+    any doubles (:meth:`team_double`, :meth:`member_double`, :meth:`box_double`) and
+    resignations (:meth:`resign`), and for a game played on a real board :meth:`end_game`,
+    unless everyone left by passing or resigning. Seats
     rotate after each game (R25). Not thread-safe, as :class:`~bgfast.Game` is not:
     serialise the calls on one chouette.
 
@@ -510,8 +533,14 @@ class Chouette(Saved):
 
     @property
     def game(self) -> Game | None:
-        """The board of the game in progress (a copy; play it through the chouette), the box
-        player 0 and the team player 1; ``None`` between games."""
+        """A copy of the board of the game in progress, the box player 0 and the team
+        player 1; ``None`` between games.
+
+        Each read is a new, independent :class:`~bgfast.Game`: acting on it (``roll``,
+        ``play``, ``resign``, ...) changes the copy only, never the chouette, whose board
+        moves only through :meth:`roll`, :meth:`move`, :meth:`commit`, :meth:`play` and
+        whose game ends only through the chouette (:meth:`resign`, the doubles,
+        :meth:`end_game`). Its own cube is out of play (the chouette keeps the cubes)."""
         if self._game is None:
             return None
         return self._game.board.copy()
@@ -558,10 +587,10 @@ class Chouette(Saved):
         if member is None:
             if self._form != "team-cube":
                 raise IllegalChouetteActionError(
-                    "name the member: in the per-member-cubes form each member has a cube"
+                    "cube: name the member: in the per-member-cubes form each member has a cube"
                 )
             return Cube.of(game.team_cube)
-        self._require_active(game, member)
+        self._require_active(game, member, "cube")
         return Cube.of(game.cube_of(member))
 
     def members_box_may_double(self) -> tuple[str, ...]:
@@ -602,7 +631,9 @@ class Chouette(Saved):
 
         Event types: ``seat`` (each player's roll-off dice), ``start``, ``team_double``
         (who agreed, the box's answer), ``member_double`` (the member, the box's answer),
-        ``box_double`` (each doubled member's answer), the board's ``roll`` (the dice),
+        ``box_double`` (each doubled member's answer), ``resign`` (the side that resigned,
+        the kind and each member's answer or the box's answer to each member, ``accept``
+        or ``reject``), the board's ``roll`` (the dice),
         ``move`` (the move text), ``undo`` and ``commit``, ``end`` (winner, kind and each
         remaining member's cube at the end, for a game played on a real board) and
         ``settle`` (the finished game's payment per player; derived from the others and
@@ -620,7 +651,8 @@ class Chouette(Saved):
         """
         if self._game is not None:
             raise IllegalChouetteActionError(
-                f"game {len(self._ledger) + 1} is in progress; end it before starting another"
+                f"start_game: game {len(self._ledger) + 1} is in progress; end it before "
+                "starting another"
             )
         self._game = _Game(self._form, self._box, self._queue)
         self._history.append({"type": "start"})
@@ -641,24 +673,27 @@ class Chouette(Saved):
         game = self._require_game("team_double")
         if self._form != "team-cube":
             raise IllegalChouetteActionError(
-                "team_double is the team-cube form's double; in the per-member-cubes form each "
+                "team_double: the team-cube form's double; in the per-member-cubes form each "
                 "member doubles alone with member_double"
             )
         self._check_now(game, "team", "team_double")
-        agreed = self._member_set(game, agreeing, "agreeing")
+        agreed = self._member_set(game, agreeing, "agreeing", "team_double")
         if game.team_cube.owner == BOX:
-            raise IllegalChouetteActionError("R17: the box owns the cube; the team may not double")
-        _check_limit(game.team_cube, "the team cube")
+            raise IllegalChouetteActionError(
+                "team_double: R17: the box owns the team cube; the team may not double"
+            )
+        _check_limit(game.team_cube, "the team cube", "team_double")
         if agreed != set(game.active):
             missing = [m for m in game.active if m not in agreed]
             raise IllegalChouetteActionError(
-                f"R26: a team double needs every team member to agree; not agreeing: {missing}"
+                f"team_double: R26: a team double needs every team member to agree; "
+                f"not agreeing: {missing}"
             )
-        self._check_answer(answer)
+        self._check_answer(answer, "team_double")
         self._history.append(
             {"type": "team_double", "agreeing": [m for m in game.active], "answer": answer}
         )
-        game.doubled_off_board |= not game.board_in_play
+        game.off_board |= not game.board_in_play
         if answer == "take":
             game.team_cube = game.team_cube.taken(BOX)
             return None
@@ -683,19 +718,19 @@ class Chouette(Saved):
         game = self._require_game("member_double")
         if self._form != "per-member-cubes":
             raise IllegalChouetteActionError(
-                "member_double is the per-member-cubes form's double; in the team-cube form "
+                "member_double: the per-member-cubes form's double; in the team-cube form "
                 "the team doubles together with team_double (R26)"
             )
         self._check_now(game, "team", "member_double")
-        self._require_active(game, member)
+        self._require_active(game, member, "member_double")
         if game.cubes[member].owner == BOX:
             raise IllegalChouetteActionError(
-                f"R17: the box owns {member}'s cube; {member} may not double"
+                f"member_double: R17: the box owns {member}'s cube; {member} may not double"
             )
-        _check_limit(game.cubes[member], f"{member}'s cube")
-        self._check_answer(answer)
+        _check_limit(game.cubes[member], f"{member}'s cube", "member_double")
+        self._check_answer(answer, "member_double")
         self._history.append({"type": "member_double", "member": member, "answer": answer})
-        game.doubled_off_board |= not game.board_in_play
+        game.off_board |= not game.board_in_play
         if answer == "take":
             game.cubes[member] = game.cubes[member].taken(BOX)
             return None
@@ -724,27 +759,28 @@ class Chouette(Saved):
         self._check_now(game, "box", "box_double")
         if not isinstance(answers, Mapping) or not answers:
             raise IllegalChouetteActionError(
-                "R27: the box's double needs each doubled member's answer"
+                "box_double: R27: the box's double needs each doubled member's answer"
             )
-        doubled = self._member_set(game, answers.keys(), "answers")
+        doubled = self._member_set(game, answers.keys(), "answers", "box_double")
         for m in game.active:
+            what = "the team cube" if self._form == "team-cube" else f"{m}'s cube"
             if m in doubled and game.cube_of(m).owner == TEAM:
                 raise IllegalChouetteActionError(
-                    f"R17: the team side owns {m}'s cube; the box may not double it"
+                    f"box_double: R17: the team owns {what}; the box may not double it"
                 )
             if m in doubled:
-                _check_limit(game.cube_of(m), f"{m}'s cube")
+                _check_limit(game.cube_of(m), what, "box_double")
         if self._form == "team-cube" and doubled != set(game.active):
             missing = [m for m in game.active if m not in doubled]
             raise IllegalChouetteActionError(
-                f"R27: the box doubles the team cube, so every member answers alone; "
-                f"no answer from {missing}"
+                f"box_double: R27: the box doubles the team cube, so every member answers "
+                f"alone; no answer from {missing}"
             )
         for a in answers.values():
-            self._check_answer(a)
+            self._check_answer(a, "box_double")
         ordered = {m: answers[m] for m in game.active if m in doubled}
         self._history.append({"type": "box_double", "answers": dict(ordered)})
-        game.doubled_off_board |= not game.board_in_play
+        game.off_board |= not game.board_in_play
         old = {m: game.cube_of(m) for m in ordered}
         for m, a in ordered.items():
             if a == "pass":
@@ -776,23 +812,25 @@ class Chouette(Saved):
         game = self._require_game("end_game")
         if game.board_in_play:
             raise IllegalChouetteActionError(
-                "R15: this game's board is played here, so it ends when a side bears off its "
-                "last checker; end_game records a game played on a real board"
+                "end_game: R15: this game's board is played here, so it ends when a side bears "
+                "off its last checker (or by passes and resignations, resign); end_game "
+                "records a game played on a real board"
             )
         if not _is_one_of(winner, _SIDES):
-            raise IllegalChouetteActionError(f"winner must be 'box' or 'team', not {shown(winner)}")
-        if not _is_one_of(kind, _KINDS):
             raise IllegalChouetteActionError(
-                f"R16: kind must be one of {_KINDS}, not {shown(kind)}"
+                f"end_game: winner must be 'box' or 'team', not {shown(winner)}"
             )
+        _check_kind(kind, "end_game")
         if cubes is not None:
             if not isinstance(cubes, Mapping):
-                raise IllegalChouetteActionError("cubes must map each active member to a value")
+                raise IllegalChouetteActionError(
+                    "end_game: cubes must map each active member to a value"
+                )
             recorded = {m: game.cube_of(m).value for m in game.active}
             if dict(cubes) != recorded:
                 raise IllegalChouetteActionError(
-                    f"R28: end-of-game cubes {shown(dict(cubes))} disagree with the recorded "
-                    f"cubes {recorded}"
+                    f"end_game: R28: end-of-game cubes {shown(dict(cubes))} disagree with the "
+                    f"recorded cubes {recorded}"
                 )
         self._history.append(
             {
@@ -817,6 +855,71 @@ class Chouette(Saved):
         game.active.clear()
         return self._finish(game, winner, kind)
 
+    def resign(
+        self, side: Side, answers: Mapping[str, ResignAnswer], kind: Kind = "single"
+    ) -> GameRecord | None:
+        """A resignation of a single game, a gammon or a backgammon (``kind``) between the
+        box and the team members named in ``answers``, offered and answered at once.
+
+        ``side`` is the side that resigns:
+
+        * ``"box"``: the box resigns to the members named, and each answers alone, as each
+          answers the box's double (R27): ``answers`` maps each to ``"accept"`` or
+          ``"reject"``. The box may resign to any of the members still in (all of them, the
+          usual case, or some).
+        * ``"team"``: each member named resigns their own game (a member's stake is theirs to
+          concede: the captain moves the checkers for the team but concedes nobody else's
+          stake), and ``answers`` maps each to the box's answer.
+
+        An accepted resignation ends that member's game, settled as a game won or lost by
+        ``kind`` (R28): the member's cube times the multiplier (1, 2 for a gammon, 3 for a
+        backgammon, with the ``jacoby``, ``gammons`` and ``backgammon_counts_double``
+        options, R16, R23), entered in the ledger and the balances when the game ends, as a
+        pass is. A rejected one changes nothing: play goes on where it stood
+        (the event is still recorded). Who leaves, leaves as a member who passed does: the
+        next member still in becomes acting captain, and once nobody is left the game is
+        over (won by the team if the box resigned, else by the box), seats rotate (R25) and
+        its record is returned; otherwise ``None``.
+
+        The board may be anywhere in play: on roll, or with dice to play (a staged move
+        stays staged). A resignation before anything was rolled here records a game played
+        on a real board, as a double does (nothing comes before the opening roll, R3).
+
+        Raises:
+            IllegalChouetteActionError: no game in progress, the board at a tied opening roll
+                (R3), an unknown side or kind (R16), no answers, an answer from someone not in
+                the game, or an answer that is not ``"accept"`` or ``"reject"``.
+        """
+        game = self._require_game("resign")
+        if not _is_one_of(side, _SIDES):
+            raise IllegalChouetteActionError(
+                f"resign: side must be 'box' or 'team' (who resigns), not {shown(side)}"
+            )
+        _check_kind(kind, "resign")
+        if game.board_in_play and game.board.phase == "opening":
+            raise IllegalChouetteActionError(
+                "resign: R3: nobody may resign before the game starts (the board is at its "
+                "opening roll)"
+            )
+        if not isinstance(answers, Mapping) or not answers:
+            who = "each member's answer" if side == "box" else "the box's answer to each member"
+            raise IllegalChouetteActionError(f"resign: R28: a resignation needs {who}")
+        named = self._member_set(game, answers.keys(), "answers", "resign")
+        for a in answers.values():
+            if not _is_one_of(a, _RESIGN_ANSWERS):
+                raise IllegalChouetteActionError(
+                    f"resign: answer 'accept' or 'reject', not {shown(a)}"
+                )
+        ordered = {m: answers[m] for m in game.active if m in named}
+        self._history.append({"type": "resign", "side": side, "kind": kind, "answers": ordered})
+        game.off_board |= not game.board_in_play
+        outcome: MemberOutcome = "box resigned" if side == "box" else "resigned"
+        accepted = [m for m, a in ordered.items() if a == "accept"]
+        for m in accepted:
+            self._leave(game, m, outcome, kind)
+        self._replace_captain(game)
+        return self._finish_if_empty(game, kind if accepted else None)
+
     # ----------------------------------------------------------------- the board
 
     def roll(self, dice: int | Roll | None = None, d2: int | None = None) -> tuple[int, int]:
@@ -825,21 +928,24 @@ class Chouette(Saved):
         team's die)`` (R3). Returns the dice.
 
         Raises:
-            IllegalChouetteActionError: no game in progress, or a game whose doubles came
-                before any roll (one played on a real board, R18).
-            GameStateError, InvalidDiceError: as :meth:`bgfast.Game.roll`.
+            IllegalChouetteActionError: no game in progress, a game whose doubles or
+                resignations came before any roll (one played on a real board, R18), or a
+                roll the board refuses now (where :meth:`bgfast.Game.roll` raises
+                ``GameStateError``; this is one too), naming the box and the team.
+            InvalidDiceError: as :meth:`bgfast.Game.roll`.
         """
         game = self._require_game("roll")
-        if game.doubled_off_board:
+        if game.off_board:
             raise IllegalChouetteActionError(
-                "R18: this game's doubles came before any roll, so it is played on a real "
-                "board (no double comes before the opening roll); record its end with end_game"
+                "roll: R18: this game's doubles or resignations came before any roll, so it is "
+                "played on a real board (nothing comes before the opening roll, R3); record "
+                "its end with end_game"
             )
         if dice is None and d2 is None:
             rolled = (secrets.randbelow(6) + 1, secrets.randbelow(6) + 1)
         else:
             rolled = check_dice(dice, d2)
-        game.board.roll(rolled)
+        _on_board("roll", game.board.roll, rolled)
         self._history.append({"type": "roll", "dice": list(rolled)})
         return rolled
 
@@ -849,25 +955,37 @@ class Chouette(Saved):
         :meth:`bgfast.Game.move` checks it.
 
         Raises:
-            IllegalChouetteActionError: no game in progress.
-            IllegalMoveError, InvalidMoveError, GameStateError: as :meth:`bgfast.Game.move`.
+            IllegalChouetteActionError: no game in progress, or no move is due on the board
+                (where :meth:`bgfast.Game.move` raises ``GameStateError``; this is one too).
+            IllegalMoveError, InvalidMoveError: as :meth:`bgfast.Game.move`.
         """
-        game = self._require_game("move")
-        game.board.move(move)
+        self._stage(move, "move")
+
+    def _stage(self, move: Move | str, action: str) -> None:
+        game = self._require_game(action)
+        _on_board(action, game.board.move, move)
         self._history.append({"type": "move", "move": game.board.staged_move})
 
     def undo(self) -> None:
-        """Take back the staged move (R29)."""
+        """Take back the staged move (R29).
+
+        Raises:
+            IllegalChouetteActionError: no game in progress, or no move staged (R29).
+        """
         game = self._require_game("undo")
-        game.board.undo()
+        _on_board("undo", game.board.undo)
         self._history.append({"type": "undo"})
 
     def commit(self) -> GameRecord | None:
         """Commit the staged move (R29). If it bore off the mover's last checker the game is
         over (R15): it is settled for its kind (R16, R28), seats rotate (R25) and the
-        finished game's record is returned."""
+        finished game's record is returned.
+
+        Raises:
+            IllegalChouetteActionError: no game in progress, or no move staged (R29).
+        """
         game = self._require_game("commit")
-        game.board.commit()
+        _on_board("commit", game.board.commit)
         self._history.append({"type": "commit"})
         result = game.board.result
         if result is None:
@@ -875,9 +993,9 @@ class Chouette(Saved):
         return self._settle_played(game, "box" if result.winner == BOX else "team", result.kind)
 
     def play(self, move: Move | str) -> GameRecord | None:
-        """:meth:`move` then :meth:`commit`; changes nothing if the move is refused."""
-        self._require_game("play")  # a refusal names the call made
-        self.move(move)
+        """:meth:`move` then :meth:`commit`; changes nothing if the move is refused (the
+        refusals name ``play``)."""
+        self._stage(move, "play")
         return self.commit()
 
     def _why_not_now(self, game: _Game, side: Side) -> str | None:
@@ -1037,28 +1155,40 @@ class Chouette(Saved):
         return self._game
 
     @staticmethod
-    def _require_active(game: _Game, member: object) -> None:
+    def _require_active(game: _Game, member: object, action: str) -> None:
         if not _is_one_of(member, game.active):
             if _is_one_of(member, (game.box,)):
-                raise IllegalChouetteActionError(f"{shown(member)} is the box, not a team member")
+                raise IllegalChouetteActionError(
+                    f"{action}: R24: {shown(member)} is the box, not a team member"
+                )
             if _is_one_of(member, game.team):
-                raise IllegalChouetteActionError(f"{shown(member)} has left this game")
-            raise IllegalChouetteActionError(f"{shown(member)} is not playing in this chouette")
+                raise IllegalChouetteActionError(
+                    f"{action}: team member {shown(member)} has left this game"
+                )
+            raise IllegalChouetteActionError(
+                f"{action}: {shown(member)} is not playing in this chouette"
+            )
 
-    def _member_set(self, game: _Game, members: Iterable[str], what: str) -> set[str]:
+    def _member_set(self, game: _Game, members: Iterable[str], what: str, action: str) -> set[str]:
         if isinstance(members, str) or not isinstance(members, Iterable):
-            raise IllegalChouetteActionError(f"{what} must be a collection of member names")
+            raise IllegalChouetteActionError(
+                f"{action}: {what} must be a collection of member names"
+            )
         listed = list(members)
         for m in listed:
-            self._require_active(game, m)
+            self._require_active(game, m, action)
         if len(set(listed)) != len(listed):
-            raise IllegalChouetteActionError(f"{what} names a member twice: {shown(listed)}")
+            raise IllegalChouetteActionError(
+                f"{action}: {what} names a member twice: {shown(listed)}"
+            )
         return set(listed)
 
     @staticmethod
-    def _check_answer(answer: object) -> None:
+    def _check_answer(answer: object, action: str) -> None:
         if not _is_one_of(answer, _ANSWERS):
-            raise IllegalChouetteActionError(f"R19: answer 'take' or 'pass', not {shown(answer)}")
+            raise IllegalChouetteActionError(
+                f"{action}: R19: answer 'take' or 'pass', not {shown(answer)}"
+            )
 
     def _multiplier(self, kind: Kind, cube: game_cube.Cube) -> int:
         # The one scoring formula (Rules, R16, R23); ``gammons=False`` is the chouette's.
@@ -1066,13 +1196,19 @@ class Chouette(Saved):
             return 1
         return self._rules.multiplier(kind, cube.centred)
 
-    def _leave(self, game: _Game, member: str, outcome: MemberOutcome) -> None:
+    def _leave(
+        self, game: _Game, member: str, outcome: MemberOutcome, kind: Kind = "single"
+    ) -> None:
+        """``member`` leaves the game in progress, settled (R28): a pass at the stake before
+        the double (R19, R27), a resignation at the cube times ``kind``'s multiplier."""
         cube = game.cube_of(member)
-        # R19/R27: the pass settles at the stake before the double.
-        points = cube.value if outcome == "box passed" else -cube.value
-        game.results[member] = MemberResult(member, cube.value, outcome, points)
+        points = cube.value
+        if outcome in ("resigned", "box resigned"):
+            points *= self._multiplier(kind, cube)
+        won = outcome in ("box passed", "box resigned")
+        game.results[member] = MemberResult(member, cube.value, outcome, points if won else -points)
         game.active.remove(member)
-        game.last_left_by_box_pass = outcome == "box passed"
+        game.last_left_won = won
 
     @staticmethod
     def _replace_captain(game: _Game) -> None:
@@ -1081,12 +1217,13 @@ class Chouette(Saved):
         if game.acting_captain not in game.active and game.active:
             game.acting_captain = game.active[0]
 
-    def _finish_if_empty(self, game: _Game) -> GameRecord | None:
+    def _finish_if_empty(self, game: _Game, kind: Kind | None = None) -> GameRecord | None:
         if game.active:
             return None
-        # Nobody left on the team side: the box won unless it passed the last double.
-        winner: Side = "team" if game.last_left_by_box_pass else "box"
-        return self._finish(game, winner, None)
+        # Nobody left on the team side: the box won unless it passed the last double or
+        # resigned to the last member.
+        winner: Side = "team" if game.last_left_won else "box"
+        return self._finish(game, winner, kind)
 
     def _finish(self, game: _Game, winner: Side, kind: Kind | None) -> GameRecord:
         record = GameRecord(
@@ -1129,6 +1266,9 @@ class Chouette(Saved):
         elif kind == "box_double":
             _expect_keys(event, {"type", "answers"})
             self.box_double(event["answers"])
+        elif kind == "resign":
+            _expect_keys(event, {"type", "side", "kind", "answers"})
+            self.resign(event["side"], event["answers"], event["kind"])
         elif kind == "end":
             _expect_keys(event, {"type", "winner", "kind", "cubes"})
             self.end_game(event["winner"], event["kind"], event["cubes"])
@@ -1143,8 +1283,6 @@ class Chouette(Saved):
                     self.undo()
                 else:
                     self.commit()
-            except ChouetteError:
-                raise
             except BgfastError as e:
                 raise IllegalChouetteActionError(f"board event {shown(dict(event))}: {e}") from e
         else:
@@ -1225,11 +1363,36 @@ def _board_situation(board: Game) -> str:
     return f"the board is in phase {board.phase!r}"  # no other phase waits for a double here
 
 
-def _check_limit(cube: game_cube.Cube, what: str) -> None:
+_SEAT_WORDS = {"0": "the box", "1": "the team"}
+
+
+def _on_board(action: str, call: Callable[..., object], *args: object) -> None:
+    """Do ``call(*args)`` on a chouette game's board: a refusal of the board's state is the
+    chouette's (an :class:`IllegalChouetteActionError`, also a ``GameStateError``) that
+    names ``action``, the sides as the box and the team (not players 0 and 1) and a rule."""
+    try:
+        call(*args)
+    except GameStateError as e:
+        text = re.sub(r"^[a-z_]+: ", "", str(e))
+        text = re.sub(r"\bplayer ([01])\b", lambda m: _SEAT_WORDS[m.group(1)], text)
+        if not re.search(r"\bR\d", text):
+            # The board names no rule only where a turn's order is broken: roll, then move.
+            text = f"{text[:-1]}; R3)" if text.endswith(")") else f"{text} (R3)"
+        raise IllegalChouetteActionError(f"{action}: {text}") from None
+
+
+def _check_limit(cube: game_cube.Cube, what: str, action: str) -> None:
     if cube.value * 2 > CUBE_LIMIT:
         raise IllegalChouetteActionError(
-            f"cannot double: {what} is at its maximum value {cube.value} "
+            f"{action}: R17: cannot double: {what} is at its maximum value {cube.value} "
             f"(the cube limit {CUBE_LIMIT}, as in a Game)"
+        )
+
+
+def _check_kind(kind: object, action: str) -> None:
+    if not _is_one_of(kind, _KINDS):
+        raise IllegalChouetteActionError(
+            f"{action}: R16: kind must be one of {_KINDS}, not {shown(kind)}"
         )
 
 
