@@ -54,6 +54,7 @@ from bgfast._core import (
     bearoff_position,
     bearoff_position_batch,
 )
+from bgfast.errors import shown
 
 __all__ = [
     "PIPS_PER_ROLL",
@@ -100,7 +101,22 @@ PointsArray = Union[npt.NDArray[np.integer[Any]], Sequence[Sequence[int]]]
 """An ``(N, 6)`` integer array of home-point counts (uint8 is the fast path)."""
 TwoSides = Union[Position, tuple[Points, Points]]
 """A Position with every checker home, or ``(mover_points, opponent_points)``."""
-Cube = Literal["centred", "centered", "owned", "unavailable"]
+Cube = Literal[
+    "centred", "centered", "owned", "unavailable", "center", "centre", "mover", "opponent"
+]
+
+# The cube owners as the rest of the API names them (``bgfast.cubeful``, rollouts: seen
+# from the side to move), and the spellings of "centred", read as the table names them.
+_CUBE_SPELLINGS = {
+    "centred": "centred",
+    "centered": "centred",
+    "center": "centred",
+    "centre": "centred",
+    "owned": "owned",
+    "mover": "owned",
+    "unavailable": "unavailable",
+    "opponent": "unavailable",
+}
 Table = TypeVar("Table", OneSidedTable, TwoSidedTable)
 
 _ONE_SIDED_FILE = "bearoff-one-sided-v{version}.bin"
@@ -430,11 +446,15 @@ def _in_range(counts: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
     return in_range
 
 
-def plays_may_reach_two_sided_range(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+def plays_may_reach_two_sided_range(boards: npt.ArrayLike) -> npt.NDArray[np.bool_]:
     """Which of the ``(N, 2, 25)`` boards can have plays whose results are in the two-sided
     database's range: those whose side not to move, which the play leaves as it is, already
-    has at most 6 checkers, all home."""
-    opponents = np.asarray(boards)[:, 1]
+    has at most 6 checkers, all home.
+
+    ``boards`` as :func:`in_two_sided_range` takes them (an array or a list of Positions);
+    ``InvalidPositionError`` for boards of another shape or dtype, or naming the first
+    board that is no position (``row <index>: ...``), as ``bgfast.batch`` does."""
+    opponents = batch._position_array(boards, "boards")[:, 1]
     reach: npt.NDArray[np.bool_] = ~np.any(opponents[:, 6:], axis=1) & (
         opponents[:, :6].sum(axis=1, dtype=np.int32) <= 6
     )
@@ -478,8 +498,12 @@ def cubeful_equity(
 ) -> float:
     """Money equity of the side on roll per unit of cube with perfect cube play (no
     gammons are possible here), the cube ``'centred'``, ``'owned'`` by the side on roll,
-    or ``'unavailable'`` (owned by the opponent). With ``may_double`` the side on roll's
-    own cube action now is included; without it, the equity of not doubling now.
+    or ``'unavailable'`` (owned by the opponent). The owners as ``bgfast.cubeful`` and the
+    rollouts name them, seen from the side on roll, are accepted too: ``'mover'`` is
+    ``'owned'``, ``'opponent'`` is ``'unavailable'``, and ``'centered'``, ``'center'`` and
+    ``'centre'`` are ``'centred'``; another name is a ``BgfastError`` (R17). With
+    ``may_double`` the side on roll's own cube action now is included; without it, the
+    equity of not doubling now.
 
     ``doubles_left`` is how many more times the cube may be turned before the game's limit
     (R17, ``Rules.max_cube``): log2 of the limit over the cube's value, 0 to 15; 0 is a dead
@@ -487,7 +511,16 @@ def cubeful_equity(
     turned again, GNU Backgammon's table; from 7 doubles left the values are that table's
     (within 1e-6). The first call for a limit builds its tables: a third of a second and
     10 MB a double left, six at most."""
-    equity = two_sided().cubeful_equity(position, cube, may_double, doubles_left)
+    owner: str = cube
+    if isinstance(cube, str):  # anything else: the native call's TypeError
+        if cube not in _CUBE_SPELLINGS:
+            raise BgfastError(
+                "R17: cube must be 'centred' (or 'centered', 'center', 'centre'), 'owned' (or"
+                " 'mover': by the side on roll) or 'unavailable' (or 'opponent': owned by the"
+                f" opponent), got {shown(cube)}"
+            )
+        owner = _CUBE_SPELLINGS[cube]
+    equity = two_sided().cubeful_equity(position, owner, may_double, doubles_left)
     if equity is None:  # pragma: no cover - the cached table is always cubeful
         raise BearoffRangeError("the cached two-sided table was built without cube equities")
     return equity

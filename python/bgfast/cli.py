@@ -299,10 +299,11 @@ def _parser() -> _Parser:
         "position",
         help="a Position ID, GNUbg ID, XGID or FIBS board: line: the cube decision is for"
         " the cube and score it gives (money, centred cube for a Position ID); its values"
-        " are the side to move's, per unit of the cube now (a double/pass is +1.000; in a"
-        " match EMG, with MWC); with"
-        " a double waiting, the side to move is the doubler and the last line the doubled"
-        " side's answer",
+        " are the side to move's, per unit of the cube now in money (a double/pass is"
+        " +1.000); in a match the table prints each as EMG and MWC, and the JSON's"
+        " top-level no_double, double_take and double_pass are the side's MWC, with emg"
+        " and mwc beside (null in money); with a double waiting, the side to move is the"
+        " doubler and the last line the doubled side's answer",
     )
     evaluate.add_argument(
         "--net", default="wildbg", help="wildbg (the default), wildbg-large or a .bgnet file"

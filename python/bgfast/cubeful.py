@@ -166,7 +166,12 @@ class Stakes:
         one side is 1-away (the first game at that score) and the match has the Crawford
         rule (``crawford_rule``, R21; a match setting, on by default). ``max_cube`` is the
         game's cube limit (``bgfast.Rules.max_cube``; ``None``, the default, 32768);
-        ``backgammon_counts_double`` R16's option (``bgfast.Rules``)."""
+        ``backgammon_counts_double`` R16's option (``bgfast.Rules``).
+
+        ``score`` is the points won so far, the side to move's score first (not
+        ``Game.score``'s player order: for a game, pass its ``GameState`` to
+        :meth:`of_state` instead, ``Stakes.of_state(game.state)``, which takes its stakes
+        seen from the side on roll)."""
         return cls(
             **_checked_fields(
                 cube=cube,
@@ -838,6 +843,13 @@ def decide(
     """The cube decision for cubeless ``probabilities`` (gnubg's five for the side to move,
     about to roll: win, win gammon, win backgammon, lose gammon, lose backgammon, as
     ``Net.evaluate`` gives them) with the stakes given (see :meth:`Stakes.check`).
+
+    ``score`` is the points won so far, the side to move's score first (not
+    ``Game.score``'s player order: for a game, pass its ``GameState`` to
+    :meth:`Stakes.of_state` instead, which takes its stakes seen from the side on roll:
+    ``decide(p, **Stakes.of_state(game.state).arguments())``, or
+    ``cube_values([p], Stakes.of_state(game.state))``, which also plays R16's
+    ``backgammon_counts_double``).
 
     ``cube_life`` is the model's cube life index (:data:`CubeLife`): a number from 0 to 1
     (:data:`DEFAULT_CUBE_LIFE` by default), or ``"gnubg"`` for GNU Backgammon's index of

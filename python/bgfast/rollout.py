@@ -29,17 +29,18 @@ and the difference between the rolled roll's value and their mean is subtracted:
 and most of the dice's noise goes), and both sides' cube decisions.
 
 **The cube** (``cubeful=True``): both sides double, take and pass by Janowski's model over
-the evaluator's cubeless chances with cube life index ``cube_life`` (0.68, GNU
-Backgammon's value for contact positions: 0 is a dead cube, 1 a fully efficient one;
-``"gnubg"`` for GNU Backgammon's index by position, lower in races and bear-offs), in
-money play with ``jacoby`` (R23) and ``beavers``, in match play (``match_length``,
-``score`` as points won so far, side to move first; ``crawford`` says whether this game is
-the Crawford game, by default when exactly one side is 1-away) with take points and cash
-points from the match equity table ``met`` (Kazaross-XG2 by default, ``bgfast.met``) and
-the Crawford and post-Crawford rules (R21); ``crawford_rule=False`` for a match played
-without the Crawford rule (no Crawford game: every game at a 1-away score is played as a
-post-Crawford one, :class:`bgfast.cubeful.Stakes`). ``cube=(value, owner)`` is the cube now,
-owner ``"centred"``, ``"mover"`` or ``"opponent"``; ``max_cube`` the game's cube limit
+the evaluator's cubeless chances with cube life index ``cube_life`` (0.68, GNU Backgammon's
+value for contact positions: 0 is a dead cube, 1 a fully efficient one; ``"gnubg"`` for GNU
+Backgammon's index by position, lower in races and bear-offs), in money play with
+``jacoby`` (R23) and ``beavers``, in match play (``match_length``, ``score`` as points won
+so far, the side to move's score first (not ``Game.score``'s player order: pass the game's
+``GameState`` instead, which takes its stakes); ``crawford`` says whether this game is the
+Crawford game, by default when exactly one side is 1-away) with take points and cash points
+from the match equity table ``met`` (Kazaross-XG2 by default, ``bgfast.met``) and the
+Crawford and post-Crawford rules (R21); ``crawford_rule=False`` for a match played without
+the Crawford rule (no Crawford game: every game at a 1-away score is played as a
+post-Crawford one, :class:`bgfast.cubeful.Stakes`). ``cube=(value, owner)`` is the cube
+now, owner ``"centred"``, ``"mover"`` or ``"opponent"``; ``max_cube`` the game's cube limit
 (``bgfast.Rules.max_cube``: no double past it; 1 for a game without a cube). Cubeful money
 results are per unit of the starting cube; match play reports match-winning chances and
 their money equivalent (EMG).
@@ -434,6 +435,16 @@ def _run_executor(
     return total, False
 
 
+def _check_scheme(scheme: object) -> None:
+    """Refuse ``scheme`` unless it names a feature scheme (``bgfast.features.SCHEMES``),
+    whatever the policy (a native one encodes none, but a wrong name is still refused):
+    ``BgfastError`` listing the names, ``TypeError`` for a value that is no str."""
+    if not isinstance(scheme, str):  # an unhashable one would fail the lookup below
+        raise TypeError(f"scheme must be the name of a feature scheme, not {shown(scheme)}")
+    if scheme not in SCHEMES:
+        raise BgfastError(f"unknown feature scheme {shown(scheme)}: use one of {sorted(SCHEMES)}")
+
+
 def _play(
     settings: RolloutSettings,
     branches: Branches,
@@ -471,11 +482,8 @@ def _play(
         used = _core.check_threads(threads)
         sums, partial = _run_native(settings, branches, policy, games, used, progress)
         return sums, partial, used
+    _check_scheme(scheme)  # whatever the policy: a wrong name is never silently unused
     if callable(policy):
-        if not isinstance(scheme, str):  # an unhashable one would fail the lookup below
-            raise TypeError(f"scheme must be the name of a feature scheme, not {shown(scheme)}")
-        if scheme not in SCHEMES:
-            raise BgfastError(f"unknown feature scheme {scheme!r}: use one of {sorted(SCHEMES)}")
         if executor is not None:
             raise BgfastError(
                 "an evaluator callable runs in this process and is not sent to an executor:"
@@ -509,6 +517,7 @@ def _settings(arguments: dict[str, Any], subject: _Subject, *, cubeful: bool) ->
     # (``to_dict``) then fails, and the progress callback.
     arguments["games"] = _core.check_int("games", arguments["games"], 1, 2**64 - 1)
     check_progress(arguments["progress"])
+    _check_scheme(arguments["scheme"])
     _core.check_int("batch", arguments["batch"], 1, _core.GameBatch.MAX_GAMES)
     seed = arguments["seed"]
     if seed is None:
@@ -615,9 +624,12 @@ def rollout(
     one thread each (so ``threads`` is not given with it, and the result's ``threads`` is
     1), with the same result (``ShardError`` when it gives up on one). ``progress(done,
     total)`` is called as games finish; Ctrl-C returns what finished with
-    ``partial=True``. The other settings are described in the module docs; ``stratify``
-    is the former name of ``quasi_random``. Bad arguments raise a ``BgfastError`` naming
-    the argument and the rule.
+    ``partial=True``. ``score`` is the side to move's score first (not ``Game.score``'s
+    player order: pass the game's ``GameState`` instead, which takes its stakes).
+    ``scheme`` names the feature scheme an evaluator callable is given
+    (``bgfast.features.SCHEMES``), checked whatever the policy. The other settings are
+    described in the module docs; ``stratify`` is the former name of ``quasi_random``. Bad
+    arguments raise a ``BgfastError`` naming the argument and the rule.
     """
     start = time.perf_counter()
     arguments = locals()
@@ -734,7 +746,9 @@ def rollout_moves(
     candidate's value minus the best one's and ``diff_stderr`` its paired standard error,
     which the shared dice make smaller than unpaired, much in short truncated rollouts and
     a little in full-length ones, where two plays' games soon part (BENCHMARKS.md). Values
-    are for the player making the play; the other arguments are ``rollout``'s.
+    are for the player making the play; ``score`` is the side to move's score first (not
+    ``Game.score``'s player order: pass the game's ``GameState`` instead, which takes its
+    stakes); the other arguments are ``rollout``'s.
     """
     start = time.perf_counter()
     arguments = locals()
@@ -810,7 +824,9 @@ def rollout_cube(
     "double, pass", "too good to double", "too good to double, take", "redouble, ...", or
     "no game played" when Ctrl-C came before the first game), and standard errors. The side
     to move must be able to double (R17, R21, and the Holland rule for a ``GameState``, see
-    :func:`rollout`): a ``BgfastError`` says why not otherwise.
+    :func:`rollout`): a ``BgfastError`` says why not otherwise. ``score`` is the side to
+    move's score first (not ``Game.score``'s player order: pass the game's ``GameState``
+    instead, which takes its stakes); the other arguments are ``rollout``'s.
     """
     start = time.perf_counter()
     arguments = locals()

@@ -20,8 +20,9 @@ read says to encode ``+`` as ``%2B``:
   equity for the side to move (``wildbg`` by default; ``--net NAME=PATH`` adds nets), and
   the cube decision for the stakes the ID gives (money, centred cube for a Position ID):
   ``cube`` holds the side to move's values (the doubler's with a double waiting; per unit
-  of the cube in money, match-winning chances in a match), the ``action`` and the doubled
-  side's ``answer``; it is null when the ID holds dice, a resignation, beaver or raccoon is
+  of the cube in money, match-winning chances in a match; ``emg`` and ``mwc`` hold them in
+  each unit in a match, null in money), the ``action`` and the doubled side's ``answer``;
+  it is null when the ID holds dice, a resignation, beaver or raccoon is
   waiting, or the score is past the match equity table.
 - ``GET /best?position=ID&dice=31[&net=NAME][&top=N]``: the plays ranked by the net at the
   stakes the ID gives, best first, like GNU Backgammon's ``hint`` (``bgfast.hint``): each
@@ -532,9 +533,10 @@ class MovesAnswer(BaseModel):
 
 
 class CubeAnswer(BaseModel):
-    """The cube decision of the side to move at 0 ply (Janowski's model): money values
-    per unit of the cube (a double/pass is 1.0), match values as match-winning chances
-    (no EMG here, unlike ``bgfast eval --json``)."""
+    """The cube decision of the side to move at 0 ply (Janowski's model): the main values
+    per unit of the cube in money (a double/pass is 1.0), match-winning chances in a
+    match; ``emg`` and ``mwc`` hold the three values in each unit in a match (null in
+    money), as ``bgfast.CubeDecision`` and ``bgfast eval --json`` do."""
 
     action: str = Field(examples=["no double"])
     may_double: bool
@@ -546,6 +548,18 @@ class CubeAnswer(BaseModel):
         description="the doubled side's answer to a double now: take, pass or beaver (what a"
         " pending double needs)",
         examples=["take"],
+    )
+    emg: dict[str, float] | None = Field(
+        default=None,
+        description="in a match, no_double, double_take and double_pass as equivalent money"
+        " points at the cube now (a double/pass is 1.0); null in money",
+        examples=[{"no_double": 0.412, "double_take": 0.385, "double_pass": 1.0}],
+    )
+    mwc: dict[str, float] | None = Field(
+        default=None,
+        description="in a match, no_double, double_take and double_pass as match-winning"
+        " chances (the main values); null in money",
+        examples=[{"no_double": 0.62, "double_take": 0.61, "double_pass": 0.75}],
     )
 
 
@@ -783,6 +797,8 @@ def _cube_answer(
         double_take=decision.double_take,
         double_pass=decision.double_pass,
         answer=decision.answer,
+        emg=decision.emg,
+        mwc=decision.mwc,
     )
 
 
