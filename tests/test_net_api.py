@@ -478,3 +478,14 @@ def test_a_bool_among_nested_counts_is_refused(wildbg: Net) -> None:
     np.testing.assert_array_equal(
         wildbg.evaluate([np.asarray(rows[0])]), wildbg.evaluate(np.asarray(rows))
     )
+
+
+def test_score_rolls_takes_one_position_as_a_batch_of_one(wildbg: Net) -> None:
+    # As evaluate and equity take one: it was refused ("got one Position").
+    position = Position.from_id("4HPwATDgc/ABMA")
+    want = wildbg.score_rolls([position])
+    for one in (position, position.to_array()):
+        offsets, probabilities = wildbg.score_rolls(one)
+        assert offsets.shape == (22,)
+        np.testing.assert_array_equal(offsets, want[0])
+        np.testing.assert_array_equal(probabilities, want[1])

@@ -309,11 +309,12 @@ class Net:
         """Every legal play, best first by cubeless equity, with the result's probabilities
         and equity (``bgfast.hint`` ranks them at the stakes: the cube, the match score)."""
     def score_rolls(
-        self, positions: npt.ArrayLike, threads: int | None = None
+        self, positions: Position | Sequence[Position] | npt.ArrayLike, threads: int | None = None
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
         """``(offsets, probabilities)`` of every legal result of all 21 rolls of each
         position, block ``21 i + k`` as ``bgfast.batch.all_rolls`` orders them: the numbers
-        of ``evaluate(batch.all_rolls(positions)[1])``, scored from each roll's origin."""
+        of ``evaluate(batch.all_rolls(positions)[1])``, scored from each roll's origin. One
+        position is a batch of one."""
     def best_move(self, position: Position, dice: _Roll) -> Move:
         """The play ``rank`` puts first."""
 

@@ -683,7 +683,9 @@ impl PyNet {
     /// `evaluate(batch.all_rolls(positions)[1])`, scored from each roll's origin as
     /// `best_move` scores plays (the first layer updated play by play; float rounding may
     /// differ in the last place). For the luck of a roll and the plays of a match. The
-    /// output is the same on any thread count; releases the GIL, and Ctrl-C stops it.
+    /// output is the same on any thread count; releases the GIL, and Ctrl-C stops it. One
+    /// position (a `Position` or one `(2, 25)` array), as `evaluate` takes it, is a batch
+    /// of one: `offsets` of shape `(22,)`.
     #[pyo3(signature = (positions, threads = None))]
     #[allow(clippy::type_complexity)]
     fn score_rolls<'py>(
@@ -693,7 +695,15 @@ impl PyNet {
         threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray2<f32>>)> {
         let runner = Runner::new(args::threads(threads)?).map_err(Error::from)?;
-        let rows = counts::rows(positions)?;
+        let one = positions.cast::<PyPosition>().is_ok()
+            || positions
+                .cast::<PyUntypedArray>()
+                .is_ok_and(|a| a.ndim() == 2);
+        let rows = if one {
+            counts::rows(PyList::new(py, [positions])?.as_any())?
+        } else {
+            counts::rows(positions)?
+        };
         let n = rows.0.len();
         let net = &self.net;
         let blocks = n.saturating_mul(21);
