@@ -368,10 +368,12 @@ def test_two_sided_positions(pos: Position) -> None:
 @CONTRACT
 @given(st.one_of(st.text(max_size=12), st.sampled_from([None, 5, b"owned", "Owned"])))
 @example("nope")
+@example("mover")
 def test_cubeful_equity_any_cube(cube: Any) -> None:
     pair = ([1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0])
     outcome = check(lambda: bearoff.cubeful_equity(pair, cube))
-    if cube in ("centred", "centered", "owned", "unavailable"):
+    names = ("owned", "unavailable", "mover", "opponent")
+    if cube in ("centred", "centered", "center", "centre", *names):
         assert outcome.ok and -1 <= outcome.value <= 1
     elif isinstance(cube, str):
         rejects_argument(lambda: bearoff.cubeful_equity(pair, cube), "cube")
