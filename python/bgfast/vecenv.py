@@ -14,7 +14,14 @@ choices back. No per-game Python loop runs inside::
 
 Games start from the standard start with an opening roll (never a double, R3) and start
 again automatically when they end. Game ``k`` (counted over the environment's life, in
-game order) takes its dice from ``(seed, k)`` only, so a run is reproducible.
+game order) takes its dice from ``(seed, k)`` only, so a run is reproducible. The
+``"random"`` policy draws from a stream of its own (:meth:`VecEnv.policy_choices`), never
+from the dice.
+
+``rewards`` are always player 0's (the player who was on roll first in that game), not
+the mover's; a game's last position is in ``final_positions`` only at rows where ``done``
+is True; a game cut off unfinished at 65,536 plies ends with ``done`` True, reward 0 and
+``truncated`` True.
 """
 
 from __future__ import annotations
@@ -31,10 +38,23 @@ from bgfast.errors_game import shown
 from bgfast.features import SCHEMES
 from bgfast.policies import Policy, check_policy
 
-__all__ = ["MAX_GAMES", "VecEnv", "segment_argmax"]
+__all__ = ["MAX_GAMES", "MAX_PLIES", "VecEnv", "segment_argmax"]
 
 MAX_GAMES: int = _core.GameBatch.MAX_GAMES
 """The most games a ``VecEnv`` holds (the native batch's limit, 2**22)."""
+
+MAX_PLIES: int = 2**16
+"""A game not over after this many plies (65,536) is cut off: ``done`` True, reward 0,
+``truncated`` True (the native batch's cap; self-play that never bears off reaches it)."""
+
+
+def _policy_seed(seed: int, call: int) -> int:
+    """The seed of ``policy_choices`` call ``call`` (0 the first since construction or
+    ``reset``) of an env seeded ``seed``: numpy's ``SeedSequence([seed, call])`` hashed to
+    one 64-bit word. Every pair gets its own well-mixed stream, so envs seeded 1 and 2 do
+    not share draws at any call offset (``seed + call`` did)."""
+    state = np.random.SeedSequence([seed, call]).generate_state(1, np.uint64)
+    return int(state[0])
 
 
 def _array(name: str, values: npt.ArrayLike) -> npt.NDArray[Any]:
@@ -95,9 +115,20 @@ def segment_argmax(scores: npt.ArrayLike, offsets: npt.NDArray[np.int64]) -> npt
 class VecEnv:
     """``n`` backgammon games advanced together (self-play, cubeless, money scoring).
 
-    Rewards are for the player who was on roll first in each game (``players == 0``):
-    +1, +2, +3 for a single, gammon or backgammon won (R16), negative when lost, 0 while the
-    game goes on.
+    Rewards are player 0's in each game: the player who was on roll first
+    (``players == 0``), whoever moved. +1, +2, +3 for a single, gammon or backgammon won
+    (R16), -1, -2, -3 when lost, 0 while the game goes on. The mover's reward is
+    ``rewards * np.where(players_before_step == 0, 1, -1)`` (see :attr:`players`).
+
+    A game that ends (``done[i]``) is started again at once, in the same step: the
+    positions, dice and players after ``step`` are the new game's. The ended game's last
+    position is ``final_positions[i]``; only rows where ``done`` is True hold a position
+    (use ``final_positions[done]``), the others are zeros, not positions.
+
+    A game still going after :data:`MAX_PLIES` (65,536) plies is cut off: ``done`` True
+    with reward 0, and ``final_positions`` holds the unfinished position (both sides still
+    have checkers on the board). A finished game always scores at least 1, so reward 0
+    with ``done`` means cut off; :attr:`truncated` marks these games.
     """
 
     def __init__(self, n: int, seed: int = 0, scheme: str = "tesauro198") -> None:
@@ -112,8 +143,17 @@ class VecEnv:
         self._batch = _core.GameBatch.env(n, seed)
         self._n, self._seed = int(n), int(seed)
         self._scheme = scheme
-        self._draws = 0
+        self._draws = 0  # policy_choices calls since construction or reset
         self.final_positions: npt.NDArray[np.uint8] = np.zeros((self._n, 2, 25), dtype=np.uint8)
+        """``(n, 2, 25)`` uint8, set by every step: at rows where that step's ``done`` is
+        True, the ended game's last position, row 0 on roll (the loser of a finished game,
+        whose opponent has borne off all 15; for a game cut off at :data:`MAX_PLIES`, see
+        :attr:`truncated`, the unfinished position). Other rows are all zeros, which is no
+        valid position (an evaluator refuses it): use ``final_positions[done]``."""
+        self.truncated: npt.NDArray[np.bool_] = np.zeros(self._n, dtype=np.bool_)
+        """``(n,)`` bool, set by every step: True where that step cut a game off unfinished
+        at :data:`MAX_PLIES` plies (``done`` True, reward 0), False elsewhere, finished
+        games included (they score at least 1)."""
 
     @property
     def n(self) -> int:
@@ -136,9 +176,13 @@ class VecEnv:
         return SCHEMES[self._scheme]
 
     def reset(self) -> npt.NDArray[np.float32]:
-        """Starts all games afresh (game numbers from 0 again); returns ``observe()``."""
+        """Starts all games afresh (game numbers from 0 again, and the ``"random"``
+        policy's calls from 0 again: a reset env plays exactly as a new one with the same
+        arguments); returns ``observe()``."""
         self._batch = _core.GameBatch.env(self.n, self.seed)
+        self._draws = 0
         self.final_positions = np.zeros((self.n, 2, 25), dtype=np.uint8)
+        self.truncated = np.zeros(self.n, dtype=np.bool_)
         return self.observe()
 
     def observe(self) -> npt.NDArray[np.float32]:
@@ -169,10 +213,16 @@ class VecEnv:
         return np.ascontiguousarray(on_roll_first[:, ::-1, :])
 
     def step(self, choice: npt.ArrayLike) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-        """Plays candidate ``choice[i]`` in game ``i``; returns ``(rewards, done)``.
+        """Plays candidate ``choice[i]`` in game ``i``; returns ``(rewards, done)``:
+        ``(n,)`` int8 rewards of player 0 (the player on roll first, whoever moved) and
+        ``(n,)`` bool.
 
-        Games that ended are started again; their last positions are in
-        ``final_positions`` (row 0 the loser, on roll; zeros for games that did not end).
+        Games that ended are started again at once. Their last positions are in
+        ``final_positions``, at rows where ``done`` is True only (row 0 on roll: the loser
+        of a finished game); the other rows are zeros, not positions, so take
+        ``final_positions[done]``. ``done`` with reward 0 means the game was cut off
+        unfinished at :data:`MAX_PLIES` plies (``truncated``; its final position is
+        unfinished, nobody lost); a finished game scores at least 1.
         ``choice`` holds integers (any integer dtype); floats, bools and other values raise
         ``BgfastError``, and an index outside a game's candidates ``IllegalMoveError``; a
         refused step changes nothing.
@@ -180,17 +230,36 @@ class VecEnv:
         # The native step reads arrays of any integer dtype and sequences of ints exactly.
         if not isinstance(choice, (np.ndarray, list, tuple)):
             choice = _array("choice", choice)
-        rewards, done, self.final_positions = self._batch.step(choice)
+        return self._ended(*self._batch.step(choice))
+
+    def _ended(
+        self,
+        rewards: npt.NDArray[np.int8],
+        done: npt.NDArray[np.bool_],
+        final_positions: npt.NDArray[np.uint8],
+    ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
+        """Records a native step's final positions and cut-off games; ``(rewards, done)``."""
+        self.final_positions = final_positions
+        # Every finished game scores 1, 2 or 3 (R16): reward 0 with done is the ply cap.
+        self.truncated = done & (rewards == 0)
         return rewards, done
 
     def policy_choices(self, policy: Policy) -> npt.NDArray[np.int64]:
         """The candidate a native policy picks in every game, ``(n,)`` int64, as
         ``candidates`` orders them: ``"wildbg"``, a ``bgfast.Net`` (the result worst for the
-        opponent), ``"pubeval"``, ``"race"`` or ``"random"`` (drawn from this env's seed,
-        never from the games' dice). For an opponent or a teacher in a training loop."""
+        opponent), ``"pubeval"``, ``"race"`` or ``"random"``. For an opponent or a teacher
+        in a training loop.
+
+        ``"random"`` draws call ``c`` (``c = 0`` for the first call since construction or
+        :meth:`reset`) from the seed ``numpy.random.SeedSequence([seed, c])
+        .generate_state(1, numpy.uint64)[0]``: reproducible from ``seed``, a stream of its
+        own per call (envs with different seeds share none of it, at any call offset),
+        started again by ``reset``, and never the games' dice, which these calls leave
+        untouched."""
         check_policy(policy)
-        self._draws += 1
-        return self._batch.policy_choices(policy, (self.seed + self._draws) % 2**64)
+        choices = self._batch.policy_choices(policy, _policy_seed(self.seed, self._draws))
+        self._draws += 1  # only a call that drew counts
+        return choices
 
     def step_policy(self, policy: Policy) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
         """Plays ``policy_choices(policy)`` in every game; as ``step``."""
@@ -203,8 +272,7 @@ class VecEnv:
 
         Scores are real numbers, compared as given (as float64); NaN is refused.
         """
-        rewards, done, self.final_positions = self._batch.step_scores(_scores(scores))
-        return rewards, done
+        return self._ended(*self._batch.step_scores(_scores(scores)))
 
     @property
     def positions(self) -> npt.NDArray[np.uint8]:
@@ -218,5 +286,10 @@ class VecEnv:
 
     @property
     def players(self) -> npt.NDArray[np.uint8]:
-        """Who is on roll ``(n,)``: 0 for the player who rolled first in that game, else 1."""
+        """Who is on roll ``(n,)`` uint8: 0 for the player who rolled first in that game
+        (whose rewards ``step`` returns), else 1.
+
+        Unsigned: ``1 - 2 * players`` wraps to 255, not -1. For the mover's sign write
+        ``np.where(players == 0, 1, -1)`` (or ``1 - 2 * players.astype(np.int8)``), read
+        before the step (after it, an ended game's slot holds the next game)."""
         return self._batch.players()
