@@ -122,7 +122,7 @@ def duel(
     games finish. Ctrl-C stops the duel and returns what finished with ``partial=True``.
     """
     a, b = check_policy(a, "policy a"), check_policy(b, "policy b")
-    _core.check_int("games", games, 2, 2**64 - 2)
+    games = _core.check_int("games", games, 2, 2**64 - 2)
     if games % 2:
         raise BgfastError(f"games must be even (each deal is played twice), got {games}")
     if seed is None:
