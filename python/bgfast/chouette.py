@@ -84,6 +84,7 @@ from bgfast.errors import (
     ChouetteFileError,
     GameStateError,
     IllegalChouetteActionError,
+    MatchOptionError,
     shown,
 )
 from bgfast.game import Game
@@ -100,6 +101,7 @@ from bgfast.vocab import (
     Roll,
     Side,
     as_int,
+    check_flag,
 )
 
 __all__ = [
@@ -471,13 +473,20 @@ class Chouette(Saved):
             raise IllegalChouetteActionError(f"player names must be distinct: {names}")
         if not _is_one_of(form, FORMS):
             raise IllegalChouetteActionError(f"unknown form {shown(form)}; choose one of {FORMS}")
+        flags: dict[str, bool] = {}
         for opt, value in (
             ("jacoby", jacoby),
             ("gammons", gammons),
             ("backgammon_counts_double", backgammon_counts_double),
         ):
-            if not isinstance(value, bool):
-                raise IllegalChouetteActionError(f"option {opt} must be a bool, not {shown(value)}")
+            try:  # numpy booleans are kept as the bools they stand for: a chouette is saved
+                flags[opt] = check_flag(opt, value)
+            except MatchOptionError:
+                raise IllegalChouetteActionError(
+                    f"option {opt} must be a bool, not {shown(value)}"
+                ) from None
+        jacoby, gammons = flags["jacoby"], flags["gammons"]
+        backgammon_counts_double = flags["backgammon_counts_double"]
         if rolls is not None and rng is not None:
             raise IllegalChouetteActionError("give rolls or rng for the roll-off, not both")
         if rolls is None:

@@ -18,6 +18,7 @@ from bgfast.vocab import (
     Player,
     as_int_or_same,
     check_cube_owner,
+    check_flag,
     check_player,
     cube_value_problem,
 )
@@ -68,8 +69,10 @@ class Cube:
         except MatchOptionError as e:
             problems.append(str(e))
         for name in ("enabled", "beavers", "raccoons"):
-            if not isinstance(getattr(self, name), bool):
-                problems.append(f"{name} must be True or False, not {shown(getattr(self, name))}")
+            try:  # numpy booleans are kept as the bools they stand for: a cube is saved
+                object.__setattr__(self, name, check_flag(name, getattr(self, name)))
+            except MatchOptionError as e:
+                problems.append(str(e))
         if self.raccoons and not self.beavers:
             problems.append("raccoons need beavers")
         if problems:

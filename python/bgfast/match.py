@@ -18,7 +18,7 @@ import re
 from typing import Any, ClassVar, Union
 
 from bgfast import matfile, met, replay, sgf, svg
-from bgfast.errors import GameStateError, InvalidSaveError, MatchOptionError, shown
+from bgfast.errors import GameStateError, InvalidSaveError, MatchOptionError
 from bgfast.game import Game
 from bgfast.persist import Saved, atomic_write_text, damaged, read_file, same_json
 from bgfast.scoring import Rules, is_post_crawford
@@ -81,9 +81,7 @@ class Match(Saved):
             raise MatchOptionError(f"rules must be a bgfast Rules, not {type(rules).__name__}")
         rules.check_match_play(length)
         seed = check_seed(seed)
-        for name, flag in (("holland", holland), ("table", table)):
-            if not isinstance(flag, bool):
-                raise MatchOptionError(f"{name} must be True or False, not {shown(flag)}")
+        holland, table = check_flag("holland", holland), check_flag("table", table)
         crawford_rule = check_flag("crawford_rule", crawford_rule)
         if not length and (holland or not crawford_rule):
             raise MatchOptionError("the Holland and Crawford rules are match options (R21)")
@@ -91,8 +89,8 @@ class Match(Saved):
         self._info = MatchInfo() if info is None else _check_info(info)
         self._length = length
         self._rules = rules
-        self._holland = bool(holland)
-        self._table = bool(table)
+        self._holland = holland
+        self._table = table
         self._seed = seed
         self._games: list[Game] = []
 

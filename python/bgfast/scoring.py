@@ -17,6 +17,7 @@ from bgfast.vocab import (
     RULE_OPTIONS,
     Kind,
     as_int,
+    check_flag,
     check_kind,
     cube_value_problem,
 )
@@ -141,8 +142,10 @@ class Rules:
     def __post_init__(self) -> None:
         problems: list[str] = []
         for name in ("backgammon_counts_double", "jacoby", "beavers", "raccoons"):
-            if not isinstance(getattr(self, name), bool):
-                problems.append(f"{name} must be True or False, not {shown(getattr(self, name))}")
+            try:  # numpy booleans are kept as the bools they stand for: rules are saved
+                object.__setattr__(self, name, check_flag(name, getattr(self, name)))
+            except MatchOptionError as e:
+                problems.append(str(e))
         autos = as_int(self.auto_doubles)
         if autos is None:
             problems.append("auto_doubles must be an int")
@@ -224,6 +227,6 @@ class Rules:
         if unknown:
             raise MatchOptionError(f"unknown rule options: {sorted(unknown)}")
         for key in ("backgammon_counts_double", "jacoby", "beavers", "raccoons"):
-            if key in data and not isinstance(data[key], bool):
-                raise MatchOptionError(f"rule option {key} must be true or false")
+            if key in data:
+                check_flag(f"rule option {key}", data[key])
         return cls(**data)

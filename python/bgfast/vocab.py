@@ -71,9 +71,10 @@ __all__ = [
 def as_int(value: object) -> int | None:
     """``value`` as a Python int when it is an integer: an int, a numpy integer or a 0-d
     integer array (anything with ``__index__``, as the native checks take them), but not a
-    bool (``True`` is no count); else ``None``. What the game layer is given it stores and
-    saves, so a numpy integer becomes an int here."""
-    if isinstance(value, bool):
+    bool, Python's or numpy's (``True`` is no count; numpy 1.x gave ``np.bool_`` an
+    ``__index__``, so it is refused here by name); else ``None``. What the game layer is
+    given it stores and saves, so a numpy integer becomes an int here."""
+    if isinstance(value, (bool, np.bool_)):
         return None
     try:
         return operator.index(value)  # type: ignore[arg-type]
@@ -299,9 +300,10 @@ class GameSettings(TypedDict, total=False):
 
 
 def check_flag(name: str, value: object) -> bool:
-    """``value`` as a bool (numpy's too); else :class:`~bgfast.MatchOptionError` naming
-    ``name``. ``1`` is not ``True`` here: it would be written into saved files as a
-    number."""
+    """``value`` as a Python bool (``np.bool_`` too); else :class:`~bgfast.MatchOptionError`
+    naming ``name``. ``1`` is not ``True`` here: it would be written into saved files as a
+    number. The one check of every on/off option (rules, games, matches, cubes, stakes,
+    chouettes)."""
     if not isinstance(value, (bool, np.bool_)):
         raise MatchOptionError(f"{name} must be True or False, not {shown(value)}")
     return bool(value)
