@@ -400,19 +400,42 @@ def _check_stake_flags(args: argparse.Namespace, given: dict[str, Any]) -> None:
         )
 
 
+#: The library's limits (``rollout``'s ``games``, ``seed`` and ``truncate``,
+#: ``rollout_moves``'s ``top``), said here in the flags' words.
+_MOST_GAMES = 2**64 - 1
+_MOST_SEED = 2**64 - 1
+_MOST_TOP = 2**31
+_MOST_PLIES = 2**32 - 1
+
+
 def _check_counts(args: argparse.Namespace) -> None:
     """Refuses the counts out of range, in the command's words (the library's name the
     native limits)."""
     if args.games is not None and args.games < 1:
         raise BgfastError(f"--games must be a positive number of games, not {args.games}")
+    if args.games is not None and args.games > _MOST_GAMES:
+        raise BgfastError(f"--games must be at most {_MOST_GAMES}, not {args.games}")
+    if args.seed is not None and not 0 <= args.seed <= _MOST_SEED:
+        raise BgfastError(f"--seed must be from 0 to {_MOST_SEED}, not {args.seed}")
     if args.top is not None and args.top < 1:
         raise BgfastError(
             f"--top must be a positive number of plays (the best N to roll out), not {args.top}"
         )
+    if args.top is not None and args.top > _MOST_TOP:
+        raise BgfastError(f"--top must be at most {_MOST_TOP}, not {args.top}")
     if args.truncate is not None and args.truncate < 0:
         raise BgfastError(f"--truncate must be a number of plies, 0 or more, not {args.truncate}")
+    if args.truncate is not None and args.truncate > _MOST_PLIES:
+        raise BgfastError(f"--truncate must be at most {_MOST_PLIES} plies, not {args.truncate}")
     if args.threads is not None and not 1 <= args.threads <= _core.MAX_THREADS:
         raise BgfastError(f"--threads must be from 1 to {_core.MAX_THREADS}, not {args.threads}")
+    pools = {"--workers": args.workers, "--dask-scheduler": args.dask_scheduler}
+    for flag, whose in (("--workers", "the pool's"), ("--dask-scheduler", "the Dask cluster's")):
+        if args.threads is not None and pools[flag] is not None:
+            raise BgfastError(
+                f"--threads and {flag}: {whose} workers play the shards, one thread each;"
+                f" give --threads for a run in this process, or {flag}"
+            )
 
 
 def _check_needs_no_net(args: argparse.Namespace) -> None:

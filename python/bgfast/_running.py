@@ -5,6 +5,7 @@ a Python evaluator's scores (rollouts, ``VecEnv``, ``segment_argmax``)."""
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable
 
@@ -40,15 +41,20 @@ def run_in_chunks(
     smallest: int,
     play: Callable[[int, int], None],
     progress: Progress | None,
+    stop: threading.Event | None = None,
 ) -> bool:
     """Calls ``play(done, size)`` over ``0 .. total`` in chunks sized for about 0.2 s each
     (starting at ``first``, never below ``smallest``), so that Ctrl-C and ``progress(done,
     total)`` stay responsive while the calls' own cost stays nil. Returns whether Ctrl-C
-    stopped it (the chunks played before are kept by ``play``)."""
+    (or ``stop``, set from another thread: checked before each chunk, for a run in a worker
+    thread, which Ctrl-C never reaches) stopped it (the chunks played before are kept by
+    ``play``)."""
     done = 0
     chunk = first
     try:
         while done < total:
+            if stop is not None and stop.is_set():
+                return True
             size = min(chunk, total - done)
             t0 = time.perf_counter()
             play(done, size)

@@ -66,6 +66,7 @@ import inspect
 import math
 import pickle
 import secrets
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable
@@ -129,6 +130,11 @@ SHARD_RETRIES = 2
 #: large cluster busy, while a huge game count (``games=10**15``) costs no memory or time
 #: before its shards run (every shard was made and submitted at once).
 SHARDS_IN_FLIGHT = 1024
+
+#: The longest wait for a shard before the Python code runs again: a Ctrl-C that lands
+#: just before the wait blocks would otherwise be seen only when the next shard finishes
+#: (minutes, for long shards).
+_WAKE_SECONDS = 0.5
 
 PositionArg = Union[Position, GameState, str, npt.ArrayLike, None]
 
@@ -318,6 +324,12 @@ def run_shard(spec: dict[str, Any]) -> RawSums:
     another bgfast version), ``settings`` (a ``RolloutSettings``), ``branches`` (Position
     IDs and kinds), ``policy``, ``first_game``, ``games``, ``threads``.
     """
+    plan = _shard_plan(spec)
+    return RawSums.from_native(plan.run(spec["first_game"], spec["games"], spec["threads"]))
+
+
+def _shard_plan(spec: dict[str, Any]) -> Any:
+    """The native plan of a shard ``spec`` (see :func:`run_shard`), checked."""
     if not isinstance(spec, dict):
         raise BgfastError(f"a shard spec is a dict, not a {type(spec).__name__}")
     if spec.get("version") != _version():
@@ -333,8 +345,31 @@ def run_shard(spec: dict[str, Any]) -> RawSums:
     if not isinstance(settings, RolloutSettings) or not is_native(spec["policy"]):
         raise BgfastError("the shard's settings must be RolloutSettings and its policy native")
     branches = [(Position.from_id(pid), kind) for pid, kind in spec["branches"]]
-    plan = settings.plan(branches, spec["policy"])
-    return RawSums.from_native(plan.run(spec["first_game"], spec["games"], spec["threads"]))
+    return settings.plan(branches, spec["policy"])
+
+
+class _ShardStopped(Exception):
+    """A shard in a thread of this process stopped early: the rollout that wanted it has
+    returned (Ctrl-C, or another shard's error) and no longer reads its sums."""
+
+
+def _run_shard_here(spec: dict[str, Any], stop: threading.Event) -> RawSums:
+    """:func:`run_shard` for an executor whose workers are threads of this process
+    (a ``ThreadPoolExecutor``), which Ctrl-C never reaches: it plays the shard in chunks of
+    about 0.2 s and stops between two of them once ``stop`` is set. The sums are the same
+    bits (each game's dice come from ``(seed, game)`` alone and the sums are exact)."""
+    plan = _shard_plan(spec)
+    first, threads = spec["first_game"], spec["threads"]
+    total = RawSums.zero(len(spec["branches"]))
+
+    def play(done: int, size: int) -> None:
+        nonlocal total
+        total = total + RawSums.from_native(plan.run(first + done, size, threads))
+
+    slow = net_of(spec["policy"]) is not None or spec["settings"].variance_reduction
+    if run_in_chunks(spec["games"], 8 if slow else 256, 1, play, None, stop):
+        raise _ShardStopped(f"shard of games {first}.. stopped: its rollout has returned")
+    return total
 
 
 def _check_sendable(spec: dict[str, Any]) -> None:
@@ -351,6 +386,17 @@ def _check_sendable(spec: dict[str, Any]) -> None:
         )
 
 
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def _said(error: BaseException) -> str:
+    """``Type: message``, or the type alone for an exception without a message (a
+    ``KeyboardInterrupt``)."""
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
 def _run_executor(
     executor: Executor,
     settings: RolloutSettings,
@@ -359,7 +405,11 @@ def _run_executor(
     games: int,
     progress: Progress | None,
 ) -> tuple[RawSums, bool]:
-    from concurrent.futures import FIRST_COMPLETED, wait
+    """Plays the games as fixed shards on ``executor``: the sums of the finished prefix of
+    shards, and whether Ctrl-C in this process stopped the run. An exception a shard's
+    future holds, a ``KeyboardInterrupt`` included (a worker's own Ctrl-C), is that shard's
+    failure, retried on the same dice up to ``SHARD_RETRIES`` times, then a ``ShardError``."""
+    from concurrent.futures import FIRST_COMPLETED, CancelledError, ThreadPoolExecutor, wait
 
     base: dict[str, Any] = {
         "version": _version(),
@@ -370,13 +420,16 @@ def _run_executor(
     }
     _check_sendable(base)
     shards = math.ceil(games / SHARD_GAMES)
+    # A thread pool's shards run in this process, where Ctrl-C never reaches them: they
+    # play in chunks and stop once the run has returned (Ctrl-C or an error).
+    stop = threading.Event() if isinstance(executor, ThreadPoolExecutor) else None
 
     def spec(k: int) -> dict[str, Any]:
         first = k * SHARD_GAMES
         return {**base, "first_game": first, "games": min(SHARD_GAMES, games - first)}
 
     futures: dict[Future[RawSums], int] = {}
-    retries: dict[int, int] = {}
+    runs: dict[int, int] = {}  # futures of each shard that came back with an error
     # Shards finished after one that is still out: summed once the prefix reaches them.
     waiting: dict[int, RawSums] = {}
     prefix = 0  # the shards 0 .. prefix - 1 are summed into `total`
@@ -384,49 +437,81 @@ def _run_executor(
     submitted = 0  # the shards 0 .. submitted - 1 have been submitted
     done = 0  # games of every finished shard, for progress
 
-    def failed(k: int, cause: BaseException) -> ShardError:
+    def named(k: int) -> str:
         first = k * SHARD_GAMES
-        return ShardError(
-            f"shard {k} of {shards} (games {first}..{first + spec(k)['games'] - 1}) failed"
-            f" after {retries.get(k, 0) + 1} attempt(s): {type(cause).__name__}: {cause}"
-        )
+        return f"shard {k} of {shards} (games {first}..{first + spec(k)['games'] - 1})"
 
-    def submit(k: int) -> None:
+    def failed(k: int, cause: BaseException, why: str) -> ShardError:
+        return ShardError(f"{named(k)} failed: {_said(cause)} (ran {_times(runs[k])}; {why})")
+
+    def submit(k: int, after: BaseException | None = None) -> None:
+        """Submits shard ``k``: again, ``after`` a failed run."""
         try:
-            futures[executor.submit(run_shard, spec(k))] = k
+            if stop is None:
+                future = executor.submit(run_shard, spec(k))
+            else:
+                future = executor.submit(_run_shard_here, spec(k), stop)
         except Exception as error:  # a broken or shut-down executor takes no more work
-            raise failed(k, error) from error
+            if after is None:
+                raise ShardError(
+                    f"{named(k)} was not run: the executor refused it: {_said(error)}"
+                ) from error
+            why = f"the executor refused to take it again: {_said(error)}"
+            raise failed(k, after, why) from after
+        futures[future] = k
+
+    def result(f: Future[RawSums], k: int) -> RawSums | None:
+        """The shard's sums, or ``None`` once it is submitted again."""
+        try:
+            error = f.exception()  # a KeyboardInterrupt here is this process's Ctrl-C
+        except CancelledError as cancelled:  # cancelled by someone else: play it again
+            error = cancelled
+        if error is None:
+            sums = f.result()
+            if not isinstance(sums, RawSums):
+                raise ShardError(
+                    f"{named(k)} came back from the executor as {shown(sums)}"
+                    f" ({type(sums).__name__}), not as the shard's sums (a RawSums,"
+                    " what run_shard returns)"
+                )
+            return sums
+        runs[k] = runs.get(k, 0) + 1
+        if isinstance(error, BgfastError):  # refused by the worker: the same every time
+            raise failed(k, error, "a refusal is the same on every run: not retried") from error
+        # Anything else, a worker's KeyboardInterrupt included, is a lost run: the shard's
+        # dice depend on (seed, game) alone, so playing it again anywhere gives the same
+        # sums.
+        if runs[k] > SHARD_RETRIES:
+            why = f"given up after SHARD_RETRIES ({SHARD_RETRIES}) retries"
+            raise failed(k, error, why) from error
+        submit(k, after=error)
+        return None
 
     try:
         while prefix < shards:
             while submitted < shards and submitted - prefix < SHARDS_IN_FLIGHT:
                 submit(submitted)
                 submitted += 1
-            finished, _ = wait(list(futures), return_when=FIRST_COMPLETED)
+            finished, _ = wait(list(futures), _WAKE_SECONDS, FIRST_COMPLETED)
+            if not finished:
+                continue
             for f in sorted(finished, key=futures.__getitem__):
                 k = futures.pop(f)
-                try:
-                    waiting[k] = f.result()
-                except BgfastError as error:  # refused by the worker: the same every time
-                    raise failed(k, error) from error
-                except Exception as error:
-                    # A lost worker: the shard's dice depend on (seed, game) alone, so playing
-                    # it again anywhere gives the identical sums.
-                    if retries.get(k, 0) >= SHARD_RETRIES:
-                        raise failed(k, error) from error
-                    retries[k] = retries.get(k, 0) + 1
-                    submit(k)
-                    continue
-                done += spec(k)["games"]
+                sums = result(f, k)
+                if sums is not None:
+                    waiting[k] = sums
+                    done += spec(k)["games"]
             while prefix in waiting:
                 total = total + waiting.pop(prefix)
                 prefix += 1
             if progress is not None:
                 progress(done, games)
     except BaseException as error:
+        if stop is not None:
+            stop.set()
         for f in futures:
             f.cancel()
-        if isinstance(error, KeyboardInterrupt):
+        if isinstance(error, KeyboardInterrupt):  # raised here: this process's Ctrl-C
             while prefix in waiting:  # finished before the interrupt, not summed yet
                 total = total + waiting.pop(prefix)
                 prefix += 1
