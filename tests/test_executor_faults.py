@@ -289,6 +289,30 @@ def test_ctrl_c_stops_the_shards_a_thread_pool_is_playing(
     pool.shutdown()
 
 
+def test_a_pool_shut_down_with_its_futures_cancelled_is_a_shard_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `wait` never reports a future its executor cancelled (no worker takes it up to say
+    # so): the rollout waited forever.
+    monkeypatch.setattr(R, "SHARD_GAMES", 10**7)  # minutes of games a shard
+    pool = WatchedThreads()
+
+    def shut_down() -> None:
+        pool.both_playing.wait(GUARD)  # two shards playing, the rest queued
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    killer = threading.Thread(target=shut_down, daemon=True)
+    killer.start()
+    # The shards queued are cancelled, or refused if the shutdown came before their submit.
+    cancelled = "cancelled by the executor before it ran|was not run: the executor refused it"
+    with pytest.raises(bgfast.ShardError, match=cancelled):
+        bgfast.rollout(games=4 * 10**7, policy="random", seed=47, executor=pool)
+    killer.join(GUARD)
+    with pool.all_ended:  # the shards it was playing stopped too
+        pool.all_ended.wait_for(lambda: len(pool.ended) == pool.started, GUARD)
+    assert pool.ended == ["_ShardStopped", "_ShardStopped"]
+
+
 def test_a_thread_pool_plays_the_shards_in_chunks_to_the_same_bits(small_shards: None) -> None:
     kwargs: dict[str, Any] = dict(policy="wildbg", seed=48, variance_reduction=True)
     local = bgfast.rollout(games=2 * SHARD + 7, threads=1, **kwargs)

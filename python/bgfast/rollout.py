@@ -430,6 +430,7 @@ def _run_executor(
 
     futures: dict[Future[RawSums], int] = {}
     runs: dict[int, int] = {}  # futures of each shard that came back with an error
+    cancels: dict[int, int] = {}  # of those, the ones the executor cancelled unrun
     # Shards finished after one that is still out: summed once the prefix reaches them.
     waiting: dict[int, RawSums] = {}
     prefix = 0  # the shards 0 .. prefix - 1 are summed into `total`
@@ -442,7 +443,9 @@ def _run_executor(
         return f"shard {k} of {shards} (games {first}..{first + spec(k)['games'] - 1})"
 
     def failed(k: int, cause: BaseException, why: str) -> ShardError:
-        return ShardError(f"{named(k)} failed: {_said(cause)} (ran {_times(runs[k])}; {why})")
+        played = runs[k] - cancels.get(k, 0)
+        ran = f"ran {_times(played)}" if played else "cancelled by the executor before it ran"
+        return ShardError(f"{named(k)} failed: {_said(cause)} ({ran}; {why})")
 
     def submit(k: int, after: BaseException | None = None) -> None:
         """Submits shard ``k``: again, ``after`` a failed run."""
@@ -476,6 +479,8 @@ def _run_executor(
                 )
             return sums
         runs[k] = runs.get(k, 0) + 1
+        if isinstance(error, CancelledError):
+            cancels[k] = cancels.get(k, 0) + 1
         if isinstance(error, BgfastError):  # refused by the worker: the same every time
             raise failed(k, error, "a refusal is the same on every run: not retried") from error
         # Anything else, a worker's KeyboardInterrupt included, is a lost run: the shard's
@@ -493,6 +498,9 @@ def _run_executor(
                 submit(submitted)
                 submitted += 1
             finished, _ = wait(list(futures), _WAKE_SECONDS, FIRST_COMPLETED)
+            # A future cancelled by its executor (`shutdown(cancel_futures=True)`) is never
+            # reported done by `wait`: no worker takes it up to say so. It is a lost run.
+            finished |= {f for f in futures if f.cancelled()}
             if not finished:
                 continue
             for f in sorted(finished, key=futures.__getitem__):
