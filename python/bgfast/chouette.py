@@ -884,15 +884,17 @@ class Chouette(Saved):
         ``kind`` (R28): the member's cube times the multiplier (1, 2 for a gammon, 3 for a
         backgammon, with the ``jacoby``, ``gammons`` and ``backgammon_counts_double``
         options, R16, R23), entered in the ledger and the balances when the game ends, as a
-        pass is. A rejected one changes nothing: play goes on where it stood
-        (the event is still recorded). Who leaves, leaves as a member who passed does: the
+        pass is. A rejected one settles nothing: play goes on where it stood (the event is
+        still recorded; before any roll, it still makes the game one played on a real
+        board, below). Who leaves, leaves as a member who passed does: the
         next member still in becomes acting captain, and once nobody is left the game is
         over (won by the team if the box resigned, else by the box), seats rotate (R25) and
         its record is returned; otherwise ``None``.
 
         The board may be anywhere in play: on roll, or with dice to play (a staged move
-        stays staged). A resignation before anything was rolled here records a game played
-        on a real board, as a double does (nothing comes before the opening roll, R3).
+        stays staged). A resignation before anything was rolled here, accepted or not,
+        records a game played on a real board, as a double does (nothing comes before the
+        opening roll, R3): its rolls are not made here, and ``end_game`` records its end.
 
         Raises:
             IllegalChouetteActionError: no game in progress, the board at a tied opening roll
