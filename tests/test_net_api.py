@@ -489,3 +489,5 @@ def test_score_rolls_takes_one_position_as_a_batch_of_one(wildbg: Net) -> None:
         assert offsets.shape == (22,)
         np.testing.assert_array_equal(offsets, want[0])
         np.testing.assert_array_equal(probabilities, want[1])
+    with pytest.raises(bgfast.InvalidPositionError, match=r"shape \(2, 25\).*got shape \[3, 25\]"):
+        wildbg.score_rolls(np.zeros((3, 25), np.uint8))  # named as evaluate names it

@@ -695,10 +695,14 @@ impl PyNet {
         threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray2<f32>>)> {
         let runner = Runner::new(args::threads(threads)?).map_err(Error::from)?;
-        let one = positions.cast::<PyPosition>().is_ok()
-            || positions
-                .cast::<PyUntypedArray>()
-                .is_ok_and(|a| a.ndim() == 2);
+        let board = positions
+            .cast::<PyUntypedArray>()
+            .is_ok_and(|a| a.ndim() == 2);
+        if board {
+            // Checked as `evaluate` checks one position: its errors name the (2, 25) shape.
+            counts::position(positions)?;
+        }
+        let one = board || positions.cast::<PyPosition>().is_ok();
         let rows = if one {
             counts::rows(PyList::new(py, [positions])?.as_any())?
         } else {
