@@ -974,13 +974,6 @@ class Game(Saved):
                 raise InvalidSaveError("the stored state differs from the replayed events")
             return game
 
-    def to_json(self) -> str:
-        """The game as JSON text with a checksum (:meth:`from_json` reads it back).
-
-        Like :meth:`to_dict`, it holds the :attr:`seed` and the draw count: anyone holding
-        it can predict every remaining roll. Never show it to a player."""
-        return super().to_json()
-
     def copy(self) -> Game:
         """An independent copy: the same state, history and staged move (no replay needed;
         every part but the lists is an immutable value)."""

@@ -343,13 +343,6 @@ class Match(Saved):
             raise InvalidSaveError(f"the match record's fields {differing} are not the match's")
         return match
 
-    def to_json(self) -> str:
-        """The match as JSON text with a checksum (:meth:`from_json` reads it back).
-
-        Like :meth:`to_dict`, it holds the :attr:`seed` and each game's dice stream: anyone
-        holding it can predict every remaining roll. Never show it to a player."""
-        return super().to_json()
-
     def copy(self) -> Match:
         """An independent copy: the same settings and games, each game copied
         (:meth:`bgfast.Game.copy`), so that play on one never changes the other."""

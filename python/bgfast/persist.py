@@ -297,7 +297,9 @@ class Saved:
         raise NotImplementedError
 
     def to_json(self) -> str:
-        """The object as JSON text with a checksum (see :func:`dumps`)."""
+        """The object as JSON text with a checksum (see :func:`dumps`): what :meth:`to_dict`
+        holds. A game's, match's or chouette's record holds its dice seed, so anyone holding
+        it can predict every roll to come: never show it to a player."""
         return dumps(
             self.to_dict(), checksum_prefix=self.CHECKSUM_PREFIX, ensure_ascii=self.ENSURE_ASCII
         )

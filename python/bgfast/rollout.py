@@ -575,7 +575,6 @@ def _play(
         used = _core.check_threads(threads)
         sums, partial = _run_native(settings, branches, policy, games, used, progress)
         return sums, partial, used
-    _check_scheme(scheme)  # whatever the policy: a wrong name is never silently unused
     if callable(policy):
         if executor is not None:
             raise BgfastError(
