@@ -91,6 +91,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the net for truncation, variance reduction and the cube (default: the policy)",
     )
     parser.add_argument("--seed", type=int, default=None, help="dice seed (random if omitted)")
+    parser.add_argument(
+        "--checkpoint",
+        default=None,
+        metavar="FILE",
+        help="keep the finished games in FILE as the rollout runs; run the same command"
+        " again to go on where it stopped (Ctrl-C, a crash), or with more --games to extend"
+        " it (the seed is FILE's when --seed is not given)",
+    )
     parser.add_argument("--threads", type=int, default=None, help="threads (default: one per CPU)")
     parser.add_argument(
         "--truncate",
@@ -516,6 +524,7 @@ def run(args: argparse.Namespace) -> int:
         policy=policy,
         evaluator=evaluator,
         seed=args.seed,
+        checkpoint=args.checkpoint,
         threads=args.threads,
         truncate=args.truncate,
         bearoff=None if args.bearoff == "none" else "exact",

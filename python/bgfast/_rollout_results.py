@@ -17,6 +17,7 @@ from typing import Any
 from bgfast._core import Move
 from bgfast._rollout_settings import RolloutSettings
 from bgfast._running import Z95, finite
+from bgfast.errors import shown
 
 __all__ = [
     "VALUE",
@@ -104,6 +105,55 @@ class RawSums:
             tuple(_wide(h) for h in cross),
         )
 
+    def to_plain(self) -> dict[str, Any]:
+        """The sums as JSON-ready data (the big integers as decimal text, which every JSON
+        reader keeps exactly); :meth:`from_plain` reads it back."""
+        return {
+            "games": self.games,
+            "branches": [
+                {
+                    "sums": [str(x) for x in b.sums],
+                    "squares": [str(x) for x in b.squares],
+                    "ends": list(b.ends),
+                }
+                for b in self.branches
+            ],
+            "cross": [str(x) for x in self.cross],
+        }
+
+    @classmethod
+    def from_plain(cls, data: Any, branches: int) -> RawSums:
+        """The sums of :meth:`to_plain` data for ``branches`` branches, checked: a
+        ``ValueError`` names what does not hold (a count of the wrong length, a negative
+        one, games that do not add up)."""
+
+        def ints(values: Any, length: int, what: str, *, text: bool) -> tuple[int, ...]:
+            if not isinstance(values, list) or len(values) != length:
+                raise ValueError(f"{what} must be a list of {length} numbers")
+            kind = str if text else int
+            if not all(type(x) is kind for x in values):
+                raise ValueError(f"{what} must hold {'decimal text' if text else 'integers'}")
+            out = tuple(int(x) for x in values)
+            if what in ("squares", "ends") and any(x < 0 for x in out):
+                raise ValueError(f"{what} may not be negative")
+            return out
+
+        games = data["games"]
+        if type(games) is not int or games < 0:
+            raise ValueError(f"games must be a count, not {shown(games)}")
+        if not isinstance(data["branches"], list) or len(data["branches"]) != branches:
+            raise ValueError(f"the sums must have {branches} branch(es)")
+        parts = []
+        for b in data["branches"]:
+            sums = ints(b["sums"], len(OUTPUTS), "sums", text=True)
+            squares = ints(b["squares"], len(OUTPUTS), "squares", text=True)
+            ends = ints(b["ends"], len(ENDS), "ends", text=False)
+            if sum(ends) != games:
+                raise ValueError(f"a branch's games by end add up to {sum(ends)}, not {games}")
+            parts.append(BranchSums(sums, squares, ends))
+        cross = ints(data["cross"], branches * (branches + 1) // 2, "cross", text=True)
+        return cls(games, tuple(parts), cross)
+
     def __add__(self, other: RawSums) -> RawSums:
         return RawSums(
             self.games + other.games,
@@ -182,7 +232,8 @@ class RolloutResult:
     that do not apply are ``None``. ``stderr`` and ``ci95`` map each name to its standard
     error and 95% interval. ``ends`` counts the games by how they ended; ``counts`` holds
     the outcome counts of earlier releases. ``partial`` is true when Ctrl-C stopped the run.
-    ``seconds`` is the run's wall-clock time and ``games_per_second`` the games over it;
+    ``seconds`` is the run's wall-clock time (with a checkpoint, summed over every run that
+    played its games) and ``games_per_second`` the games over it;
     ``threads`` the threads that played them in this process (with ``executor=``, 1: each
     shard plays on one thread of its worker, and the workers play at once); ``executor``
     the class name of the executor that played the shards, else ``None``. ``settings``

@@ -54,7 +54,9 @@ GNU Backgammon's do).
 ``quasi_random`` (the default) its first two rolls are rotated over all 1,296 pairs. Sums
 are exact (fixed point), so the same seed gives the same bits on 1 or 64 threads and on
 any ``concurrent.futures`` executor (``executor=``, which plays fixed shards of the game
-range). Ctrl-C stops a run and returns what finished, marked ``partial``.
+range). Ctrl-C stops a run and returns what finished, marked ``partial``; a
+``checkpoint`` file keeps the finished games as the run goes, and a later call goes on
+from them (:mod:`bgfast._checkpoint`).
 
 **A game's state** (``rollout(game.state)``): a ``GameState`` gives the position and its
 stakes at once, the Holland rule included (``bgfast.Rules``, :class:`bgfast.GameState`).
@@ -64,6 +66,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import os
 import pickle
 import secrets
 import threading
@@ -78,6 +81,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bgfast import _core
+from bgfast._checkpoint import Checkpoint, identity, saved_seed
 from bgfast._core import (
     BgfastError,
     GameOverError,
@@ -264,6 +268,17 @@ def _given(job: Callable[..., object], name: str, value: object) -> bool:
 Branches = list[tuple[Position, str]]
 
 
+#: Told the sums of every game played so far, as the run goes (a checkpoint keeps them).
+Keep = Callable[[RawSums], None]
+
+
+def _overall(progress: Progress | None, start: int, games: int) -> Progress | None:
+    """``progress`` told of games counted from game 0 when a run starts at game ``start``."""
+    if progress is None or start == 0:
+        return progress
+    return lambda done, _: progress(start + done, games)
+
+
 def _run_native(
     settings: RolloutSettings,
     branches: Branches,
@@ -271,17 +286,22 @@ def _run_native(
     games: int,
     threads: int,
     progress: Progress | None,
+    start: RawSums,
+    keep: Keep,
 ) -> tuple[RawSums, bool]:
+    """Plays games ``start.games .. games - 1`` in this process, added to ``start``."""
     plan = settings.plan(branches, policy)
-    total = RawSums.zero(len(branches))
+    total = start
 
     def play(done: int, size: int) -> None:
         nonlocal total
-        total = total + RawSums.from_native(plan.run(done, size, threads))
+        total = total + RawSums.from_native(plan.run(start.games + done, size, threads))
+        keep(total)
 
     slow = net_of(policy) is not None or settings.variance_reduction
     first = 8 * threads if slow else max(256, 64 * threads)
-    partial = run_in_chunks(games, first, threads, play, progress)
+    left = games - start.games
+    partial = run_in_chunks(left, first, threads, play, _overall(progress, start.games, games))
     return total, partial
 
 
@@ -404,9 +424,12 @@ def _run_executor(
     policy: Policy,
     games: int,
     progress: Progress | None,
+    start: RawSums,
+    keep: Keep,
 ) -> tuple[RawSums, bool]:
-    """Plays the games as fixed shards on ``executor``: the sums of the finished prefix of
-    shards, and whether Ctrl-C in this process stopped the run. An exception a shard's
+    """Plays games ``start.games .. games - 1`` as fixed shards on ``executor``: ``start``
+    plus the sums of the finished prefix of shards, and whether Ctrl-C in this process
+    stopped the run. An exception a shard's
     future holds, a ``KeyboardInterrupt`` included (a worker's own Ctrl-C), is that shard's
     failure, retried on the same dice up to ``SHARD_RETRIES`` times, then a ``ShardError``."""
     from concurrent.futures import FIRST_COMPLETED, CancelledError, ThreadPoolExecutor, wait
@@ -419,13 +442,14 @@ def _run_executor(
         "threads": 1,
     }
     _check_sendable(base)
-    shards = math.ceil(games / SHARD_GAMES)
+    offset = start.games
+    shards = math.ceil((games - offset) / SHARD_GAMES)
     # A thread pool's shards run in this process, where Ctrl-C never reaches them: they
     # play in chunks and stop once the run has returned (Ctrl-C or an error).
     stop = threading.Event() if isinstance(executor, ThreadPoolExecutor) else None
 
     def spec(k: int) -> dict[str, Any]:
-        first = k * SHARD_GAMES
+        first = offset + k * SHARD_GAMES
         return {**base, "first_game": first, "games": min(SHARD_GAMES, games - first)}
 
     futures: dict[Future[RawSums], int] = {}
@@ -434,12 +458,12 @@ def _run_executor(
     # Shards finished after one that is still out: summed once the prefix reaches them.
     waiting: dict[int, RawSums] = {}
     prefix = 0  # the shards 0 .. prefix - 1 are summed into `total`
-    total = RawSums.zero(len(branches))
+    total = start
     submitted = 0  # the shards 0 .. submitted - 1 have been submitted
-    done = 0  # games of every finished shard, for progress
+    done = offset  # games of every finished shard and the saved ones, for progress
 
     def named(k: int) -> str:
-        first = k * SHARD_GAMES
+        first = offset + k * SHARD_GAMES
         return f"shard {k} of {shards} (games {first}..{first + spec(k)['games'] - 1})"
 
     def failed(k: int, cause: BaseException, why: str) -> ShardError:
@@ -509,9 +533,11 @@ def _run_executor(
                 if sums is not None:
                     waiting[k] = sums
                     done += spec(k)["games"]
-            while prefix in waiting:
-                total = total + waiting.pop(prefix)
-                prefix += 1
+            if prefix in waiting:
+                while prefix in waiting:
+                    total = total + waiting.pop(prefix)
+                    prefix += 1
+                keep(total)
             if progress is not None:
                 progress(done, games)
     except BaseException as error:
@@ -549,9 +575,12 @@ def _play(
     scheme: str,
     batch: int,
     progress: Progress | None,
+    start: RawSums,
+    keep: Keep,
 ) -> tuple[RawSums, bool, int]:
-    """Plays the games of every branch however ``policy`` and ``executor`` ask; the sums,
-    whether Ctrl-C stopped the run, and the threads used."""
+    """Plays games ``start.games .. games - 1`` of every branch however ``policy`` and
+    ``executor`` ask, telling ``keep`` the sums as they grow; the sums (``start``'s
+    included), whether Ctrl-C stopped the run, and the threads used."""
     if executor is not None and not isinstance(executor, Executor):
         # Checked first: else the first submit fails inside the shard loop, reported as a
         # failed shard, and an object whose submit returns other futures (a Dask Client's)
@@ -570,10 +599,12 @@ def _play(
             )
     if is_native(policy):
         if executor is not None:
-            sums, partial = _run_executor(executor, settings, branches, policy, games, progress)
+            sums, partial = _run_executor(
+                executor, settings, branches, policy, games, progress, start, keep
+            )
             return sums, partial, 1
         used = _core.check_threads(threads)
-        sums, partial = _run_native(settings, branches, policy, games, used, progress)
+        sums, partial = _run_native(settings, branches, policy, games, used, progress, start, keep)
         return sums, partial, used
     if callable(policy):
         if executor is not None:
@@ -582,6 +613,8 @@ def _play(
                 " executor= needs a native policy ('wildbg', 'wildbg-large', a bgfast.Net,"
                 " 'pubeval', 'race', 'random')"
             )
+        # A checkpoint refuses an evaluator callable (``_checkpoint``): no saved games here.
+        assert start.games == 0
         sums, partial = _run_evaluator(settings, branches, policy, scheme, batch, games, progress)
         return sums, partial, 1
     raise BgfastError(
@@ -612,6 +645,8 @@ def _settings(arguments: dict[str, Any], subject: _Subject, *, cubeful: bool) ->
     _check_scheme(arguments["scheme"])
     _core.check_int("batch", arguments["batch"], 1, _core.GameBatch.MAX_GAMES)
     seed = arguments["seed"]
+    if seed is None and arguments["checkpoint"] is not None:
+        seed = saved_seed(arguments["checkpoint"])  # a resumed run goes on with its seed
     if seed is None:
         seed = secrets.randbits(63)
     seed = _core.check_int("seed", seed, 0, 2**64 - 1)
@@ -637,39 +672,65 @@ def _settings(arguments: dict[str, Any], subject: _Subject, *, cubeful: bool) ->
     )
 
 
-def _run(settings: RolloutSettings, branches: Branches, arguments: dict[str, Any]) -> _Played:
-    """Plays the branches as the caller's arguments ask (see :func:`_play`)."""
-    sums, partial, threads = _play(
-        settings,
-        branches,
-        games=arguments["games"],
-        policy=arguments["policy"],
-        threads=arguments["threads"],
-        executor=arguments["executor"],
-        scheme=arguments["scheme"],
-        batch=arguments["batch"],
-        progress=arguments["progress"],
-    )
+def _run(
+    kind: Callable[..., object],
+    settings: RolloutSettings,
+    branches: Branches,
+    arguments: dict[str, Any],
+) -> _Played:
+    """Plays the branches of a rollout by ``kind`` (the public function) as the caller's
+    arguments ask (see :func:`_play`), from its checkpoint's saved games if it has one."""
+    start = time.perf_counter()
+    games, policy, path = arguments["games"], arguments["policy"], arguments["checkpoint"]
+    saved: Checkpoint | None = None
+    if path is not None:
+        named = [(p.id, k) for p, k in branches]
+        who = identity(kind.__name__, settings, named, policy, _version())
+        saved = Checkpoint.resume(path, who, games)
+    first = RawSums.zero(len(branches)) if saved is None else saved.sums
+    try:
+        sums, partial, threads = _play(
+            settings,
+            branches,
+            games=games,
+            policy=policy,
+            threads=arguments["threads"],
+            executor=arguments["executor"],
+            scheme=arguments["scheme"],
+            batch=arguments["batch"],
+            progress=arguments["progress"],
+            start=first,
+            keep=(lambda _: None) if saved is None else saved.keep,
+        )
+    except BaseException:
+        if saved is not None and saved.sums is not first:  # the games kept before it failed
+            saved.save()
+        raise
+    if saved is not None:
+        saved.save()
     executor = arguments["executor"]
     return _Played(
         sums,
         partial,
         threads,
-        name_of(arguments["policy"]),
+        name_of(policy),
         None if executor is None else type(executor).__name__,
+        time.perf_counter() - start if saved is None else saved.seconds(),
     )
 
 
 @dataclass(frozen=True)
 class _Played:
-    """What a run gave: the sums, whether Ctrl-C stopped it, the threads, the policy's name
-    and the executor's class name if one played the shards."""
+    """What a run gave: the sums, whether Ctrl-C stopped it, the threads, the policy's
+    name, the executor's class name if one played the shards, and the wall-clock seconds
+    of its games (with a checkpoint, of every run that played them)."""
 
     sums: RawSums
     partial: bool
     threads: int
     policy: str
     executor: str | None
+    seconds: float
 
 
 def rollout(
@@ -699,6 +760,7 @@ def rollout(
     scheme: str = "tesauro198",
     batch: int = 1024,
     progress: Progress | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
     stratify: bool | None = None,
 ) -> RolloutResult:
     """Rolls out ``position`` (a ``Position``, a Position ID or a ``(2, 25)`` array; the
@@ -716,19 +778,22 @@ def rollout(
     one thread each (so ``threads`` is not given with it, and the result's ``threads`` is
     1), with the same result (``ShardError`` when it gives up on one). ``progress(done,
     total)`` is called as games finish; Ctrl-C returns what finished with
-    ``partial=True``. ``score`` is the side to move's score first (not ``Game.score``'s
+    ``partial=True``. ``checkpoint`` (a file's path) keeps the finished games in that file
+    as the run goes; the same call again goes on from them (after Ctrl-C, an error or a
+    killed process), or extends a finished run to more ``games``, with the same result as
+    one uninterrupted run (a call that differs from the file's rollout is refused, naming
+    what differs; ``seed=None`` takes the file's seed; docs/rollouts.md). ``score`` is the side to move's score first (not ``Game.score``'s
     player order: pass the game's ``GameState`` instead, which takes its stakes).
     ``scheme`` names the feature scheme an evaluator callable is given
     (``bgfast.features.SCHEMES``), checked whatever the policy. The other settings are
     described in the module docs; ``stratify`` is the former name of ``quasi_random``. Bad
     arguments raise a ``BgfastError`` naming the argument and the rule.
     """
-    start = time.perf_counter()
     arguments = locals()
     subject = _subject(position, arguments, rollout)
     pos = subject.position
     settings = _settings(arguments, subject, cubeful=cubeful)
-    played = _run(settings, [(pos, "position")], arguments)
+    played = _run(rollout, settings, [(pos, "position")], arguments)
     return RolloutResult.from_sums(
         played.sums,
         0,
@@ -736,7 +801,7 @@ def rollout(
         player="the side to move",
         policy=played.policy,
         settings=settings,
-        seconds=time.perf_counter() - start,
+        seconds=played.seconds,
         threads=played.threads,
         executor=played.executor,
         partial=played.partial,
@@ -827,6 +892,7 @@ def rollout_moves(
     scheme: str = "tesauro198",
     batch: int = 1024,
     progress: Progress | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> list[MoveRollout]:
     """Rolls out candidate plays of ``dice`` in ``position`` and ranks them, best first.
 
@@ -842,7 +908,6 @@ def rollout_moves(
     ``Game.score``'s player order: pass the game's ``GameState`` instead, which takes its
     stakes); the other arguments are ``rollout``'s.
     """
-    start = time.perf_counter()
     arguments = locals()
     subject = _subject(position, arguments, rollout_moves)
     pos = subject.position
@@ -850,9 +915,8 @@ def rollout_moves(
     roll = _roll(dice, subject.dice)
     candidates = _candidates(pos, roll, moves, top, settings.evaluator)
     branches: Branches = [(m.result, "after_play") for m in candidates]
-    played = _run(settings, branches, arguments)
+    played = _run(rollout_moves, settings, branches, arguments)
     sums = played.sums
-    seconds = time.perf_counter() - start
     results = [
         RolloutResult.from_sums(
             sums,
@@ -861,7 +925,7 @@ def rollout_moves(
             player="the side that played",
             policy=played.policy,
             settings=settings,
-            seconds=seconds,
+            seconds=played.seconds,
             threads=played.threads,
             executor=played.executor,
             partial=played.partial,
@@ -907,6 +971,7 @@ def rollout_cube(
     scheme: str = "tesauro198",
     batch: int = 1024,
     progress: Progress | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> CubeRollout:
     """Rolls out the side to move's cube decision in ``position``: not doubling now, and
     doubling with the opponent taking, on the same dice; doubling with a pass is worth the
@@ -920,7 +985,6 @@ def rollout_cube(
     move's score first (not ``Game.score``'s player order: pass the game's ``GameState``
     instead, which takes its stakes); the other arguments are ``rollout``'s.
     """
-    start = time.perf_counter()
     arguments = locals()
     subject = _subject(position, arguments, rollout_cube)
     pos = subject.position
@@ -933,9 +997,8 @@ def rollout_cube(
     if why is not None:
         raise BgfastError(f"the side to move may not double: {why}")
     branches: Branches = [(pos, "no_double"), (pos, "double_take")]
-    played = _run(settings, branches, arguments)
+    played = _run(rollout_cube, settings, branches, arguments)
     sums = played.sums
-    seconds = time.perf_counter() - start
     nd, dt = (
         RolloutResult.from_sums(
             sums,
@@ -944,7 +1007,7 @@ def rollout_cube(
             player="the side to move",
             policy=played.policy,
             settings=settings,
-            seconds=seconds,
+            seconds=played.seconds,
             threads=played.threads,
             executor=played.executor,
             partial=played.partial,
