@@ -402,6 +402,11 @@ class GameBatch:
     def env(n: int, seed: int) -> GameBatch:
         """``n`` endless games from the standard start."""
     def __len__(self) -> int: ...
+    def to_bytes(self) -> bytes:
+        """The batch as bytes (``from_bytes`` plays on from them exactly)."""
+    @staticmethod
+    def from_bytes(data: bytes) -> GameBatch:
+        """The batch ``to_bytes`` saved."""
     def candidates(self, scheme: str) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
         """``(features (M, width), offsets (n + 1,))`` of every slot's candidates."""
     def candidate_positions(self) -> npt.NDArray[np.uint8]:

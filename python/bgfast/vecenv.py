@@ -36,6 +36,7 @@ from bgfast._core import BgfastError
 from bgfast._running import float64_scores
 from bgfast.errors_game import shown
 from bgfast.features import SCHEMES
+from bgfast.persist import damaged
 from bgfast.policies import Policy, check_policy
 
 __all__ = ["MAX_GAMES", "MAX_PLIES", "VecEnv", "segment_argmax"]
@@ -46,6 +47,10 @@ MAX_GAMES: int = _core.GameBatch.MAX_GAMES
 MAX_PLIES: int = 2**16
 """A game not over after this many plies (65,536) is cut off: ``done`` True, reward 0,
 ``truncated`` True (the native batch's cap; self-play that never bears off reaches it)."""
+
+
+#: The layout of ``VecEnv.__getstate__``'s data.
+_STATE_VERSION = 1
 
 
 def _policy_seed(seed: int, call: int) -> int:
@@ -184,6 +189,39 @@ class VecEnv:
         self.final_positions = np.zeros((self.n, 2, 25), dtype=np.uint8)
         self.truncated = np.zeros(self.n, dtype=np.bool_)
         return self.observe()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The environment as plain data, for ``pickle`` and ``copy``: a training run
+        saves it with its model and plays on from it exactly (every game's position, roll,
+        ply count and dice to come, the game numbers, the ``"random"`` policy's calls and
+        the last step's ended games)."""
+        return {
+            "version": _STATE_VERSION,
+            "seed": self._seed,
+            "scheme": self._scheme,
+            "draws": self._draws,
+            "batch": self._batch.to_bytes(),
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restores :meth:`__getstate__`'s data; ``InvalidSaveError`` if it is damaged."""
+        with damaged("VecEnv state"):
+            if state["version"] != _STATE_VERSION:
+                raise ValueError(
+                    f"state version {shown(state['version'])}, this bgfast reads {_STATE_VERSION}"
+                )
+            scheme, seed, draws = state["scheme"], state["seed"], state["draws"]
+            if not isinstance(scheme, str) or scheme not in SCHEMES:
+                raise ValueError(f"unknown feature scheme {shown(scheme)}")
+            _core.check_int("seed", seed, 0, 2**64 - 1)
+            _core.check_int("draws", draws, 0, 2**63 - 1)
+            batch = _core.GameBatch.from_bytes(state["batch"])
+        self._batch, self._n, self._seed = batch, len(batch), int(seed)
+        self._scheme, self._draws = scheme, int(draws)
+        self.final_positions = batch.final_positions()
+        ended = self.final_positions.any(axis=(1, 2))
+        # A finished game's winner (row 1) has borne off every checker; a cut-off one not.
+        self.truncated = ended & (self.final_positions[:, 1].sum(axis=1) > 0)
 
     def observe(self) -> npt.NDArray[np.float32]:
         """Features ``(n, width)`` of every game's position, its side to move on roll."""

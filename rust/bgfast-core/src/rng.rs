@@ -51,6 +51,17 @@ impl GameRng {
         GameRng { s }
     }
 
+    /// The generator's state, to save it ([`GameRng::from_state`] takes it back).
+    pub fn state(&self) -> [u64; 4] {
+        self.s
+    }
+
+    /// A generator in a saved [`GameRng::state`], or `None` for the all-zero state:
+    /// xoshiro256++ never reaches it, and from it would draw zeros forever.
+    pub fn from_state(s: [u64; 4]) -> Option<GameRng> {
+        (s != [0; 4]).then_some(GameRng { s })
+    }
+
     /// The next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {

@@ -10,9 +10,11 @@ use core::fmt;
 
 use crate::features::Scheme;
 use crate::playout::{end_for_root, GameEnd, Policy, MAX_PLIES};
+use crate::rollout::MAX_SLOTS;
+use bgfast_core::codec::gnubg_id;
 use bgfast_core::rng::GameRng;
 use bgfast_core::threads::{vec_with_capacity, OutOfMemory};
-use bgfast_core::{Dice, MoveList, Position};
+use bgfast_core::{Dice, Die, MoveList, Position};
 
 /// One game in a slot.
 #[derive(Clone, Debug)]
@@ -155,7 +157,153 @@ fn filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, OutOfMemory> {
     Ok(v)
 }
 
+/// Bytes that [`GameBatch::from_bytes`] refuses: not a saved batch, or one no play could
+/// have reached; says what is wrong.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BatchBytesError(pub String);
+
+impl fmt::Display for BatchBytesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "not a saved game batch: {}", self.0)
+    }
+}
+
+impl std::error::Error for BatchBytesError {}
+
+/// The start of [`GameBatch::to_bytes`]: a name and the layout's version.
+const SAVED_MAGIC: &[u8; 8] = b"bgfbat\x00\x01";
+/// Header: magic, seed, next game, slot count.
+const SAVED_HEADER: usize = 8 + 8 + 8 + 8;
+/// Per slot: position key, generator state, dice, plies, and a flag and key for the
+/// game that ended there at the last step.
+const SAVED_SLOT: usize = 10 + 32 + 2 + 4 + 1 + 10;
+
+/// Reads `N` bytes at `*at`, moving past them (the length was checked before).
+fn take<const N: usize>(bytes: &[u8], at: &mut usize) -> [u8; N] {
+    let mut out = [0u8; N];
+    out.copy_from_slice(&bytes[*at..*at + N]);
+    *at += N;
+    out
+}
+
 impl GameBatch {
+    /// The batch as bytes, to save a training run: every slot's position, roll, ply count
+    /// and dice generator, the next game number and the games that ended at the last step.
+    /// [`GameBatch::from_bytes`] gives back a batch that plays on exactly as this one
+    /// does (the candidates are generated again, in the same order).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let n = self.slots.len();
+        let mut out = Vec::with_capacity(SAVED_HEADER + SAVED_SLOT * n);
+        out.extend_from_slice(SAVED_MAGIC);
+        out.extend_from_slice(&self.seed.to_le_bytes());
+        out.extend_from_slice(&self.next_game.to_le_bytes());
+        out.extend_from_slice(&(n as u64).to_le_bytes());
+        for (slot, last) in self.slots.iter().zip(&self.finals) {
+            out.extend_from_slice(&gnubg_id::key(&slot.pos));
+            for word in slot.rng.state() {
+                out.extend_from_slice(&word.to_le_bytes());
+            }
+            out.extend_from_slice(&[slot.dice.high().pips(), slot.dice.low().pips()]);
+            out.extend_from_slice(&slot.plies.to_le_bytes());
+            out.push(last.is_some() as u8);
+            out.extend_from_slice(&last.map_or([0; 10], |p| gnubg_id::key(&p)));
+        }
+        out
+    }
+
+    /// The batch [`GameBatch::to_bytes`] saved. Checks everything a play relies on: the
+    /// layout and its version, at most [`MAX_SLOTS`] slots, valid positions
+    /// not yet over, rolls of two dice (a game's first one not a double, R3), ply counts
+    /// below [`MAX_PLIES`], working generators and game numbers past every slot's game.
+    pub fn from_bytes(bytes: &[u8]) -> Result<GameBatch, BatchBytesError> {
+        let bad = |why: String| Err(BatchBytesError(why));
+        if bytes.len() < SAVED_HEADER || &bytes[..8] != SAVED_MAGIC {
+            return bad(
+                "it does not start as GameBatch::to_bytes writes (bgfast 0.1 layout 1)".into(),
+            );
+        }
+        let mut at = 8;
+        let seed = u64::from_le_bytes(take(bytes, &mut at));
+        let next_game = u64::from_le_bytes(take(bytes, &mut at));
+        let n = u64::from_le_bytes(take(bytes, &mut at));
+        if n > MAX_SLOTS as u64 {
+            return bad(format!(
+                "{n} games, more than the {} a batch holds",
+                MAX_SLOTS
+            ));
+        }
+        let n = n as usize;
+        if bytes.len() != SAVED_HEADER + SAVED_SLOT * n {
+            return bad(format!(
+                "{} bytes for {n} games, which take {}",
+                bytes.len(),
+                SAVED_HEADER + SAVED_SLOT * n
+            ));
+        }
+        if next_game < n as u64 {
+            return bad(format!(
+                "the next game is {next_game}, but {n} games have started"
+            ));
+        }
+        let slot_error = |i: usize, why: &str| BatchBytesError(format!("game {i}: {why}"));
+        let mut batch = GameBatch::env(0, seed).map_err(|e| BatchBytesError(e.to_string()))?;
+        batch.next_game = next_game;
+        batch.slots = vec_with_capacity(n).map_err(|e| BatchBytesError(e.to_string()))?;
+        batch.finals = vec_with_capacity(n).map_err(|e| BatchBytesError(e.to_string()))?;
+        for i in 0..n {
+            let pos = gnubg_id::from_key(&take(bytes, &mut at))
+                .map_err(|e| slot_error(i, &format!("its position is not valid ({e})")))?;
+            if pos.outcome().is_some() {
+                return Err(slot_error(
+                    i,
+                    "its game is over (R15), yet it was not started again",
+                ));
+            }
+            let mut words = [0u64; 4];
+            for word in &mut words {
+                *word = u64::from_le_bytes(take(bytes, &mut at));
+            }
+            let rng = GameRng::from_state(words)
+                .ok_or_else(|| slot_error(i, "its dice generator is all zeros"))?;
+            let [a, b] = take::<2>(bytes, &mut at);
+            let (Some(a), Some(b)) = (Die::new(a), Die::new(b)) else {
+                return Err(slot_error(i, &format!("its roll {a}-{b} is not two dice")));
+            };
+            let dice = Dice::new(a, b);
+            let plies = u32::from_le_bytes(take(bytes, &mut at));
+            if plies >= MAX_PLIES {
+                return Err(slot_error(
+                    i,
+                    &format!("{plies} plies, past the cap of {MAX_PLIES}"),
+                ));
+            }
+            if plies == 0 && (pos != Position::START || dice.is_double()) {
+                return Err(slot_error(
+                    i,
+                    "its first ply is not the standard start with a non-double (R3)",
+                ));
+            }
+            let [ended] = take::<1>(bytes, &mut at);
+            let last = take::<10>(bytes, &mut at);
+            let last = match ended {
+                0 if last == [0; 10] => None,
+                1 => Some(gnubg_id::from_key(&last).map_err(|e| {
+                    slot_error(i, &format!("the game that ended there is not valid ({e})"))
+                })?),
+                _ => return Err(slot_error(i, "its last game's flag is neither 0 nor 1")),
+            };
+            batch.slots.push(Slot {
+                pos,
+                rng,
+                dice,
+                plies,
+            });
+            batch.finals.push(last);
+        }
+        batch.offsets = filled(n + 1, 0).map_err(|e| BatchBytesError(e.to_string()))?;
+        Ok(batch)
+    }
+
     /// `n` endless games from the standard start, each opening with a non-double (R3): a
     /// slot starts a new game whenever its game ends (a game still going after
     /// [`MAX_PLIES`] plies ends there, truncated, reward 0). Refuses when the games do not
@@ -422,5 +570,92 @@ mod tests {
         let err = env.step(&[0, 100_000], &mut out).unwrap_err();
         assert!(matches!(err, StepError::Choice { game: 1, .. }));
         assert_eq!((env.position(0), env.dice(0)), before);
+    }
+
+    /// Plays `plies` steps choosing each slot's middle candidate; every slot's reward.
+    fn play(env: &mut GameBatch, plies: usize) -> Vec<i8> {
+        let n = env.len();
+        let mut out = vec![SlotStep::default(); n];
+        let mut rewards = Vec::new();
+        for _ in 0..plies {
+            let offsets = env.generate().unwrap().to_vec();
+            let choices: Vec<i64> = (0..n)
+                .map(|i| ((offsets[i + 1] - offsets[i]) / 2) as i64)
+                .collect();
+            env.step(&choices, &mut out).unwrap();
+            rewards.extend(out.iter().map(|s| s.reward));
+        }
+        rewards
+    }
+
+    fn state(env: &GameBatch) -> Vec<(Position, Dice, u8, Option<Position>)> {
+        (0..env.len())
+            .map(|i| {
+                (
+                    env.position(i),
+                    env.dice(i),
+                    env.player(i),
+                    env.final_position(i),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_saved_batch_plays_on_exactly_as_the_original() {
+        let mut env = GameBatch::env(5, 9).unwrap();
+        play(&mut env, 137); // some games have ended and started again
+        let bytes = env.to_bytes();
+        let mut copy = GameBatch::from_bytes(&bytes).unwrap();
+        assert_eq!(state(&copy), state(&env));
+        assert_eq!(copy.to_bytes(), bytes);
+        assert_eq!(play(&mut copy, 300), play(&mut env, 300));
+        assert_eq!(state(&copy), state(&env));
+    }
+
+    #[test]
+    fn damaged_bytes_are_refused_never_a_panic() {
+        let mut env = GameBatch::env(2, 4).unwrap();
+        play(&mut env, 31);
+        let bytes = env.to_bytes();
+        for cut in 0..bytes.len() {
+            assert!(
+                GameBatch::from_bytes(&bytes[..cut]).is_err(),
+                "cut at {cut}"
+            );
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(GameBatch::from_bytes(&longer).is_err());
+        // Every byte changed in every bit: refused, or a batch that still plays.
+        for at in 0..bytes.len() {
+            for bit in 0..8 {
+                let mut forged = bytes.clone();
+                forged[at] ^= 1 << bit;
+                if let Ok(mut batch) = GameBatch::from_bytes(&forged) {
+                    play(&mut batch, 3);
+                }
+            }
+        }
+        let mut zero_rng = bytes.clone();
+        zero_rng[32 + 10..32 + 42].fill(0);
+        let Err(error) = GameBatch::from_bytes(&zero_rng) else {
+            panic!("taken")
+        };
+        assert!(
+            error
+                .to_string()
+                .contains("game 0: its dice generator is all zeros"),
+            "{error}"
+        );
+        let mut many = bytes.clone();
+        many[24..32].copy_from_slice(&u64::MAX.to_le_bytes());
+        let Err(error) = GameBatch::from_bytes(&many) else {
+            panic!("taken")
+        };
+        assert!(
+            error.to_string().contains("more than the 4194304"),
+            "{error}"
+        );
     }
 }

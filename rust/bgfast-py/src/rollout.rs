@@ -213,6 +213,19 @@ impl PyGameBatch {
         self.batch.len()
     }
 
+    /// The batch as bytes (`GameBatch.from_bytes` plays on from them exactly).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
+        pyo3::types::PyBytes::new(py, &self.batch.to_bytes())
+    }
+
+    /// The batch `to_bytes` saved; `BgfastError` saying what is wrong with other bytes.
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+        let batch = GameBatch::from_bytes(data).map_err(|e| Error::Argument(e.to_string()))?;
+        let steps = alloc::vec_filled(batch.len(), SlotStep::default())?;
+        Ok(PyGameBatch { batch, steps })
+    }
+
     /// `(features (M, width) float32, offsets (n + 1,) int64)`: every slot's candidate
     /// results seen by the chooser; slot `i` owns rows `offsets[i]:offsets[i + 1]`.
     fn candidates<'py>(&mut self, py: Python<'py>, scheme: &str) -> PyResult<CandidateArrays<'py>> {

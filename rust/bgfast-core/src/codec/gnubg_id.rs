@@ -191,7 +191,12 @@ pub fn decode(id: &str) -> Result<Position, IdError> {
             expected: ALPHABET[last & !unused as usize] as char,
         }));
     }
-    let [opponent, mover] = counts_from_key(&key)?;
+    from_key(&key)
+}
+
+/// Decodes and validates a position's 10-byte [`key`].
+pub fn from_key(key: &[u8; 10]) -> Result<Position, IdError> {
+    let [opponent, mover] = counts_from_key(key)?;
     Position::from_counts(&mover, &opponent).map_err(IdError::Invalid)
 }
 
