@@ -238,6 +238,23 @@ fn file_error(e: &FileError) -> Error {
     net_error(e.is_out_of_memory(), e.to_string())
 }
 
+/// A net file's error as `load` and `save` raise it: what the operating system refused
+/// (a missing file or directory, no permission) as the `OSError` of its errno naming the
+/// path, as `open` raises it (`FileNotFoundError`, `PermissionError`...); the rest as
+/// [`file_error`] says.
+fn path_error(e: &FileError) -> PyErr {
+    if let FileError::Io { path, source } = e {
+        if let Some(code) = source.raw_os_error() {
+            let text = source.to_string();
+            // "No such file or directory (os error 2)": Python's strerror has no suffix.
+            let strerror = text.split(" (os error").next().unwrap_or(&text).to_owned();
+            let filename = path.to_string_lossy().into_owned();
+            return pyo3::exceptions::PyOSError::new_err((code, strerror, filename));
+        }
+    }
+    file_error(e).into()
+}
+
 /// A net part from an ONNX file.
 fn onnx_part(path: &Bound<'_, PyAny>, part: &str) -> Result<Mlp, Error> {
     let path: PathBuf = path.extract().map_err(|_| {
@@ -529,20 +546,22 @@ impl PyNet {
     }
 
     /// Writes the net to `path` in bgfast's own file format (versioned, checksummed),
-    /// atomically: a reader sees the old file or the new one, never half of it.
+    /// atomically: a reader sees the old file or the new one, never half of it. A path the
+    /// system refuses (a missing directory, no permission) raises its `OSError`, as `open`
+    /// would.
     fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
         let net = &self.net;
-        py.detach(|| net.save(&path))
-            .map_err(|e| Error::Net(e.to_string()))?;
-        Ok(())
+        py.detach(|| net.save(&path)).map_err(|e| path_error(&e))
     }
 
     /// A net saved by `save`. Raises `InvalidNetError` for a file that is not a bgfast net,
-    /// from another format version, damaged (checksum) or truncated, `MemoryError` if
-    /// there is no memory for the net it holds.
+    /// from another format version, damaged (checksum) or truncated, or that is no regular
+    /// file; the `OSError` of a file the system cannot open, as `open` raises it
+    /// (`FileNotFoundError` for a missing one); `MemoryError` if there is no memory for
+    /// the net it holds.
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyNet> {
-        let net = py.detach(|| Net::load(&path)).map_err(|e| file_error(&e))?;
+        let net = py.detach(|| Net::load(&path)).map_err(|e| path_error(&e))?;
         Ok(PyNet { net: Arc::new(net) })
     }
 
