@@ -343,6 +343,17 @@ class _Game:
         # seed is never drawn from.
         self.board = Game(rules=_BOARD_RULES, seed=0)
 
+    def copy(self) -> _Game:
+        """An independent copy: its own member lists, cubes, results and board (the cubes
+        and results themselves are immutable values, shared)."""
+        twin = _Game.__new__(_Game)
+        twin.__dict__.update(self.__dict__)
+        twin.active = list(self.active)
+        twin.cubes = dict(self.cubes)
+        twin.results = dict(self.results)
+        twin.board = self.board.copy()
+        return twin
+
     @property
     def board_in_play(self) -> bool:
         """Whether the board has been rolled on: doubles then follow its turns (R18)."""
@@ -1138,6 +1149,28 @@ class Chouette(Saved):
         return chouette
 
     # ----------------------------------------------------------------- dunders
+
+    def copy(self) -> Chouette:
+        """An independent copy: the same settings, seats, game in progress (its cubes and
+        its board, copied with :meth:`bgfast.Game.copy`), ledger, balances and history, so
+        that acting on one never changes the other or its save. No replay is needed: the
+        recorded events, ledger entries and cubes are never changed once made, so the
+        copies share them and copy only the lists and dicts that hold them."""
+        twin = type(self).__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin._options = dict(self._options)
+        twin._queue = list(self._queue)
+        twin._game = None if self._game is None else self._game.copy()
+        twin._ledger = list(self._ledger)
+        twin._balances = dict(self._balances)
+        twin._history = list(self._history)
+        return twin
+
+    def __copy__(self) -> Chouette:
+        """``copy.copy(chouette)`` is :meth:`copy`: an independent chouette (a shallow copy
+        would share the game in progress, the ledger and the history, so acting on it
+        would change this chouette and break its save)."""
+        return self.copy()
 
     def __eq__(self, other: object) -> bool:
         """Chouettes are equal when their settings and histories (hence states) are equal."""
