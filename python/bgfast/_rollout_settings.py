@@ -9,8 +9,9 @@ from typing import Any
 from bgfast import _core
 from bgfast._core import BgfastError, Net, Position
 from bgfast.cubeful import CubeLife, Stakes, check_cube_life
-from bgfast.errors import shown
+from bgfast.errors import MatchOptionError, shown
 from bgfast.policies import Policy, net_of, policy_name
+from bgfast.vocab import check_flag
 
 __all__ = ["RolloutSettings", "check_settings", "name_of"]
 
@@ -88,9 +89,14 @@ class RolloutSettings:
 
 
 def _flag(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise BgfastError(f"{name} must be True or False, not {shown(value)}")
-    return value
+    """A rollout switch as a Python bool: ``True``, ``False`` or a numpy boolean, as every
+    bgfast on/off option (:func:`bgfast.vocab.check_flag`); anything else (``1``, ``None``,
+    a one-element array...) is a :class:`~bgfast.BgfastError` naming the switch. A
+    rollout's switches are no match options, so not a ``MatchOptionError``."""
+    try:
+        return check_flag(name, value)
+    except MatchOptionError as e:
+        raise BgfastError(str(e)) from None
 
 
 def check_settings(
