@@ -74,11 +74,43 @@ def _scores(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
     ones (``float64_scores``); non-numbers are refused. NaN is refused where scores are
     compared."""
     a = _array("scores", scores)
+    if a.dtype == object:
+        raise _object_scores(a)
     if a.dtype == np.bool_ or not (
         np.issubdtype(a.dtype, np.integer) or np.issubdtype(a.dtype, np.floating)
     ):
         raise BgfastError(f"scores must be real numbers, not {a.dtype} values")
     return float64_scores(a, "scores")
+
+
+def _object_scores(a: npt.NDArray[Any]) -> BgfastError:
+    """Why scores numpy holds only as Python objects are refused, naming the first score
+    at fault: an integer too large for float64 (or beyond 64 bits, which float64, as the
+    scores are compared, does not represent exactly), or a value that is no real number."""
+    flat = a.reshape(-1)
+    for row, x in enumerate(flat):
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.number)):
+            return BgfastError(
+                f"scores must be real numbers, not {shown(x)} (the score at row {row})"
+            )
+    for row, x in enumerate(flat):
+        if isinstance(x, int) and not -(2**63) <= x < 2**64:
+            try:
+                float(x)
+            except OverflowError:
+                too = "too large for float64, in which the scores are compared"
+            else:
+                too = (
+                    "an integer beyond 64 bits, which float64, in which the scores are "
+                    "compared, does not represent exactly"
+                )
+            return BgfastError(
+                f"scores: the score at row {row} ({shown(x)}) is {too}: give scores float64 "
+                "represents (scale or rank them)"
+            )
+    return BgfastError(
+        "scores must be an array of integers or floats, not of Python objects (dtype object)"
+    )
 
 
 def segment_argmax(scores: npt.ArrayLike, offsets: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -115,6 +147,25 @@ def segment_argmax(scores: npt.ArrayLike, offsets: npt.NDArray[np.int64]) -> npt
     choice = np.zeros(n, dtype=np.int64)
     choice[counts > 0] = firsts - offsets[:-1][counts > 0]
     return choice
+
+
+def _no_choices(given: object, n: int) -> BgfastError:
+    """The refusal of ``step``'s ``given``, which is no array of choices at all (``None``,
+    text, a single value, a set...): it says what was given."""
+    if given is None:
+        what = "None"
+    elif isinstance(given, (str, bytes, bytearray)):
+        what = f"the {type(given).__name__} {shown(given)}, text"
+    elif isinstance(given, np.ndarray):
+        what = f"a 0-D array ({shown(given)}), a single value"
+    elif isinstance(given, (int, float, complex, np.generic)):
+        what = f"a single {type(given).__name__} ({shown(given)})"
+    else:
+        what = f"a {type(given).__name__} ({shown(given)})"
+    return BgfastError(
+        f"choices must be a 1-D array of candidate indices, one per game ({n}), as a list"
+        f" or a numpy array; got {what}, which is no array of choices"
+    )
 
 
 class VecEnv:
@@ -266,8 +317,14 @@ class VecEnv:
         refused step changes nothing.
         """
         # The native step reads arrays of any integer dtype and sequences of ints exactly.
+        if choice is None or isinstance(choice, (str, bytes, bytearray)):
+            raise _no_choices(choice, self._n)
         if not isinstance(choice, (np.ndarray, list, tuple)):
-            choice = _array("choice", choice)
+            given, choice = choice, _array("choice", choice)
+            if choice.ndim == 0:
+                raise _no_choices(given, self._n)
+        elif isinstance(choice, np.ndarray) and choice.ndim == 0:
+            raise _no_choices(choice, self._n)
         return self._ended(*self._batch.step(choice))
 
     def _ended(
