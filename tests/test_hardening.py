@@ -348,6 +348,35 @@ def test_scoring_every_roll_of_too_many_positions_is_a_memory_error() -> None:
     assert lines[0] == lines[3]
 
 
+def test_a_callable_rollout_with_too_many_slots_is_a_memory_error() -> None:
+    # A rollout with an evaluator callable grew its lockstep slots and candidates
+    # infallibly: a large batch= aborted the interpreter.
+    result = run_child(
+        """
+        import resource, numpy as np, bgfast
+        flat = lambda features: np.zeros(len(features))
+        def roll(games):
+            return bgfast.rollout(games=games, batch=games, seed=1, policy=flat)
+        print(roll(8).games)
+        with open("/proc/self/status") as status:
+            size = next(int(l.split()[1]) for l in status if l.startswith("VmSize:"))
+        limit = (size + 200_000) * 1024  # 200 MB more than the process has now
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        for games in (2**20, 2**22):
+            try:
+                roll(games)
+            except MemoryError as error:
+                print("MemoryError", error)
+        print(roll(8).games)
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[:1] == ["8"]
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines[1:3]] == ["MemoryError", "MemoryError"]
+    assert lines[3] == "8"
+
+
 def test_a_bearoff_batch_names_the_first_bad_row_of_either_side() -> None:
     mover = np.ones((5, 6), dtype=np.int64)
     opponent = np.ones((5, 6), dtype=np.int64)

@@ -362,7 +362,7 @@ fn settings_needing_an_evaluator_or_a_cube_life_in_range_are_refused_before_any_
 
 #[test]
 fn more_branches_than_a_roll_has_plays_are_refused_before_any_memory_is_taken() {
-    use bgfast_engine::rollout::lockstep::Lockstep;
+    use bgfast_engine::rollout::lockstep::{Lockstep, LockstepError};
     // 40,000 branches' paired sums would take 25.6 GB: refused, not an aborted process.
     let many = vec![Branch::position(Position::START, money()); 40_000];
     let never = AtomicBool::new(false);
@@ -373,6 +373,11 @@ fn more_branches_than_a_roll_has_plays_are_refused_before_any_memory_is_taken() 
     assert_eq!(e, SpecError::TooManyBranches { asked: 40_000 });
     assert!(e.to_string().contains("at most 3060 lines"), "{e}");
     let stepped = Lockstep::new(spec(None), many, 0..1, 1).err();
-    assert_eq!(stepped, Some(SpecError::TooManyBranches { asked: 40_000 }));
+    assert_eq!(
+        stepped,
+        Some(LockstepError::Spec(SpecError::TooManyBranches {
+            asked: 40_000
+        }))
+    );
     assert_eq!(check_branches(MAX_BRANCHES), Ok(()));
 }

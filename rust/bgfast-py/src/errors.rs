@@ -6,6 +6,7 @@ use bgfast_core::codec::gnubg_id::IdError;
 use bgfast_core::threads::{OutOfMemory, PoolError};
 use bgfast_core::{IllegalMove, MoveTextError, PositionError};
 use bgfast_engine::batch::StepError;
+use bgfast_engine::rollout::lockstep::LockstepError;
 use bgfast_engine::rollout::{RunError, SpecError};
 use pyo3::exceptions::{
     PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError,
@@ -248,6 +249,15 @@ impl From<SpecError> for Error {
             SpecError::CubeLife(_) | SpecError::TooManyBranches { .. } => {
                 Error::Argument(e.to_string())
             }
+        }
+    }
+}
+
+impl From<LockstepError> for Error {
+    fn from(e: LockstepError) -> Self {
+        match e {
+            LockstepError::Spec(e) => e.into(),
+            LockstepError::OutOfMemory(e) => e.into(),
         }
     }
 }

@@ -11,9 +11,11 @@
 //! the range: stopped early, a run holds the same games as a shorter one, and none is
 //! favoured for being short.
 
+use core::fmt;
 use core::ops::Range;
 use std::collections::BTreeMap;
 
+use bgfast_core::threads::{vec_with_capacity, OutOfMemory};
 use bgfast_core::Position;
 
 use super::dice::Rotation;
@@ -23,6 +25,49 @@ use super::{Branch, End, Outputs, Spec, SpecError, MAX_SLOTS};
 use crate::batch::{check_scores, highest, StepError};
 use crate::eval::{Evaluator, Probabilities};
 use crate::features::Scheme;
+
+/// Why [`Lockstep::new`] cannot start the games.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum LockstepError {
+    /// The settings cannot be rolled out.
+    Spec(SpecError),
+    /// The slots or their first candidates do not fit in memory (a huge slot count).
+    OutOfMemory(OutOfMemory),
+}
+
+impl fmt::Display for LockstepError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LockstepError::Spec(e) => e.fmt(f),
+            LockstepError::OutOfMemory(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for LockstepError {}
+
+impl From<SpecError> for LockstepError {
+    fn from(e: SpecError) -> LockstepError {
+        LockstepError::Spec(e)
+    }
+}
+
+impl From<OutOfMemory> for LockstepError {
+    fn from(e: OutOfMemory) -> LockstepError {
+        LockstepError::OutOfMemory(e)
+    }
+}
+
+/// Appends `item`, or [`OutOfMemory`] if `v` cannot grow (the sizes here are the caller's:
+/// millions of slots).
+fn try_push<T>(v: &mut Vec<T>, item: T) -> Result<(), OutOfMemory> {
+    v.try_reserve(1).map_err(|_| OutOfMemory {
+        count: v.len().saturating_add(1),
+        size: core::mem::size_of::<T>(),
+    })?;
+    v.push(item);
+    Ok(())
+}
 
 /// One slot: a game in progress, branch by branch.
 #[derive(Debug)]
@@ -58,13 +103,14 @@ impl<'a> Lockstep<'a> {
     /// Games `games` of `branches` on `slots` slots (at least one, at most [`MAX_SLOTS`]
     /// and the number of games), advanced to their first choices. Without branches there
     /// is nothing to play: it is finished at once. Refuses settings [`Spec::check`]
-    /// refuses and more than [`super::MAX_BRANCHES`] branches.
+    /// refuses and more than [`super::MAX_BRANCHES`] branches, and slots whose games or
+    /// candidates do not fit in memory.
     pub fn new(
         spec: Spec<'a>,
         branches: Vec<Branch<'a>>,
         mut games: Range<u64>,
         slots: usize,
-    ) -> Result<Lockstep<'a>, SpecError> {
+    ) -> Result<Lockstep<'a>, LockstepError> {
         spec.check()?;
         super::check_branches(branches.len())?;
         if branches.is_empty() {
@@ -83,14 +129,15 @@ impl<'a> Lockstep<'a> {
             sums: RolloutSums::new(branches.len()),
             branches,
             roots,
-            slots: Vec::with_capacity(n),
+            slots: vec_with_capacity(n)?,
             unrecorded: games.start,
             waiting: BTreeMap::new(),
             games,
             ws: Workspace::new(),
             candidates: Vec::new(),
-            offsets: vec![0; n + 1],
+            offsets: vec_with_capacity(n + 1)?,
         };
+        lockstep.offsets.resize(n + 1, 0);
         for _ in 0..n {
             let game = lockstep.games.start;
             lockstep.slots.push(Slot {
@@ -102,7 +149,7 @@ impl<'a> Lockstep<'a> {
             });
             lockstep.start_game(lockstep.slots.len() - 1);
         }
-        lockstep.advance();
+        lockstep.advance()?;
         Ok(lockstep)
     }
 
@@ -127,8 +174,9 @@ impl<'a> Lockstep<'a> {
     }
 
     /// Moves every slot on to its next choice among two or more results, finishing games
-    /// and starting new ones on the way; collects the candidates.
-    fn advance(&mut self) {
+    /// and starting new ones on the way; collects the candidates. [`OutOfMemory`] when
+    /// they, or a game's outputs, do not fit: the games cannot go on.
+    fn advance(&mut self) -> Result<(), OutOfMemory> {
         self.candidates.clear();
         for i in 0..self.slots.len() {
             self.offsets[i] = self.candidates.len();
@@ -138,7 +186,7 @@ impl<'a> Lockstep<'a> {
                     break;
                 };
                 if let Some(end) = trial.begin_turn(&self.spec, &mut self.ws) {
-                    slot.outputs.push(end);
+                    try_push(&mut slot.outputs, end)?;
                     slot.branch += 1;
                     if slot.branch < self.branches.len() {
                         let b = &self.branches[slot.branch];
@@ -170,11 +218,17 @@ impl<'a> Lockstep<'a> {
                     continue;
                 }
                 slot.evaluator_best = self.ws.evaluator_best;
+                let more = self.ws.list.len();
+                self.candidates.try_reserve(more).map_err(|_| OutOfMemory {
+                    count: self.candidates.len().saturating_add(more),
+                    size: core::mem::size_of::<Position>(),
+                })?;
                 self.candidates.extend(self.ws.list.results());
                 break;
             }
         }
         self.offsets[self.slots.len()] = self.candidates.len();
+        Ok(())
     }
 
     /// Whether every game of the range has been played.
@@ -200,7 +254,8 @@ impl<'a> Lockstep<'a> {
 
     /// Plays, in every waiting slot, the candidate with the highest score (the first of
     /// equals), then moves on to the next choices. A wrong count or a NaN score is refused
-    /// before anything changes.
+    /// before anything changes; [`StepError::OutOfMemory`] when the next candidates do not
+    /// fit in memory, after which the games cannot go on.
     pub fn choose(&mut self, scores: &[f64]) -> Result<(), StepError> {
         check_scores(scores, self.candidates.len())?;
         for i in 0..self.slots.len() {
@@ -218,7 +273,7 @@ impl<'a> Lockstep<'a> {
                 trial.play_result(self.candidates[lo + best], known);
             }
         }
-        self.advance();
+        self.advance()?;
         Ok(())
     }
 
