@@ -482,12 +482,25 @@ class Game(Saved):
         self._stage(move, "play")
         self.commit()
 
-    def call(self) -> None:
+    def call(self, *, player: int | None = None) -> None:
         """Call the last move illegal (table mode, R31), before the next roll: it is taken
         back and the same player plays the same dice again. A double made since, waiting or
         taken, is taken back with it (it was made on a position that does not stand). A
         game that ended with an illegal bear-off may be called until the game is closed
-        (:meth:`close`)."""
+        (:meth:`close`).
+
+        Who may call: either player (R31: the opponent calls the move, or the mover
+        corrects it), whoever is to act then (the opponent on roll, the mover answering a
+        double made since, nobody once the game is over). With ``player``, it is checked
+        as the other actions check it: a player is 0 or 1, else
+        :class:`~bgfast.GameStateError` with their message and nothing changes; either
+        player then may call, so a server relaying its clients' actions passes ``player``
+        to every action alike. Who called is not recorded: a call replays the same."""
+        if player is not None:
+            try:
+                check_player(player)
+            except GameStateError as e:
+                raise GameStateError(f"call: {e}") from None
         self._apply(ev.Call())
 
     def close(self) -> None:
