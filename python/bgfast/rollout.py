@@ -782,8 +782,9 @@ def rollout(
     as the run goes; the same call again goes on from them (after Ctrl-C, an error or a
     killed process), or extends a finished run to more ``games``, with the same result as
     one uninterrupted run (a call that differs from the file's rollout is refused, naming
-    what differs; ``seed=None`` takes the file's seed; docs/rollouts.md). ``score`` is the side to move's score first (not ``Game.score``'s
-    player order: pass the game's ``GameState`` instead, which takes its stakes).
+    what differs; ``seed=None`` takes the file's seed; docs/rollouts.md). ``score`` is the
+    side to move's score first (not ``Game.score``'s player order: pass the game's
+    ``GameState`` instead, which takes its stakes).
     ``scheme`` names the feature scheme an evaluator callable is given
     (``bgfast.features.SCHEMES``), checked whatever the policy. The other settings are
     described in the module docs; ``stratify`` is the former name of ``quasi_random``. Bad
