@@ -387,6 +387,22 @@ def test_a_bearoff_batch_names_the_first_bad_row_of_either_side() -> None:
             bgfast.bearoff.win_probability_batch(m, o)
 
 
+@pytest.mark.parametrize("kind", [np.uint8, np.int64, list])
+def test_a_bearoff_batch_names_a_board_past_the_table_before_a_later_non_board(
+    kind: object,
+) -> None:
+    # Row 3 is no home board at all (16 checkers, R1), row 2 a board of 7 checkers, which
+    # the table does not cover: the error names row 2, the first bad row.
+    mover = np.array([[1, 0, 0, 0, 0, 0]] * 4, dtype=np.uint8)
+    opponent = mover.copy()
+    mover[3] = [16, 0, 0, 0, 0, 0]
+    opponent[2] = [7, 0, 0, 0, 0, 0]
+    as_kind = (lambda a: a.tolist()) if kind is list else (lambda a: a.astype(kind))
+    for m, o in ((mover, opponent), (opponent, mover)):
+        with pytest.raises(bgfast.BearoffRangeError, match=r"^row 2: 7 checkers"):
+            bgfast.bearoff.win_probability_batch(as_kind(m), as_kind(o))
+
+
 def test_candidate_features_too_large_for_memory_are_a_memory_error() -> None:
     result = run_child(
         """

@@ -18,7 +18,7 @@ use numpy::{
     PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PySlice, PyString};
 
 use crate::counts::{native_order, with_int_array};
 use crate::errors::{BearoffRangeError, Error};
@@ -129,6 +129,30 @@ fn boards_of_view<T: Element + Copy + Into<i128>>(
         out.push(board.map_err(|e| Error::Row(r, Box::new(e)))?);
     }
     Ok(out)
+}
+
+/// The first row of the two sides' table indexes that the two-sided table does not cover
+/// (a side past its checkers, or both borne off), as its error.
+fn range_error(m: &[u32], o: &[u32]) -> Result<(), Error> {
+    let limit = TWO_SIDED_POSITIONS as u32;
+    let Some(r) = m
+        .iter()
+        .zip(o)
+        .position(|(&a, &b)| a >= limit || b >= limit || (a == 0 && b == 0))
+    else {
+        return Ok(());
+    };
+    let error = if m[r] == 0 && o[r] == 0 {
+        BearoffError::BothBorneOff
+    } else {
+        BearoffError::TooManyCheckers {
+            count: HomeBoard::from_index(m[r].max(o[r]))
+                .map(|b| b.checkers() as u32)
+                .unwrap_or(16),
+            max: TWO_SIDED_CHECKERS,
+        }
+    };
+    Err(Error::Row(r, Box::new(bearoff_error(error))))
 }
 
 /// The packed rows of an `(N, 6)` uint8 array in C order (the fast path of the batch
@@ -723,7 +747,22 @@ impl PyTwoSidedTable {
         };
         let (m, o) = match (fast(mover), fast(opponent)) {
             (Some(m), Some(o)) => (m, o),
-            _ => indexes_of_both(mover, opponent)?,
+            _ => match indexes_of_both(mover, opponent) {
+                Ok(both) => both,
+                Err(Error::Row(r, e)) => {
+                    // A row before `r` may be a home board the table does not cover:
+                    // the error names the first bad row, whatever its fault.
+                    let before =
+                        |a: &Bound<'py, PyAny>| a.get_item(PySlice::new(py, 0, r as isize, 1));
+                    if let (Ok(m), Ok(o)) = (before(mover), before(opponent)) {
+                        if let Ok((m, o)) = indexes_of_both(&m, &o) {
+                            range_error(&m, &o)?;
+                        }
+                    }
+                    return Err(Error::Row(r, e).into());
+                }
+                Err(e) => return Err(e.into()),
+            },
         };
         if m.len() != o.len() {
             return Err(Error::Shape(format!(
@@ -733,24 +772,7 @@ impl PyTwoSidedTable {
             ))
             .into());
         }
-        let limit = TWO_SIDED_POSITIONS as u32;
-        if let Some(r) = m
-            .iter()
-            .zip(&o)
-            .position(|(&a, &b)| a >= limit || b >= limit || (a == 0 && b == 0))
-        {
-            let error = if m[r] == 0 && o[r] == 0 {
-                BearoffError::BothBorneOff
-            } else {
-                BearoffError::TooManyCheckers {
-                    count: HomeBoard::from_index(m[r].max(o[r]))
-                        .map(|b| b.checkers() as u32)
-                        .unwrap_or(16),
-                    max: TWO_SIDED_CHECKERS,
-                }
-            };
-            return Err(Error::Row(r, Box::new(bearoff_error(error))).into());
-        }
+        range_error(&m, &o)?;
         let out: Vec<f64> = py.detach(|| {
             m.iter()
                 .zip(&o)
