@@ -213,7 +213,7 @@ def test_another_kind_of_rollout_and_another_net_are_refused(tmp_path: Path) -> 
 def test_fewer_games_than_the_file_holds_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "run.json"
     bgfast.rollout(games=300, seed=3, policy="pubeval", checkpoint=path)
-    with pytest.raises(bgfast.BgfastError, match="holds 300 games, more than games=200"):
+    with pytest.raises(bgfast.BgfastError, match="holds 300 games, more than the 200 asked for"):
         bgfast.rollout(games=200, policy="pubeval", checkpoint=path)
 
 
@@ -342,3 +342,11 @@ def test_the_cli_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
     )
     assert refused.returncode == 2
     assert "seed 12 there, 13 here" in refused.stderr
+    missing = str(tmp_path / "no" / "run.json")
+    unwritable = subprocess.run(
+        [sys.executable, "-m", "bgfast", "rollout", "--games", "10", "--checkpoint", missing],
+        capture_output=True,
+        text=True,
+    )
+    assert unwritable.returncode == 2  # a bad flag, as every other
+    assert f"--checkpoint {missing}: no such directory" in unwritable.stderr

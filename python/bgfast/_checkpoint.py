@@ -186,8 +186,8 @@ class Checkpoint:
             )
         if sums.games > games:
             raise BgfastError(
-                f"rollout checkpoint {name} holds {sums.games} games, more than games={games}:"
-                f" ask for at least {sums.games} (the saved games cannot be taken back)"
+                f"rollout checkpoint {name} holds {sums.games} games, more than the {games}"
+                f" asked for: ask for at least {sums.games} (saved games cannot be taken back)"
             )
         return cls(name, identity, sums, float(seconds))
 

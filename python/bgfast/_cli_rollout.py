@@ -537,36 +537,50 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         common["executor"] = _executor(args, stack)
         try:
-            if args.moves is not None:
-                games = 1296 if args.games is None else args.games
-                try:
-                    found: Any = rollout_moves(
-                        subject,
-                        args.moves,
-                        args.move,
-                        args.top,
-                        games=games,
-                        cubeful=args.cubeful,
-                        **common,
-                    )
-                except BgfastError as error:
-                    raise BgfastError(_with_notation_hint(str(error), args.move)) from error
-                partial = found[0].result.partial
-                text = _moves_table(found, args.moves)
-                data: Any = [m.to_dict() for m in found]
-            elif args.cube:
-                games = 1296 if args.games is None else args.games
-                found = rollout_cube(subject, games=games, **common)
-                partial, text, data = found.results[0].partial, found.table(), found.to_dict()
-            else:
-                games = 100_000 if args.games is None else args.games
-                found = rollout(subject, games=games, cubeful=args.cubeful, **common)
-                partial, text, data = found.partial, found.table(), found.to_dict()
+            partial, text, data = _roll_out(args, subject, common)
+        except OSError as error:
+            if args.checkpoint is None or error.filename != args.checkpoint:
+                raise
+            # A path the system refuses is a bad --checkpoint, said as a bad flag is.
+            raise BgfastError(f"--checkpoint {args.checkpoint}: {error.strerror}") from error
         finally:
             if bar is not None:
                 bar.close()
     print(json.dumps(data, indent=2) if args.json else text)
     return 130 if partial else 0
+
+
+def _roll_out(
+    args: argparse.Namespace, subject: Any, common: dict[str, Any]
+) -> tuple[bool, str, Any]:
+    """Runs the rollout the arguments ask for: whether Ctrl-C stopped it, its table and
+    its JSON data."""
+    if args.moves is not None:
+        games = 1296 if args.games is None else args.games
+        try:
+            plays = rollout_moves(
+                subject,
+                args.moves,
+                args.move,
+                args.top,
+                games=games,
+                cubeful=args.cubeful,
+                **common,
+            )
+        except BgfastError as error:
+            raise BgfastError(_with_notation_hint(str(error), args.move)) from error
+        return (
+            plays[0].result.partial,
+            _moves_table(plays, args.moves),
+            [m.to_dict() for m in plays],
+        )
+    if args.cube:
+        games = 1296 if args.games is None else args.games
+        decision = rollout_cube(subject, games=games, **common)
+        return decision.results[0].partial, decision.table(), decision.to_dict()
+    games = 100_000 if args.games is None else args.games
+    found = rollout(subject, games=games, cubeful=args.cubeful, **common)
+    return found.partial, found.table(), found.to_dict()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
