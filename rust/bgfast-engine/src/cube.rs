@@ -347,6 +347,9 @@ impl<'a> MatchScore<'a> {
     /// `points` in this game. The next game is post-Crawford once a side has been 1-away
     /// in a game (this one is the Crawford game or is already post-Crawford); a side first
     /// reaching 1-away makes it the Crawford game (the table's 1-away entries).
+    ///
+    /// # Panics
+    /// If `player` or `winner` is not 0 or 1.
     pub fn mwc_after(&self, player: usize, winner: usize, points: u32) -> f64 {
         let mut away = self.away.map(i64::from);
         away[winner] -= i64::from(points);

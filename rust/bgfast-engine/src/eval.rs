@@ -159,18 +159,25 @@ impl Evaluator for GameOver {
     }
 }
 
-/// Tesauro's pubeval as an evaluator. Pubeval gives a score, not probabilities: its score
-/// `s` for the side to move is reported as `win = 1 / (1 + e^-s)` with no gammons, which
-/// keeps its order (higher is better) and nothing more. Finished games are scored exactly.
+/// Tesauro's pubeval as an evaluator. Pubeval scores a position for the side that has just
+/// moved (its score `s` of a play's result is the chooser's), so the side to move's chances
+/// are reported as those of the side that moved last turned around: `win = 1 - 1 / (1 +
+/// e^-s)`, `s` the opponent's score, with no gammons. That keeps pubeval's order (a chooser
+/// taking the result worst for the side to move there plays as [`crate::playout::PubevalPolicy`]
+/// does, but for the weights: race or contact by the result here, by the position before
+/// the play there) and nothing more. Finished games are scored exactly.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Pubeval;
 
 impl Evaluator for Pubeval {
     fn evaluate(&self, positions: &[Position], out: &mut [Probabilities]) {
         for (p, o) in positions.iter().zip(&mut out[..positions.len()]) {
-            *o = Probabilities::game_over(p).unwrap_or_else(|| Probabilities {
-                win: 1.0 / (1.0 + (-pubeval::score(p)).exp()),
-                ..Probabilities::default()
+            *o = Probabilities::game_over(p).unwrap_or_else(|| {
+                let opponent = pubeval::Table::new(p.is_race()).score(p.opponent(), p.mover());
+                Probabilities {
+                    win: 1.0 - 1.0 / (1.0 + (-opponent).exp()),
+                    ..Probabilities::default()
+                }
             });
         }
     }
@@ -179,6 +186,40 @@ impl Evaluator for Pubeval {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pubeval_as_an_evaluator_chooses_as_the_pubeval_policy() {
+        use crate::playout::{Policy, PubevalPolicy};
+        use bgfast_core::rng::GameRng;
+        use bgfast_core::{Dice, MoveList};
+        // From positions of pubeval's own games: the result worst for the side to move
+        // there (the opponent), by the evaluator, is pubeval's own choice whenever the
+        // result is in the same phase (race or contact) as the position before the play.
+        let mut rng = GameRng::new(3, 0);
+        let mut policy = PubevalPolicy::new();
+        let mut list = MoveList::new();
+        let (mut compared, mut pos) = (0, Position::START);
+        for _ in 0..2_000 {
+            let dice = Dice::ALL_21[rng.below(21) as usize];
+            pos.generate_moves(dice, &mut list);
+            let chosen = policy.choose(&list, &mut rng);
+            let results: Vec<Position> = list.results().collect();
+            if results.iter().all(|r| r.is_race() == pos.is_race()) {
+                let mut chances = vec![Probabilities::default(); results.len()];
+                Pubeval.evaluate(&results, &mut chances);
+                let worst = (0..results.len())
+                    .min_by(|&a, &b| chances[a].equity().total_cmp(&chances[b].equity()))
+                    .unwrap();
+                assert_eq!(chances[worst].equity(), chances[chosen].equity(), "{pos:?}");
+                compared += 1;
+            }
+            pos = results[chosen];
+            if pos.outcome().is_some() {
+                pos = Position::START;
+            }
+        }
+        assert!(compared > 1_000, "{compared}");
+    }
 
     #[test]
     fn outcomes_fold_into_gnubgs_five_and_keep_the_equity() {

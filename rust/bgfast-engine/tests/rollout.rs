@@ -381,3 +381,19 @@ fn more_branches_than_a_roll_has_plays_are_refused_before_any_memory_is_taken() 
     );
     assert_eq!(check_branches(MAX_BRANCHES), Ok(()));
 }
+
+#[test]
+fn a_cubeful_rollout_refuses_a_table_without_cubeful_values() {
+    let table = TwoSided::build_cubeless();
+    let cubeful = Spec {
+        bearoff: Some(&table),
+        cube_life: Some(CubeLife::Fixed(0.68)),
+        ..spec(Some(net()))
+    };
+    assert_eq!(cubeful.check(), Err(SpecError::CubelessBearoff));
+    let cubeless = Spec {
+        cube_life: None,
+        ..cubeful
+    };
+    assert_eq!(cubeless.check(), Ok(()));
+}

@@ -246,9 +246,9 @@ impl From<SpecError> for Error {
             SpecError::NoEvaluator { needed_by } => Error::Argument(format!(
                 "{needed_by} needs a net to evaluate positions: pass evaluator="
             )),
-            SpecError::CubeLife(_) | SpecError::TooManyBranches { .. } => {
-                Error::Argument(e.to_string())
-            }
+            SpecError::CubeLife(_)
+            | SpecError::TooManyBranches { .. }
+            | SpecError::CubelessBearoff => Error::Argument(e.to_string()),
         }
     }
 }

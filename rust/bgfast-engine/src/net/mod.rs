@@ -8,10 +8,9 @@
 //! move and plays the one that is worst for the opponent (wildbg's rule); equal results go
 //! to the first in move-generation order, so the choice is deterministic.
 //!
-//! [`Evaluator::evaluate`], [`Net::best`] and [`Net::rank`] run the fast passes (see
-//! `fast/mod.rs`: sparse, incremental first layers, AVX-512, AVX2+FMA or portable code
-//! chosen at run time, [`isa_name`]), which agree with [`Net::evaluate_reference`] to
-//! float32 rounding.
+//! [`Evaluator::evaluate`], [`Net::best`] and [`Net::rank`] run the fast passes (sparse,
+//! incremental first layers, AVX-512, AVX2+FMA or portable code chosen at run time,
+//! [`isa_name`]), which agree with [`Net::evaluate_reference`] to float32 rounding.
 
 mod fast;
 pub mod file;

@@ -151,7 +151,9 @@ pub struct Spec<'a> {
     /// Stop games after this many plies and score them by the evaluator (0: score the
     /// starting position itself).
     pub truncate: Option<u32>,
-    /// End games exactly once both sides are in the two-sided database's range.
+    /// End games exactly once both sides are in the two-sided database's range (a cubeful
+    /// rollout needs a table with cubeful values, and ends money games only: cubeful match
+    /// games play on).
     pub bearoff: Option<&'a TwoSided>,
     /// Remove each roll's luck, as measured by the evaluator.
     pub variance_reduction: bool,
@@ -180,6 +182,9 @@ pub enum SpecError {
         /// The branches given.
         asked: usize,
     },
+    /// A cubeful rollout given a two-sided table without cubeful values: its money games
+    /// could not end with their exact cubeful value ([`TwoSided::has_cubeful`]).
+    CubelessBearoff,
 }
 
 impl fmt::Display for SpecError {
@@ -196,6 +201,11 @@ impl fmt::Display for SpecError {
                 f,
                 "a rollout takes at most {MAX_BRANCHES} lines (the most plays a roll has), \
                  got {asked}"
+            ),
+            SpecError::CubelessBearoff => write!(
+                f,
+                "a cubeful rollout ends bear-offs with the table's cubeful values, and this \
+                 table has none: build it with them (TwoSided::build(true, ..)), or give none"
             ),
         }
     }
@@ -237,8 +247,12 @@ impl From<PoolError> for RunError {
 
 impl Spec<'_> {
     /// Checks that the settings can be rolled out: an evaluator for whatever needs one, a
-    /// cube life index from 0 to 1. [`run`] and [`lockstep::Lockstep::new`] check it first.
+    /// cube life index from 0 to 1, a bear-off table with cubeful values for a cubeful
+    /// rollout. [`run`] and [`lockstep::Lockstep::new`] check it first.
     pub fn check(&self) -> Result<(), SpecError> {
+        if self.cube_life.is_some() && self.bearoff.is_some_and(|t| !t.has_cubeful()) {
+            return Err(SpecError::CubelessBearoff);
+        }
         if self.evaluator.is_none() {
             let needs = [
                 (self.cube_life.is_some(), "cubeful play"),

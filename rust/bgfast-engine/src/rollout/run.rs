@@ -33,7 +33,7 @@ pub struct RolloutSums {
     /// Each branch's sums.
     pub branches: Vec<BranchSums>,
     /// Sums of the products of the branches' values in the same game, for `i <= j` in
-    /// row-major upper-triangular order (`cross[index(i, j)]`), for paired standard errors.
+    /// row-major upper-triangular order (`cross[cross_index(i, j)]`), for paired standard errors.
     pub cross: Vec<Wide>,
 }
 
