@@ -240,6 +240,98 @@ impl Met {
         self.size
     }
 
+    /// The names of the tables bgfast ships, the default first: Kazaross-XG2 (eXtreme
+    /// Gammon and GNU Backgammon rollouts), Rockwell-Kazaross and Woolsey, as GNU
+    /// Backgammon ships them (each file's comments say its source and notice).
+    pub const SHIPPED: [&'static str; 3] = ["kazaross-xg2", "rockwell-kazaross", "woolsey"];
+
+    /// A table bgfast ships, by its name in [`Met::SHIPPED`] (the ones Python's `bgfast.met`
+    /// reads, from the same files), read once per process; `None` for another name.
+    pub fn shipped(name: &str) -> Option<&'static Met> {
+        use std::sync::OnceLock;
+        static TABLES: [OnceLock<Met>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        const TEXTS: [&str; 3] = [
+            include_str!("../../../python/bgfast/data/met/met_kazaross_xg2.csv"),
+            include_str!("../../../python/bgfast/data/met/met_rockwell_kazaross.csv"),
+            include_str!("../../../python/bgfast/data/met/met_woolsey.csv"),
+        ];
+        let k = Met::SHIPPED.iter().position(|&n| n == name)?;
+        Some(TABLES[k].get_or_init(|| {
+            Met::from_csv(TEXTS[k]).expect("a shipped table is well formed (tested)")
+        }))
+    }
+
+    /// A table in bgfast's CSV form (the shipped tables' files): lines starting with `#`
+    /// are comments, then the header `table,my_away,opp_away,mwc` and one row per entry:
+    /// `pre,a,b,p` for `a`-away against `b`-away before a game (an entry with a 1-away side
+    /// is the Crawford game's), `post,n,1,p` for the trailer `n`-away against a 1-away
+    /// leader after the Crawford game. Every entry from 1 to the table's size must be
+    /// there, once.
+    pub fn from_csv(text: &str) -> Result<Met, MetError> {
+        let bad = |line: usize, why: String| MetError(format!("line {line}: {why}"));
+        let mut rows = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
+        match rows.next() {
+            Some((_, header)) if header.trim() == "table,my_away,opp_away,mwc" => {}
+            Some((i, header)) => {
+                return Err(bad(
+                    i + 1,
+                    format!("expected the header table,my_away,opp_away,mwc, found {header:?}"),
+                ))
+            }
+            None => return Err(MetError("no header, no entries".into())),
+        }
+        let mut entries: Vec<(bool, usize, usize, f64)> = Vec::new();
+        for (i, line) in rows {
+            let fields: Vec<&str> = line.trim().split(',').collect();
+            let [kind, a, b, p] = fields[..] else {
+                return Err(bad(
+                    i + 1,
+                    format!("expected 4 fields, found {}", fields.len()),
+                ));
+            };
+            let away = |t: &str| t.parse::<usize>().ok().filter(|&n| (1..=64).contains(&n));
+            let (Some(a), Some(b)) = (away(a), away(b)) else {
+                return Err(bad(i + 1, "scores away are from 1 to 64".into()));
+            };
+            let Ok(p) = p.parse::<f64>() else {
+                return Err(bad(i + 1, format!("{p:?} is not a number")));
+            };
+            let post = match kind {
+                "pre" => false,
+                "post" if b == 1 => true,
+                _ => return Err(bad(i + 1, format!("{kind},{a},{b} is no entry of a table"))),
+            };
+            entries.push((post, a, b, p));
+        }
+        let size = entries.iter().map(|e| e.1).max().unwrap_or(0);
+        let mut pre = vec![f64::NAN; size * size];
+        let mut post = vec![f64::NAN; size];
+        for &(is_post, a, b, p) in &entries {
+            let slot = if is_post {
+                post.get_mut(a - 1)
+            } else {
+                pre.get_mut((a - 1) * size + (b - 1)).filter(|_| b <= size)
+            };
+            match slot {
+                Some(x) if x.is_nan() => *x = p,
+                _ => {
+                    return Err(MetError(format!(
+                        "the entry for {a} against {b} is given twice or lies outside the table"
+                    )))
+                }
+            }
+        }
+        if pre.iter().chain(&post).any(|x| x.is_nan()) {
+            return Err(MetError(format!(
+                "an entry of the {size} x {size} table is missing"
+            )));
+        }
+        Met::new(pre, post)
+    }
+
     /// The chances of the player `mine` points away against `theirs` away at the start of
     /// a game; `post_crawford` reads a score with a 1-away side as post-Crawford. A side at
     /// 0 or less away has won the match. Scores past the table are clamped to its edge
@@ -1006,6 +1098,45 @@ fn ratio_or_half(num: f64, den: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_shipped_tables_read_as_python_reads_them() {
+        for name in Met::SHIPPED {
+            let met = Met::shipped(name).unwrap();
+            // pre: mwc(a, b) + mwc(b, a) = 1, as the files' comments say.
+            for a in 1..=met.size() as i64 {
+                for b in 1..=met.size() as i64 {
+                    let sum = met.mwc(a, b, false) + met.mwc(b, a, false);
+                    assert!((sum - 1.0).abs() < 1e-5, "{name} {a},{b}: {sum}");
+                }
+            }
+        }
+        let xg2 = Met::shipped("kazaross-xg2").unwrap();
+        assert_eq!(xg2.size(), 25);
+        // Transcribed from the file: pre 1,2 and 2,1; post 2 against 1.
+        assert_eq!(xg2.mwc(1, 2, false), 0.67736);
+        assert_eq!(Met::shipped("woolsey").unwrap().size(), 15);
+        assert!(Met::shipped("Kazaross-XG2").is_none());
+    }
+
+    #[test]
+    fn a_malformed_table_is_refused_naming_the_fault() {
+        let said = |text: &str| Met::from_csv(text).unwrap_err().to_string();
+        let header = "# a comment\ntable,my_away,opp_away,mwc\n";
+        assert!(said("").contains("no header"));
+        assert!(said("table,a,b\n").contains("line 1: expected the header"));
+        assert!(said(&format!("{header}pre,1,1,0.5\n")).contains("missing"));
+        assert!(
+            said(&format!("{header}pre,1,1,0.5\npre,1,1,0.5\npost,1,1,0.5\n"))
+                .contains("given twice")
+        );
+        assert!(said(&format!("{header}pre,1,1,x\n")).contains("line 3: \"x\" is not a number"));
+        assert!(said(&format!("{header}pre,0,1,0.5\n")).contains("from 1 to 64"));
+        assert!(said(&format!("{header}post,1,2,0.5\n")).contains("no entry"));
+        assert!(said(&format!("{header}pre,1,1,1.5\npost,1,1,0.5\n")).contains("not a probability"));
+        let one = Met::from_csv(&format!("{header}pre,1,1,0.5\npost,1,1,0.5\n")).unwrap();
+        assert_eq!(one.size(), 1);
+    }
+
     use super::*;
 
     fn probs(win: f32, wg: f32, wbg: f32, lg: f32, lbg: f32) -> Probabilities {
