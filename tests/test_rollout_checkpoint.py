@@ -295,8 +295,10 @@ def test_a_damaged_file_is_refused(tmp_path: Path, damage: Any, said: str) -> No
 def test_the_cli_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
     path = tmp_path / "cli.json"
 
+    said: list[str] = []
+
     def cli(*args: str) -> Any:
-        out = subprocess.run(
+        run = subprocess.run(
             [
                 sys.executable,
                 "-m",
@@ -314,11 +316,13 @@ def test_the_cli_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
             capture_output=True,
             text=True,
             check=True,
-        ).stdout
-        return json.loads(out)
+        )
+        said.append(run.stderr)
+        return json.loads(run.stdout)
 
     cli("--games", "300", "--seed", "12")
     resumed = cli("--games", "800")
+    assert said[-1] == f"bgfast: {path} holds 300 games: going on from there\n"
     whole = bgfast.rollout(games=800, seed=12, policy="pubeval", threads=1)
     assert resumed["games"] == 800
     assert resumed["statistics"]["equity"]["value"] == whole.equity

@@ -35,7 +35,7 @@ from bgfast.errors import InvalidSaveError, shown
 from bgfast.persist import atomic_write_text, damaged, dumps, loads, read_file
 from bgfast.policies import SHIPPED_NETS, policy_name
 
-__all__ = ["SAVE_EVERY_SECONDS", "Checkpoint", "identity", "saved_seed"]
+__all__ = ["SAVE_EVERY_SECONDS", "Checkpoint", "identity", "saved_games", "saved_seed"]
 
 FORMAT = "bgfast-rollout-checkpoint"
 VERSION = 1
@@ -101,17 +101,28 @@ def _read(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     return data
 
 
-def saved_seed(path: str | os.PathLike[str]) -> int | None:
-    """The seed of the checkpoint at ``path`` (a run given no seed resumes with it), or
-    ``None`` if there is no file yet."""
+def _saved_count(path: str | os.PathLike[str], *keys: str) -> int | None:
+    """The count at ``keys`` in the checkpoint at ``path``, or ``None`` without a file."""
     data = _read(path)
     if data is None:
         return None
     with damaged(f"rollout checkpoint {os.fsdecode(path)}"):
-        seed = data["rollout"]["settings"]["seed"]
-        if type(seed) is not int:
-            raise ValueError(f"its seed is {shown(seed)}")
-        return seed
+        for key in keys:
+            data = data[key]
+        if type(data) is not int or data < 0:
+            raise ValueError(f"its {keys[-1]} is {shown(data)}")
+        return data
+
+
+def saved_seed(path: str | os.PathLike[str]) -> int | None:
+    """The seed of the checkpoint at ``path`` (a run given no seed resumes with it), or
+    ``None`` if there is no file yet."""
+    return _saved_count(path, "rollout", "settings", "seed")
+
+
+def saved_games(path: str | os.PathLike[str]) -> int | None:
+    """How many games the checkpoint at ``path`` holds, or ``None`` if there is no file."""
+    return _saved_count(path, "sums", "games")
 
 
 def _check_writable(path: str) -> None:

@@ -15,6 +15,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bgfast import _core
+from bgfast._checkpoint import saved_games
 from bgfast._cli_common import add_cube_life, before_the_opening_roll, play_words
 from bgfast._cli_common import dice as dice_arg
 from bgfast._core import BgfastError
@@ -537,6 +538,8 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         common["executor"] = _executor(args, stack)
         try:
+            if args.checkpoint is not None:
+                _say_saved_games(args.checkpoint)
             partial, text, data = _roll_out(args, subject, common)
         except OSError as error:
             if args.checkpoint is None or error.filename != args.checkpoint:
@@ -548,6 +551,14 @@ def run(args: argparse.Namespace) -> int:
                 bar.close()
     print(json.dumps(data, indent=2) if args.json else text)
     return 130 if partial else 0
+
+
+def _say_saved_games(path: str) -> None:
+    """Tells stderr when a run goes on from the games its checkpoint holds, so that a
+    command run again says it did not start over."""
+    games = saved_games(path)
+    if games:
+        print(f"bgfast: {path} holds {games:,} games: going on from there", file=sys.stderr)
 
 
 def _roll_out(
