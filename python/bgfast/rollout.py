@@ -429,9 +429,9 @@ def _run_executor(
 ) -> tuple[RawSums, bool]:
     """Plays games ``start.games .. games - 1`` as fixed shards on ``executor``: ``start``
     plus the sums of the finished prefix of shards, and whether Ctrl-C in this process
-    stopped the run. An exception a shard's
-    future holds, a ``KeyboardInterrupt`` included (a worker's own Ctrl-C), is that shard's
-    failure, retried on the same dice up to ``SHARD_RETRIES`` times, then a ``ShardError``."""
+    stopped the run. An exception a shard's future holds, a ``KeyboardInterrupt`` included
+    (a worker's own Ctrl-C), is that shard's failure, retried on the same dice up to
+    ``SHARD_RETRIES`` times, then a ``ShardError``."""
     from concurrent.futures import FIRST_COMPLETED, CancelledError, ThreadPoolExecutor, wait
 
     base: dict[str, Any] = {
