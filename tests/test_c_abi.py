@@ -12,11 +12,12 @@ import shutil
 import subprocess
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
-from bgfast import Net, Position
+from bgfast import Net, Position, RolloutResult, rollout
 
 ROOT = Path(__file__).parent.parent
 CRATE = ROOT / "rust" / "bgfast-c"
@@ -123,6 +124,88 @@ def test_the_c_program_agrees_with_python(program: Path) -> None:
     assert max(len(line.split()) - 2 for line in lines[1::per_case]) == 2226
 
 
+#: Rollouts through the C ABI and their Python twins: ``(position, games, seed, threads,
+#: net, truncate, variance reduction, cubeful, cube value, owner, Jacoby, match length,
+#: score, Crawford)``.
+ROLLOUTS = [
+    ("4HPwATDgc/ABMA", 300, 7, 2, 0, -1, 0, 0, 1, 0, 0, 0, (0, 0), 0),
+    ("4HPwATDgc/ABMA", 40, 3, 1, 0, 4, 1, 0, 1, 0, 0, 0, (0, 0), 0),
+    ("4HPwATDgc/ABMA", 60, 5, 2, 0, 6, 0, 1, 2, 1, 1, 0, (0, 0), 0),
+    ("4HPwATDgc/ABMA", 60, 9, 2, 0, 8, 0, 1, 1, 0, 0, 7, (3, 4), 0),
+    ("4HPwATDgc/ABMA", 30, 9, 1, 0, 5, 0, 1, 1, 0, 0, 5, (4, 2), 1),
+    ("2GMAAGC3AQAAAA", 200, 1, 2, 0, -1, 0, 1, 2, 2, 0, 0, (0, 0), 0),  # a race, cubeful
+    ("4HPwATDgc/ABMA", 8, 2, 1, 1, 2, 0, 0, 1, 0, 0, 0, (0, 0), 0),  # the larger nets
+]
+
+
+def _python_rollout(case: tuple[Any, ...]) -> RolloutResult:
+    (
+        pid,
+        games,
+        seed,
+        threads,
+        net,
+        truncate,
+        vr,
+        cubeful,
+        value,
+        owner,
+        jacoby,
+        length,
+        score,
+        crawford,
+    ) = case
+    return rollout(
+        pid,
+        games=games,
+        seed=seed,
+        threads=threads,
+        policy=("wildbg", "wildbg-large")[net],
+        truncate=None if truncate < 0 else truncate,
+        variance_reduction=bool(vr),
+        cubeful=bool(cubeful),
+        cube=(value, ("centred", "mover", "opponent")[owner]),
+        jacoby=bool(jacoby),
+        match_length=length,
+        score=score,
+        crawford=bool(crawford) if length else None,
+    )
+
+
+def test_rollouts_through_the_c_abi_equal_pythons(program: Path) -> None:
+    stdin = "".join(
+        f"{c[0]} {' '.join(str(x) for x in c[1:12])} {c[12][0]} {c[12][1]} {c[13]} 0\n"
+        for c in ROLLOUTS
+    )
+    lines = _run(program, "--rollout", stdin=stdin)
+    assert len(lines) == len(ROLLOUTS), lines
+    names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity")
+    for case, line in zip(ROLLOUTS, lines):
+        fields = line.split()
+        assert fields[0] == "ROLLOUT", line
+        games, stopped = int(fields[1]), int(fields[2])
+        means = [float(x) for x in fields[3:10]]
+        errors = [float(x) for x in fields[10:17]]
+        ends = [int(x) for x in fields[17:22]]
+        want = _python_rollout(case)
+        assert (games, stopped) == (want.games, 0)
+        assert means == [getattr(want, n) for n in names] + [want.value], case
+        assert errors[:6] == [want.stderr[n] for n in names], case
+        assert ends == list(want.ends.values()), case
+
+
+def test_a_progress_callback_stops_a_c_rollout_with_the_games_finished(program: Path) -> None:
+    case = (ROLLOUTS[0][0], 100_000, *ROLLOUTS[0][2:])
+    line = f"{case[0]} {' '.join(str(x) for x in case[1:12])} 0 0 0 2\n"
+    (out,) = _run(program, "--rollout", stdin=line)
+    fields = out.split()
+    games, stopped = int(fields[1]), int(fields[2])
+    assert stopped == 1 and 0 < games < 100_000
+    # The games finished are game 0 onwards: the same as a rollout of that many.
+    want = _python_rollout((case[0], games, *case[2:]))
+    assert float(fields[3 + 5]) == want.equity
+
+
 def test_calls_while_threads_exit_return_codes_and_never_abort(program: Path) -> None:
     # A thread-key destructor and an atexit handler run after Rust's thread-locals are
     # destroyed: a panic there would unwind into C and abort the process.
@@ -176,6 +259,25 @@ def test_bad_input_is_refused_with_codes_and_messages(program: Path) -> None:
         "batch_bad_position": 3,
         "batch_threads": 9,
         "batch_null": 1,
+        "rollout_defaults_null": 1,
+        "rollout_null_result": 1,
+        "rollout_null_settings": 1,
+        "rollout_bad_position": 3,
+        "rollout_no_games": 9,
+        "rollout_threads": 9,
+        "rollout_net": 9,
+        "rollout_flag": 9,
+        "rollout_cube_life": 9,
+        "rollout_cube_value": 9,
+        "rollout_cube_owner": 9,
+        "rollout_owned_at_one": 9,
+        "rollout_money_score": 9,
+        "rollout_money_met": 9,
+        "rollout_score_past": 9,
+        "rollout_match_jacoby": 9,
+        "rollout_crawford_no_one_away": 9,
+        "rollout_crawford_cube": 9,
+        "rollout_met": 9,
     }
     assert {case: code for case, (code, _) in errors.items()} == codes
     for case, (_, message) in errors.items():
@@ -189,6 +291,10 @@ def test_bad_input_is_refused_with_codes_and_messages(program: Path) -> None:
     newline = errors["from_id_newline"][1]
     assert """"4HPwATDgc/ABMA" followed by '\\n'""" in newline, newline
     assert "strip the newline fgets keeps" in newline and "no NUL" not in newline
+    assert "cubeful is 0 or 1, not 2" in errors["rollout_flag"][1]
+    assert "R17" in errors["rollout_cube_value"][1] and "R21" in errors["rollout_crawford_cube"][1]
+    assert "match length 5" in errors["rollout_score_past"][1]
+    assert '"no-such-table" is no table bgfast ships' in errors["rollout_met"][1]
     assert "16 results" in errors["moves_too_small"][1]
     assert "R15" in errors["moves_game_over"][1]
     assert "R8" in errors["move_text_illegal"][1]

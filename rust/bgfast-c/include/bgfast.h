@@ -96,6 +96,109 @@ extern "C" {
 #define BGFAST_MESSAGE_ROOM 1024
 
 /**
+ * `bgfast_rollout_settings.net`: wildbg's shipped net (the default), as Python's
+ * `policy="wildbg"`.
+ */
+#define BGFAST_NET_WILDBG 0
+
+/**
+ * `bgfast_rollout_settings.net`: wildbg's larger nets, as `policy="wildbg-large"`: about
+ * ten times the cost of a position, much stronger.
+ */
+#define BGFAST_NET_WILDBG_LARGE 1
+
+/**
+ * `bgfast_rollout_settings.cube_owner`: the cube in the middle.
+ */
+#define BGFAST_CUBE_CENTRED 0
+
+/**
+ * `bgfast_rollout_settings.cube_owner`: the side to move owns the cube.
+ */
+#define BGFAST_CUBE_MOVER 1
+
+/**
+ * `bgfast_rollout_settings.cube_owner`: the opponent owns the cube.
+ */
+#define BGFAST_CUBE_OPPONENT 2
+
+/**
+ * The index of each number in `bgfast_rollout_result.mean` and `.stderr`: the player's
+ * wins (all of them), gammons and backgammons among them, gammon and backgammon losses
+ * (GNU Backgammon's convention: a gammon counts backgammons too), the cubeless equity in
+ * points per game, and the rollout's value (below).
+ */
+#define BGFAST_OUTPUT_WIN 0
+
+/**
+ * See `BGFAST_OUTPUT_WIN`.
+ */
+#define BGFAST_OUTPUT_WIN_GAMMON 1
+
+/**
+ * See `BGFAST_OUTPUT_WIN`.
+ */
+#define BGFAST_OUTPUT_WIN_BACKGAMMON 2
+
+/**
+ * See `BGFAST_OUTPUT_WIN`.
+ */
+#define BGFAST_OUTPUT_LOSE_GAMMON 3
+
+/**
+ * See `BGFAST_OUTPUT_WIN`.
+ */
+#define BGFAST_OUTPUT_LOSE_BACKGAMMON 4
+
+/**
+ * See `BGFAST_OUTPUT_WIN`.
+ */
+#define BGFAST_OUTPUT_EQUITY 5
+
+/**
+ * The rollout's value: the match-winning chances in match play, the cubeful equity per
+ * unit of the starting cube in a cubeful money rollout, else the cubeless equity.
+ */
+#define BGFAST_OUTPUT_VALUE 6
+
+/**
+ * The numbers of a result: `mean` and `stderr` hold this many.
+ */
+#define BGFAST_OUTPUTS 7
+
+/**
+ * How games ended, the indexes of `bgfast_rollout_result.ends`: played to the end, a double
+ * passed, stopped by `truncate`, ended with its exact value in the two-sided bear-off
+ * database, cut off at 65,536 plies.
+ */
+#define BGFAST_END_FINISHED 0
+
+/**
+ * See `BGFAST_END_FINISHED`.
+ */
+#define BGFAST_END_PASSED 1
+
+/**
+ * See `BGFAST_END_FINISHED`.
+ */
+#define BGFAST_END_TRUNCATED 2
+
+/**
+ * See `BGFAST_END_FINISHED`.
+ */
+#define BGFAST_END_BEAROFF 3
+
+/**
+ * See `BGFAST_END_FINISHED`.
+ */
+#define BGFAST_END_CAPPED 4
+
+/**
+ * The number of ways a game ends: `ends` holds this many.
+ */
+#define BGFAST_ENDS 5
+
+/**
  * A backgammon position seen from the side to move, as bgfast's Python arrays:
  * `checkers[0]` is the side to move, `checkers[1]` the opponent; index 0..23 is that
  * side's own point 1..24, index 24 its bar. Checkers not on the board are borne off.
@@ -106,6 +209,130 @@ typedef struct bgfast_position {
    */
   uint8_t checkers[2][25];
 } bgfast_position;
+
+/**
+ * What a rollout plays and for what stakes. Fill it with `bgfast_rollout_defaults` (Python's
+ * defaults), then change what you need; the booleans are 0 or 1.
+ */
+typedef struct bgfast_rollout_settings {
+  /**
+   * Games to play, at least 1. Default 1296.
+   */
+  uint64_t games;
+  /**
+   * Game `k` takes its dice from `(seed, k)` alone: the same seed gives the same result
+   * on any thread count. Default 0.
+   */
+  uint64_t seed;
+  /**
+   * Threads: 0 every core this process may use (or `RAYON_NUM_THREADS`), 1 the calling
+   * thread, at most 256. Default 0.
+   */
+  uint32_t threads;
+  /**
+   * The net that plays both sides, scores truncated games, measures luck and takes
+   * the cube decisions: `BGFAST_NET_WILDBG` (the default) or `BGFAST_NET_WILDBG_LARGE`.
+   */
+  int net;
+  /**
+   * Stop each game after this many plies and score it by the net (0 scores the position
+   * itself); negative plays every game to the end (the default).
+   */
+  int32_t truncate;
+  /**
+   * Lookahead variance reduction: each roll's luck, measured by the net over the 21
+   * rolls, is removed (unbiased; about 27 times the cost of a game). Default 0.
+   */
+  int variance_reduction;
+  /**
+   * The first two rolls rotated over all 1,296 pairs. Default 1.
+   */
+  int quasi_random;
+  /**
+   * A game entering the two-sided bear-off database's range (at most 6 checkers a side,
+   * all home) ends with its exact value; cubeful match games play on. The first rollout
+   * with it builds the database in memory (about a second). Default 1.
+   */
+  int exact_bearoff;
+  /**
+   * Both sides double, take and pass by Janowski's cubeful model. Default 0.
+   */
+  int cubeful;
+  /**
+   * The cube life index of the cubeful model, 0 (dead cube) to 1. Default 0.68.
+   */
+  double cube_life;
+  /**
+   * The cube now: a power of two from 1 to 32768 (a cube of 1 is in the middle).
+   * Default 1.
+   */
+  uint32_t cube_value;
+  /**
+   * Who holds the cube: `BGFAST_CUBE_CENTRED` (the default), `BGFAST_CUBE_MOVER` or
+   * `BGFAST_CUBE_OPPONENT`.
+   */
+  int cube_owner;
+  /**
+   * Money play: gammons count single while the cube is in the middle (R23). Default 0.
+   */
+  int jacoby;
+  /**
+   * Money play: a doubled player may redouble at once, keeping the cube. Default 0.
+   */
+  int beavers;
+  /**
+   * The match length; 0 (the default) for money play.
+   */
+  uint32_t match_length;
+  /**
+   * Points won so far in the match: the side to move's, then the opponent's, each
+   * below `match_length`.
+   */
+  uint32_t score[2];
+  /**
+   * This game is the Crawford game (a side 1-away, no cube, R21). Default 0.
+   */
+  int crawford;
+  /**
+   * The match equity table's name: "kazaross-xg2" (null, the default), "rockwell-kazaross"
+   * or "woolsey".
+   */
+  const char *met;
+} bgfast_rollout_settings;
+
+/**
+ * Called between chunks of a rollout's games with the games done and the games asked for
+ * (`done` grows to `total`) and the `context` given; return 0 to go on, anything else to
+ * stop: the rollout then returns the games finished so far (`stopped` set). Called on the
+ * thread that called `bgfast_rollout`, about every 0.2 s.
+ */
+typedef int (*bgfast_progress)(uint64_t done, uint64_t total, void *context);
+
+/**
+ * What a rollout found, for the side to move in the position.
+ */
+typedef struct bgfast_rollout_result {
+  /**
+   * Games played (fewer than asked when the progress callback stopped the rollout).
+   */
+  uint64_t games;
+  /**
+   * The mean of each number, at its `BGFAST_OUTPUT_*` index.
+   */
+  double mean[BGFAST_OUTPUTS];
+  /**
+   * The standard error of each mean (NaN below two games).
+   */
+  double stderr[BGFAST_OUTPUTS];
+  /**
+   * Games by how they ended, at the `BGFAST_END_*` indexes.
+   */
+  uint64_t ends[BGFAST_ENDS];
+  /**
+   * 1 if the progress callback stopped the rollout early, else 0.
+   */
+  int stopped;
+} bgfast_rollout_result;
 
 /**
  * Reads a GNU Backgammon Position ID (14 characters, NUL-terminated) into `*out`, seen
@@ -264,6 +491,42 @@ const char *bgfast_last_error(void);
  * `bgfast_last_error` as it is.
  */
 const char *bgfast_version(void);
+
+/**
+ * Fills `*settings` with the defaults (those of Python's `bgfast.rollout`, but the seed,
+ * which is 0 here, and the games, 1296): the shipped net, play to the end, exact
+ * bear-offs, quasi-random dice, cubeless, money, the cube at 1 in the middle. Returns
+ * `BGFAST_ERROR_NULL` for a null pointer.
+ *
+ * # Safety
+ * `settings` is null or points to a writable `bgfast_rollout_settings`.
+ */
+int bgfast_rollout_defaults(struct bgfast_rollout_settings *settings);
+
+/**
+ * Rolls out `*pos` (its side to move about to roll) as `*settings` say and writes what it
+ * found into `*result`, for the side to move: the same games and numbers as Python's
+ * `bgfast.rollout(position, policy=..., seed=..., ...)` with the same settings. Runs until
+ * every game is played, or until `progress` (may be null; see `bgfast_progress`) returns
+ * non-zero, which keeps the games finished so far.
+ *
+ * Errors, which write nothing: `BGFAST_ERROR_NULL` (`pos`, `settings` or `result`),
+ * `BGFAST_ERROR_INVALID_POSITION`, `BGFAST_ERROR_INVALID_ARGUMENT` naming the setting
+ * that is wrong (no games, more than 256 threads, a boolean other than 0 or 1, a cube
+ * that is no power of two or owned at 1, a score at or past the match length, money
+ * options in a match, a Crawford game without a side 1-away or with a turned cube, a
+ * cube life outside 0 to 1, an unknown net or table).
+ *
+ * # Safety
+ * `pos` and `settings` are null or point to readable structs (`settings.met` null or a
+ * NUL-terminated string); `result` is null or points to a writable
+ * `bgfast_rollout_result`; `progress`, if not null, may be called with `context`.
+ */
+int bgfast_rollout(const struct bgfast_position *pos,
+                   const struct bgfast_rollout_settings *settings,
+                   bgfast_progress progress,
+                   void *context,
+                   struct bgfast_rollout_result *result);
 
 #ifdef __cplusplus
 }  /* extern "C" */

@@ -21,6 +21,9 @@ use std::cell::{RefCell, UnsafeCell};
 use std::ffi::{c_char, c_int, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+mod rollout;
+pub use rollout::*;
+
 use bgfast_core::codec::{gnubg_id, move_text};
 use bgfast_core::{Dice, MoveList, Position};
 use bgfast_engine::{Evaluator, Net, Probabilities};
@@ -94,6 +97,7 @@ thread_local! {
 }
 
 /// A refused call: the code returned and the message kept for `bgfast_last_error`.
+#[derive(Debug)]
 struct Failure {
     code: c_int,
     message: String,

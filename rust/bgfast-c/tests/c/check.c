@@ -14,7 +14,12 @@
  *                    and checks that no buffer was written past its end.
  *   check --exiting  calls the functions from a thread-key destructor and an atexit
  *                    handler, which run after the library's thread-locals are gone, and
- *                    prints "EXITED <codes>" from the handler. */
+ *                    prints "EXITED <codes>" from the handler.
+ *   check --rollout  reads lines "POSITION_ID GAMES SEED THREADS NET TRUNCATE VR CUBEFUL
+ *                    CUBE_VALUE CUBE_OWNER JACOBY MATCH_LENGTH SCORE0 SCORE1 CRAWFORD STOP"
+ *                    on stdin, rolls each out (with a progress callback that stops after
+ *                    STOP calls, none for 0) and prints per line:
+ *                      ROLLOUT <games> <stopped> <7 means> <7 standard errors> <5 ends> */
 #define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS */
 #include <pthread.h>
 #include <stdio.h>
@@ -204,6 +209,105 @@ static int errors(void) {
     report("batch_null", bgfast_evaluate_batch(NULL, 1, p, 1));
     expect(p[0] == 0 && p[4] == 0, "a refused batch writes nothing");
     expect(bgfast_evaluate_batch(NULL, 0, NULL, 0) == BGFAST_OK, "an empty batch");
+
+    bgfast_rollout_settings s;
+    bgfast_rollout_result r;
+    memset(&r, CANARY, sizeof r);
+    report("rollout_defaults_null", bgfast_rollout_defaults(NULL));
+    expect(bgfast_rollout_defaults(&s) == BGFAST_OK && s.games == 1296 && s.truncate < 0,
+           "rollout defaults");
+    s.games = 4;
+    report("rollout_null_result", bgfast_rollout(&start, &s, NULL, NULL, NULL));
+    report("rollout_null_settings", bgfast_rollout(&start, NULL, NULL, NULL, &r));
+    report("rollout_bad_position", bgfast_rollout(&bad, &s, NULL, NULL, &r));
+#define ROLLOUT_CASE(name, field, value)                                   \
+    do {                                                                   \
+        bgfast_rollout_settings t = s;                                     \
+        t.field = value;                                                   \
+        report(name, bgfast_rollout(&start, &t, NULL, NULL, &r));          \
+    } while (0)
+    ROLLOUT_CASE("rollout_no_games", games, 0);
+    ROLLOUT_CASE("rollout_threads", threads, 1000);
+    ROLLOUT_CASE("rollout_net", net, 7);
+    ROLLOUT_CASE("rollout_flag", cubeful, 2);
+    ROLLOUT_CASE("rollout_cube_life", cube_life, 1.5);
+    ROLLOUT_CASE("rollout_cube_value", cube_value, 3);
+    ROLLOUT_CASE("rollout_cube_owner", cube_owner, 5);
+    ROLLOUT_CASE("rollout_owned_at_one", cube_owner, BGFAST_CUBE_MOVER);
+    ROLLOUT_CASE("rollout_money_score", score[0], 2);
+    ROLLOUT_CASE("rollout_money_met", met, "woolsey");
+    {
+        bgfast_rollout_settings t = s;
+        t.match_length = 5;
+        t.score[1] = 5;
+        report("rollout_score_past", bgfast_rollout(&start, &t, NULL, NULL, &r));
+        t.score[1] = 0;
+        t.jacoby = 1;
+        report("rollout_match_jacoby", bgfast_rollout(&start, &t, NULL, NULL, &r));
+        t.jacoby = 0;
+        t.crawford = 1;
+        report("rollout_crawford_no_one_away", bgfast_rollout(&start, &t, NULL, NULL, &r));
+        t.score[0] = 4;
+        t.cube_value = 2;
+        report("rollout_crawford_cube", bgfast_rollout(&start, &t, NULL, NULL, &r));
+        t.cube_value = 1;
+        t.met = "no-such-table";
+        report("rollout_met", bgfast_rollout(&start, &t, NULL, NULL, &r));
+    }
+    expect(((unsigned char *)&r)[0] == CANARY, "a refused rollout writes nothing");
+    return 0;
+}
+
+static int calls_left;
+
+static int stop_after(uint64_t done, uint64_t total, void *context) {
+    (void)done;
+    (void)total;
+    (void)context;
+    return --calls_left <= 0;
+}
+
+static int rollouts(void) {
+    char line[512], id[64];
+    while (fgets(line, sizeof line, stdin)) {
+        bgfast_rollout_settings s;
+        unsigned long long games, seed;
+        int threads, net, truncate, vr, cubeful, value, owner, jacoby, length, s0, s1, crawford,
+            stop;
+        if (sscanf(line, "%63s %llu %llu %d %d %d %d %d %d %d %d %d %d %d %d %d", id, &games,
+                   &seed, &threads, &net, &truncate, &vr, &cubeful, &value, &owner, &jacoby,
+                   &length, &s0, &s1, &crawford, &stop) != 16)
+            continue;
+        bgfast_position pos;
+        expect(bgfast_position_from_id(id, &pos) == BGFAST_OK, "rollout position");
+        expect(bgfast_rollout_defaults(&s) == BGFAST_OK, "rollout defaults");
+        s.games = games;
+        s.seed = seed;
+        s.threads = (uint32_t)threads;
+        s.net = net;
+        s.truncate = truncate;
+        s.variance_reduction = vr;
+        s.cubeful = cubeful;
+        s.cube_value = (uint32_t)value;
+        s.cube_owner = owner;
+        s.jacoby = jacoby;
+        s.match_length = (uint32_t)length;
+        s.score[0] = (uint32_t)s0;
+        s.score[1] = (uint32_t)s1;
+        s.crawford = crawford;
+        calls_left = stop;
+        bgfast_rollout_result r;
+        int code = bgfast_rollout(&pos, &s, stop ? stop_after : NULL, NULL, &r);
+        if (code != BGFAST_OK) {
+            printf("ROLLOUT error %d %s\n", code, bgfast_last_error());
+            continue;
+        }
+        printf("ROLLOUT %llu %d", (unsigned long long)r.games, r.stopped);
+        for (size_t k = 0; k < BGFAST_OUTPUTS; k++) printf(" %.17g", r.mean[k]);
+        for (size_t k = 0; k < BGFAST_OUTPUTS; k++) printf(" %.17g", r.stderr[k]);
+        for (size_t k = 0; k < BGFAST_ENDS; k++) printf(" %llu", (unsigned long long)r.ends[k]);
+        printf("\n");
+    }
     return 0;
 }
 
@@ -268,6 +372,7 @@ static int exiting(void) {
 int main(int argc, char **argv) {
     int status = (argc > 1 && strcmp(argv[1], "--errors") == 0)    ? errors()
                  : (argc > 1 && strcmp(argv[1], "--exiting") == 0) ? exiting()
+                 : (argc > 1 && strcmp(argv[1], "--rollout") == 0) ? rollouts()
                                                                     : positions();
     printf("FAILURES %d\n", failures);
     return status != 0 || failures != 0;

@@ -102,16 +102,27 @@ impl Wide {
         ])
     }
 
-    /// `self / n`, truncated towards zero (`n >= 1`).
-    pub fn divided(self, n: u64) -> Wide {
+    /// The sign and the magnitude.
+    fn split(self) -> (bool, Wide) {
         let negative = (self.0[3] >> 63) == 1;
-        let mut magnitude = if negative { self.negated() } else { self };
+        (negative, if negative { self.negated() } else { self })
+    }
+
+    /// The magnitude divided by `n` (`n >= 1`), truncated, and whether a remainder was left.
+    fn magnitude_divided(self, n: u64) -> (bool, Wide, bool) {
+        let (negative, mut magnitude) = self.split();
         let mut remainder = 0u128;
         for limb in magnitude.0.iter_mut().rev() {
             let dividend = (remainder << 64) | u128::from(*limb);
             *limb = (dividend / u128::from(n)) as u64;
             remainder = dividend % u128::from(n);
         }
+        (negative, magnitude, remainder != 0)
+    }
+
+    /// `self / n`, truncated towards zero (`n >= 1`).
+    pub fn divided(self, n: u64) -> Wide {
+        let (negative, magnitude, _) = self.magnitude_divided(n);
         if negative {
             magnitude.negated()
         } else {
@@ -119,19 +130,56 @@ impl Wide {
         }
     }
 
-    /// The `f64` next to the number (exact when it came from one `f64`).
-    pub fn to_f64(self) -> f64 {
-        let negative = (self.0[3] >> 63) == 1;
-        let magnitude = if negative { self.negated() } else { self };
-        let mut v = 0.0f64;
-        for (i, &l) in magnitude.0.iter().enumerate() {
-            v += l as f64 * 2f64.powi(64 * i as i32 - FRACTION_BITS as i32);
+    /// `self / n` (`n >= 1`) as the nearest `f64` (ties to even): the exact quotient
+    /// correctly rounded, as Python's `float(Fraction(sum, n))` gives it.
+    pub fn quotient_to_f64(self, n: u64) -> f64 {
+        let (negative, mut magnitude) = self.split();
+        // Shift whole limbs up until the top one holds bits, so that the quotient keeps
+        // more than the 53 bits an f64 needs; the shift is undone by the scale.
+        let mut shifted = 0;
+        while magnitude.0[3] == 0 && magnitude != Wide::ZERO {
+            magnitude.0.rotate_right(1);
+            shifted += 1;
         }
+        let (_, quotient, inexact) = magnitude.magnitude_divided(n);
+        let v = quotient.magnitude_to_f64(inexact, -64 * shifted);
         if negative {
             -v
         } else {
             v
         }
+    }
+
+    /// The nearest `f64` to the number (ties to even; exact when it came from one `f64`).
+    pub fn to_f64(self) -> f64 {
+        let (negative, magnitude) = self.split();
+        let v = magnitude.magnitude_to_f64(false, 0);
+        if negative {
+            -v
+        } else {
+            v
+        }
+    }
+
+    /// This non-negative number times `2**scale`, plus a little more than nothing if
+    /// `sticky` (bits below its last one were cut off: they only break ties, and the
+    /// caller keeps more bits than an f64's 53 whenever it sets it), as the nearest `f64`.
+    fn magnitude_to_f64(self, sticky: bool, scale: i32) -> f64 {
+        let limbs = self.0;
+        let Some(top) = limbs.iter().rposition(|&l| l != 0) else {
+            return 0.0;
+        };
+        // The top two limbs (or the one) hold the leading bits; any bit below them, or the
+        // sticky bit, only breaks a tie between two f64s, whose place lies 11 or more bits
+        // above bit 0 of these when they hold 64 bits or more: fold them into bit 0.
+        let (high, below, low_limb) = if top == 0 {
+            (u128::from(limbs[0]), false, 0)
+        } else {
+            let high = (u128::from(limbs[top]) << 64) | u128::from(limbs[top - 1]);
+            (high, limbs[..top - 1].iter().any(|&l| l != 0), top - 1)
+        };
+        let bits = high | u128::from(below || sticky);
+        bits as f64 * 2f64.powi(64 * low_limb as i32 - FRACTION_BITS as i32 + scale)
     }
 }
 
@@ -175,7 +223,7 @@ impl Sums {
             return (f64::NAN, f64::NAN);
         }
         let n_f = n as f64;
-        let mean = self.sum.divided(n).to_f64();
+        let mean = self.sum.quotient_to_f64(n);
         if n < 2 {
             return (mean, f64::NAN);
         }
@@ -198,6 +246,33 @@ impl core::ops::Add for Sums {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quotients_are_correctly_rounded() {
+        // An f64 sum (one the fixed point holds exactly) divided by an n that f64 holds
+        // exactly: IEEE division rounds the exact quotient correctly, so it is the
+        // reference.
+        let sums = [
+            8.0,
+            -8.0,
+            1.0,
+            1.25 * 2f64.powi(-100),
+            3.0 * 2f64.powi(-128),
+            0.1,
+            12345.678,
+            -7e12,
+        ];
+        for &sum in &sums {
+            for n in [1u64, 3, 7, 10, 300, 1296, 99_991, 1 << 40, (1 << 53) - 1] {
+                let got = Wide::from_f64(sum).quotient_to_f64(n);
+                assert_eq!(got, sum / n as f64, "{sum} / {n}");
+            }
+        }
+        assert_eq!(Wide::ZERO.quotient_to_f64(5), 0.0);
+        for &v in &sums {
+            assert_eq!(Wide::from_f64(v).to_f64(), v);
+        }
+    }
 
     #[test]
     fn conversion_is_exact_and_sums_are_order_free() {
