@@ -108,21 +108,22 @@ impl Wide {
         (negative, if negative { self.negated() } else { self })
     }
 
-    /// The magnitude divided by `n` (`n >= 1`), truncated, and whether a remainder was left.
-    fn magnitude_divided(self, n: u64) -> (bool, Wide, bool) {
-        let (negative, mut magnitude) = self.split();
+    /// The limbs read as an unsigned 256-bit number, divided by `n` (`n >= 1`), truncated,
+    /// and whether a remainder was left.
+    fn unsigned_divided(mut self, n: u64) -> (Wide, bool) {
         let mut remainder = 0u128;
-        for limb in magnitude.0.iter_mut().rev() {
+        for limb in self.0.iter_mut().rev() {
             let dividend = (remainder << 64) | u128::from(*limb);
             *limb = (dividend / u128::from(n)) as u64;
             remainder = dividend % u128::from(n);
         }
-        (negative, magnitude, remainder != 0)
+        (self, remainder != 0)
     }
 
     /// `self / n`, truncated towards zero (`n >= 1`).
     pub fn divided(self, n: u64) -> Wide {
-        let (negative, magnitude, _) = self.magnitude_divided(n);
+        let (negative, magnitude) = self.split();
+        let (magnitude, _) = magnitude.unsigned_divided(n);
         if negative {
             magnitude.negated()
         } else {
@@ -135,13 +136,14 @@ impl Wide {
     pub fn quotient_to_f64(self, n: u64) -> f64 {
         let (negative, mut magnitude) = self.split();
         // Shift whole limbs up until the top one holds bits, so that the quotient keeps
-        // more than the 53 bits an f64 needs; the shift is undone by the scale.
+        // more than the 53 bits an f64 needs; the shift is undone by the scale. (From here
+        // the limbs are an unsigned number: the top bit is no sign.)
         let mut shifted = 0;
         while magnitude.0[3] == 0 && magnitude != Wide::ZERO {
             magnitude.0.rotate_right(1);
             shifted += 1;
         }
-        let (_, quotient, inexact) = magnitude.magnitude_divided(n);
+        let (quotient, inexact) = magnitude.unsigned_divided(n);
         let v = quotient.magnitude_to_f64(inexact, -64 * shifted);
         if negative {
             -v
@@ -256,6 +258,8 @@ mod tests {
             8.0,
             -8.0,
             1.0,
+            0.7, // a limb with its top bit set, shifted to the top: no sign
+            -0.7,
             1.25 * 2f64.powi(-100),
             3.0 * 2f64.powi(-128),
             0.1,
