@@ -224,12 +224,14 @@ def add_commands(commands: argparse._SubParsersAction[Any]) -> None:
     analyse_cmd.add_argument(
         "--net",
         default=None,
+        metavar="NET",
         help="the net that rates the decisions: wildbg (default), wildbg-large (closer to GNU"
         " Backgammon's judgement) or a .bgnet net file",
     )
     analyse_cmd.add_argument(
         "--luck-net",
         default=None,
+        metavar="NET",
         help="the net that measures the luck of each roll: wildbg (default), wildbg-large or a"
         " .bgnet net file",
     )

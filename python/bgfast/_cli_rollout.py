@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import importlib
 import json
+import re
 import signal
 import sys
 import time
@@ -33,12 +34,14 @@ __all__ = ["add_arguments", "main", "run"]
 
 
 def _pair(text: str) -> tuple[int, int]:
-    """``"3,4"`` -> ``(3, 4)``."""
-    try:
-        a, b = (int(x) for x in text.replace(" ", "").split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected two numbers like 3,4, not {text!r}") from None
-    return a, b
+    """``--score``: ``"3,4"`` or ``"3-4"`` (as bgfast prints a score) -> ``(3, 4)``, spaces
+    around the numbers allowed."""
+    found = re.fullmatch(r"\s*(\d+)\s*[,-]\s*(\d+)\s*", text)
+    if found is None:
+        raise argparse.ArgumentTypeError(
+            f"expected two numbers of points like 3,4 or 3-4, not {text!r}"
+        )
+    return int(found[1]), int(found[2])
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,15 +86,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--policy",
         default="wildbg",
+        metavar="POLICY",
         help="checker play: wildbg (default), wildbg-large, pubeval, race, random, or a .bgnet"
         " net file",
     )
     parser.add_argument(
         "--evaluator",
         default=None,
+        metavar="NET",
         help="the net for truncation, variance reduction and the cube (default: the policy)",
     )
-    parser.add_argument("--seed", type=int, default=None, help="dice seed (random if omitted)")
+    parser.add_argument(
+        "--seed", type=int, default=None, metavar="N", help="dice seed (random if omitted)"
+    )
     parser.add_argument(
         "--checkpoint",
         default=None,
@@ -100,7 +107,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " again to go on where it stopped (Ctrl-C, a crash), or with more --games to extend"
         " it (the seed is FILE's when --seed is not given)",
     )
-    parser.add_argument("--threads", type=int, default=None, help="threads (default: one per CPU)")
+    parser.add_argument(
+        "--threads", type=int, default=None, metavar="N", help="threads (default: one per CPU)"
+    )
     parser.add_argument(
         "--truncate",
         type=int,
@@ -138,10 +147,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_cube_life(parser, default=None)
     parser.add_argument(
-        "--jacoby", action="store_const", const=True, default=None, help="money: the Jacoby rule"
+        "--jacoby",
+        action="store_const",
+        const=True,
+        default=None,
+        help="money: the Jacoby rule (R23: gammons count single while the cube is centred)",
     )
     parser.add_argument(
-        "--beavers", action="store_const", const=True, default=None, help="money: beavers"
+        "--beavers",
+        action="store_const",
+        const=True,
+        default=None,
+        help="money, with --cubeful or --cube: beavers (the taker of a double may redouble"
+        " at once, keeping the cube)",
     )
     parser.add_argument("--match", type=int, default=None, metavar="N", help="an N-point match")
     parser.add_argument(
@@ -149,7 +167,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_pair,
         default=None,
         metavar="A,B",
-        help="points won: the side to move, then the opponent",
+        help="with --match: points won, the side to move's then the opponent's, as 3,4 or"
+        " 3-4 (default 0,0)",
     )
     crawford = parser.add_mutually_exclusive_group()
     crawford.add_argument(
@@ -184,7 +203,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
-        "--workers", type=int, default=None, help="play shards on a local pool of N processes"
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="play shards on a local pool of N processes",
     )
     where.add_argument(
         "--dask-scheduler",
@@ -381,21 +404,55 @@ def _subject_and_stakes(
             f"--post-crawford: R21: a game after the Crawford game needs a side 1 point"
             f" away, not the score {mine}-{theirs} of a {stakes.match_length}-point match"
         )
-    return _core.Position.from_id(unlabelled_id(args.position)), stakes.arguments()
+    return _position_of(args.position), stakes.arguments()
+
+
+def _position_of(text: str) -> _core.Position:
+    """The position of a Position ID; a roll given in its place (``bgfast rollout 31``)
+    is refused with the flag that rolls out the plays of a roll."""
+    try:
+        return _core.Position.from_id(unlabelled_id(text))
+    except BgfastError as error:
+        try:
+            dice_arg(text)
+        except argparse.ArgumentTypeError:
+            raise error from None
+        raise BgfastError(
+            f"{text.strip()!r} is a roll, not a position; to roll out the plays of a roll:"
+            f" --moves {text.strip()} (from a position other than the start: bgfast rollout"
+            f" ID --moves {text.strip()})"
+        ) from None
 
 
 def _check_stake_flags(args: argparse.Namespace, given: dict[str, Any]) -> None:
     """Refuses, naming the option to add, a stake flag that the rollout asked for would
     drop: the cube's value and owner in a cubeless money rollout (money equity is per unit
     of the cube; in a match the cube's value counts in the points won, cubeless too), a
-    match's score or Crawford flag in money play."""
+    match's score or Crawford flag in money play, beavers in a cubeless money rollout
+    (nobody doubles in it), the money-play options in a match. The Jacoby rule stays in a
+    cubeless money rollout: a net that plays counts gammons single under it while the cube
+    is centred, which changes its plays."""
+    cubeless_money = not (args.cubeful or args.cube or given.get("match"))
     cube = [f"--{k.replace('_', '-')}" for k in ("cube_value", "cube_owner") if k in given]
-    if cube and not (args.cubeful or args.cube or given.get("match")):
+    if cube and cubeless_money:
         raise BgfastError(
             f"{' and '.join(cube)} {'sets' if len(cube) == 1 else 'set'} the cube of a"
             " cubeful rollout, and a cubeless money rollout has no use for it (its equity is"
             " per unit of the cube): add --cubeful (or roll out the cube decision with"
             " --cube)"
+        )
+    if "beavers" in given and cubeless_money:
+        raise BgfastError(
+            "--beavers lets the taker of a double redouble at once in a cubeful rollout, and"
+            " a cubeless money rollout has no use for it (nobody doubles in it): add"
+            " --cubeful (or roll out the cube decision with --cube)"
+        )
+    money = [f"--{k}" for k in ("jacoby", "beavers") if k in given]
+    if money and given.get("match"):
+        what = "is a money-play option" if len(money) == 1 else "are money-play options"
+        raise BgfastError(
+            f"{' and '.join(money)} {what}, and this is a {given['match']}-point match:"
+            f" drop {'it' if len(money) == 1 else 'them'}"
         )
     match = ["--score"] if "score" in given else []
     if args.met is not None:

@@ -65,14 +65,22 @@ def add_cli(commands: Any) -> None:
         ),
     )
     external.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
-    external.add_argument("--port", type=_port, default=0, help="port (0: any free port)")
+    external.add_argument(
+        "--port",
+        type=_port,
+        default=0,
+        help="port (default 0: a free port, which the line printed on starting names)",
+    )
     external.add_argument(
         "--policy",
         default="wildbg",
+        metavar="POLICY",
         help="wildbg (default), wildbg-large, pubeval, race, random, or the path of a .bgnet"
         " net file",
     )
-    external.add_argument("--log", default=None, help="append each exchange to FILE (JSON lines)")
+    external.add_argument(
+        "--log", default=None, metavar="FILE", help="append each exchange to FILE (JSON lines)"
+    )
     external.add_argument(
         "--jacoby", action="store_true", help="money games: the Jacoby rule (gnubg's default)"
     )

@@ -16,7 +16,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import shlex
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -106,6 +109,12 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     print(f" {win:.3f} {wg:.3f} {wbg:.3f} | {1 - win:.3f} {lg:.3f} {lbg:.3f}    {equity:+.3f}")
     if decision is None:
         print(f"no cube decision: {no_decision}")
+        if state is not None and state.dice is not None:
+            # The dice are rolled: the decision left is the play (R18: the cube comes first).
+            print(
+                "to rank this roll's plays: bgfast moves"
+                f" {shlex.quote(args.position.strip())} --policy {shlex.quote(args.net)}"
+            )
         return 0
     print(f"cube: {decision.action}" + (f" ({decision.why_not})" if decision.why_not else ""))
     values = (decision.no_double, decision.double_take, decision.double_pass)
@@ -237,20 +246,98 @@ def _version(verbose: bool) -> str:
     return "\n".join(lines)
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Help text wrapped at spaces only, so that a name with a hyphen in it
+    (``gnubg-external``, ``--cube-life``, ``wildbg-large``) is never split across lines."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(_one_line(text), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(
+            _one_line(text),
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent,
+            break_on_hyphens=False,
+        )
+
+
+def _one_line(text: str) -> str:
+    """``text`` with every run of white space made one space, as argparse wraps help."""
+    return re.sub(r"\s+", " ", text).strip()
+
+
+#: A flag that one command takes and another takes under another name: (the command's
+#: usage name, the flag given) -> what the command takes instead. No aliases: each setting
+#: has one name on a command, and the hint names it.
+_MIXUPS = {
+    ("bgfast eval", "--policy"): "eval takes --net NET (wildbg, wildbg-large or a .bgnet"
+    " file) for its net, not --policy",
+    ("bgfast analyse", "--policy"): "analyse takes --net NET (wildbg, wildbg-large or a"
+    " .bgnet file) for the net that rates the decisions, not --policy",
+    ("bgfast moves", "--net"): "moves takes --policy NET (wildbg, wildbg-large or a .bgnet"
+    " file) to rank the plays by a net, not --net",
+    ("bgfast rollout", "--net"): "rollout takes --policy POLICY for the checker play and"
+    " --evaluator NET for truncation, variance reduction and the cube, not --net",
+    ("bgfast serve gnubg-external", "--net"): "serve gnubg-external takes --policy POLICY"
+    " (wildbg, wildbg-large, pubeval, race, random or a .bgnet file), not --net",
+}
+
+
+def _mixup_hint(prog: str, extras: Sequence[str]) -> str | None:
+    """The way on for arguments ``bgfast``'s command ``prog`` does not take, when they are
+    a common mix-up: another command's flag for the same setting (:data:`_MIXUPS`), or the
+    dice of ``rollout ID 31``, which rolls out the plays of a roll with ``--moves 31``."""
+    for extra in extras:
+        hint = _MIXUPS.get((prog, extra.split("=", 1)[0]))
+        if hint is not None:
+            return hint
+    if prog == "bgfast rollout":
+        for extra in extras:
+            if not extra.startswith("-"):
+                try:
+                    dice_arg(extra)
+                except argparse.ArgumentTypeError:
+                    continue
+                return f"to roll out the plays of a roll: --moves {extra}"
+    return None
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser that names the subcommands to give when one is missing, not the
-    name its value is stored under (``required: bearoff_command``). The subcommands'
-    parsers are of this class too (``add_subparsers`` makes its parsers of the parent's
-    class)."""
+    name its value is stored under (``required: bearoff_command``), wraps its help at
+    spaces only (:class:`_Formatter`) and refuses what it does not take itself, with its
+    own usage line and a hint for the common mix-ups (argparse leaves a subcommand's
+    unknown arguments to the top-level parser, whose usage names no subcommand's
+    arguments). The subcommands' parsers are of this class too (``add_subparsers`` makes
+    its parsers of the parent's class)."""
 
     #: Whether ``--verbose`` was given without ``--version`` (said when no command is).
     verbose_alone = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """Parses ``args`` as ``parse_args`` does: what this parser does not take is an
+        error of this parser's (a subcommand's parser is called through this method)."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            message = f"unrecognized arguments: {' '.join(extras)}"
+            hint = _mixup_hint(self.prog, extras)
+            self.error(message if hint is None else f"{message}; {hint}")
+        return parsed, extras
 
     def error(self, message: str) -> NoReturn:
         for action in self._actions:
             if not isinstance(action, argparse._SubParsersAction) or action.dest is None:
                 continue
-            if message.endswith(f"required: {action.dest}"):
+            named = {action.dest, action.metavar}
+            if any(message.endswith(f"required: {name}") for name in named if name):
                 names = ", ".join(a.dest for a in action._choices_actions)
                 message = f"give a command: {names} (see {self.prog} -h)"
                 if self.verbose_alone:
@@ -258,14 +345,25 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
+#: What ``bgfast -h`` says above the list of commands (which the list then tells apart).
+_DESCRIPTION = (
+    "Backgammon on the command line, one command a job: rolling out positions, listing and"
+    " ranking plays, evaluating positions and cube decisions, analysing and converting"
+    " match files, serving other programs. bgfast COMMAND -h gives a command's arguments;"
+    " bgfast --version names the version (--verbose: the builds this machine runs)."
+)
+
+
 def _parser() -> _Parser:
-    parser = _Parser(prog="bgfast", description=__doc__)
+    parser = _Parser(prog="bgfast", description=_DESCRIPTION)
     # Both are answered in main() before any subcommand is required.
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     parser.add_argument(
         "--verbose", action="store_true", help="with --version: the builds and threads used"
     )
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(
+        dest="command", required=True, title="commands", metavar="COMMAND"
+    )
     moves = commands.add_parser("moves", help="list the legal moves of a position and roll")
     moves.add_argument(
         "position",
@@ -282,6 +380,7 @@ def _parser() -> _Parser:
     moves.add_argument(
         "--policy",
         default=None,
+        metavar="NET",
         help="rank the plays by a net (wildbg, wildbg-large, or a .bgnet file) at the cube"
         " and score the ID gives (money, centred cube for a Position ID), like GNU Backgammon's"
         " hint: cubeful is the cubeful equity of the side that moves, per unit of the cube now"
@@ -293,17 +392,22 @@ def _parser() -> _Parser:
     moves.add_argument("--json", action="store_true", help="print JSON for scripts")
     moves.set_defaults(run=_cmd_moves)
     evaluate = commands.add_parser(
-        "eval", help="a net's chances and cube decision for a position, like gnubg's eval"
-    )
-    evaluate.add_argument(
-        "position",
-        help="a Position ID, GNUbg ID, XGID or FIBS board: line: the cube decision is for"
-        " the cube and score it gives (money, centred cube for a Position ID); its values"
+        "eval",
+        help="a net's chances and cube decision for a position, like gnubg's eval",
+        description="A net's chances for the side to move, before it rolls, their cubeless"
+        " equity and the cube decision, like GNU Backgammon's eval. The cube decision is for"
+        " the cube and score the ID gives (money, centred cube for a Position ID); its values"
         " are the side to move's, per unit of the cube now in money (a double/pass is"
         " +1.000); in a match the table prints each as EMG and MWC, and the JSON's"
         " top-level no_double, double_take and double_pass are the side's MWC, with emg"
-        " and mwc beside (null in money); with a double waiting, the side to move is the"
-        " doubler and the last line the doubled side's answer",
+        " and mwc beside (null in money). With a double waiting, the side to move is the"
+        " doubler and the last line the doubled side's answer; with the dice rolled there is"
+        " no cube decision (bgfast moves ID --policy wildbg ranks the roll's plays).",
+    )
+    evaluate.add_argument(
+        "position",
+        help="a GNU Backgammon Position ID (4HPwATDgc/ABMA), GNUbg ID (PositionID:MatchID),"
+        " XGID (spaces in it are ignored), or a FIBS board: line",
     )
     evaluate.add_argument(
         "--net", default="wildbg", help="wildbg (the default), wildbg-large or a .bgnet file"
