@@ -279,6 +279,36 @@ def _reseal(path: Path, edit: Any) -> None:
             "its seed is '3'",
         ),
         (lambda p: _reseal(p, lambda d: d.update(version=2)), "record version 2"),
+        # Forged with a valid checksum: sums no games could give.
+        (
+            lambda p: _reseal(
+                p, lambda d: d["sums"]["branches"][0]["sums"].__setitem__(0, str(5000 * 2**128))
+            ),
+            "larger than its squares allow",
+        ),
+        (
+            lambda p: _reseal(
+                p, lambda d: d["sums"]["branches"][0]["sums"].__setitem__(0, str(10**400))
+            ),
+            "larger than its squares allow",
+        ),
+        (
+            lambda p: _reseal(p, lambda d: d["sums"]["branches"][0]["squares"].__setitem__(5, "0")),
+            "larger than its squares allow",
+        ),
+        (
+            lambda p: _reseal(
+                p, lambda d: d["sums"]["branches"][0]["sums"].__setitem__(0, "1_000")
+            ),
+            "ASCII digits",
+        ),
+        (
+            lambda p: _reseal(
+                p, lambda d: d["sums"]["branches"][0]["sums"].__setitem__(0, "\u0661")
+            ),
+            "ASCII digits",
+        ),
+        (lambda p: _reseal(p, lambda d: d.update(seconds=1e308)), "its seconds are 1e+308"),
     ],
 )
 def test_a_damaged_file_is_refused(tmp_path: Path, damage: Any, said: str) -> None:
@@ -321,6 +351,7 @@ def test_the_cli_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
         return json.loads(run.stdout)
 
     cli("--games", "300", "--seed", "12")
+    assert said[-1] == ""
     resumed = cli("--games", "800")
     assert said[-1] == f"bgfast: {path} holds 300 games: going on from there\n"
     whole = bgfast.rollout(games=800, seed=12, policy="pubeval", threads=1)
@@ -346,6 +377,7 @@ def test_the_cli_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
     )
     assert refused.returncode == 2
     assert "seed 12 there, 13 here" in refused.stderr
+    assert "going on from there" not in refused.stderr  # refused: it does not go on
     missing = str(tmp_path / "no" / "run.json")
     unwritable = subprocess.run(
         [sys.executable, "-m", "bgfast", "rollout", "--games", "10", "--checkpoint", missing],
@@ -354,3 +386,63 @@ def test_the_cli_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
     )
     assert unwritable.returncode == 2  # a bad flag, as every other
     assert f"--checkpoint {missing}: no such directory" in unwritable.stderr
+
+
+def test_a_file_that_is_no_checkpoint_is_never_called_damaged(tmp_path: Path) -> None:
+    game = tmp_path / "game.json"
+    bgfast.Game(seed=1).save(game)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    for path in (game, notes):
+        before = path.read_bytes()
+        with pytest.raises(bgfast.InvalidSaveError, match="is not a rollout checkpoint") as e:
+            bgfast.rollout(games=10, policy="pubeval", checkpoint=path)
+        assert "delete" not in str(e.value)
+        assert path.read_bytes() == before
+
+
+def test_a_mismatch_names_each_difference_once_and_plays_given_in_another_order(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "run.json"
+    bgfast.rollout(games=20, seed=1, policy="wildbg", truncate=2, checkpoint=path)
+    with pytest.raises(bgfast.BgfastError) as error:
+        bgfast.rollout(games=40, seed=1, policy="pubeval", checkpoint=path)
+    said = str(error.value)
+    assert said.count("evaluator") == 1 and "evaluator 'wildbg' there, none here" in said
+    plays = tmp_path / "plays.json"
+    args: dict[str, Any] = dict(games=10, seed=1, policy="pubeval", checkpoint=plays)
+    bgfast.rollout_moves(None, (6, 4), ["24/14", "8/2 6/2"], **args)
+    with pytest.raises(bgfast.BgfastError, match="the same lines in another order"):
+        bgfast.rollout_moves(None, (6, 4), ["8/2 6/2", "24/14"], **args)
+
+
+def test_a_checkpoint_that_cannot_be_saved_again_is_refused_before_play(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "run.json"
+    bgfast.rollout(games=10, seed=1, policy="pubeval", checkpoint=path)
+    before = path.read_bytes()
+    # Its directory made read-only since (tests run as root here, whom chmod does not stop).
+    monkeypatch.setattr(_checkpoint.os, "access", lambda p, mode: os.fspath(p) != str(tmp_path))
+    played: list[int] = []
+    with pytest.raises(PermissionError, match="cannot write a checkpoint there"):
+        bgfast.rollout(
+            games=20, policy="pubeval", checkpoint=path, progress=lambda d, t: played.append(d)
+        )
+    assert not played and path.read_bytes() == before
+
+
+def test_a_save_that_fails_warns_and_the_run_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_checkpoint, "SAVE_EVERY_SECONDS", 0.0)
+    path = tmp_path / "full.json"
+
+    def disk_full(self: _checkpoint.Checkpoint) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(_checkpoint.Checkpoint, "_write", disk_full)
+    with pytest.warns(RuntimeWarning, match="No space left on device"):
+        done = bgfast.rollout(games=2_000, seed=2, policy="pubeval", threads=1, checkpoint=path)
+    same(done, bgfast.rollout(games=2_000, seed=2, policy="pubeval", threads=1))

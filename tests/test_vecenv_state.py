@@ -81,7 +81,7 @@ def _state(env: bgfast.VecEnv) -> dict[str, Any]:
     [
         (lambda s: s.update(version=2), "state version 2"),
         (lambda s: s.update(scheme="nope"), "unknown feature scheme 'nope'"),
-        (lambda s: s.update(seed=-1), "seed"),
+        (lambda s: s.update(batch=s["batch"][:24] + bytes(8)), "has none"),
         (lambda s: s.update(draws=1.5), "draws"),
         (lambda s: s.update(batch=s["batch"][:-1]), "bytes for 2 games"),
         (lambda s: s.update(batch=b"x" * 40), "does not start as"),

@@ -13,9 +13,11 @@ played them (another version may play a game differently). Game ``k``'s dice dep
 bits as one that never stopped, on any thread count or executor.
 
 The file is a checked JSON record (:mod:`bgfast.persist`: a damaged or edited one is an
-:class:`~bgfast.InvalidSaveError`), written atomically at most every
-:data:`SAVE_EVERY_SECONDS` while games finish and once more when the run returns or fails,
-so a crash loses at most that much play. One run at a time may use a file.
+:class:`~bgfast.InvalidSaveError`, as is one whose sums no games could give), written
+atomically at most :data:`SAVE_EVERY_SECONDS` apart while games finish (on an executor, as
+the finished prefix of shards grows) and once more when the run returns or fails; a save
+the system refuses is a ``RuntimeWarning`` and the run goes on. One run at a time may use
+a file.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import hashlib
 import json
 import os
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +42,9 @@ __all__ = ["SAVE_EVERY_SECONDS", "Checkpoint", "identity", "saved_games", "saved
 
 FORMAT = "bgfast-rollout-checkpoint"
 VERSION = 1
+
+#: The most wall-clock seconds a checkpoint may say its games took (a thousand years).
+MAX_SECONDS = 3.2e10
 
 SAVE_EVERY_SECONDS = 10.0
 """The longest a running rollout goes without writing its checkpoint (while games finish:
@@ -91,12 +97,19 @@ def _read(path: str | os.PathLike[str]) -> dict[str, Any] | None:
         text = read_file(path, "rollout checkpoint")
     except FileNotFoundError:
         return None
+    name = os.fsdecode(path)
     try:
         data = loads(text, FORMAT, expected_version=VERSION)
     except InvalidSaveError as error:
+        if _is_checkpoint(text):
+            raise InvalidSaveError(
+                f"rollout checkpoint {name} is damaged ({error}): delete it to start the"
+                " rollout again"
+            ) from None
+        # Another file (a game's save, notes): never tell anyone to delete it.
         raise InvalidSaveError(
-            f"rollout checkpoint {os.fsdecode(path)} is damaged ({error}): delete it to start"
-            " the rollout again"
+            f"{name} is not a rollout checkpoint ({error}): give the path of one, or of a"
+            " file that does not exist yet"
         ) from None
     return data
 
@@ -112,6 +125,15 @@ def _saved_count(path: str | os.PathLike[str], *keys: str) -> int | None:
         if type(data) is not int or data < 0:
             raise ValueError(f"its {keys[-1]} is {shown(data)}")
         return data
+
+
+def _is_checkpoint(text: bytes) -> bool:
+    """Whether ``text`` reads as JSON naming the checkpoints' format (damaged or not)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
 
 
 def saved_seed(path: str | os.PathLike[str]) -> int | None:
@@ -138,18 +160,37 @@ def _check_writable(path: str) -> None:
         raise PermissionError(errno.EACCES, "cannot write a checkpoint there", path)
 
 
+def _said(value: object) -> str:
+    return "none" if value is None else shown(value)
+
+
+def _reordered(there: object, here: object) -> bool:
+    """Whether two lists of branches hold the same ones in another order."""
+    if not isinstance(there, list) or not isinstance(here, list):
+        return False
+    return sorted(map(str, there)) == sorted(map(str, here))
+
+
 def _differences(saved: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
-    """What differs between two identities, in words (settings one by one)."""
+    """What differs between two identities, in words (settings one by one; a setting the
+    identity names at its top, such as the evaluator, once)."""
     said = []
     for key in sorted(set(saved) | set(wanted)):
         if key == "settings":
             continue
-        if saved.get(key) != wanted.get(key):
-            said.append(f"{key} {shown(saved.get(key))} there, {shown(wanted.get(key))} here")
+        there, here = saved.get(key), wanted.get(key)
+        if there == here:
+            continue
+        if key == "branches" and _reordered(there, here):
+            assert isinstance(there, list)
+            lines = ", ".join(str(b[0]) if isinstance(b, list) and b else str(b) for b in there)
+            said.append(f"the same lines in another order (the file's order: {lines})")
+            continue
+        said.append(f"{key} {_said(there)} there, {_said(here)} here")
     a, b = saved.get("settings") or {}, wanted.get("settings") or {}
-    for key in sorted(set(a) | set(b)):
+    for key in sorted((set(a) | set(b)) - set(saved) - set(wanted)):
         if a.get(key) != b.get(key):
-            said.append(f"{key} {shown(a.get(key))} there, {shown(b.get(key))} here")
+            said.append(f"{key} {_said(a.get(key))} there, {_said(b.get(key))} here")
     return said
 
 
@@ -177,8 +218,8 @@ class Checkpoint:
         name = os.fsdecode(path)
         branches = len(identity["branches"])
         data = _read(path)
+        _check_writable(name)  # a run that could not save is refused before it plays
         if data is None:
-            _check_writable(name)
             return cls(name, identity, RawSums.zero(branches), 0.0)
         with damaged(f"rollout checkpoint {name}"):
             saved = data["rollout"]
@@ -186,7 +227,7 @@ class Checkpoint:
                 raise ValueError("its rollout is not an object")
             sums = RawSums.from_plain(data["sums"], len(saved["branches"]))
             seconds = data["seconds"]
-            if type(seconds) not in (int, float) or not 0 <= seconds < float("inf"):
+            if type(seconds) not in (int, float) or not 0 <= seconds <= MAX_SECONDS:
                 raise ValueError(f"its seconds are {shown(seconds)}")
         differences = _differences(saved, identity)
         if differences:
@@ -214,7 +255,22 @@ class Checkpoint:
             self.save()
 
     def save(self) -> None:
-        """Writes the file now, atomically."""
+        """Writes the file now, atomically. A write the system refuses (a full disk, a
+        directory made read-only since the run began) is a ``RuntimeWarning``, not an
+        error: the run goes on, or returns its result, and the next save tries again."""
+        try:
+            self._write()
+        except OSError as error:
+            self.saved_at = time.monotonic()  # try again at the next interval, not at once
+            warnings.warn(
+                f"could not write the rollout checkpoint {self.path}: {error.strerror or error}"
+                f" ({self.sums.games} games played; the run goes on, and the next save tries"
+                " again)",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+
+    def _write(self) -> None:
         record = {
             "format": FORMAT,
             "version": VERSION,

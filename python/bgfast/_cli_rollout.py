@@ -21,6 +21,7 @@ from bgfast._cli_common import add_cube_life, before_the_opening_roll, play_word
 from bgfast._cli_common import dice as dice_arg
 from bgfast._core import BgfastError
 from bgfast._rollout_results import MoveRollout
+from bgfast._running import Progress
 from bgfast.codec import state_from_id, unlabelled_id
 from bgfast.cubeful import DEFAULT_CUBE_LIFE, OWNERS, Stakes
 from bgfast.met import DEFAULT_TABLE, table_names
@@ -596,7 +597,7 @@ def run(args: argparse.Namespace) -> int:
         common["executor"] = _executor(args, stack)
         try:
             if args.checkpoint is not None:
-                _say_saved_games(args.checkpoint)
+                common["progress"] = _announcing(args.checkpoint, common["progress"])
             partial, text, data = _roll_out(args, subject, common)
         except OSError as error:
             if args.checkpoint is None or error.filename != args.checkpoint:
@@ -610,12 +611,22 @@ def run(args: argparse.Namespace) -> int:
     return 130 if partial else 0
 
 
-def _say_saved_games(path: str) -> None:
-    """Tells stderr when a run goes on from the games its checkpoint holds, so that a
-    command run again says it did not start over."""
-    games = saved_games(path)
-    if games:
-        print(f"bgfast: {path} holds {games:,} games: going on from there", file=sys.stderr)
+def _announcing(path: str, progress: Progress | None) -> Progress:
+    """``progress``, first telling stderr when the run goes on from the games its
+    checkpoint holds (so that a command run again says it did not start over): at the
+    first report of progress, once the rollout has taken the file."""
+    saved = saved_games(path)
+    told = False
+
+    def report(done: int, total: int) -> None:
+        nonlocal told
+        if saved and not told:
+            print(f"bgfast: {path} holds {saved:,} games: going on from there", file=sys.stderr)
+        told = True
+        if progress is not None:
+            progress(done, total)
+
+    return report
 
 
 def _roll_out(

@@ -402,6 +402,8 @@ class GameBatch:
     def env(n: int, seed: int) -> GameBatch:
         """``n`` endless games from the standard start."""
     def __len__(self) -> int: ...
+    def seed(self) -> int:
+        """The seed of every game's dice."""
     def to_bytes(self) -> bytes:
         """The batch as bytes (``from_bytes`` plays on from them exactly)."""
     @staticmethod

@@ -10,6 +10,7 @@ quotient.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -50,6 +51,21 @@ ENDS = ("finished", "passed", "truncated", "bearoff", "capped")
 _OWNER_WORDS = {"centred": "centred", "mover": "the mover's", "opponent": "the opponent's"}
 
 _PROBABILITIES = ("win", "win_gammon", "win_backgammon", "lose", "lose_gammon", "lose_backgammon")
+
+
+#: The text of one of the sums in a saved record.
+_DECIMAL = re.compile(r"-?[0-9]+", re.ASCII)
+
+#: The largest square of a value one game can have: its value is at most a backgammon at
+#: the largest cube, three times 32768 (2**17), and variance reduction's corrections keep
+#: it far below 2**20.
+_LARGEST_SQUARE = 2**40
+
+
+def _fits(square: int, bound: int) -> bool:
+    """``square <= bound`` with room for the float64 rounding of each game's square (a
+    relative 2**-40 and one unit more than any rounding could need)."""
+    return square <= bound + (bound >> 40) + ONE * ONE
 
 
 def _wide(halves: tuple[int, int]) -> int:
@@ -125,24 +141,28 @@ class RawSums:
     def from_plain(cls, data: Any, branches: int) -> RawSums:
         """The sums of :meth:`to_plain` data for ``branches`` branches, checked: a
         ``ValueError`` names what does not hold (a count of the wrong length, a negative
-        one, games that do not add up)."""
+        one, games that do not add up, a sum no games could give: past the largest value
+        a game has, or larger than its sum of squares allows). Sums that games could have
+        given are taken: like the file's checksum, this finds damage, not forgery."""
 
         def ints(values: Any, length: int, what: str, *, text: bool) -> tuple[int, ...]:
             if not isinstance(values, list) or len(values) != length:
                 raise ValueError(f"{what} must be a list of {length} numbers")
-            kind = str if text else int
-            if not all(type(x) is kind for x in values):
-                raise ValueError(f"{what} must hold {'decimal text' if text else 'integers'}")
+            if text and not all(type(x) is str and _DECIMAL.fullmatch(x) for x in values):
+                raise ValueError(f"{what} must hold decimal text (ASCII digits)")
+            if not text and not all(type(x) is int for x in values):
+                raise ValueError(f"{what} must hold integers")
             out = tuple(int(x) for x in values)
             if what in ("squares", "ends") and any(x < 0 for x in out):
                 raise ValueError(f"{what} may not be negative")
             return out
 
         games = data["games"]
-        if type(games) is not int or games < 0:
+        if type(games) is not int or not 0 <= games < 2**64:
             raise ValueError(f"games must be a count, not {shown(games)}")
         if not isinstance(data["branches"], list) or len(data["branches"]) != branches:
             raise ValueError(f"the sums must have {branches} branch(es)")
+        largest = games * _LARGEST_SQUARE * ONE
         parts = []
         for b in data["branches"]:
             sums = ints(b["sums"], len(OUTPUTS), "sums", text=True)
@@ -150,8 +170,19 @@ class RawSums:
             ends = ints(b["ends"], len(ENDS), "ends", text=False)
             if sum(ends) != games:
                 raise ValueError(f"a branch's games by end add up to {sum(ends)}, not {games}")
+            for total, square in zip(sums, squares):
+                # (sum of v)**2 <= games * (sum of v**2), each square rounded to float64.
+                if square > largest or not _fits(total * total, games * square * ONE):
+                    raise ValueError("a sum no games could give: larger than its squares allow")
             parts.append(BranchSums(sums, squares, ends))
         cross = ints(data["cross"], branches * (branches + 1) // 2, "cross", text=True)
+        k = 0
+        for i in range(branches):
+            for j in range(i, branches):
+                qi, qj = parts[i].squares[VALUE], parts[j].squares[VALUE]
+                if not _fits(cross[k] * cross[k], qi * qj):
+                    raise ValueError("a paired sum no games could give: larger than the squares")
+                k += 1
         return cls(games, tuple(parts), cross)
 
     def __add__(self, other: RawSums) -> RawSums:

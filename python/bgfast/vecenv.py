@@ -248,7 +248,6 @@ class VecEnv:
         the last step's ended games)."""
         return {
             "version": _STATE_VERSION,
-            "seed": self._seed,
             "scheme": self._scheme,
             "draws": self._draws,
             "batch": self._batch.to_bytes(),
@@ -261,13 +260,15 @@ class VecEnv:
                 raise ValueError(
                     f"state version {shown(state['version'])}, this bgfast reads {_STATE_VERSION}"
                 )
-            scheme, seed, draws = state["scheme"], state["seed"], state["draws"]
+            scheme, draws = state["scheme"], state["draws"]
             if not isinstance(scheme, str) or scheme not in SCHEMES:
                 raise ValueError(f"unknown feature scheme {shown(scheme)}")
-            _core.check_int("seed", seed, 0, 2**64 - 1)
             _core.check_int("draws", draws, 0, 2**63 - 1)
             batch = _core.GameBatch.from_bytes(state["batch"])
-        self._batch, self._n, self._seed = batch, len(batch), int(seed)
+            if len(batch) == 0:
+                raise ValueError("a VecEnv has at least one game, and this one has none")
+        # The seed is the batch's own: the one its games' dice come from.
+        self._batch, self._n, self._seed = batch, len(batch), batch.seed()
         self._scheme, self._draws = scheme, int(draws)
         self.final_positions = batch.final_positions()
         ended = self.final_positions.any(axis=(1, 2))

@@ -345,6 +345,11 @@ impl GameBatch {
         };
     }
 
+    /// The seed of every game's dice.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
     /// The number of slots.
     pub fn len(&self) -> usize {
         self.slots.len()

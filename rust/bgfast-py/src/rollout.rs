@@ -213,6 +213,11 @@ impl PyGameBatch {
         self.batch.len()
     }
 
+    /// The seed of every game's dice.
+    fn seed(&self) -> u64 {
+        self.batch.seed()
+    }
+
     /// The batch as bytes (`GameBatch.from_bytes` plays on from them exactly).
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
         pyo3::types::PyBytes::new(py, &self.batch.to_bytes())
