@@ -24,6 +24,7 @@ __all__ = [
     "check_policy",
     "choose",
     "is_native",
+    "load_net_file",
     "net_of",
     "parse_net",
     "parse_policy",
@@ -82,11 +83,21 @@ def parse_policy(text: str) -> Policy:
     if text in NAMES:
         return text
     if _names_a_file(text):
-        return Net.load(text)
+        return load_net_file(text)
     raise BgfastError(
         f"unknown policy {text!r}: use 'wildbg', 'wildbg-large', 'pubeval', 'race', 'random' or"
         " the path of a .bgnet net file"
     )
+
+
+def load_net_file(path: str) -> Net:
+    """``Net.load(path)`` for a net named on a command line or a server's setting: a file
+    the system cannot open is a ``BgfastError`` naming it (a bad setting), not the
+    ``OSError`` that ``Net.load`` raises for a program's own paths."""
+    try:
+        return Net.load(path)
+    except OSError as error:
+        raise BgfastError(f"cannot read the net file {path}: {error.strerror or error}") from error
 
 
 def _names_a_file(text: str) -> bool:

@@ -94,7 +94,15 @@ from bgfast._core import BgfastError, Move, Net, check_int, check_threads
 from bgfast.codec import FibsBoard, state_from_fibs_board
 from bgfast.errors import MatchOptionError
 from bgfast.hint import hint
-from bgfast.policies import NAMES, Policy, check_policy, choose, net_of, policy_name
+from bgfast.policies import (
+    NAMES,
+    Policy,
+    check_policy,
+    choose,
+    load_net_file,
+    net_of,
+    policy_name,
+)
 from bgfast.state import GameState
 from bgfast.vocab import check_flag
 
@@ -247,7 +255,7 @@ class ExternalPlayer:
         seed: int = 0,
     ) -> None:
         if isinstance(policy, str) and policy not in NAMES:
-            policy = Net.load(policy)
+            policy = load_net_file(policy)
         self.policy: Policy = check_policy(policy)
         self.net: Net | None = net_of(policy)
         self.jacoby = check_flag("jacoby", jacoby)  # bool("no") would be True

@@ -98,7 +98,7 @@ from bgfast._fd_limits import free_descriptors, open_file_limit
 from bgfast._version import __version__
 from bgfast.errors import InvalidIdError, shown
 from bgfast.hint import hint
-from bgfast.policies import SHIPPED_NETS
+from bgfast.policies import SHIPPED_NETS, load_net_file
 from bgfast.state import GameState, roll_to_play
 from bgfast.vocab import ROLL_TEXT, roll_from_text
 
@@ -1196,7 +1196,7 @@ def run(
     request_timeout = _check_timeout(request_timeout)
     if max_connections is not None:
         max_connections = _check_connections(max_connections)
-    loaded = {name: Net.load(path) for name, path in (nets or {}).items()}
+    loaded = {name: load_net_file(path) for name, path in (nets or {}).items()}
     app = create_app(loaded, threads=threads, request_timeout=request_timeout)
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
