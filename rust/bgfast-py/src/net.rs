@@ -242,17 +242,25 @@ fn file_error(e: &FileError) -> Error {
 /// (a missing file or directory, no permission) as the `OSError` of its errno naming the
 /// path, as `open` raises it (`FileNotFoundError`, `PermissionError`...); the rest as
 /// [`file_error`] says.
-fn path_error(e: &FileError) -> PyErr {
-    if let FileError::Io { path, source } = e {
-        if let Some(code) = source.raw_os_error() {
-            let text = source.to_string();
-            // "No such file or directory (os error 2)": Python's strerror has no suffix.
-            let strerror = text.split(" (os error").next().unwrap_or(&text).to_owned();
-            let filename = path.to_string_lossy().into_owned();
-            return pyo3::exceptions::PyOSError::new_err((code, strerror, filename));
+fn path_error(path: &std::path::Path, e: &FileError) -> PyErr {
+    match e {
+        FileError::Io { path, source } => {
+            if let Some(code) = source.raw_os_error() {
+                let text = source.to_string();
+                // "No such file or directory (os error 2)": Python's strerror has no suffix.
+                let strerror = text.split(" (os error").next().unwrap_or(&text).to_owned();
+                let filename = path.to_string_lossy().into_owned();
+                return pyo3::exceptions::PyOSError::new_err((code, strerror, filename));
+            }
+            file_error(e).into() // its message names the path
         }
+        // A file that is no net: say which, as the OS's errors do.
+        _ => net_error(
+            e.is_out_of_memory(),
+            format!("net file {}: {e}", path.display()),
+        )
+        .into(),
     }
-    file_error(e).into()
 }
 
 /// A net part from an ONNX file.
@@ -551,7 +559,8 @@ impl PyNet {
     /// would.
     fn save(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
         let net = &self.net;
-        py.detach(|| net.save(&path)).map_err(|e| path_error(&e))
+        py.detach(|| net.save(&path))
+            .map_err(|e| path_error(&path, &e))
     }
 
     /// A net saved by `save`. Raises `InvalidNetError` for a file that is not a bgfast net,
@@ -561,7 +570,9 @@ impl PyNet {
     /// the net it holds.
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyNet> {
-        let net = py.detach(|| Net::load(&path)).map_err(|e| path_error(&e))?;
+        let net = py
+            .detach(|| Net::load(&path))
+            .map_err(|e| path_error(&path, &e))?;
         Ok(PyNet { net: Arc::new(net) })
     }
 

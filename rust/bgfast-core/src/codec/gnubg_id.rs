@@ -69,18 +69,19 @@ impl fmt::Display for KeyFault {
         match self {
             KeyFault::Unfinished => write!(
                 f,
-                "the key's 80 bits end before its 50 counts do (more than 80 bits needed)"
+                "it encodes more checkers than a position has (a mistyped character?): the \
+                 key's 80 bits end before its 50 counts do"
             ),
-            KeyFault::BitsAfterCounts => {
-                write!(
-                    f,
-                    "the key has 1-bits after its 50 counts, where it holds only 0-bits"
-                )
-            }
+            KeyFault::BitsAfterCounts => write!(
+                f,
+                "it encodes fewer points than a position has (a mistyped character?): the \
+                 key has 1-bits after its 50 counts, where it holds only 0-bits"
+            ),
             KeyFault::StrayBits { found, expected } => write!(
                 f,
-                "the last character, {found:?}, sets bits beyond the key's 80 \
-                 (its 4 low bits are unused): {expected:?} has them clear"
+                "its last character, {found:?}, is none a Position ID ends with (a \
+                 mistyped character?): it sets bits beyond the key's 80 (its 4 low bits \
+                 are unused): {expected:?} has them clear"
             ),
         }
     }
