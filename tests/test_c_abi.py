@@ -135,6 +135,7 @@ ROLLOUTS = [
     ("4HPwATDgc/ABMA", 30, 9, 1, 0, 5, 0, 1, 1, 0, 0, 5, (4, 2), 1),
     ("2GMAAGC3AQAAAA", 200, 1, 2, 0, -1, 0, 1, 2, 2, 0, 0, (0, 0), 0),  # a race, cubeful
     ("4HPwATDgc/ABMA", 8, 2, 1, 1, 2, 0, 0, 1, 0, 0, 0, (0, 0), 0),  # the larger nets
+    ("4HPwATDgc/ABMA", 100, 4, 2, 0, -1, 0, 0, 1, 0, 1, 0, (0, 0), 0),  # Jacoby, cubeless
 ]
 
 

@@ -72,3 +72,21 @@ def test_anything_else_is_refused_naming_the_switch(flag: str, bad: object) -> N
         bgfast.rollout(games=4, policy="pubeval", seed=1, **{flag: bad}, **_needs(flag))
     # A rollout switch is no match option.
     assert not isinstance(caught.value, MatchOptionError)
+
+
+def test_a_cubeless_money_rollout_leaves_the_jacoby_rule_out_with_the_cube() -> None:
+    # R23 is about the cube: a cubeless rollout's games count gammons and its net plays by
+    # that equity, with or without the rule. It once chose plays counting gammons single
+    # while reporting the equity that counts them.
+    args: dict[str, Any] = dict(games=72, seed=1, threads=1, policy="wildbg")
+    plain, jacoby = bgfast.rollout(**args), bgfast.rollout(jacoby=True, **args)
+    assert (jacoby.equity, jacoby.stderr) == (plain.equity, plain.stderr)
+    assert jacoby.settings["jacoby"] is False
+    game = bgfast.Game(seed=3, rules=bgfast.Rules(jacoby=True))
+    game.roll(3, 1)
+    game.play("8/5 6/5")
+    on_roll = game.state
+    assert bgfast.rollout(on_roll, **args).equity == bgfast.rollout(on_roll.position, **args).equity
+    # Cubeful, the rule counts: the cube starts in the middle.
+    cubeful = dict(args, games=24, cubeful=True, truncate=4)
+    assert bgfast.rollout(jacoby=True, **cubeful).value != bgfast.rollout(**cubeful).value

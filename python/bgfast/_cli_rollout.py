@@ -429,10 +429,9 @@ def _check_stake_flags(args: argparse.Namespace, given: dict[str, Any]) -> None:
     """Refuses, naming the option to add, a stake flag that the rollout asked for would
     drop: the cube's value and owner in a cubeless money rollout (money equity is per unit
     of the cube; in a match the cube's value counts in the points won, cubeless too), a
-    match's score or Crawford flag in money play, beavers in a cubeless money rollout
-    (nobody doubles in it), the money-play options in a match. The Jacoby rule stays in a
-    cubeless money rollout: a net that plays counts gammons single under it while the cube
-    is centred, which changes its plays."""
+    match's score or Crawford flag in money play, beavers and the Jacoby rule in a
+    cubeless money rollout (nobody doubles in it, and its equity counts gammons), the
+    money-play options in a match."""
     cubeless_money = not (args.cubeful or args.cube or given.get("match"))
     cube = [f"--{k.replace('_', '-')}" for k in ("cube_value", "cube_owner") if k in given]
     if cube and cubeless_money:
@@ -447,6 +446,13 @@ def _check_stake_flags(args: argparse.Namespace, given: dict[str, Any]) -> None:
             "--beavers lets the taker of a double redouble at once in a cubeful rollout, and"
             " a cubeless money rollout has no use for it (nobody doubles in it): add"
             " --cubeful (or roll out the cube decision with --cube)"
+        )
+    if "jacoby" in given and cubeless_money:
+        raise BgfastError(
+            "--jacoby counts gammons single while the cube is in the middle, in a cubeful"
+            " rollout; a cubeless money rollout has no use for it (its equity counts"
+            " gammons, as cubeless equity does): add --cubeful (or roll out the cube"
+            " decision with --cube)"
         )
     money = [f"--{k}" for k in ("jacoby", "beavers") if k in given]
     if money and given.get("match"):

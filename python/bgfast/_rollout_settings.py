@@ -3,7 +3,7 @@ sends it to a worker), and turned into the native plan that plays the games."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bgfast import _core
@@ -133,6 +133,10 @@ def check_settings(
                 f"{what} needs a net to evaluate {why}: pass evaluator=bgfast.Net.wildbg()"
                 f" (the policy {name_of(policy)!r} gives no probabilities)"
             )
+    if stakes.jacoby and not is_cubeful:
+        # The Jacoby rule (R23) is about the cube, which a cubeless rollout leaves out: its
+        # games count gammons, as cubeless equity does, and its plays are chosen by it.
+        stakes = replace(stakes, jacoby=False)
     return RolloutSettings(
         seed=seed,
         truncate=truncate,

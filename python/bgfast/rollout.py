@@ -32,7 +32,8 @@ and most of the dice's noise goes), and both sides' cube decisions.
 the evaluator's cubeless chances with cube life index ``cube_life`` (0.68, GNU Backgammon's
 value for contact positions: 0 is a dead cube, 1 a fully efficient one; ``"gnubg"`` for GNU
 Backgammon's index by position, lower in races and bear-offs), in money play with
-``jacoby`` (R23) and ``beavers``, in match play (``match_length``, ``score`` as points won
+``jacoby`` (R23; a cubeless rollout leaves it out with the cube: its equity counts
+gammons) and ``beavers``, in match play (``match_length``, ``score`` as points won
 so far, the side to move's score first (not ``Game.score``'s player order: pass the game's
 ``GameState`` instead, which takes its stakes); ``crawford`` says whether this game is the
 Crawford game, by default when exactly one side is 1-away) with take points and cash points

@@ -273,7 +273,8 @@ typedef struct bgfast_rollout_settings {
    */
   int cube_owner;
   /**
-   * Money play: gammons count single while the cube is in the middle (R23). Default 0.
+   * Money play: gammons count single while the cube is in the middle (R23), in a cubeful
+   * rollout (a cubeless one leaves the cube, and the rule, out). Default 0.
    */
   int jacoby;
   /**

@@ -123,7 +123,8 @@ pub struct bgfast_rollout_settings {
     /// Who holds the cube: `BGFAST_CUBE_CENTRED` (the default), `BGFAST_CUBE_MOVER` or
     /// `BGFAST_CUBE_OPPONENT`.
     pub cube_owner: c_int,
-    /// Money play: gammons count single while the cube is in the middle (R23). Default 0.
+    /// Money play: gammons count single while the cube is in the middle (R23), in a cubeful
+    /// rollout (a cubeless one leaves the cube, and the rule, out). Default 0.
     pub jacoby: c_int,
     /// Money play: a doubled player may redouble at once, keeping the cube. Default 0.
     pub beavers: c_int,
@@ -483,7 +484,12 @@ unsafe fn check(settings: &bgfast_rollout_settings) -> Result<Checked, Failure> 
         exact_bearoff,
         cubeful,
         cube,
-        money: MoneyRules { jacoby, beavers },
+        // The Jacoby rule is about the cube, which a cubeless rollout leaves out (as
+        // Python's does): its games count gammons.
+        money: MoneyRules {
+            jacoby: jacoby && cubeful,
+            beavers,
+        },
         matched,
     })
 }
