@@ -321,7 +321,11 @@ def test_cli_eval_gives_the_chances_and_the_cube_decision_at_the_ids_stakes(
     assert want.emg is not None and cube["emg"] == pytest.approx(want.emg)
     table = cli("eval", xgid).stdout.splitlines()
     assert table[0].startswith("7-point match at 2-3, cube 2 the mover's")
-    assert table[3] == "cube: no redouble" and "EMG" in table[4] and "MWC" in table[4]
+    assert table[3] == "cube: no redouble" and table[4] == "  (cube life 0.68)"
+    assert "EMG" in table[5] and "MWC" in table[5]
+    assert data["cube_life"] == 0.68
+    race = cli("eval", "egoAAKcMAAAAAA", "--cube-life", "gnubg").stdout.splitlines()
+    assert "  (cube life 0.6, GNU Backgammon's)" in race  # both sides bearing off
     # For money from a Position ID; no cube decision once the dice are rolled.
     money = json.loads(cli("eval", "4HPwATDgc/ABMA", "--json").stdout)
     assert money["stakes"] == cubeful.Stakes.check().describe()

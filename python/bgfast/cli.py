@@ -23,6 +23,9 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+import numpy as np
+import numpy.typing as npt
+
 from bgfast import _core, bearoff, codec, cubeful
 from bgfast._cli_common import add_cube_life, before_the_opening_roll, play_words, whose_score
 from bgfast._cli_common import dice as dice_arg
@@ -100,6 +103,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         }
         out.update({name: float(x) for name, x in zip(names, p)}, equity=equity)
         out["cube"] = None if decision is None else _decision_data(decision)
+        out["cube_life"] = None if decision is None else _life_used(args.cube_life, board)
         _print_json(out)
         return 0
     whose = "the chances of the side to move, before it rolls"
@@ -116,7 +120,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                 f" {shlex.quote(args.position.strip())} --policy {shlex.quote(args.net)}"
             )
         return 0
+    life = _life_used(args.cube_life, board)
+    named = f"cube life {life:g}" + (", GNU Backgammon's" if args.cube_life == "gnubg" else "")
     print(f"cube: {decision.action}" + (f" ({decision.why_not})" if decision.why_not else ""))
+    print(f"  ({named})")
     values = (decision.no_double, decision.double_take, decision.double_pass)
     labels = ("no double", "double, take", "double, pass")
     for label, value, key in zip(labels, values, ("no_double", "double_take", "double_pass")):
@@ -127,6 +134,14 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if state is not None and state.phase == "doubled":
         print(f"the double waiting is answered: {decision.answer}")
     return 0
+
+
+def _life_used(cube_life: cubeful.CubeLife, board: npt.NDArray[np.uint8]) -> float:
+    """The cube life index the cube model used for ``board``: the number given, or GNU
+    Backgammon's index of the position."""
+    if isinstance(cube_life, str):
+        return float(_core.gnubg_cube_lives(board)[0])
+    return float(cube_life)
 
 
 def _cube_question(position: Position, state: GameState | None) -> tuple[Stakes | None, str | None]:
