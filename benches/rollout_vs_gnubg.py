@@ -36,8 +36,12 @@ CASES = [
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=5184)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--games", type=int, default=5184, help="games a position, in each program (5184)"
+    )
     parser.add_argument("--policy", default="wildbg", help="bgfast's policy (wildbg-large, ...)")
     args = parser.parse_args()
     print(f"games per rollout: {args.games}; seed 1 in both programs; bgfast plays {args.policy}")
