@@ -33,10 +33,10 @@ from typing import Literal
 import numpy as np
 
 from bgfast._core import BgfastError, Position
-from bgfast.errors import GameStateError, InvalidIdError, shown
+from bgfast.errors import GameStateError, InvalidIdError, MatchOptionError, shown
 from bgfast.scoring import Rules
-from bgfast.state import CubeOffer, GameState, Resignation
-from bgfast.vocab import KINDS, OFFERS, Phase, check_cube_value, check_player
+from bgfast.state import CubeOffer, GameState, Resignation, _start_cube
+from bgfast.vocab import KINDS, OFFERS, Phase, check_cube_value, check_flag, check_player
 
 __all__ = [
     "FIBS_UNLIMITED",
@@ -453,25 +453,40 @@ def _state(
     offer: CubeOffer | None,
     resignation: Resignation | None,
 ) -> GameState:
-    """The state an ID describes, or :class:`InvalidIdError` naming ``what`` and why not."""
+    """The state an ID describes, or :class:`InvalidIdError` naming ``what`` and why not.
+
+    Built once and checked as ``GameState.start(...).replace(...)`` would check it: the
+    match settings first (their refusals are the settings'), then the rest."""
     try:
-        start = GameState.start(
-            rules=rules, match_length=match_length, score=score, crawford=crawford
+        if not isinstance(rules, Rules):
+            raise MatchOptionError(f"rules must be a bgfast Rules, not {type(rules).__name__}")
+        state = _BLANK._evolve(
+            rules=rules,
+            match_length=match_length,
+            score=score,
+            crawford=check_flag("crawford", crawford),
         )
+        state._check_settings()
     except BgfastError as e:
         raise InvalidIdError(f"{what}: the match settings are invalid: {e}") from e
     try:
-        return start.replace(
+        state = state._evolve(
             phase=phase,
             turn=turn,
             position=position,
             dice=dice,
-            cube=replace(start.cube, value=cube_value, owner=cube_owner),
+            cube=_start_cube(state.rules, state.crawford, cube_value, cube_owner),
             offer=offer,
             resignation=resignation,
         )
+        state._check_state()
     except BgfastError as e:
         raise InvalidIdError(f"{what} does not describe a playable game state: {e}") from e
+    return state
+
+
+# What an ID's state is built on: the fields an ID does not hold are the start's.
+_BLANK = GameState()
 
 
 def state_from_gnubg_id(gnubg_id: str, *, rules: Rules | None = None) -> GameState:

@@ -29,6 +29,7 @@ import numpy as np
 from bgfast import codec, svg
 from bgfast import events as ev
 from bgfast._core import (
+    BgfastError,
     IllegalMoveError,
     InvalidMoveError,
     Move,
@@ -566,7 +567,10 @@ class Game(Saved):
         """Apply one event: check everything and compute the new state first, then change
         the game and record the event (as completed: the dice drawn, the move's notation).
         Returns the recorded event. A move's refusals name ``action`` (``play`` stages one
-        too)."""
+        too). The handlers build the new state with ``GameState._evolve``, unchecked: each
+        checks that its action is allowed first, and a valid state's every allowed action
+        leads to a valid state (:mod:`bgfast.state`'s checks hold by construction, which
+        ``tests/test_speedups.py`` plays out)."""
         recorded: ev.Event
         if isinstance(event, ev.Move):
             recorded = self._on_move(event, hint, action)
@@ -620,14 +624,14 @@ class Game(Saved):
                     and state.auto_doubles < state.rules.auto_doubles
                     and cube.value * 2 <= cube.max_value
                 ):
-                    state = state.replace(
+                    state = state._evolve(
                         cube=cube.auto_doubled(), auto_doubles=state.auto_doubles + 1
                     )
                 self._state, self._draws = state, draws
                 return recorded
             # The higher die's player plays both dice (R3), as any roll: or passes (R10).
             winner = 0 if d0 > d1 else 1
-            state = state.replace(
+            state = state._evolve(
                 phase="roll",
                 turn=winner,
                 position=state.position.flipped() if winner == 1 else state.position,
@@ -636,13 +640,13 @@ class Game(Saved):
         assert state.turn is not None
         moves = list(state.position.moves(dice))
         if len(moves) == 1 and moves[0].is_pass:  # R10: the turn passes at once
-            state = state.replace(
+            state = state._evolve(
                 position=moves[0].result,
                 turn=1 - state.turn,
                 turns_played=_plus_one(state.turns_played, state.turn),
             )
         else:
-            state = state.replace(phase="move", dice=dice)
+            state = state._evolve(phase="move", dice=dice)
         self._state, self._draws = state, draws
         self._last = None  # R31: the next roll is made, the last move stands
         self._moves = None if state.phase != "move" else moves
@@ -654,7 +658,7 @@ class Game(Saved):
         if reason is not None:
             raise GameStateError(f"double: {reason}")
         assert state.turn is not None
-        self._state = state.replace(
+        self._state = state._evolve(
             phase="doubled", offer=CubeOffer(state.turn, state.cube.value * 2, "double")
         )
         return event
@@ -685,14 +689,14 @@ class Game(Saved):
             )
         if offer.value * 2 > state.cube.max_value:
             raise GameStateError(f"{kind}: the cube may not pass {state.cube.max_value}")
-        self._state = state.replace(offer=CubeOffer(offer.doubler, offer.value * 2, kind))
+        self._state = state._evolve(offer=CubeOffer(offer.doubler, offer.value * 2, kind))
 
     def _on_take(self, event: ev.Take) -> ev.Take:
         self._need("take", ("doubled",), "no double to answer", "R19")
         state = self._state
         offer = state.offer
         assert offer is not None
-        self._state = state.replace(
+        self._state = state._evolve(
             phase="roll",
             offer=None,
             cube=state.cube.taken(1 - offer.doubler, offer.value),
@@ -754,7 +758,7 @@ class Game(Saved):
             kind: Kind = outcome.kind
             points = state.rules.points(kind, state.cube.value, state.cube.centred)
             result = GameResult(mover, kind, points, "bear-off")
-        after = state.replace(
+        after = state._evolve(
             position=staged.result,
             turn=1 - mover,
             dice=None,
@@ -803,7 +807,7 @@ class Game(Saved):
             raise GameStateError(f"call: the last move {last.text} was legal (R31)")
         played = list(state.turns_played)
         played[last.player] -= 1
-        self._state = state.replace(
+        self._state = state._evolve(
             phase="move",
             result=None,
             turn=last.player,
@@ -828,7 +832,7 @@ class Game(Saved):
             player = check_player(player)
         except GameStateError as e:
             raise GameStateError(f"resign: {e}") from None
-        self._state = state.replace(
+        self._state = state._evolve(
             phase="resign", resignation=Resignation(player, kind, state.phase)
         )
         # The event is saved: a player given as a numpy integer is recorded as the int.
@@ -848,7 +852,7 @@ class Game(Saved):
         self._need("reject", ("resign",), "no resignation to reject")
         r = self._state.resignation
         assert r is not None
-        self._state = self._state.replace(phase=r.back_to, resignation=None)
+        self._state = self._state._evolve(phase=r.back_to, resignation=None)
         return event
 
     def _opening_rule(self) -> str:
@@ -856,7 +860,7 @@ class Game(Saved):
         return "R3" if self._state.phase == "opening" else ""
 
     def _finish(self, result: GameResult, **changes: Any) -> None:
-        self._state = self._state.replace(
+        self._state = self._state._evolve(
             phase="over", result=result, dice=None, resignation=None, **changes
         )
         self._moves = None
@@ -950,6 +954,12 @@ class Game(Saved):
                 raise InvalidSaveError(f"event {i} {shown(raw)} cannot be replayed: {e}") from e
         if self.history != kept:
             raise InvalidSaveError("the events do not replay to themselves (edited record)")
+        # The handlers build each state unchecked (GameState._evolve), from their own
+        # checks; a loaded game's state is checked in full once more, as a loader's is.
+        try:
+            self._state._check()
+        except BgfastError as e:  # a handler went wrong: the state is no game's
+            raise InvalidSaveError(f"the events replay to an impossible state: {e}") from e
 
     def to_dict(self) -> dict[str, Any]:
         """The game as JSON-ready data: its setup, its events and its current state.

@@ -224,8 +224,12 @@ def _player(value: object, what: str) -> int:
         raise InvalidStateError(str(e)) from None
 
 
-def _start_cube(rules: Rules, crawford: bool) -> Cube:
+def _start_cube(rules: Rules, crawford: bool, value: int = 1, owner: int | None = None) -> Cube:
+    """The cube ``rules`` give a game (the Crawford game's out of play), at ``value`` and
+    ``owner``: 1 and centred, as a game starts with it."""
     return Cube(
+        value=value,
+        owner=owner,
         max_value=rules.cube_limit,
         enabled=not crawford,
         beavers=rules.beavers,
@@ -351,9 +355,16 @@ class GameState:
         cube = self.cube
         if not isinstance(cube, Cube):
             raise bad(f"cube must be a bgfast Cube, not {type(cube).__name__}")
-        if cube != dataclasses.replace(
-            _start_cube(self.rules, self.crawford), value=cube.value, owner=cube.owner
-        ):
+        rules = self.rules
+        settings_fit = type(cube) is Cube and (
+            cube.max_value,
+            cube.enabled,
+            cube.beavers,
+            cube.raccoons,
+        ) == (rules.cube_limit, not self.crawford, rules.beavers, rules.raccoons)
+        # Else the cube the rules give, at this value and owner, says how they differ (a
+        # Cube refuses a value above their limit), as it always did.
+        if not settings_fit and cube != _start_cube(rules, self.crawford, cube.value, cube.owner):
             raise bad("the cube settings do not match the rules (limit, beavers, Crawford)")
         if cube.value > 1 and self.crawford:
             raise bad("no cube is turned in the Crawford game (R21)")
@@ -454,6 +465,31 @@ class GameState:
     def replace(self, **changes: Any) -> GameState:
         """A copy with ``changes`` (field names as keywords), validated like a new state."""
         return dataclasses.replace(self, **changes)
+
+    def _evolve(self, **changes: Any) -> GameState:
+        """A copy with ``changes`` (field names as keywords), **not** validated: for callers
+        that checked the change themselves, so that a valid state stays valid. The
+        referee's handlers (:class:`bgfast.Game`) are such callers: each checks that its
+        action is allowed and builds the fields of the state it leads to (a double at
+        twice the cube by the player on roll, a take's cube owned by the taker, a
+        bear-off's result from the board and the cube...). Anything else uses
+        :meth:`replace`. An unknown field name is a ``TypeError``, as for :meth:`replace`.
+        """
+        if not changes.keys() <= _FIELD_NAMES:
+            unknown = sorted(set(changes) - _FIELD_NAMES)
+            raise TypeError(f"GameState has no field {unknown[0]!r}")
+        twin = object.__new__(type(self))
+        fields = twin.__dict__
+        fields.update(self.__dict__)
+        fields.update(changes)
+        return twin
+
+    def _check(self) -> GameState:
+        """This state, validated as a new one is (:class:`~bgfast.InvalidStateError`,
+        :class:`~bgfast.MatchOptionError`): for a state built by :meth:`_evolve`, once its
+        maker wants it checked after all (a loader, at the end of a replay)."""
+        self.__post_init__()
+        return self
 
     # ------------------------------------------------------------------ reading
 
@@ -622,6 +658,8 @@ class GameState:
             )
         return "; ".join(parts)
 
+
+_FIELD_NAMES = frozenset(f.name for f in dataclasses.fields(GameState))
 
 # The actions a phase that waits for an answer still allows (the answers, and a resignation
 # instead of answering a double); any other action must wait for the answer.
