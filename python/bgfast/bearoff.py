@@ -27,6 +27,7 @@ table is built, so a ``progress`` callback may itself use the tables.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import stat
 import sys
@@ -141,14 +142,52 @@ def cache_dir() -> Path:
     return base / "bgfast"
 
 
+def _cache_key() -> tuple[str | None, ...]:
+    """The environment :func:`cache_dir` reads, as far as it reads it: the key under which
+    the table paths of that directory are kept (:func:`_table_paths`)."""
+    explicit = os.environ.get("BGFAST_CACHE_DIR")
+    if explicit:
+        return (explicit,)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg:
+        return (None, xdg)
+    # Path.home(): $HOME on POSIX (else the password database, fixed for the process);
+    # on Windows $USERPROFILE, else $HOMEDRIVE and $HOMEPATH.
+    get = os.environ.get
+    if os.name != "nt":
+        return (None, None, get("HOME"))
+    return (None, None, get("USERPROFILE"), get("HOMEDRIVE"), get("HOMEPATH"))
+
+
+# The (one-sided, two-sided) table paths of the cache directory, by :func:`_cache_key`: a
+# table lookup then costs a few environment reads, not a walk through pathlib. A changed
+# $BGFAST_CACHE_DIR (or $XDG_CACHE_HOME, $HOME) is another key, so it takes effect at once.
+_paths: dict[tuple[str | None, ...], tuple[Path, Path]] = {}
+
+
+def _table_paths() -> tuple[Path, Path]:
+    """The paths of the two tables in :func:`cache_dir`, kept by the environment read."""
+    key = _cache_key()
+    paths = _paths.get(key)
+    if paths is None:
+        directory = cache_dir()
+        paths = (_one_sided_path(directory), _two_sided_path(directory))
+        if len(_paths) >= 64:  # an environment changed again and again: start over
+            _paths.clear()
+        _paths[key] = paths
+    return paths
+
+
 def _one_sided_path(directory: Path | None = None) -> Path:
-    name = _ONE_SIDED_FILE.format(version=OneSidedTable.FORMAT_VERSION)
-    return (directory or cache_dir()) / name
+    if directory is None:
+        return _table_paths()[0]
+    return directory / _ONE_SIDED_FILE.format(version=OneSidedTable.FORMAT_VERSION)
 
 
 def _two_sided_path(directory: Path | None = None) -> Path:
-    name = _TWO_SIDED_FILE.format(version=TwoSidedTable.FORMAT_VERSION)
-    return (directory or cache_dir()) / name
+    if directory is None:
+        return _table_paths()[1]
+    return directory / _TWO_SIDED_FILE.format(version=TwoSidedTable.FORMAT_VERSION)
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -200,10 +239,12 @@ def _load_or_build(
     reader: Callable[[bytes], Table],
     builder: Callable[[], Table],
     force: bool = False,
+    unwritten: dict[Path, OSError] | None = None,
 ) -> Table:
     """The table in ``path`` if it verifies; otherwise a fresh build, saved atomically
     (the rename replaces whatever was at ``path``). A cache that cannot be written is
-    skipped with a ``RuntimeWarning``: the table still works in memory."""
+    skipped with a ``RuntimeWarning`` (with ``unwritten``, the error is kept there
+    instead, by path): the table still works in memory."""
     if not force:
         try:
             data = _read_regular_file(path)
@@ -218,6 +259,9 @@ def _load_or_build(
     try:
         _atomic_write(path, table.to_bytes())
     except OSError as error:
+        if unwritten is not None:
+            unwritten[path] = error
+            return table
         warnings.warn(
             f"bgfast: cannot cache the bear-off table in {path} ({error}); "
             "using it in memory for this process",
@@ -281,6 +325,19 @@ def build(
     files unless ``force``; ``progress(table, done, total)`` is called along the way.
     Returns the two file paths (a path that could not be written is left out of the
     cache with a ``RuntimeWarning``; the tables still work in memory)."""
+    return _build(threads=threads, force=force, progress=progress, directory=directory)
+
+
+def _build(
+    *,
+    threads: int | None = None,
+    force: bool = False,
+    progress: Callable[[str, int, int], None] | None = None,
+    directory: str | os.PathLike[str] | None = None,
+    unwritten: dict[Path, OSError] | None = None,
+) -> tuple[Path, Path]:
+    """:func:`build`; with ``unwritten``, a table file that cannot be written is no
+    warning: its error is kept there, by path (the command line says it in its words)."""
     # Checked before any file is looked at: a bad argument is bad whether or not it is used.
     _core.check_threads(threads)
     if progress is not None and not callable(progress):
@@ -301,6 +358,7 @@ def build(
         OneSidedTable.from_bytes,
         lambda: OneSidedTable.build(threads=threads, progress=reporter("one-sided")),
         force,
+        unwritten,
     )
     _remember(paths[0], one, replace=True)
     two = _load_or_build(
@@ -308,6 +366,7 @@ def build(
         _cubeful_two_sided,
         lambda: TwoSidedTable.build(cubeful=True, threads=threads, progress=reporter("two-sided")),
         force,
+        unwritten,
     )
     _remember(paths[1], two, replace=True)
     return paths
@@ -461,6 +520,14 @@ def plays_may_reach_two_sided_range(boards: npt.ArrayLike) -> npt.NDArray[np.boo
     return reach
 
 
+def _plays_of_may_reach_two_sided_range(position: Position) -> bool:
+    """:func:`plays_may_reach_two_sided_range` of one Position, a valid board by
+    construction (so not checked again): whether the side not to move has at most 6
+    checkers, all home."""
+    opponent: list[int] = position.to_array()[1].tolist()
+    return not any(opponent[6:]) and sum(opponent[:6]) <= 6
+
+
 def exact_chances(boards: npt.ArrayLike, chances: npt.ArrayLike) -> npt.NDArray[np.float32]:
     """``chances`` (``(N, 5)``, as ``Net.evaluate`` gives them) of the ``(N, 2, 25)``
     ``boards`` for each side to move, with those of boards in the two-sided database's
@@ -482,7 +549,16 @@ def exact_chances(boards: npt.ArrayLike, chances: npt.ArrayLike) -> npt.NDArray[
             f"chances must be ({len(counts)}, 5), a row of five for each of the"
             f" {len(counts)} boards, got shape {out.shape}"
         )
-    rows = np.flatnonzero(_in_range(counts))
+    return _exact_chances_of(counts, out, _in_range(counts))
+
+
+def _exact_chances_of(
+    counts: npt.NDArray[np.uint8], out: npt.NDArray[np.float32], exact: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.float32]:
+    """:func:`exact_chances` of boards already checked (``counts``, uint8), ``out`` the
+    float32 chances to change in place (and returned), ``exact`` the boards'
+    :func:`_in_range`."""
+    rows = np.flatnonzero(exact)
     if rows.size:
         near = counts[rows]
         out[rows] = 0.0
@@ -520,7 +596,20 @@ def cubeful_equity(
                 f" opponent), got {shown(cube)}"
             )
         owner = _CUBE_SPELLINGS[cube]
-    equity = two_sided().cubeful_equity(position, owner, may_double, doubles_left)
+    return _cubeful_equity_on(two_sided(), position, owner, may_double, doubles_left)
+
+
+def _cubeful_equity_on(
+    table: TwoSidedTable,
+    position: TwoSides,
+    owner: str,
+    may_double: bool,
+    doubles_left: int | None = None,
+) -> float:
+    """:func:`cubeful_equity` read from ``table`` (:func:`two_sided`, fetched once for a
+    batch of positions), the cube ``owner`` as the table names it (``'centred'``,
+    ``'owned'`` or ``'unavailable'``)."""
+    equity = table.cubeful_equity(position, owner, may_double, doubles_left)
     if equity is None:  # pragma: no cover - the cached table is always cubeful
         raise BearoffRangeError("the cached two-sided table was built without cube equities")
     return equity
@@ -585,38 +674,68 @@ def _add_build_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_build(args: argparse.Namespace) -> int:
+    directory = cache_dir() if args.cache_dir is None else args.cache_dir
+    # A directory that cannot take the tables is refused before anything is built (a
+    # bad --cache-dir is bad input, exit 2), unless it holds both, valid, already.
+    why = _why_not_writable(directory)
+    if why is not None and (args.force or not _holds_valid_tables(directory)):
+        where = "the cache directory" if args.cache_dir is None else "--cache-dir"
+        print(f"bgfast: {where} {directory}: {why}", file=sys.stderr)
+        return 2
     progress = _Progress()
-    # A cache that cannot be written is the library's RuntimeWarning (with a source line);
-    # the command says it in a line of its own, with the reason.
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", RuntimeWarning)
-        paths = build(
-            threads=args.threads, force=args.force, progress=progress, directory=args.cache_dir
-        )
-    reasons: dict[Path, str] = {}
-    for warning in caught:
-        text = str(warning.message)
-        for path in paths:
-            said = f"bgfast: cannot cache the bear-off table in {path} ("
-            if text.startswith(said) and "); " in text:
-                reasons[path] = text[len(said) : text.rindex("); ")]
-                break
-        else:  # not the cache's: shown as Python shows a warning
-            warnings.warn_explicit(
-                warning.message, warning.category, warning.filename, warning.lineno
-            )
-    unwritten = [path for path in paths if not path.is_file()]
+    unwritten: dict[Path, OSError] = {}
+    paths = _build(
+        threads=args.threads,
+        force=args.force,
+        progress=progress,
+        directory=args.cache_dir,
+        unwritten=unwritten,
+    )
+    failed = [path for path in paths if path in unwritten or not path.is_file()]
     for path in paths:
-        if path not in unwritten:
+        if path not in failed:
             print(f"{path}  {path.stat().st_size:,} bytes")
-    if unwritten:
-        for path in unwritten:
-            why = f": {reasons[path]}" if path in reasons else ""
+    if failed:
+        for path in failed:
+            error = unwritten.get(path)
+            why = "" if error is None else f": {error.strerror or error}"
             print(f"bgfast: could not write {path}{why}", file=sys.stderr)
         return 1
     if not progress.tables:
         print("(both tables were already cached and valid; --force rebuilds)")
     return 0
+
+
+def _why_not_writable(directory: Path) -> str | None:
+    """Why ``directory`` cannot take a table file (the system's words: "Not a directory",
+    "Permission denied", ...), or ``None`` if it can: it is made if missing, and a file is
+    made in it and removed, as the build writes its tables."""
+    try:
+        if directory.exists() and not directory.is_dir():
+            return os.strerror(errno.ENOTDIR)
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=directory, prefix=".bgfast-write-check.", suffix=".tmp")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
+
+
+def _holds_valid_tables(directory: Path) -> bool:
+    """Whether ``directory`` holds both tables, valid (a build there writes nothing)."""
+    for path, reader in (
+        (_one_sided_path(directory), OneSidedTable.from_bytes),
+        (_two_sided_path(directory), _cubeful_two_sided),
+    ):
+        try:
+            data = _read_regular_file(path)
+            if data is None:
+                return False
+            reader(data)
+        except (OSError, BearoffFileError):
+            return False
+    return True
 
 
 def add_cli(commands: Any) -> None:
@@ -632,7 +751,9 @@ def add_cli(commands: Any) -> None:
 
 def cli_build(argv: Sequence[str] | None = None) -> int:
     """``bgfast bearoff build [--threads N] [--force] [--cache-dir DIR]``: builds both
-    tables into the cache with a progress bar; returns the exit status."""
+    tables into the cache with a progress bar; returns the exit status (2, with the
+    system's reason, for a cache directory it cannot write, before anything is built,
+    unless it holds both tables already and ``--force`` is not given)."""
     parser = argparse.ArgumentParser(prog="bgfast bearoff build", description=_BUILD_HELP)
     _add_build_arguments(parser)
     return _run_build(parser.parse_args(argv))

@@ -31,6 +31,7 @@ at the cube now (``emg``, GNU Backgammon's ``mwc2eq``).
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Union
@@ -143,8 +144,14 @@ class Stakes:
             max_cube=self.max_cube,
             backgammon_counts_double=self.backgammon_counts_double,
         )
-        for name, value in fields.items():  # the canonical spellings ("centred", bool)
+        self._set_checked(fields)
+
+    def _set_checked(self, fields: dict[str, Any]) -> Stakes:
+        """Sets the fields of these stakes, being built, to ``fields``: every field, checked
+        and spelled canonically ("centred", bools) by :func:`_checked_fields`."""
+        for name, value in fields.items():
             object.__setattr__(self, name, value)
+        return self
 
     @classmethod
     def check(
@@ -172,20 +179,21 @@ class Stakes:
         ``Game.score``'s player order: for a game, pass its ``GameState`` to
         :meth:`of_state` instead, ``Stakes.of_state(game.state)``, which takes its stakes
         seen from the side on roll)."""
-        return cls(
-            **_checked_fields(
-                cube=cube,
-                jacoby=jacoby,
-                beavers=beavers,
-                match_length=match_length,
-                score=score,
-                crawford=crawford,
-                met=met,
-                crawford_rule=crawford_rule,
-                max_cube=max_cube,
-                backgammon_counts_double=backgammon_counts_double,
-            )
+        fields = _checked_fields(
+            cube=cube,
+            jacoby=jacoby,
+            beavers=beavers,
+            match_length=match_length,
+            score=score,
+            crawford=crawford,
+            met=met,
+            crawford_rule=crawford_rule,
+            max_cube=max_cube,
+            backgammon_counts_double=backgammon_counts_double,
         )
+        # Checked once: the constructor would check the canonical fields again, and they
+        # pass (every field is given, as the constructor spells it).
+        return object.__new__(cls)._set_checked(fields)
 
     @classmethod
     def of_state(
@@ -766,9 +774,30 @@ def _check_probabilities(probabilities: Probabilities) -> npt.NDArray[np.float64
         raise BgfastError(
             f"probabilities must be five numbers ({_CHANCES}), not {shown(probabilities)}"
         )
-    p: npt.NDArray[np.float64] = given.astype(np.float64).reshape(5)
-    _check_rows(p[None], lambda _: shown(probabilities))
-    return np.clip(p, 0.0, 1.0, out=p)  # (a copy: astype makes one)
+    p: npt.NDArray[np.float64] = given.astype(np.float64).reshape(5)  # (a copy)
+    # One row: checked in plain floats, as _check_rows checks rows (the same messages).
+    row: list[float] = p.tolist()
+    low, high = -_CHANCE_TOLERANCE, 1.0 + _CHANCE_TOLERANCE
+    if not all(math.isfinite(x) and low <= x <= high for x in row):
+        raise BgfastError(
+            f"probabilities must be chances from 0 to 1 ({_CHANCES}), not {shown(probabilities)}"
+        )
+    win, win_g, win_bg, lose_g, lose_bg = row
+    for part, name, whole, of in (
+        (win_bg, "win backgammon", win_g, "win gammon"),
+        (win_g, "win gammon", win, "win"),
+        (lose_bg, "lose backgammon", lose_g, "lose gammon"),
+        (lose_g, "lose gammon", 1.0 - win, "the chance to lose (1 - win)"),
+    ):
+        if part > whole + _CHANCE_TOLERANCE:
+            raise BgfastError(
+                f"probabilities {shown(probabilities)} do not fit together: {name} {part:g}"
+                f" is more than {of} {whole:g} (R16: a backgammon is also a gammon, a"
+                " gammon also a win)"
+            )
+    if min(row) < 0.0 or max(row) > 1.0:
+        np.clip(p, 0.0, 1.0, out=p)
+    return p
 
 
 def _check_probability_rows(probabilities: Probabilities) -> npt.NDArray[np.float64]:
@@ -1060,12 +1089,15 @@ def exact_bearoff_values(
     is no position."""
     boards = _check_boards(boards)
     rows = np.flatnonzero(bearoff._in_range(boards))
+    if not rows.size:
+        return rows, np.zeros((0, 4))
     sides = [(tuple(b[0, :6].tolist()), tuple(b[1, :6].tolist())) for b in boards[rows]]
+    table = bearoff.two_sided()  # once for every row (each lookup reads the environment)
     if stakes.is_match:
-        win = np.array([bearoff.win_probability(pair) for pair in sides])
-        values = _match_bearoff_values(sides, win, stakes)
+        win = np.array([table.win_probability(pair) for pair in sides])
+        values = _match_bearoff_values(sides, win, stakes, table)
     else:
-        values = np.array([_money_bearoff_values(pair, stakes) for pair in sides])
+        values = np.array([_money_bearoff_values(pair, stakes, table) for pair in sides])
     return rows, values.reshape(len(rows), 4)
 
 
@@ -1102,17 +1134,17 @@ def _best_of(
 
 
 def _money_bearoff_values(
-    sides: tuple[tuple[int, ...], tuple[int, ...]], stakes: Stakes
+    sides: tuple[tuple[int, ...], tuple[int, ...]], stakes: Stakes, table: _core.TwoSidedTable
 ) -> list[float]:
-    """:func:`exact_bearoff_values` of one position in money play."""
+    """:func:`exact_bearoff_values` of one position in money play, read from ``table``."""
     left = _doubles_left(stakes)
     cube = _TABLE_CUBE[stakes.cube_owner]
-    nd = bearoff.cubeful_equity(sides, cube, may_double=False, doubles_left=left)
+    nd = bearoff._cubeful_equity_on(table, sides, cube, may_double=False, doubles_left=left)
     if left == 0:
         dt = nd  # a dead cube: as the cube model has it, doubling changes nothing
     else:
-        taken = bearoff.cubeful_equity(
-            sides, "unavailable", may_double=False, doubles_left=left - 1
+        taken = bearoff._cubeful_equity_on(
+            table, sides, "unavailable", may_double=False, doubles_left=left - 1
         )
         dt = 2.0 * taken
     one = np.array([1.0])
@@ -1124,23 +1156,31 @@ def _match_bearoff_values(
     sides: list[tuple[tuple[int, ...], tuple[int, ...]]],
     win: npt.NDArray[np.float64],
     stakes: Stakes,
+    table: _core.TwoSidedTable,
 ) -> npt.NDArray[np.float64]:
     """:func:`exact_bearoff_values` of positions in a match: the cube model, linear in the
     cube life index, mixed row by row at the index of each cube position (no double at the
-    stakes' cube, double/take at twice it owned by the opponent)."""
+    stakes' cube, double/take at twice it owned by the opponent); ``table`` the two-sided
+    one."""
     chances = np.zeros((len(win), 5))
     chances[:, 0] = win
-    life_nd = np.array([_bearoff_life(pair, w, stakes.cube_owner) for pair, w in zip(sides, win)])
-    life_dt = np.array([_bearoff_life(pair, w, "opponent") for pair, w in zip(sides, win)])
+    owner = stakes.cube_owner
+    life_nd = np.array([_bearoff_life(pair, w, owner, table) for pair, w in zip(sides, win)])
+    life_dt = np.array([_bearoff_life(pair, w, "opponent", table) for pair, w in zip(sides, win)])
     return _mixed(chances, stakes, life_nd, life_dt)
 
 
-def _bearoff_life(sides: tuple[tuple[int, ...], tuple[int, ...]], win: float, owner: str) -> float:
+def _bearoff_life(
+    sides: tuple[tuple[int, ...], tuple[int, ...]],
+    win: float,
+    owner: str,
+    table: _core.TwoSidedTable,
+) -> float:
     """GNU Backgammon's cube life index of a two-sided bear-off in match play for a cube
     ``owner`` ("centred", "mover", "opponent"): where the exact money equity (cube at 1,
     no double now) lies between the dead cube's (the cubeless equity) and a fully live
     one's (Janowski's, with no gammon), from 0 to :data:`BEAROFF_MATCH_CUBE_LIFE`."""
-    exact = bearoff.cubeful_equity(sides, _TABLE_CUBE[owner], may_double=False)
+    exact = bearoff._cubeful_equity_on(table, sides, _TABLE_CUBE[owner], may_double=False)
     dead = 2.0 * win - 1.0
     live = _live_money_equity(win, owner)
     if abs(live - dead) <= 1e-4:  # no room between them to place the exact value

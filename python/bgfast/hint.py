@@ -145,7 +145,7 @@ def _result_boards(
     """The boards of ``Net.rank``'s results (the opponent to move) when some may be in the
     two-sided bear-off database's range (only possible when the opponent, who does not
     move, already has at most 6 checkers, all home) or ``every`` time; else ``None``."""
-    if not every and not bearoff.plays_may_reach_two_sided_range(board.to_array()[None])[0]:
+    if not every and not bearoff._plays_of_may_reach_two_sided_range(board):
         return None
     return batch.to_array([move.result for move, _, _ in ranked])
 
@@ -160,11 +160,12 @@ def _exact_where_known(
     reads its database too."""
     if results is None:
         return ranked
-    exact = bearoff.in_two_sided_range(results)
+    # The results' boards are the core's (batch.to_array of Positions): checked already.
+    exact = bearoff._in_range(results)
     if not exact.any():
         return ranked
     # The results' chances are the opponent's, on roll in them; no gammon is possible.
-    theirs = bearoff.exact_chances(results, np.zeros((len(ranked), 5)))
+    theirs = bearoff._exact_chances_of(results, np.zeros((len(ranked), 5), np.float32), exact)
     known = list(ranked)
     for k in np.flatnonzero(exact).tolist():
         win = 1.0 - float(theirs[k, 0])
