@@ -38,13 +38,18 @@ def test_every_table_loads_with_its_notice(name: str) -> None:
     assert "GNU Backgammon" in table.notice
 
 
-def test_package_data_matches_the_test_copy() -> None:
-    # The package ships the same files the tests were written against, headers included.
-    from importlib import resources
+def test_the_shipped_tables_are_the_test_copies() -> None:
+    # The engine ships (in its data/met, for Rust, C and Python alike) the same files the
+    # tests were written against, headers included.
+    from bgfast import _core
 
-    for name in ("met_kazaross_xg2.csv", "met_rockwell_kazaross.csv", "met_woolsey.csv"):
-        shipped = (resources.files("bgfast") / "data" / "met" / name).read_text(encoding="utf-8")
-        assert shipped == (DATA / "met" / name).read_text(encoding="utf-8")
+    for name in met.table_names():
+        found = _core.shipped_met(name)
+        assert found is not None and found[0] == name
+        copy = DATA / "met" / f"met_{name.replace('-', '_')}.csv"
+        assert found[1] == copy.read_text(encoding="utf-8")
+    assert _core.shipped_met("Kazaross_XG2") == _core.shipped_met("kazaross-xg2")
+    assert _core.shipped_met("no-such-table") is None
 
 
 @pytest.mark.parametrize("name", met.table_names())

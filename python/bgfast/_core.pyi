@@ -219,6 +219,11 @@ def perft(position: Position, depth: int) -> int:
 MAX_THREADS: int
 """The most threads a call may ask for (``threads=``)."""
 
+SHIPPED_METS: list[str]
+
+def shipped_met(name: str) -> tuple[str, str] | None:
+    """``(name as shipped, text)`` of a shipped match equity table's file, or ``None``."""
+
 def default_threads() -> int:
     """The thread count of ``threads=None``: ``RAYON_NUM_THREADS``, else the usable CPUs."""
 

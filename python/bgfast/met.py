@@ -32,8 +32,8 @@ import functools
 import io
 import math
 from dataclasses import dataclass
-from importlib import resources
 
+from bgfast import _core
 from bgfast.errors import (
     InvalidCubeError,
     InvalidScoreError,
@@ -59,30 +59,30 @@ __all__ = [
 DEFAULT_TABLE = "kazaross-xg2"
 """The table used when none is named: Kazaross-XG2 (GNU Backgammon's default too)."""
 
-# Table name -> file under bgfast/data/met/. Order is the order of table_names().
-_FILES: dict[str, str] = {
-    "kazaross-xg2": "met_kazaross_xg2.csv",
-    "rockwell-kazaross": "met_rockwell_kazaross.csv",
-    "woolsey": "met_woolsey.csv",
-}
-
-
 def table_names() -> tuple[str, ...]:
     """The names of the shipped tables, the default first."""
-    return tuple(_FILES)
+    return tuple(_core.SHIPPED_METS)
 
 
-def _canonical_name(table: str) -> str:
+def _shipped(table: str) -> tuple[str, str]:
+    """``(name, text)`` of the shipped table ``table`` names (any case, ``_`` or a space
+    for ``-``): the files live in the native engine (its ``data/met``), one copy for Rust,
+    C and Python."""
     if not isinstance(table, str):
         raise UnknownTableError(
             f"match equity table name must be a str, not {type(table).__name__}"
         )
-    key = table.strip().lower().replace("_", "-").replace(" ", "-")
-    if key not in _FILES:
+    found = _core.shipped_met(table)
+    if found is None:
         raise UnknownTableError(
-            f"unknown match equity table {shown(table)}; known tables: {', '.join(_FILES)}"
+            f"unknown match equity table {shown(table)}; known tables:"
+            f" {', '.join(table_names())}"
         )
-    return key
+    return found
+
+
+def _canonical_name(table: str) -> str:
+    return _shipped(table)[0]
 
 
 def _away(name: str, value: object, max_away: int, table: str) -> int:
@@ -291,8 +291,7 @@ def _parse(name: str, text: str) -> MatchEquityTable:
 
 @functools.cache
 def _load_canonical(name: str) -> MatchEquityTable:
-    resource = resources.files("bgfast") / "data" / "met" / _FILES[name]
-    return _parse(name, resource.read_text(encoding="utf-8"))
+    return _parse(*_shipped(name))
 
 
 def load(table: str = DEFAULT_TABLE) -> MatchEquityTable:

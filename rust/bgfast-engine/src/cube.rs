@@ -198,6 +198,10 @@ impl fmt::Display for MetError {
 
 impl std::error::Error for MetError {}
 
+/// How far `mwc(a, b) + mwc(b, a)` may be from 1 in a table: the rounding of a table
+/// published to three decimals, each entry rounded on its own (as Python's `bgfast.met`).
+const COMPLEMENT_TOLERANCE: f64 = 1e-3;
+
 /// A match equity table: the match-winning chances of a player `a` points away against `b`
 /// away, before a game (R20, R21).
 ///
@@ -232,6 +236,35 @@ impl Met {
                 "match equity table entry {bad} is not a probability"
             )));
         }
+        // The checks of Python's `bgfast.met`: one side wins the match, and nobody gains by
+        // being further behind (R20).
+        let at = |a: usize, b: usize| pre[(a - 1) * size + (b - 1)];
+        for a in 1..=size {
+            for b in a..=size {
+                let sum = at(a, b) + at(b, a);
+                if (sum - 1.0).abs() > COMPLEMENT_TOLERANCE {
+                    return Err(MetError(format!(
+                        "mwc at {a},{b} and {b},{a} add up to {sum}, not 1 (one side wins)"
+                    )));
+                }
+            }
+        }
+        if (post[0] - 0.5).abs() > COMPLEMENT_TOLERANCE {
+            return Err(MetError(format!(
+                "post-Crawford mwc at 1-away against 1-away is {}, not 0.5",
+                post[0]
+            )));
+        }
+        for a in 2..=size {
+            if let Some(b) = (1..=size).find(|&b| at(a, b) > at(a - 1, b)) {
+                return Err(MetError(format!("mwc increases with my_away at {a},{b}")));
+            }
+            if post[a - 1] > post[a - 2] {
+                return Err(MetError(format!(
+                    "post-Crawford mwc increases with my_away at {a}"
+                )));
+            }
+        }
         Ok(Met { size, pre, post })
     }
 
@@ -245,19 +278,39 @@ impl Met {
     /// Backgammon ships them (each file's comments say its source and notice).
     pub const SHIPPED: [&'static str; 3] = ["kazaross-xg2", "rockwell-kazaross", "woolsey"];
 
-    /// A table bgfast ships, by its name in [`Met::SHIPPED`] (the ones Python's `bgfast.met`
-    /// reads, from the same files), read once per process; `None` for another name.
+    /// The files of [`Met::SHIPPED`], in its order (`data/met/` of this crate, which Python's
+    /// `bgfast.met` reads through the bindings too: one copy of each table).
+    const SHIPPED_TEXTS: [&'static str; 3] = [
+        include_str!("../data/met/met_kazaross_xg2.csv"),
+        include_str!("../data/met/met_rockwell_kazaross.csv"),
+        include_str!("../data/met/met_woolsey.csv"),
+    ];
+
+    /// The name in [`Met::SHIPPED`] that `name` spells, in any case and with `_` or a
+    /// space for `-` ("Kazaross_XG2"), as Python's `bgfast.met` reads names; `None` for
+    /// another table.
+    pub fn shipped_name(name: &str) -> Option<&'static str> {
+        let key = name.trim().to_lowercase().replace(['_', ' '], "-");
+        Met::SHIPPED.into_iter().find(|&n| n == key)
+    }
+
+    /// The text of a shipped table's file ([`Met::from_csv`] reads it), by a name
+    /// [`Met::shipped_name`] knows.
+    pub fn shipped_text(name: &str) -> Option<&'static str> {
+        let name = Met::shipped_name(name)?;
+        let k = Met::SHIPPED.iter().position(|&n| n == name)?;
+        Some(Met::SHIPPED_TEXTS[k])
+    }
+
+    /// A table bgfast ships, by a name [`Met::shipped_name`] knows, read once per process;
+    /// `None` for another name.
     pub fn shipped(name: &str) -> Option<&'static Met> {
         use std::sync::OnceLock;
         static TABLES: [OnceLock<Met>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-        const TEXTS: [&str; 3] = [
-            include_str!("../../../python/bgfast/data/met/met_kazaross_xg2.csv"),
-            include_str!("../../../python/bgfast/data/met/met_rockwell_kazaross.csv"),
-            include_str!("../../../python/bgfast/data/met/met_woolsey.csv"),
-        ];
+        let name = Met::shipped_name(name)?;
         let k = Met::SHIPPED.iter().position(|&n| n == name)?;
         Some(TABLES[k].get_or_init(|| {
-            Met::from_csv(TEXTS[k]).expect("a shipped table is well formed (tested)")
+            Met::from_csv(Met::SHIPPED_TEXTS[k]).expect("a shipped table is well formed (tested)")
         }))
     }
 
@@ -283,7 +336,7 @@ impl Met {
             }
             None => return Err(MetError("no header, no entries".into())),
         }
-        let mut entries: Vec<(bool, usize, usize, f64)> = Vec::new();
+        let mut entries: Vec<(usize, bool, usize, usize, f64)> = Vec::new();
         for (i, line) in rows {
             let fields: Vec<&str> = line.trim().split(',').collect();
             let [kind, a, b, p] = fields[..] else {
@@ -296,39 +349,53 @@ impl Met {
             let (Some(a), Some(b)) = (away(a), away(b)) else {
                 return Err(bad(i + 1, "scores away are from 1 to 64".into()));
             };
-            let Ok(p) = p.parse::<f64>() else {
-                return Err(bad(i + 1, format!("{p:?} is not a number")));
+            let p = match p.parse::<f64>() {
+                Ok(p) if (0.0..=1.0).contains(&p) => p,
+                _ => return Err(bad(i + 1, format!("{p:?} is not a probability"))),
             };
             let post = match kind {
                 "pre" => false,
                 "post" if b == 1 => true,
                 _ => return Err(bad(i + 1, format!("{kind},{a},{b} is no entry of a table"))),
             };
-            entries.push((post, a, b, p));
+            entries.push((i + 1, post, a, b, p));
         }
-        let size = entries.iter().map(|e| e.1).max().unwrap_or(0);
-        let mut pre = vec![f64::NAN; size * size];
-        let mut post = vec![f64::NAN; size];
-        for &(is_post, a, b, p) in &entries {
+        let size = entries.iter().map(|e| e.2).max().unwrap_or(0);
+        let mut pre: Vec<Option<f64>> = vec![None; size * size];
+        let mut post: Vec<Option<f64>> = vec![None; size];
+        for &(line, is_post, a, b, p) in &entries {
             let slot = if is_post {
-                post.get_mut(a - 1)
+                &mut post[a - 1]
+            } else if b <= size {
+                &mut pre[(a - 1) * size + (b - 1)]
             } else {
-                pre.get_mut((a - 1) * size + (b - 1)).filter(|_| b <= size)
+                return Err(bad(
+                    line,
+                    format!("{a} against {b} lies outside the {size} x {size} table"),
+                ));
             };
-            match slot {
-                Some(x) if x.is_nan() => *x = p,
-                _ => {
-                    return Err(MetError(format!(
-                        "the entry for {a} against {b} is given twice or lies outside the table"
-                    )))
-                }
+            if slot.replace(p).is_some() {
+                return Err(bad(
+                    line,
+                    format!("the entry for {a} against {b} is given twice"),
+                ));
             }
         }
-        if pre.iter().chain(&post).any(|x| x.is_nan()) {
+        let missing = |cells: &[Option<f64>]| cells.iter().position(Option::is_none);
+        if let Some(k) = missing(&pre) {
+            let (a, b) = (k / size + 1, k % size + 1);
             return Err(MetError(format!(
-                "an entry of the {size} x {size} table is missing"
+                "the pre-Crawford entry for {a} against {b} is missing"
             )));
         }
+        if let Some(k) = missing(&post) {
+            return Err(MetError(format!(
+                "the post-Crawford entry for {} away is missing",
+                k + 1
+            )));
+        }
+        let pre = pre.into_iter().flatten().collect();
+        let post = post.into_iter().flatten().collect();
         Met::new(pre, post)
     }
 
@@ -1115,24 +1182,39 @@ mod tests {
         // Transcribed from the file: pre 1,2 and 2,1; post 2 against 1.
         assert_eq!(xg2.mwc(1, 2, false), 0.67736);
         assert_eq!(Met::shipped("woolsey").unwrap().size(), 15);
-        assert!(Met::shipped("Kazaross-XG2").is_none());
+        assert_eq!(Met::shipped_name(" Kazaross_XG2"), Some("kazaross-xg2"));
+        assert!(Met::shipped("no-such-table").is_none());
     }
 
     #[test]
     fn a_malformed_table_is_refused_naming_the_fault() {
         let said = |text: &str| Met::from_csv(text).unwrap_err().to_string();
         let header = "# a comment\ntable,my_away,opp_away,mwc\n";
+        let said_with = |rows: &str| said(&format!("{header}{rows}"));
         assert!(said("").contains("no header"));
         assert!(said("table,a,b\n").contains("line 1: expected the header"));
-        assert!(said(&format!("{header}pre,1,1,0.5\n")).contains("missing"));
+        assert!(said_with("pre,1,1,0.5\n").contains("post-Crawford entry for 1 away is missing"));
+        let twice = said_with("pre,1,1,0.5\npre,1,1,0.5\npost,1,1,0.5\n");
         assert!(
-            said(&format!("{header}pre,1,1,0.5\npre,1,1,0.5\npost,1,1,0.5\n"))
-                .contains("given twice")
+            twice.contains("line 4: the entry for 1 against 1 is given twice"),
+            "{twice}"
         );
-        assert!(said(&format!("{header}pre,1,1,x\n")).contains("line 3: \"x\" is not a number"));
-        assert!(said(&format!("{header}pre,0,1,0.5\n")).contains("from 1 to 64"));
-        assert!(said(&format!("{header}post,1,2,0.5\n")).contains("no entry"));
-        assert!(said(&format!("{header}pre,1,1,1.5\npost,1,1,0.5\n")).contains("not a probability"));
+        assert!(said_with("pre,1,1,x\n").contains("line 3: \"x\" is not a probability"));
+        // NaN is no probability, on its own line (it once passed for a missing entry).
+        assert!(said_with("pre,1,1,NaN\npre,1,1,0.5\n").contains("line 3: \"NaN\""));
+        assert!(said_with("pre,0,1,0.5\n").contains("from 1 to 64"));
+        assert!(said_with("post,1,2,0.5\n").contains("no entry"));
+        assert!(said_with("pre,1,1,1.5\npost,1,1,0.5\n").contains("line 3: \"1.5\""));
+        assert!(
+            said_with("pre,1,3,0.5\npost,1,1,0.5\n").contains("line 3: 1 against 3 lies outside")
+        );
+        // Python's checks: one side wins, nobody gains by being further behind (R20).
+        let rows =
+            "pre,1,1,0.5\npre,1,2,0.9\npre,2,1,0.9\npre,2,2,0.5\npost,1,1,0.5\npost,2,1,0.3\n";
+        assert!(said_with(rows).contains("mwc at 1,2 and 2,1 add up to"));
+        let rises =
+            "pre,1,1,0.5\npre,1,2,0.4\npre,2,1,0.6\npre,2,2,0.5\npost,1,1,0.5\npost,2,1,0.3\n";
+        assert!(said_with(rises).contains("mwc increases with my_away at 2,1"));
         let one = Met::from_csv(&format!("{header}pre,1,1,0.5\npost,1,1,0.5\n")).unwrap();
         assert_eq!(one.size(), 1);
     }

@@ -62,6 +62,18 @@ mod _core {
     #[pymodule_export]
     const MAX_THREADS: usize = bgfast_core::threads::MAX_THREADS;
 
+    /// The names of the match equity tables bgfast ships, the default first.
+    #[pymodule_export]
+    const SHIPPED_METS: [&str; 3] = bgfast_engine::cube::Met::SHIPPED;
+
+    /// The text of a shipped match equity table's file, by its name (any case, `_` or a
+    /// space for `-`): `(name as shipped, text)`, or `None` for another name.
+    #[pyfunction]
+    fn shipped_met(name: &str) -> Option<(&'static str, &'static str)> {
+        let shipped = bgfast_engine::cube::Met::shipped_name(name)?;
+        Some((shipped, bgfast_engine::cube::Met::shipped_text(shipped)?))
+    }
+
     /// The thread count of `threads=None`: `RAYON_NUM_THREADS` if set, else the CPUs this
     /// process may run on (at most `MAX_THREADS`).
     #[pyfunction]
