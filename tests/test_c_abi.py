@@ -136,7 +136,16 @@ ROLLOUTS = [
     ("2GMAAGC3AQAAAA", 200, 1, 2, 0, -1, 0, 1, 2, 2, 0, 0, (0, 0), 0),  # a race, cubeful
     ("4HPwATDgc/ABMA", 8, 2, 1, 1, 2, 0, 0, 1, 0, 0, 0, (0, 0), 0),  # the larger nets
     ("4HPwATDgc/ABMA", 100, 4, 2, 0, -1, 0, 0, 1, 0, 1, 0, (0, 0), 0),  # Jacoby, cubeless
+    ("4HPwATDgc/ABMA", 40, 6, 2, 0, 6, 0, 1, 1, 0, 0, 11, (2, 9), 0, "Woolsey"),
+    ("4HPwATDgc/ABMA", 40, 6, 2, 0, 6, 0, 0, 1, 0, 0, 15, (12, 1), 0, "rockwell_kazaross"),
 ]
+
+
+def _line(case: tuple[Any, ...], stop: int = 0) -> str:
+    """The ``check --rollout`` input line of a case."""
+    met = case[14] if len(case) > 14 else "-"
+    fields = " ".join(str(x) for x in case[1:12])
+    return f"{case[0]} {fields} {case[12][0]} {case[12][1]} {case[13]} {stop} {met}\n"
 
 
 def _python_rollout(case: tuple[Any, ...]) -> RolloutResult:
@@ -155,6 +164,7 @@ def _python_rollout(case: tuple[Any, ...]) -> RolloutResult:
         length,
         score,
         crawford,
+        *table,
     ) = case
     return rollout(
         pid,
@@ -170,14 +180,19 @@ def _python_rollout(case: tuple[Any, ...]) -> RolloutResult:
         match_length=length,
         score=score,
         crawford=bool(crawford) if length else None,
+        met=table[0] if table else "kazaross-xg2",
     )
+
+
+def _value_stderr(result: RolloutResult) -> float:
+    """The standard error of the rollout's value, as Python names it."""
+    if result.mwc is not None:
+        return result.stderr["mwc"]
+    return result.stderr["cubeful_equity" if result.cubeful_equity is not None else "equity"]
 
 
 def test_rollouts_through_the_c_abi_equal_pythons(program: Path) -> None:
-    stdin = "".join(
-        f"{c[0]} {' '.join(str(x) for x in c[1:12])} {c[12][0]} {c[12][1]} {c[13]} 0\n"
-        for c in ROLLOUTS
-    )
+    stdin = "".join(_line(c) for c in ROLLOUTS)
     lines = _run(program, "--rollout", stdin=stdin)
     assert len(lines) == len(ROLLOUTS), lines
     names = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon", "equity")
@@ -191,13 +206,13 @@ def test_rollouts_through_the_c_abi_equal_pythons(program: Path) -> None:
         want = _python_rollout(case)
         assert (games, stopped) == (want.games, 0)
         assert means == [getattr(want, n) for n in names] + [want.value], case
-        assert errors[:6] == [want.stderr[n] for n in names], case
+        assert errors == [want.stderr[n] for n in names] + [_value_stderr(want)], case
         assert ends == list(want.ends.values()), case
 
 
 def test_a_progress_callback_stops_a_c_rollout_with_the_games_finished(program: Path) -> None:
     case = (ROLLOUTS[0][0], 100_000, *ROLLOUTS[0][2:])
-    line = f"{case[0]} {' '.join(str(x) for x in case[1:12])} 0 0 0 2\n"
+    line = _line(case, stop=2)
     (out,) = _run(program, "--rollout", stdin=line)
     fields = out.split()
     games, stopped = int(fields[1]), int(fields[2])

@@ -410,6 +410,12 @@ def test_a_mismatch_names_each_difference_once_and_plays_given_in_another_order(
         bgfast.rollout(games=40, seed=1, policy="pubeval", checkpoint=path)
     said = str(error.value)
     assert said.count("evaluator") == 1 and "evaluator 'wildbg' there, none here" in said
+    match = tmp_path / "match.json"
+    bgfast.rollout(games=8, seed=5, policy="race", match_length=5, checkpoint=match)
+    with pytest.raises(bgfast.BgfastError) as error:
+        bgfast.rollout(games=8, seed=5, policy="race", match_length=7, checkpoint=match)
+    said = str(error.value)  # the stakes in words would say the same difference again
+    assert "match_length 5 there, 7 here" in said and "stakes" not in said
     plays = tmp_path / "plays.json"
     args: dict[str, Any] = dict(games=10, seed=1, policy="pubeval", checkpoint=plays)
     bgfast.rollout_moves(None, (6, 4), ["24/14", "8/2 6/2"], **args)

@@ -81,7 +81,7 @@ def _state(env: bgfast.VecEnv) -> dict[str, Any]:
     [
         (lambda s: s.update(version=2), "state version 2"),
         (lambda s: s.update(scheme="nope"), "unknown feature scheme 'nope'"),
-        (lambda s: s.update(batch=s["batch"][:24] + bytes(8)), "has none"),
+        (lambda s: s.update(batch=s["batch"][:24] + bytes(8)), "a batch holds 1 to"),
         (lambda s: s.update(draws=1.5), "draws"),
         (lambda s: s.update(batch=s["batch"][:-1]), "bytes for 2 games"),
         (lambda s: s.update(batch=b"x" * 40), "does not start as"),
@@ -122,3 +122,48 @@ def test_changed_bytes_are_refused_or_play_on(data: st.DataObject) -> None:
     except bgfast.InvalidSaveError:
         return
     steps(fresh, 3, seed=2)  # whatever was taken is a batch that plays by the rules
+
+
+class _Counting(bgfast.VecEnv):
+    """A training script's env with an attribute of its own."""
+
+    def __init__(self, n: int, seed: int = 0) -> None:
+        super().__init__(n, seed)
+        self.episodes = 7
+
+
+def test_a_subclass_and_its_attributes_survive_a_pickle() -> None:
+    env = _Counting(3, seed=1)
+    steps(env, 5, seed=1)
+    copied = pickle.loads(pickle.dumps(env))
+    assert type(copied) is _Counting and copied.episodes == 7
+    assert copy.deepcopy(env).episodes == 7
+
+
+def test_a_game_cut_off_at_the_ply_cap_is_truncated_after_a_load() -> None:
+    env = bgfast.VecEnv(2, seed=4)
+    steps(env, 3, seed=1)
+    state = env.__getstate__()
+    raw = bytearray(state["batch"])
+    # Game 0's ply count (header 32 bytes; a slot's key 10, generator 32, dice 2): one ply
+    # short of bgfast.vecenv.MAX_PLIES, so that the next step cuts it off.
+    raw[76:80] = (bgfast.vecenv.MAX_PLIES - 1).to_bytes(4, "little")
+    forged = bgfast.VecEnv.__new__(bgfast.VecEnv)
+    forged.__setstate__({**state, "batch": bytes(raw)})
+    _, offsets = forged.candidates()
+    rewards, done = forged.step(np.zeros(len(offsets) - 1, dtype=np.int64))
+    assert done[0] and rewards[0] == 0 and forged.truncated[0]
+    loaded = pickle.loads(pickle.dumps(forged))
+    np.testing.assert_array_equal(loaded.truncated, forged.truncated)
+    np.testing.assert_array_equal(loaded.final_positions, forged.final_positions)
+
+
+def test_scores_that_are_real_numbers_of_another_type_say_how_to_convert_them() -> None:
+    from fractions import Fraction
+
+    env = bgfast.VecEnv(2, seed=1)
+    features, _ = env.candidates()
+    with pytest.raises(
+        bgfast.BgfastError, match=r"a Fraction .*numpy.asarray\(scores, dtype=float\)"
+    ):
+        env.step_scores([Fraction(1, 2)] * len(features))

@@ -188,9 +188,11 @@ def _differences(saved: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
             continue
         said.append(f"{key} {_said(there)} there, {_said(here)} here")
     a, b = saved.get("settings") or {}, wanted.get("settings") or {}
-    for key in sorted((set(a) | set(b)) - set(saved) - set(wanted)):
-        if a.get(key) != b.get(key):
-            said.append(f"{key} {_said(a.get(key))} there, {_said(b.get(key))} here")
+    keys = sorted((set(a) | set(b)) - set(saved) - set(wanted))
+    differing = [key for key in keys if a.get(key) != b.get(key)]
+    if differing != ["stakes"]:  # the stakes in words repeat the keys that differ
+        differing = [key for key in differing if key != "stakes"]
+    said += [f"{key} {_said(a.get(key))} there, {_said(b.get(key))} here" for key in differing]
     return said
 
 

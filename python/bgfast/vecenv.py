@@ -26,6 +26,7 @@ is True; a game cut off unfinished at 65,536 plies ends with ``done`` True, rewa
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -51,6 +52,11 @@ MAX_PLIES: int = 2**16
 
 #: The layout of ``VecEnv.__getstate__``'s data.
 _STATE_VERSION = 1
+
+#: The attributes a ``VecEnv`` sets itself (its state holds them by their own names).
+_OWN_ATTRIBUTES = frozenset(
+    {"_batch", "_n", "_seed", "_scheme", "_draws", "final_positions", "truncated"}
+)
 
 
 def _policy_seed(seed: int, call: int) -> int:
@@ -89,9 +95,15 @@ def _object_scores(a: npt.NDArray[Any]) -> BgfastError:
     scores are compared, does not represent exactly), or a value that is no real number."""
     flat = a.reshape(-1)
     for row, x in enumerate(flat):
-        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.number)):
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
             return BgfastError(
                 f"scores must be real numbers, not {shown(x)} (the score at row {row})"
+            )
+        if not isinstance(x, (int, float, np.number)):  # Fraction, Decimal: real numbers
+            return BgfastError(
+                f"scores must be an array of integers or floats, and the score at row {row} is"
+                f" a {type(x).__name__} ({shown(x)}): convert them with"
+                " numpy.asarray(scores, dtype=float)"
             )
     for row, x in enumerate(flat):
         if isinstance(x, int) and not -(2**63) <= x < 2**64:
@@ -246,12 +258,10 @@ class VecEnv:
         saves it with its model and plays on from it exactly (every game's position, roll,
         ply count and dice to come, the game numbers, the ``"random"`` policy's calls and
         the last step's ended games)."""
-        return {
-            "version": _STATE_VERSION,
-            "scheme": self._scheme,
-            "draws": self._draws,
-            "batch": self._batch.to_bytes(),
-        }
+        own = {"version": _STATE_VERSION, "scheme": self._scheme, "draws": self._draws}
+        # A subclass's attributes (or a caller's) travel with it, as pickle keeps them.
+        extra = {k: v for k, v in vars(self).items() if k not in _OWN_ATTRIBUTES}
+        return {**own, "batch": self._batch.to_bytes(), "extra": extra}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Restores :meth:`__getstate__`'s data; ``InvalidSaveError`` if it is damaged."""
@@ -265,8 +275,10 @@ class VecEnv:
                 raise ValueError(f"unknown feature scheme {shown(scheme)}")
             _core.check_int("draws", draws, 0, 2**63 - 1)
             batch = _core.GameBatch.from_bytes(state["batch"])
-            if len(batch) == 0:
-                raise ValueError("a VecEnv has at least one game, and this one has none")
+            extra = state.get("extra", {})
+            if not isinstance(extra, dict) or not extra.keys().isdisjoint(_OWN_ATTRIBUTES):
+                raise ValueError("its extra attributes are no dict of other names")
+        vars(self).update(extra)
         # The seed is the batch's own: the one its games' dice come from.
         self._batch, self._n, self._seed = batch, len(batch), batch.seed()
         self._scheme, self._draws = scheme, int(draws)

@@ -212,7 +212,7 @@ impl GameBatch {
     }
 
     /// The batch [`GameBatch::to_bytes`] saved. Checks everything a play relies on: the
-    /// layout and its version, at most [`MAX_SLOTS`] slots, valid positions
+    /// layout and its version, 1 to [`MAX_SLOTS`] slots, valid positions
     /// not yet over, rolls of two dice (a game's first one not a double, R3), ply counts
     /// below [`MAX_PLIES`], working generators and game numbers past every slot's game.
     pub fn from_bytes(bytes: &[u8]) -> Result<GameBatch, BatchBytesError> {
@@ -226,11 +226,8 @@ impl GameBatch {
         let seed = u64::from_le_bytes(take(bytes, &mut at));
         let next_game = u64::from_le_bytes(take(bytes, &mut at));
         let n = u64::from_le_bytes(take(bytes, &mut at));
-        if n > MAX_SLOTS as u64 {
-            return bad(format!(
-                "{n} games, more than the {} a batch holds",
-                MAX_SLOTS
-            ));
+        if n == 0 || n > MAX_SLOTS as u64 {
+            return bad(format!("{n} games: a batch holds 1 to {MAX_SLOTS}"));
         }
         let n = n as usize;
         if bytes.len() != SAVED_HEADER + SAVED_SLOT * n {
@@ -659,8 +656,14 @@ mod tests {
             panic!("taken")
         };
         assert!(
-            error.to_string().contains("more than the 4194304"),
+            error.to_string().contains("a batch holds 1 to 4194304"),
             "{error}"
+        );
+        let mut none = bytes[..32].to_vec();
+        none[24..32].fill(0);
+        assert!(
+            GameBatch::from_bytes(&none).is_err(),
+            "no games: a VecEnv has one at least"
         );
     }
 }

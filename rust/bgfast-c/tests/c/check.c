@@ -16,7 +16,8 @@
  *                    handler, which run after the library's thread-locals are gone, and
  *                    prints "EXITED <codes>" from the handler.
  *   check --rollout  reads lines "POSITION_ID GAMES SEED THREADS NET TRUNCATE VR CUBEFUL
- *                    CUBE_VALUE CUBE_OWNER JACOBY MATCH_LENGTH SCORE0 SCORE1 CRAWFORD STOP"
+ *                    CUBE_VALUE CUBE_OWNER JACOBY MATCH_LENGTH SCORE0 SCORE1 CRAWFORD STOP MET"
+ *                    (MET a table's name, or - for the default)
  *                    on stdin, rolls each out (with a progress callback that stops after
  *                    STOP calls, none for 0) and prints per line:
  *                      ROLLOUT <games> <stopped> <7 means> <7 standard errors> <5 ends> */
@@ -268,15 +269,15 @@ static int stop_after(uint64_t done, uint64_t total, void *context) {
 }
 
 static int rollouts(void) {
-    char line[512], id[64];
+    char line[512], id[64], met[64];
     while (fgets(line, sizeof line, stdin)) {
         bgfast_rollout_settings s;
         unsigned long long games, seed;
         int threads, net, truncate, vr, cubeful, value, owner, jacoby, length, s0, s1, crawford,
             stop;
-        if (sscanf(line, "%63s %llu %llu %d %d %d %d %d %d %d %d %d %d %d %d %d", id, &games,
+        if (sscanf(line, "%63s %llu %llu %d %d %d %d %d %d %d %d %d %d %d %d %d %63s", id, &games,
                    &seed, &threads, &net, &truncate, &vr, &cubeful, &value, &owner, &jacoby,
-                   &length, &s0, &s1, &crawford, &stop) != 16)
+                   &length, &s0, &s1, &crawford, &stop, met) != 17)
             continue;
         bgfast_position pos;
         expect(bgfast_position_from_id(id, &pos) == BGFAST_OK, "rollout position");
@@ -295,6 +296,7 @@ static int rollouts(void) {
         s.score[0] = (uint32_t)s0;
         s.score[1] = (uint32_t)s1;
         s.crawford = crawford;
+        s.met = strcmp(met, "-") == 0 ? NULL : met;
         calls_left = stop;
         bgfast_rollout_result r;
         int code = bgfast_rollout(&pos, &s, stop ? stop_after : NULL, NULL, &r);

@@ -120,17 +120,6 @@ impl Wide {
         (self, remainder != 0)
     }
 
-    /// `self / n`, truncated towards zero (`n >= 1`).
-    pub fn divided(self, n: u64) -> Wide {
-        let (negative, magnitude) = self.split();
-        let (magnitude, _) = magnitude.unsigned_divided(n);
-        if negative {
-            magnitude.negated()
-        } else {
-            magnitude
-        }
-    }
-
     /// `self / n` (`n >= 1`) as the nearest `f64` (ties to even): the exact quotient
     /// correctly rounded, as Python's `float(Fraction(sum, n))` gives it.
     pub fn quotient_to_f64(self, n: u64) -> f64 {
