@@ -59,6 +59,7 @@ __all__ = [
 DEFAULT_TABLE = "kazaross-xg2"
 """The table used when none is named: Kazaross-XG2 (GNU Backgammon's default too)."""
 
+
 def table_names() -> tuple[str, ...]:
     """The names of the shipped tables, the default first."""
     return tuple(_core.SHIPPED_METS)
@@ -75,8 +76,7 @@ def _shipped(table: str) -> tuple[str, str]:
     found = _core.shipped_met(table)
     if found is None:
         raise UnknownTableError(
-            f"unknown match equity table {shown(table)}; known tables:"
-            f" {', '.join(table_names())}"
+            f"unknown match equity table {shown(table)}; known tables: {', '.join(table_names())}"
         )
     return found
 
