@@ -14,6 +14,7 @@ _Roll = tuple[int, int] | Sequence[int] | npt.NDArray[np.integer[Any]]
 
 __all__ = [
     "MAX_THREADS",
+    "SHIPPED_METS",
     "BearoffFileError",
     "BearoffRangeError",
     "BgfastError",
@@ -57,6 +58,7 @@ __all__ = [
     "perft",
     "policy_move",
     "pubeval_scores",
+    "shipped_met",
 ]
 
 class BgfastError(ValueError):
