@@ -324,6 +324,12 @@ def test_cli_eval_gives_the_chances_and_the_cube_decision_at_the_ids_stakes(
     assert table[3] == "cube: no redouble" and table[4] == "  (cube life 0.68)"
     assert "EMG" in table[5] and "MWC" in table[5]
     assert data["cube_life"] == 0.68
+    ranked = cli("moves", "4HPwATDgc/ABMA", "31", "--policy", "wildbg").stdout.splitlines()
+    assert ranked[0].endswith("best first; cube life 0.68")
+    by_position = cli("moves", "4HPwATDgc/ABMA", "31", "--policy", "wildbg", "--cube-life", "gnubg")
+    assert by_position.stdout.splitlines()[0].endswith("cube life GNU Backgammon's by position")
+    listed = cli("moves", "4HPwATDgc/ABMA", "31", "--policy", "wildbg", "--json").stdout
+    assert json.loads(listed)["cube_life"] == 0.68
     race = cli("eval", "egoAAKcMAAAAAA", "--cube-life", "gnubg").stdout.splitlines()
     assert "  (cube life 0.6, GNU Backgammon's)" in race  # both sides bearing off
     # For money from a Position ID; no cube decision once the dice are rolled.

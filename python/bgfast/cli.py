@@ -212,7 +212,7 @@ def _print_ranked(
             for h in ranked
         ]
         out = {"position": position.id, "dice": list(dice), "stakes": stakes.describe()}
-        _print_json({**out, "moves": plays})
+        _print_json({**out, "cube_life": cube_life, "moves": plays})
         return 0
     # The columns are as wide as their widest entry: the heading "play" is wider than a
     # play of one die such as "9/6", and a roll of doubles can have over 999 plays. Each
@@ -221,9 +221,11 @@ def _print_ranked(
     rank_width = max(3, len(str(len(ranked))))
     mwc = f" {'mwc':>6}" if stakes.is_match else ""
     unit = "EMG, " if stakes.is_match else ""
+    life = "GNU Backgammon's by position" if isinstance(cube_life, str) else f"{cube_life:g}"
     print(
         f"{stakes.words()}: cubeful equity ({unit}the side to move's), best first"
         + whose_score(stakes)
+        + f"; cube life {life}"
     )
     print(
         f"{'':>{rank_width + 1}} {'play':<{width}}  {'cubeful':>7} {'diff':>7}{mwc}"
