@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from test_cli import START_ID, _lines
+from test_cli_polish import _refused
 
 from bgfast._cli_rollout import _pair
 from bgfast.cli import _parser, main
@@ -24,18 +25,6 @@ EXAMPLE = Path(__file__).parent / "data" / "formats" / "example_3pt.mat"
 XGID_ROLLED = "XGID=-b----E-C---eE---c-e----B-:0:0:-1:31:2:3:0:7:10"
 #: The same position before the roll.
 XGID_ON_ROLL = "XGID=-b----E-C---eE---c-e----B-:0:0:-1:00:2:3:0:7:10"
-
-
-def _refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """The stderr of a command refused with status 2 (by bgfast or an argument parser)."""
-    try:
-        status = main(list(argv))
-    except SystemExit as stop:
-        status = stop.code  # type: ignore[assignment]
-    out, err = capsys.readouterr()
-    assert status == 2 and out == "", (argv, out, err)
-    assert "Traceback" not in err
-    return err
 
 
 def _subparser(*names: str) -> argparse.ArgumentParser:

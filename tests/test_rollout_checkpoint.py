@@ -322,31 +322,23 @@ def test_a_damaged_file_is_refused(tmp_path: Path, damage: Any, said: str) -> No
         bgfast.rollout(games=200, seed=3, policy="pubeval", checkpoint=path)
 
 
+def _rollout_command(*args: str) -> subprocess.CompletedProcess[str]:
+    """``bgfast rollout --policy pubeval ARGS`` in a new process."""
+    return subprocess.run(
+        [sys.executable, "-m", "bgfast", "rollout", "--policy", "pubeval", *args],
+        capture_output=True,
+        text=True,
+    )
+
+
 def test_the_cli_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
     path = tmp_path / "cli.json"
 
     said: list[str] = []
 
     def cli(*args: str) -> Any:
-        run = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "bgfast",
-                "rollout",
-                "--policy",
-                "pubeval",
-                "--json",
-                "--threads",
-                "1",
-                "--checkpoint",
-                str(path),
-                *args,
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
+        run = _rollout_command("--json", "--threads", "1", "--checkpoint", str(path), *args)
+        assert run.returncode == 0, run.stderr
         said.append(run.stderr)
         return json.loads(run.stdout)
 
@@ -357,33 +349,12 @@ def test_the_cli_goes_on_from_its_checkpoint(tmp_path: Path) -> None:
     whole = bgfast.rollout(games=800, seed=12, policy="pubeval", threads=1)
     assert resumed["games"] == 800
     assert resumed["statistics"]["equity"]["value"] == whole.equity
-    refused = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bgfast",
-            "rollout",
-            "--policy",
-            "pubeval",
-            "--games",
-            "900",
-            "--seed",
-            "13",
-            "--checkpoint",
-            str(path),
-        ],
-        capture_output=True,
-        text=True,
-    )
+    refused = _rollout_command("--games", "900", "--seed", "13", "--checkpoint", str(path))
     assert refused.returncode == 2
     assert "seed 12 there, 13 here" in refused.stderr
     assert "going on from there" not in refused.stderr  # refused: it does not go on
     missing = str(tmp_path / "no" / "run.json")
-    unwritable = subprocess.run(
-        [sys.executable, "-m", "bgfast", "rollout", "--games", "10", "--checkpoint", missing],
-        capture_output=True,
-        text=True,
-    )
+    unwritable = _rollout_command("--games", "10", "--checkpoint", missing)
     assert unwritable.returncode == 2  # a bad flag, as every other
     assert f"--checkpoint {missing}: no such directory" in unwritable.stderr
 
